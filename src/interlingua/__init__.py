@@ -1,0 +1,150 @@
+"""interlingua: one neutral form of chat messages, translated to and from every
+provider's wire format.
+
+A history of `Message`s built of content parts moves between providers
+unchanged; adapters (`get_adapter("anthropic")`) encode requests and decode
+responses and streams, and report whatever a target could not take.
+"""
+
+from interlingua._adapter import (
+    ENTRY_POINT_GROUP,
+    Adapter,
+    available_adapters,
+    get_adapter,
+    register_adapter,
+    route,
+    split_model,
+)
+from interlingua._context import InvocationContext
+from interlingua._errors import (
+    AdapterNotFoundError,
+    AuthenticationError,
+    BadRequestError,
+    CassetteError,
+    DecodeError,
+    HistoryFormatError,
+    InterlinguaError,
+    InvalidDataError,
+    NotFoundError,
+    OverloadedError,
+    PermissionDeniedError,
+    ProviderError,
+    RateLimitError,
+    ServerError,
+    StreamError,
+    ToolArgumentsError,
+    TranslationError,
+)
+from interlingua._finish import FinishReason
+from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory, sanitize
+from interlingua._messages import Message, Role
+from interlingua._parts import (
+    ContentPart,
+    FilePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultContent,
+    ToolResultPart,
+)
+from interlingua._report import LossKind, TranslationLoss, TranslationReport, TranslationWarning
+from interlingua._request import ChatRequest, ReasoningConfig, ResponseFormat
+from interlingua._response import ChatResponse
+from interlingua._stream import (
+    ErrorEvent,
+    FinishEvent,
+    PartDataEvent,
+    PartEvent,
+    ReasoningDelta,
+    ReasoningSignature,
+    RefusalDelta,
+    StreamAccumulator,
+    StreamEvent,
+    StreamStart,
+    TextDelta,
+    ToolCallDelta,
+    ToolCallStart,
+    UsageEvent,
+    accumulate,
+    accumulate_async,
+)
+from interlingua._template import MessageTemplate
+from interlingua._tools import ToolChoice, ToolSpec
+from interlingua._usage import TokenUsage
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "HISTORY_FORMAT",
+    "HISTORY_VERSION",
+    "Adapter",
+    "AdapterNotFoundError",
+    "AuthenticationError",
+    "BadRequestError",
+    "CassetteError",
+    "ChatHistory",
+    "ChatRequest",
+    "ChatResponse",
+    "ContentPart",
+    "DecodeError",
+    "ErrorEvent",
+    "FilePart",
+    "FinishEvent",
+    "FinishReason",
+    "HistoryFormatError",
+    "InterlinguaError",
+    "InvalidDataError",
+    "InvocationContext",
+    "LossKind",
+    "Message",
+    "MessageTemplate",
+    "NotFoundError",
+    "OpaquePart",
+    "OverloadedError",
+    "PartDataEvent",
+    "PartEvent",
+    "PermissionDeniedError",
+    "ProviderError",
+    "RateLimitError",
+    "ReasoningConfig",
+    "ReasoningDelta",
+    "ReasoningPart",
+    "ReasoningSignature",
+    "RefusalDelta",
+    "RefusalPart",
+    "ResponseFormat",
+    "Role",
+    "ServerError",
+    "StreamAccumulator",
+    "StreamError",
+    "StreamEvent",
+    "StreamStart",
+    "TextDelta",
+    "TextPart",
+    "TokenUsage",
+    "ToolArgumentsError",
+    "ToolCallDelta",
+    "ToolCallPart",
+    "ToolCallStart",
+    "ToolChoice",
+    "ToolResultContent",
+    "ToolResultPart",
+    "ToolSpec",
+    "TranslationError",
+    "TranslationLoss",
+    "TranslationReport",
+    "TranslationWarning",
+    "UsageEvent",
+    "__version__",
+    "accumulate",
+    "accumulate_async",
+    "available_adapters",
+    "get_adapter",
+    "register_adapter",
+    "route",
+    "sanitize",
+    "split_model",
+]

@@ -1,0 +1,291 @@
+"""The one exception hierarchy of interlingua.
+
+InterlinguaError
+ ├── InvalidDataError (ValueError)    a value that breaks the core's rules; names the path
+ │    ├── DecodeError                 a provider body that cannot be decoded
+ │    └── HistoryFormatError          a saved history of an unknown format or version
+ ├── ToolArgumentsError (ValueError)  tool-call arguments that are not a JSON object; keeps the text
+ ├── TranslationError                 strict mode: a part the target cannot take
+ ├── ProviderError                    an error answer from a provider: status, type, message, body
+ │    ├── BadRequestError             400, 413, 422
+ │    ├── AuthenticationError         401
+ │    ├── PermissionDeniedError       403
+ │    ├── NotFoundError               404
+ │    ├── RateLimitError              429
+ │    └── ServerError                 5xx
+ │         └── OverloadedError        529, or an `overloaded_error` type
+ ├── StreamError                      a stream that broke; keeps the partial response
+ ├── AdapterNotFoundError (LookupError)
+ └── CassetteError                    a recording that cannot be read
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from interlingua._response import ChatResponse
+
+__all__ = [
+    "AdapterNotFoundError",
+    "AuthenticationError",
+    "BadRequestError",
+    "CassetteError",
+    "DecodeError",
+    "HistoryFormatError",
+    "InterlinguaError",
+    "InvalidDataError",
+    "NotFoundError",
+    "OverloadedError",
+    "PermissionDeniedError",
+    "ProviderError",
+    "RateLimitError",
+    "ServerError",
+    "StreamError",
+    "ToolArgumentsError",
+    "TranslationError",
+    "format_path",
+]
+
+
+class InterlinguaError(Exception):
+    """Base class of every error interlingua raises."""
+
+
+def format_path(loc: Sequence[str | int]) -> str:
+    """`("messages", 3, "parts", 1, "type")` -> `messages[3].parts[1].type`."""
+    out = ""
+    for item in loc:
+        if isinstance(item, int):
+            out += f"[{item}]"
+        else:
+            out += f".{item}" if out else item
+    return out or "<root>"
+
+
+class InvalidDataError(InterlinguaError, ValueError):
+    """A value that breaks the core's rules.
+
+    `problems` lists each `(path, message)`; the first one leads the text.
+    """
+
+    def __init__(self, problems: Sequence[tuple[str, str]], *, subject: str = "value") -> None:
+        self.problems: tuple[tuple[str, str], ...] = tuple(problems)
+        self.subject = subject
+        lines = [f"{path}: {message}" for path, message in self.problems]
+        head = f"invalid {subject}"
+        if len(lines) == 1:
+            super().__init__(f"{head} at {lines[0]}")
+        else:
+            super().__init__(f"{head} ({len(lines)} problems):\n  " + "\n  ".join(lines))
+
+    @property
+    def path(self) -> str:
+        """Where the first problem is, as `messages[3].parts[1].type`."""
+        return self.problems[0][0] if self.problems else "<root>"
+
+    @classmethod
+    def from_validation(
+        cls, exc: ValidationError, *, subject: str, prefix: Sequence[str | int] = ()
+    ) -> InvalidDataError:
+        problems = [
+            (format_path([*prefix, *error["loc"]]), _describe(error)) for error in exc.errors()
+        ]
+        return cls(problems, subject=subject)
+
+
+def _describe(error: Mapping[str, Any]) -> str:
+    if error["type"] == "value_error" and "error" in error.get("ctx", {}):
+        return str(error["ctx"]["error"])
+    message = str(error["msg"])
+    if error["type"] in {"missing", "extra_forbidden"}:
+        return message.lower()
+    return message
+
+
+class DecodeError(InvalidDataError):
+    """A provider's request, response or stream event that cannot be decoded.
+
+    The path is a path into the provider's JSON body.
+    """
+
+    def __init__(self, path: str, message: str, *, provider: str) -> None:
+        self.provider = provider
+        super().__init__([(path, message)], subject=f"{provider} body")
+
+
+class HistoryFormatError(InvalidDataError):
+    """A saved history whose `format` or `version` this interlingua cannot read."""
+
+    def __init__(self, message: str, *, path: str = "<root>") -> None:
+        super().__init__([(path, message)], subject="chat history file")
+
+
+class ToolArgumentsError(InterlinguaError, ValueError):
+    """Tool-call arguments that are not a JSON object. `arguments` keeps the raw text."""
+
+    def __init__(self, message: str, *, arguments: str, tool_call_id: str | None = None) -> None:
+        self.arguments = arguments
+        self.tool_call_id = tool_call_id
+        where = f" of tool call {tool_call_id!r}" if tool_call_id else ""
+        super().__init__(f"arguments{where} are not a JSON object: {message}")
+
+
+class TranslationError(InterlinguaError):
+    """Raised in strict mode when a part would be dropped or changed on the wire."""
+
+    def __init__(self, path: str, kind: str, reason: str, *, target: str) -> None:
+        self.path = path
+        self.kind = kind
+        self.reason = reason
+        self.target = target
+        super().__init__(f"{path}: cannot send to {target} ({kind}): {reason}")
+
+
+class ProviderError(InterlinguaError):
+    """An error answer from a provider's API.
+
+    `status` is the HTTP status (None for an error event inside a stream),
+    `type` and `code` the provider's own error type and code, `body` the
+    decoded body exactly as received.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        status: int | None = None,
+        type: str | None = None,
+        code: str | None = None,
+        body: Any = None,
+        request_id: str | None = None,
+    ) -> None:
+        self.message = message
+        self.provider = provider
+        self.status = status
+        self.type = type
+        self.code = code
+        self.body = body
+        self.request_id = request_id
+        where = f"{provider} {status}" if status is not None else provider
+        kind = f" {type}" if type else ""
+        super().__init__(f"{where}{kind}: {message}")
+
+    @property
+    def retryable(self) -> bool:
+        """Whether sending the same request again may succeed."""
+        if self.status is None:
+            return self.type in _RETRYABLE_TYPES
+        return self.status in {408, 409, 429} or self.status >= 500
+
+    @classmethod
+    def for_status(
+        cls,
+        status: int | None,
+        message: str,
+        *,
+        provider: str,
+        type: str | None = None,
+        code: str | None = None,
+        body: Any = None,
+        request_id: str | None = None,
+    ) -> ProviderError:
+        """The most specific subclass for an HTTP status (or in-stream error type)."""
+        subclass = _ERRORS_BY_TYPE.get(type or "") or _subclass_for_status(status)
+        return subclass(
+            message,
+            provider=provider,
+            status=status,
+            type=type,
+            code=code,
+            body=body,
+            request_id=request_id,
+        )
+
+
+class BadRequestError(ProviderError):
+    """The provider rejected the request as malformed (400, 413, 422)."""
+
+
+class AuthenticationError(ProviderError):
+    """The API key is missing or wrong (401)."""
+
+
+class PermissionDeniedError(ProviderError):
+    """The key may not use this resource (403)."""
+
+
+class NotFoundError(ProviderError):
+    """The model or resource does not exist (404)."""
+
+
+class RateLimitError(ProviderError):
+    """Too many requests or tokens (429)."""
+
+
+class ServerError(ProviderError):
+    """The provider failed (5xx)."""
+
+
+class OverloadedError(ServerError):
+    """The provider is temporarily overloaded (Anthropic's 529)."""
+
+
+_ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    413: BadRequestError,
+    422: BadRequestError,
+    429: RateLimitError,
+    529: OverloadedError,
+}
+
+# In-stream errors carry no status, only the provider's type.
+_ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
+    "overloaded_error": OverloadedError,
+    "rate_limit_error": RateLimitError,
+    "api_error": ServerError,
+}
+
+_RETRYABLE_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api_error"})
+
+
+def _subclass_for_status(status: int | None) -> type[ProviderError]:
+    if status is None:
+        return ProviderError
+    if status in _ERRORS_BY_STATUS:
+        return _ERRORS_BY_STATUS[status]
+    return ServerError if status >= 500 else ProviderError
+
+
+class StreamError(InterlinguaError):
+    """A stream that ended in an error or broke off.
+
+    `partial` is the response accumulated from what did arrive; `error` the
+    provider's error when the stream carried one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        partial: ChatResponse | None = None,
+        error: ProviderError | None = None,
+    ) -> None:
+        self.partial = partial
+        self.error = error
+        super().__init__(message)
+
+
+class AdapterNotFoundError(InterlinguaError, LookupError):
+    """No adapter is registered under the name asked for."""
+
+
+class CassetteError(InterlinguaError):
+    """A recorded interaction file that cannot be read."""

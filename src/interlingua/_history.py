@@ -1,0 +1,197 @@
+"""A conversation kept between calls, saved as versioned JSON.
+
+The file is one JSON object: `{"format": "interlingua.chat_history",
+"version": 1, ...}`. A file of an older version is migrated on load; one of a
+newer version or another format is refused with `HistoryFormatError`, and a
+message that breaks the core's rules raises `InvalidDataError` naming the
+message, part and field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from interlingua._base import validate
+from interlingua._errors import HistoryFormatError
+from interlingua._messages import Message
+from interlingua._parts import TextPart, ToolResultPart
+from interlingua._response import ChatResponse
+from interlingua._usage import TokenUsage
+
+__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory", "sanitize"]
+
+HISTORY_FORMAT = "interlingua.chat_history"
+HISTORY_VERSION = 1
+
+# version N -> a function turning a version-N document into version N + 1.
+_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+class ChatHistory(BaseModel):
+    """Messages, with the metadata and artefacts a run gathers beside them."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    id: str | None = None
+    title: str | None = None
+    messages: list[Message] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    artefacts: list[Any] = Field(default_factory=list)
+    usage: TokenUsage = TokenUsage()
+
+    @property
+    def last_message(self) -> Message:
+        if not self.messages:
+            raise IndexError("the history has no messages")
+        return self.messages[-1]
+
+    def add_message(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def add_response(self, response: ChatResponse) -> None:
+        """Append the response's message and add its usage to the total."""
+        self.messages.append(response.message)
+        self.usage = self.usage + response.usage
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def __iter__(self) -> Iterator[Message]:  # type: ignore[override]
+        return iter(self.messages)
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        document = {"format": HISTORY_FORMAT, "version": HISTORY_VERSION}
+        document.update(self.model_dump(mode="json", exclude_none=True))
+        return json.dumps(document, ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ChatHistory:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise HistoryFormatError(f"not JSON: {exc}") from None
+        return cls.from_document(document)
+
+    @classmethod
+    def from_document(cls, document: Any) -> ChatHistory:
+        """A history from an already parsed file, migrated to this version."""
+        body = _migrate(_checked_header(document))
+        return validate(cls, body, subject="chat history")
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json(), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> ChatHistory:
+        return cls.from_json(Path(path).read_bytes())
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of a saved history file."""
+        schema = cls.model_json_schema()
+        schema["properties"] = {
+            "format": {"const": HISTORY_FORMAT, "type": "string"},
+            "version": {"const": HISTORY_VERSION, "type": "integer"},
+            **schema["properties"],
+        }
+        schema["required"] = ["format", "version", *schema.get("required", [])]
+        return schema
+
+
+def _checked_header(document: Any) -> dict[str, Any]:
+    if not isinstance(document, dict):
+        raise HistoryFormatError(f"expected a JSON object, got {type(document).__name__}")
+    if document.get("format") != HISTORY_FORMAT:
+        found = document.get("format")
+        raise HistoryFormatError(
+            f"not an interlingua chat history (format is {found!r}, expected {HISTORY_FORMAT!r})",
+            path="format",
+        )
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise HistoryFormatError(
+            f"version must be a positive integer, got {version!r}", path="version"
+        )
+    if version > HISTORY_VERSION:
+        raise HistoryFormatError(
+            f"written by a newer interlingua (version {version}); "
+            f"this one reads versions up to {HISTORY_VERSION}",
+            path="version",
+        )
+    return document
+
+
+def _migrate(document: dict[str, Any]) -> dict[str, Any]:
+    version = document["version"]
+    while version < HISTORY_VERSION:
+        step = _MIGRATIONS.get(version)
+        if step is None:
+            raise HistoryFormatError(f"version {version} can no longer be read", path="version")
+        document = step(document)
+        version += 1
+    return {k: v for k, v in document.items() if k not in {"format", "version"}}
+
+
+def sanitize(
+    messages: Sequence[Message],
+    *,
+    repair: bool = False,
+    placeholder: str = "The tool call was not completed.",
+) -> list[Message]:
+    """The messages with every incomplete tool-call group removed or repaired.
+
+    A group is an assistant message with tool calls and the `tool` messages
+    right after it. It is incomplete when a call has no result there; most
+    providers reject such a request. By default the whole group is dropped;
+    with `repair=True` the missing results are added as error results saying
+    `placeholder`. Tool results that answer no call are dropped either way.
+    """
+    result: list[Message] = []
+    index = 0
+    while index < len(messages):
+        message = messages[index]
+        end = index + 1
+        if message.role == "assistant" and message.tool_calls:
+            while end < len(messages) and messages[end].role == "tool":
+                end += 1
+            result.extend(_sanitized_group(message, messages[index + 1 : end], repair, placeholder))
+        elif message.role != "tool":
+            result.append(message)
+        index = end
+    return result
+
+
+def _sanitized_group(
+    call: Message, answers: Sequence[Message], repair: bool, placeholder: str
+) -> list[Message]:
+    call_ids = [part.id for part in call.tool_calls]
+    kept = [_only_results_for(answer, set(call_ids)) for answer in answers]
+    kept = [answer for answer in kept if answer.parts]
+    answered = {part.tool_call_id for answer in kept for part in answer.tool_results}
+    missing = [part for part in call.tool_calls if part.id not in answered]
+    if not missing:
+        return [call, *kept]
+    if not repair:
+        return []
+    filler = tuple(
+        ToolResultPart(
+            tool_call_id=part.id,
+            name=part.name,
+            content=(TextPart(text=placeholder),),
+            is_error=True,
+        )
+        for part in missing
+    )
+    return [call, *kept, Message(role="tool", parts=filler)]
+
+
+def _only_results_for(answer: Message, call_ids: set[str]) -> Message:
+    parts = tuple(p for p in answer.tool_results if p.tool_call_id in call_ids)
+    if len(parts) == len(answer.parts):
+        return answer
+    return answer.model_copy(update={"parts": parts})

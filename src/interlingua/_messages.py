@@ -1,0 +1,123 @@
+"""Messages: a role and the parts it said.
+
+Each role allows only the parts that make sense for it (a system prompt is
+text; tool results come in `tool` messages). Messages are pure values: two
+messages with the same content are equal, and encoding never changes one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from pydantic import ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
+
+from interlingua._base import CoreModel, ProviderData, empty_field, provider_data_field
+from interlingua._parts import (
+    ContentPart,
+    FilePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultContent,
+    ToolResultPart,
+)
+
+__all__ = ["Message", "Role"]
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+ALLOWED_PARTS: dict[str, tuple[type[Any], ...]] = {
+    "system": (TextPart,),
+    "user": (TextPart, FilePart, OpaquePart),
+    "assistant": (TextPart, FilePart, ReasoningPart, ToolCallPart, RefusalPart, OpaquePart),
+    "tool": (ToolResultPart,),
+}
+
+
+def _to_parts(content: Iterable[str | ContentPart]) -> tuple[ContentPart, ...]:
+    return tuple(TextPart(text=item) if isinstance(item, str) else item for item in content)
+
+
+class Message(CoreModel):
+    """One turn of a conversation."""
+
+    role: Role
+    parts: tuple[ContentPart, ...] = ()
+    id: str | None = None
+    metadata: dict[str, Any] = empty_field()
+    provider_data: ProviderData = provider_data_field()
+
+    @field_validator("parts")
+    @classmethod
+    def _parts_fit_role(
+        cls, parts: tuple[ContentPart, ...], info: ValidationInfo
+    ) -> tuple[ContentPart, ...]:
+        role = info.data.get("role")
+        allowed = ALLOWED_PARTS.get(role or "")
+        if allowed is None:
+            return parts
+        for index, part in enumerate(parts):
+            if not isinstance(part, allowed):
+                names = ", ".join(sorted(t.model_fields["type"].default for t in allowed))
+                raise PydanticCustomError(
+                    "part_not_allowed",
+                    "part {index} ({part_type}) is not allowed in a {role} message; "
+                    "a {role} message takes {names}",
+                    {"index": index, "part_type": part.type, "role": role, "names": names},
+                )
+        return parts
+
+    @classmethod
+    def system(cls, text: str, **fields: Any) -> Message:
+        return cls(role="system", parts=(TextPart(text=text),), **fields)
+
+    @classmethod
+    def user(cls, *content: str | ContentPart, **fields: Any) -> Message:
+        """A user turn; plain strings become text parts."""
+        return cls(role="user", parts=_to_parts(content), **fields)
+
+    @classmethod
+    def assistant(cls, *content: str | ContentPart, **fields: Any) -> Message:
+        """An assistant turn; plain strings become text parts."""
+        return cls(role="assistant", parts=_to_parts(content), **fields)
+
+    @classmethod
+    def tool_result(
+        cls,
+        tool_call_id: str,
+        content: str | Sequence[ToolResultContent],
+        *,
+        name: str | None = None,
+        is_error: bool = False,
+    ) -> Message:
+        """A `tool` message answering one call."""
+        parts = (TextPart(text=content),) if isinstance(content, str) else tuple(content)
+        part = ToolResultPart(
+            tool_call_id=tool_call_id, name=name, content=parts, is_error=is_error
+        )
+        return cls(role="tool", parts=(part,))
+
+    @property
+    def text(self) -> str:
+        """The visible text parts, joined."""
+        return "".join(part.text for part in self.parts if isinstance(part, TextPart))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCallPart, ...]:
+        return tuple(part for part in self.parts if isinstance(part, ToolCallPart))
+
+    @property
+    def tool_results(self) -> tuple[ToolResultPart, ...]:
+        return tuple(part for part in self.parts if isinstance(part, ToolResultPart))
+
+    @property
+    def reasoning(self) -> tuple[ReasoningPart, ...]:
+        return tuple(part for part in self.parts if isinstance(part, ReasoningPart))
+
+    @property
+    def files(self) -> tuple[FilePart, ...]:
+        return tuple(part for part in self.parts if isinstance(part, FilePart))

@@ -1,0 +1,78 @@
+"""A chat request in neutral form: what any adapter can encode for its provider."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from interlingua._base import CoreModel, empty_field
+from interlingua._context import InvocationContext
+from interlingua._messages import Message
+from interlingua._tools import ToolChoice, ToolSpec
+
+__all__ = ["ChatRequest", "ReasoningConfig", "ResponseFormat"]
+
+
+class ReasoningConfig(CoreModel):
+    """Whether and how hard the model should think before answering.
+
+    `budget_tokens` (Anthropic, Mistral) and `effort` (OpenAI's `low`, `medium`,
+    `high`...) are each used where the target understands them. `enabled`
+    with neither lets the provider decide (Anthropic's adaptive thinking).
+    """
+
+    enabled: bool = True
+    budget_tokens: int | None = None
+    effort: str | None = None
+    summary: str | None = None
+
+
+class ResponseFormat(CoreModel):
+    """Free text, any JSON object, or JSON matching `json_schema`."""
+
+    type: Literal["text", "json_object", "json_schema"]
+    name: str | None = None
+    description: str | None = None
+    json_schema: dict[str, Any] | None = None
+    strict: bool | None = None
+
+    @model_validator(mode="after")
+    def _schema_with_json_schema(self) -> ResponseFormat:
+        if self.type == "json_schema" and self.json_schema is None:
+            raise ValueError("a json_schema response format needs its json_schema")
+        return self
+
+
+class ChatRequest(CoreModel):
+    """Everything a chat call sends.
+
+    `model` may carry a provider prefix (`"anthropic:claude-sonnet-4-5"`) for
+    routing. `provider_options` holds, per provider name, the body fields that
+    provider alone has; they are sent to it and reported as dropped elsewhere.
+    """
+
+    model: str
+    messages: tuple[Message, ...] = ()
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: ToolChoice | None = None
+    parallel_tool_calls: bool | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    top_k: int | None = None
+    stop: tuple[str, ...] = ()
+    seed: int | None = None
+    reasoning: ReasoningConfig | None = None
+    response_format: ResponseFormat | None = None
+    stream: bool = False
+    context: InvocationContext | None = Field(default=None, exclude=True)
+    provider_options: dict[str, dict[str, Any]] = empty_field()
+
+    @property
+    def system(self) -> str:
+        """The text of the system messages, joined by blank lines."""
+        return "\n\n".join(m.text for m in self.messages if m.role == "system")
+
+    def options_for(self, provider: str) -> dict[str, Any]:
+        return self.provider_options.get(provider, {})

@@ -1,0 +1,36 @@
+"""A chat response in neutral form."""
+
+from __future__ import annotations
+
+from interlingua._base import CoreModel, ProviderData, empty_field, provider_data_field
+from interlingua._finish import FinishReason
+from interlingua._messages import Message
+from interlingua._report import TranslationLoss
+from interlingua._usage import TokenUsage
+
+__all__ = ["ChatResponse"]
+
+
+class ChatResponse(CoreModel):
+    """One answer: the assistant message, why it ended, and what it cost.
+
+    `finish_reason` is None only for a stream that broke before it said.
+    `alternatives` keeps the further choices of a call that asked for more
+    than one (OpenAI's `n`); `warnings` what was kept although malformed
+    (tool-call arguments that are not JSON, say).
+    """
+
+    id: str | None = None
+    model: str | None = None
+    provider: str | None = None
+    message: Message = Message(role="assistant")
+    finish_reason: FinishReason | None = None
+    raw_finish_reason: str | None = None
+    usage: TokenUsage = TokenUsage()
+    alternatives: tuple[ChatResponse, ...] = empty_field(tuple)
+    warnings: tuple[TranslationLoss, ...] = empty_field(tuple)
+    provider_data: ProviderData = provider_data_field()
+
+    @property
+    def text(self) -> str:
+        return self.message.text

@@ -1,0 +1,356 @@
+"""Stream events, and the accumulator that turns any stream into a response.
+
+Every adapter's `decode_stream` yields these events. They are provider
+neutral: the same events give the same `ChatResponse` whichever adapter made
+them, and a stream accumulates to the response the non-streamed call gives.
+
+Deltas carry an `index`: the position of the part they build in the
+provider's own numbering. Parts are ordered by their first event, and a text
+part and a tool call may share an index without clashing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, Iterable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from interlingua._base import CoreModel, ProviderData, provider_data_field
+from interlingua._errors import ProviderError, StreamError, ToolArgumentsError
+from interlingua._finish import FinishReason
+from interlingua._messages import Message
+from interlingua._parts import (
+    ContentPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCallPart,
+)
+from interlingua._report import TranslationLoss
+from interlingua._response import ChatResponse
+from interlingua._usage import TokenUsage
+
+__all__ = [
+    "ErrorEvent",
+    "FinishEvent",
+    "PartDataEvent",
+    "PartEvent",
+    "ReasoningDelta",
+    "ReasoningSignature",
+    "RefusalDelta",
+    "StreamAccumulator",
+    "StreamEvent",
+    "StreamStart",
+    "TextDelta",
+    "ToolCallDelta",
+    "ToolCallStart",
+    "UsageEvent",
+    "accumulate",
+    "accumulate_async",
+]
+
+
+class StreamStart(CoreModel):
+    """The response's id, model and provider, known before any content."""
+
+    type: Literal["start"] = "start"
+    id: str | None = None
+    model: str | None = None
+    provider: str | None = None
+    provider_data: ProviderData = provider_data_field()
+
+
+class TextDelta(CoreModel):
+    type: Literal["text_delta"] = "text_delta"
+    index: int = 0
+    text: str
+
+
+class ReasoningDelta(CoreModel):
+    type: Literal["reasoning_delta"] = "reasoning_delta"
+    index: int = 0
+    text: str
+    provider: str | None = None
+
+
+class ReasoningSignature(CoreModel):
+    """The signature that closes a reasoning part (sent back to `provider` only)."""
+
+    type: Literal["reasoning_signature"] = "reasoning_signature"
+    index: int = 0
+    signature: str
+    provider: str | None = None
+
+
+class RefusalDelta(CoreModel):
+    type: Literal["refusal_delta"] = "refusal_delta"
+    index: int = 0
+    text: str
+
+
+class ToolCallStart(CoreModel):
+    """A tool call begins; some providers send the first arguments with it."""
+
+    type: Literal["tool_call_start"] = "tool_call_start"
+    index: int = 0
+    id: str
+    name: str
+    arguments: str = ""
+    provider_data: ProviderData = provider_data_field()
+
+
+class ToolCallDelta(CoreModel):
+    type: Literal["tool_call_delta"] = "tool_call_delta"
+    index: int = 0
+    arguments: str
+
+
+class PartEvent(CoreModel):
+    """A part that arrives whole (redacted reasoning, a file, an opaque block)."""
+
+    type: Literal["part"] = "part"
+    index: int = 0
+    part: ContentPart
+
+
+class PartDataEvent(CoreModel):
+    """Provider data for the part last begun at `index` (citations, say)."""
+
+    type: Literal["part_data"] = "part_data"
+    index: int = 0
+    provider: str
+    data: dict[str, Any]
+
+
+class UsageEvent(CoreModel):
+    """The usage so far; a later usage event replaces an earlier one."""
+
+    type: Literal["usage"] = "usage"
+    usage: TokenUsage
+
+
+class FinishEvent(CoreModel):
+    type: Literal["finish"] = "finish"
+    reason: FinishReason
+    raw_reason: str | None = None
+    provider_data: ProviderData = provider_data_field()
+
+
+class ErrorEvent(CoreModel):
+    """An error the provider sent inside the stream."""
+
+    type: Literal["error"] = "error"
+    message: str
+    error_type: str | None = None
+    status: int | None = None
+    provider: str | None = None
+    body: Any = None
+
+
+StreamEvent = Annotated[
+    StreamStart
+    | TextDelta
+    | ReasoningDelta
+    | ReasoningSignature
+    | RefusalDelta
+    | ToolCallStart
+    | ToolCallDelta
+    | PartEvent
+    | PartDataEvent
+    | UsageEvent
+    | FinishEvent
+    | ErrorEvent,
+    Field(discriminator="type"),
+]
+
+
+@dataclass(slots=True)
+class _PartBuilder:
+    kind: str
+    chunks: list[str] = field(default_factory=list)
+    signature: str | None = None
+    provider: str | None = None
+    tool_id: str = ""
+    tool_name: str = ""
+    whole: ContentPart | None = None
+    provider_data: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def build(self) -> ContentPart:
+        text = "".join(self.chunks)
+        data = self.provider_data
+        match self.kind:
+            case "text":
+                return TextPart(text=text, provider_data=data)
+            case "reasoning":
+                return ReasoningPart(
+                    text=text, signature=self.signature, provider=self.provider, provider_data=data
+                )
+            case "refusal":
+                return RefusalPart(text=text, provider_data=data)
+            case "tool_call":
+                # An empty argument stream means a call without arguments.
+                return ToolCallPart(
+                    id=self.tool_id, name=self.tool_name, arguments=text or "{}", provider_data=data
+                )
+            case _:
+                assert self.whole is not None
+                if data and hasattr(self.whole, "provider_data"):
+                    merged = {**self.whole.provider_data, **data}
+                    return self.whole.model_copy(update={"provider_data": merged})
+                return self.whole
+
+
+class StreamAccumulator:
+    """Builds a `ChatResponse` from stream events, one `add` at a time.
+
+    `response()` may be called at any point, which is how a broken stream keeps
+    what arrived.
+    """
+
+    def __init__(self) -> None:
+        self._parts: dict[tuple[int, str], _PartBuilder] = {}
+        self._latest: dict[int, _PartBuilder] = {}
+        self._id: str | None = None
+        self._model: str | None = None
+        self._provider: str | None = None
+        self._usage = TokenUsage()
+        self._finish: FinishReason | None = None
+        self._raw_finish: str | None = None
+        self._provider_data: dict[str, dict[str, Any]] = {}
+        self.error: ErrorEvent | None = None
+
+    def _builder(self, index: int, kind: str) -> _PartBuilder:
+        key = (index, kind)
+        if key not in self._parts:
+            self._parts[key] = self._latest[index] = _PartBuilder(kind)
+        return self._parts[key]
+
+    def _merge_data(self, data: ProviderData) -> None:
+        for provider, fields in data.items():
+            self._provider_data[provider] = {**self._provider_data.get(provider, {}), **fields}
+
+    def add(self, event: StreamEvent) -> None:
+        match event:
+            case StreamStart():
+                self._id = event.id or self._id
+                self._model = event.model or self._model
+                self._provider = event.provider or self._provider
+                self._merge_data(event.provider_data)
+            case TextDelta():
+                self._builder(event.index, "text").chunks.append(event.text)
+            case ReasoningDelta():
+                builder = self._builder(event.index, "reasoning")
+                builder.chunks.append(event.text)
+                builder.provider = event.provider or builder.provider
+            case ReasoningSignature():
+                builder = self._builder(event.index, "reasoning")
+                builder.signature = (builder.signature or "") + event.signature
+                builder.provider = event.provider or builder.provider
+            case RefusalDelta():
+                self._builder(event.index, "refusal").chunks.append(event.text)
+            case ToolCallStart():
+                builder = self._builder(event.index, "tool_call")
+                builder.tool_id, builder.tool_name = event.id, event.name
+                builder.chunks.append(event.arguments)
+                builder.provider_data.update(event.provider_data)
+            case ToolCallDelta():
+                self._builder(event.index, "tool_call").chunks.append(event.arguments)
+            case PartEvent():
+                self._builder(event.index, f"part:{len(self._parts)}").whole = event.part
+            case PartDataEvent():
+                if (target := self._latest.get(event.index)) is not None:
+                    current = target.provider_data.get(event.provider, {})
+                    target.provider_data[event.provider] = {**current, **event.data}
+            case UsageEvent():
+                self._usage = event.usage
+            case FinishEvent():
+                self._finish, self._raw_finish = event.reason, event.raw_reason
+                self._merge_data(event.provider_data)
+            case ErrorEvent():
+                self.error = event
+
+    def response(self) -> ChatResponse:
+        """The response as far as the events went."""
+        parts = tuple(builder.build() for builder in self._parts.values())
+        return ChatResponse(
+            id=self._id,
+            model=self._model,
+            provider=self._provider,
+            message=Message(role="assistant", parts=parts),
+            finish_reason=self._finish,
+            raw_finish_reason=self._raw_finish,
+            usage=self._usage,
+            warnings=_malformed_arguments(parts),
+            provider_data=self._provider_data,
+        )
+
+    def error_for(self) -> StreamError | None:
+        """The error to raise when the stream carried one."""
+        if self.error is None:
+            return None
+        event = self.error
+        provider_error = ProviderError.for_status(
+            event.status,
+            event.message,
+            provider=event.provider or self._provider or "unknown",
+            type=event.error_type,
+            body=event.body,
+        )
+        return StreamError(
+            f"the stream ended in an error: {provider_error}",
+            partial=self.response(),
+            error=provider_error,
+        )
+
+
+def _malformed_arguments(parts: tuple[ContentPart, ...]) -> tuple[TranslationLoss, ...]:
+    warnings = []
+    for index, part in enumerate(parts):
+        if not isinstance(part, ToolCallPart):
+            continue
+        try:
+            part.parsed_arguments()
+        except ToolArgumentsError as exc:
+            path = f"message.parts[{index}].arguments"
+            warnings.append(TranslationLoss(path, "malformed", f"{exc}; kept as text"))
+    return tuple(warnings)
+
+
+def accumulate(events: Iterable[StreamEvent]) -> ChatResponse:
+    """The `ChatResponse` a stream of events describes.
+
+    An error event, or an exception while the stream is read, raises
+    `StreamError` whose `partial` holds what had arrived.
+    """
+    accumulator = StreamAccumulator()
+    try:
+        for event in events:
+            accumulator.add(event)
+            if (error := accumulator.error_for()) is not None:
+                raise error
+    except StreamError:
+        raise
+    except Exception as exc:
+        raise _broken(accumulator, exc) from exc
+    return accumulator.response()
+
+
+async def accumulate_async(events: AsyncIterable[StreamEvent]) -> ChatResponse:
+    """`accumulate` for an async stream."""
+    accumulator = StreamAccumulator()
+    try:
+        async for event in events:
+            accumulator.add(event)
+            if (error := accumulator.error_for()) is not None:
+                raise error
+    except StreamError:
+        raise
+    except Exception as exc:
+        raise _broken(accumulator, exc) from exc
+    return accumulator.response()
+
+
+def _broken(accumulator: StreamAccumulator, exc: Exception) -> StreamError:
+    return StreamError(f"the stream broke off: {exc}", partial=accumulator.response())
