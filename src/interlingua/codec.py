@@ -1,0 +1,148 @@
+"""Helpers the adapters share while reading and writing wire bodies.
+
+Nothing here knows any provider: reading a required field with a path-naming
+error, turning an SDK object back into its wire dict, and rewriting tool-call
+ids to fit a provider's rules, deterministically, so a call and its result
+stay paired.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, TypeVar, overload
+
+from interlingua._errors import DecodeError
+
+__all__ = ["WireReader", "as_wire_dict", "dump_arguments", "fit_tool_call_id"]
+
+T = TypeVar("T")
+
+_MISSING: Any = object()
+
+
+def as_wire_dict(body: Any, *, by_alias: bool = False) -> dict[str, Any]:
+    """A wire body as a plain dict: a dict as it is, an SDK (pydantic) object as
+    the JSON it was built from (`exclude_unset`, so no field the provider did not
+    send appears)."""
+    if isinstance(body, Mapping):
+        return dict(body)
+    dump = getattr(body, "model_dump", None)
+    if callable(dump):
+        result = dump(mode="json", exclude_unset=True, by_alias=by_alias)
+        if isinstance(result, dict):
+            return result
+    raise TypeError(f"expected a JSON object or an SDK model, got {type(body).__name__}")
+
+
+class WireReader:
+    """Reads fields of one provider's JSON, raising `DecodeError` with the path."""
+
+    __slots__ = ("provider",)
+
+    def __init__(self, provider: str) -> None:
+        self.provider = provider
+
+    def error(self, path: str, message: str) -> DecodeError:
+        return DecodeError(path, message, provider=self.provider)
+
+    def object(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.error(path, f"expected an object, got {_json_type(value)}")
+        return value
+
+    def array(self, value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.error(path, f"expected an array, got {_json_type(value)}")
+        return value
+
+    @overload
+    def field(self, body: Mapping[str, Any], key: str, path: str, kind: type[T]) -> T: ...
+
+    @overload
+    def field(
+        self, body: Mapping[str, Any], key: str, path: str, kind: type[T], default: T | None
+    ) -> T | None: ...
+
+    def field(
+        self,
+        body: Mapping[str, Any],
+        key: str,
+        path: str,
+        kind: type[T],
+        default: Any = _MISSING,
+    ) -> T | None:
+        """`body[key]`, checked to be a `kind`; `path` names `body` itself.
+
+        Without a default the field is required; with one, a missing or null
+        field gives the default.
+        """
+        where = f"{path}.{key}" if path else key
+        value = body.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            if default is _MISSING:
+                raise self.error(where, "required field is missing")
+            return default  # type: ignore[no-any-return]
+        # bool is an int in Python, and never what an int field means.
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.error(where, f"expected {_json_name(kind)}, got {_json_type(value)}")
+        return value
+
+
+def _json_name(kind: type[Any]) -> str:
+    return {str: "a string", int: "an integer", float: "a number", bool: "a boolean"}.get(
+        kind, "an object" if kind is dict else "an array" if kind is list else kind.__name__
+    )
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return _json_name(type(value))
+
+
+def dump_arguments(value: Any) -> str:
+    """Tool arguments given as an object (Anthropic's `input`), as JSON text."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def fit_tool_call_id(
+    tool_call_id: str, *, allowed: str, length: int | None = None, max_length: int | None = None
+) -> str:
+    """`tool_call_id` unchanged when it fits, else a deterministic stand-in.
+
+    `allowed` is a regex character class body (`"a-zA-Z0-9_-"`); `length` asks
+    for exactly that many characters, `max_length` for at most that many. The
+    stand-in keeps the allowed characters of the id and ends in a hash of the
+    whole id, so two ids never collide and a call and its result map alike.
+    """
+    pattern = re.compile(f"[{allowed}]+")
+    if (
+        pattern.fullmatch(tool_call_id)
+        and (length is None or len(tool_call_id) == length)
+        and (max_length is None or len(tool_call_id) <= max_length)
+    ):
+        return tool_call_id
+    digest = hashlib.sha256(tool_call_id.encode()).hexdigest()
+    if length is not None:
+        return _alphanumeric(digest, length)
+    kept = "".join(re.findall(f"[{allowed}]", tool_call_id))
+    stand_in = f"{kept}_{digest[:12]}" if re.fullmatch(f"[{allowed}]", "_") else kept + digest[:12]
+    if max_length is not None and len(stand_in) > max_length:
+        stand_in = stand_in[-max_length:]
+    return stand_in
+
+
+def _alphanumeric(digest: str, length: int) -> str:
+    """`length` characters of [a-zA-Z0-9] drawn from a hex digest."""
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    number = int(digest, 16)
+    chars = []
+    for _ in range(length):
+        number, rest = divmod(number, len(alphabet))
+        chars.append(alphabet[rest])
+    return "".join(chars)

@@ -1,0 +1,32 @@
+"""Helpers for testing against recorded provider traffic.
+
+`load_cassette` reads a vcrpy cassette (both the standard and pydantic-ai's
+`parsed_body` flavour), a vercel-ai response-body fixture or one of
+interlingua's own recordings (`RECORDING_FORMAT`) into frozen
+values: a `Cassette` of `Interaction`s, each a `RecordedRequest` (None for a
+response-only fixture) and a `RecordedResponse` with its body decoded, its
+JSON parsed and, for a stream, its `SSEEvent`s split.
+
+Reading YAML needs PyYAML (`pip install "interlingua[testing]"`); importing
+this module does not.
+"""
+
+from interlingua.testing._cassette import (
+    RECORDING_FORMAT,
+    Cassette,
+    Interaction,
+    RecordedRequest,
+    RecordedResponse,
+    SSEEvent,
+    load_cassette,
+)
+
+__all__ = [
+    "RECORDING_FORMAT",
+    "Cassette",
+    "Interaction",
+    "RecordedRequest",
+    "RecordedResponse",
+    "SSEEvent",
+    "load_cassette",
+]

@@ -1,0 +1,509 @@
+"""Recorded provider traffic, read into plain values.
+
+`load_cassette(path)` reads three kinds of recording into one shape:
+
+* vcrpy cassettes (YAML). A body is `body: {string: ...}` (or a bare
+  string), a str or `!!binary` bytes; bytes are gzip-compressed when the
+  headers say `Content-Encoding: gzip`.
+* pydantic-ai's cassettes, vcrpy files that keep JSON bodies parsed under
+  `parsed_body`; the wire body is rebuilt as `json.dumps(parsed_body)`.
+* vercel-ai response-body fixtures, which have no request: `*.json` holds
+  one response body, `*.chunks.txt` one JSON stream chunk per line.
+* interlingua's own recordings (`fixtures/`): a `.json` file whose `format`
+  is `interlingua.recording`; see `RECORDING_FORMAT`.
+
+Invariants: every body is the bytes a client would have read (decompressed);
+`json` is that body parsed, or None; `events` is set exactly when the body
+is a server-sent-event stream. Header names are lower-case and every header
+value is a tuple of strings. These types are pure values.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from interlingua._errors import CassetteError, format_path
+
+__all__ = [
+    "RECORDING_FORMAT",
+    "Cassette",
+    "Interaction",
+    "RecordedRequest",
+    "RecordedResponse",
+    "SSEEvent",
+    "load_cassette",
+]
+
+RECORDING_FORMAT = "interlingua.recording"
+"""The project's own recording file, one JSON object:
+
+    {"format": "interlingua.recording", "version": 1, "description": "...",
+     "interactions": [{
+        "request": {"method": "POST", "url": "...", "headers": {"name": "value"}, "json": {...}},
+        "response": {"status": 200, "headers": {...},
+                     "json": {...}                      # a JSON body, or
+                     "sse": [{"event": "name", "data": {...} | "[DONE]"}, ...]}}]}
+
+Bodies are kept as JSON values so that they read and diff well; the wire bytes
+are rebuilt from them (`json.dumps`, and `event:`/`data:` lines for a stream).
+"""
+
+Headers = Mapping[str, tuple[str, ...]]
+_Loc = tuple[str | int, ...]
+
+_PROVIDERS_BY_HOST: dict[str, str] = {
+    "api.openai.com": "openai",
+    "api.anthropic.com": "anthropic",
+    "api.mistral.ai": "mistral",
+    "api.groq.com": "groq",
+}
+
+# The body is replayed already decoded, so its recorded framing no longer holds.
+_NOT_REPLAYED = frozenset({"content-encoding", "content-length", "transfer-encoding", "set-cookie"})
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, slots=True)
+class SSEEvent:
+    """One server-sent event: its `event:` name (None when absent) and its data."""
+
+    event: str | None
+    data: str
+
+    def json(self) -> Any:
+        """The data parsed as JSON."""
+        return json.loads(self.data)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    """The request as recorded; `url` has its `#fragment` removed."""
+
+    method: str
+    url: str
+    headers: Headers
+    body: bytes | None
+    json: Any | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedResponse:
+    """The response as a client would have read it."""
+
+    status: int
+    headers: Headers
+    body: bytes
+    json: Any | None
+    events: tuple[SSEEvent, ...] | None
+
+    def stream_payloads(self) -> list[Any]:
+        """Each event's data parsed as JSON, leaving out the `[DONE]` sentinel."""
+        if self.events is None:
+            raise CassetteError("the response is not an event stream")
+        payloads: list[Any] = []
+        for index, event in enumerate(self.events):
+            if event.data.strip() == "[DONE]":
+                continue
+            try:
+                payloads.append(event.json())
+            except ValueError as exc:
+                raise CassetteError(f"events[{index}].data is not JSON: {exc}") from exc
+        return payloads
+
+    def replay_headers(self) -> dict[str, str]:
+        """Headers fit to serve `body` to an HTTP client again."""
+        headers = {
+            name: ", ".join(values)
+            for name, values in self.headers.items()
+            if name not in _NOT_REPLAYED
+        }
+        headers.setdefault("content-type", self._default_content_type())
+        return headers
+
+    def _default_content_type(self) -> str:
+        if self.events is not None:
+            return "text/event-stream"
+        if self.json is not None:
+            return "application/json"
+        return "application/octet-stream"
+
+
+@dataclass(frozen=True, slots=True)
+class Interaction:
+    """One request and its response; `request` is None for a response-only fixture."""
+
+    request: RecordedRequest | None
+    response: RecordedResponse
+
+    @property
+    def host(self) -> str | None:
+        return None if self.request is None else urlsplit(self.request.url).hostname
+
+    @property
+    def path(self) -> str | None:
+        """The URL path, without the query."""
+        return None if self.request is None else urlsplit(self.request.url).path
+
+    @property
+    def provider(self) -> str | None:
+        """`openai`, `anthropic`, `mistral` or `groq` by host; None for any other host."""
+        return _PROVIDERS_BY_HOST.get(self.host or "")
+
+    @property
+    def is_stream(self) -> bool:
+        """Whether the response is a server-sent-event stream."""
+        return self.response.events is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Cassette:
+    """The interactions of one recording file, in recorded order."""
+
+    path: Path
+    interactions: tuple[Interaction, ...]
+
+    def for_provider(self, name: str) -> tuple[Interaction, ...]:
+        """The interactions with `name`'s API host (image downloads and others left out)."""
+        if name not in _PROVIDERS_BY_HOST.values():
+            known = ", ".join(sorted(_PROVIDERS_BY_HOST.values()))
+            raise ValueError(f"unknown provider {name!r}; known: {known}")
+        return tuple(i for i in self.interactions if i.provider == name)
+
+
+def load_cassette(path: str | os.PathLike[str]) -> Cassette:
+    """Read a vcrpy cassette (`.yaml`) or a vercel-ai fixture (`.json`, `.chunks.txt`).
+
+    Raises `CassetteError` naming the file, and the place in it, for anything
+    that cannot be read.
+    """
+    file = Path(path)
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise CassetteError(f"{file}: cannot read the file: {exc.strerror or exc}") from exc
+    try:
+        interactions = _read(file.name, data)
+    except _ShapeError as exc:
+        raise CassetteError(f"{file}: {format_path(exc.loc)}: {exc.message}") from exc.__cause__
+    return Cassette(path=file, interactions=interactions)
+
+
+class _ShapeError(Exception):
+    """Raised while reading; `load_cassette` adds the file name."""
+
+    def __init__(self, loc: _Loc, message: str) -> None:
+        self.loc = loc
+        self.message = message
+        super().__init__(message)
+
+
+def _read(name: str, data: bytes) -> tuple[Interaction, ...]:
+    if name.endswith(".chunks.txt"):
+        return (Interaction(request=None, response=_chunks_response(data)),)
+    if name.endswith(".json"):
+        response = _body_response(data)
+        if isinstance(response.json, dict) and response.json.get("format") == RECORDING_FORMAT:
+            return _recording_interactions(response.json)
+        return (Interaction(request=None, response=response),)
+    if name.endswith((".yaml", ".yml")):
+        return _cassette_interactions(_load_yaml(data))
+    raise _ShapeError((), "not a recording: expected .yaml, .yml, .json or .chunks.txt")
+
+
+# --- vercel-ai fixtures: a response body only, assumed to be a 200 ---
+
+
+def _body_response(data: bytes) -> RecordedResponse:
+    try:
+        parsed = json.loads(data)
+    except ValueError as exc:
+        raise _ShapeError((), f"not JSON: {exc}") from exc
+    return RecordedResponse(status=200, headers={}, body=data, json=parsed, events=None)
+
+
+def _chunks_response(data: bytes) -> RecordedResponse:
+    events: list[SSEEvent] = []
+    for number, line in enumerate(_LINE_BREAK.split(_text(data, ())), start=1):
+        if not line.strip():
+            continue
+        try:
+            json.loads(line)
+        except ValueError as exc:
+            raise _ShapeError((f"line {number}",), f"not JSON: {exc}") from exc
+        events.append(SSEEvent(event=None, data=line))
+    if not events:
+        raise _ShapeError((), "no chunks")
+    body = "".join(f"data: {event.data}\n\n" for event in events).encode()
+    return RecordedResponse(status=200, headers={}, body=body, json=None, events=tuple(events))
+
+
+# --- interlingua recordings ---
+
+
+def _recording_interactions(document: Mapping[str, Any]) -> tuple[Interaction, ...]:
+    if document.get("version") != 1:
+        raise _ShapeError(("version",), f"unknown version {document.get('version')!r}")
+    items = _sequence(document.get("interactions"), ("interactions",))
+    return tuple(_recorded_pair(item, ("interactions", i)) for i, item in enumerate(items))
+
+
+def _recorded_pair(raw: object, loc: _Loc) -> Interaction:
+    item = _mapping(raw, loc)
+    request = _mapping(item.get("request"), (*loc, "request"))
+    response = _mapping(item.get("response"), (*loc, "response"))
+    request_json = request.get("json")
+    return Interaction(
+        request=RecordedRequest(
+            method=_string(request.get("method", "POST"), (*loc, "request", "method")).upper(),
+            url=_string(request.get("url"), (*loc, "request", "url")),
+            headers=_plain_headers(request.get("headers"), (*loc, "request", "headers")),
+            body=None if request_json is None else json.dumps(request_json).encode(),
+            json=request_json,
+        ),
+        response=_recorded_response(response, (*loc, "response")),
+    )
+
+
+def _recorded_response(item: Mapping[str, object], loc: _Loc) -> RecordedResponse:
+    status = item.get("status")
+    if not isinstance(status, int) or isinstance(status, bool):
+        raise _ShapeError((*loc, "status"), f"expected an integer, got {_kind(status)}")
+    headers = _plain_headers(item.get("headers"), (*loc, "headers"))
+    if "sse" in item:
+        events = tuple(
+            _recorded_event(raw, (*loc, "sse", i))
+            for i, raw in enumerate(_sequence(item["sse"], (*loc, "sse")))
+        )
+        body = "".join(
+            (f"event: {e.event}\n" if e.event else "") + f"data: {e.data}\n\n" for e in events
+        )
+        return RecordedResponse(status, headers, body.encode(), None, events)
+    parsed = item.get("json")
+    body_bytes = b"" if parsed is None else json.dumps(parsed).encode()
+    return RecordedResponse(status, headers, body_bytes, parsed, None)
+
+
+def _recorded_event(raw: object, loc: _Loc) -> SSEEvent:
+    item = _mapping(raw, loc)
+    data = item.get("data")
+    event = item.get("event")
+    if event is not None and not isinstance(event, str):
+        raise _ShapeError((*loc, "event"), f"expected a string, got {_kind(event)}")
+    return SSEEvent(event=event, data=data if isinstance(data, str) else json.dumps(data))
+
+
+def _plain_headers(raw: object, loc: _Loc) -> dict[str, tuple[str, ...]]:
+    if raw is None:
+        return {}
+    return {
+        name.lower(): (_string(value, (*loc, name)),) for name, value in _mapping(raw, loc).items()
+    }
+
+
+# --- vcrpy cassettes ---
+
+
+def _load_yaml(data: bytes) -> object:
+    try:
+        import yaml
+    except ImportError as exc:
+        raise CassetteError(
+            'reading a cassette needs PyYAML: pip install "interlingua[testing]"'
+        ) from exc
+    try:
+        return yaml.safe_load(data)
+    except yaml.YAMLError as exc:
+        raise _ShapeError((), f"not valid YAML: {exc}") from exc
+
+
+def _cassette_interactions(document: object) -> tuple[Interaction, ...]:
+    top = _mapping(document, ())
+    items = _sequence(top.get("interactions"), ("interactions",))
+    return tuple(_interaction(item, ("interactions", i)) for i, item in enumerate(items))
+
+
+def _interaction(raw: object, loc: _Loc) -> Interaction:
+    item = _mapping(raw, loc)
+    return Interaction(
+        request=_request(item.get("request"), (*loc, "request")),
+        response=_response(item.get("response"), (*loc, "response")),
+    )
+
+
+def _request(raw: object, loc: _Loc) -> RecordedRequest:
+    item = _mapping(raw, loc)
+    headers = _headers(item.get("headers"), (*loc, "headers"))
+    body, parsed, _ = _body(item, headers, loc)
+    url = _string(item.get("uri"), (*loc, "uri"))
+    return RecordedRequest(
+        method=_string(item.get("method"), (*loc, "method")).upper(),
+        # The Mistral SDK records `.../chat/completions#stream`.
+        url=url.partition("#")[0],
+        headers=headers,
+        body=body or None,
+        json=parsed,
+    )
+
+
+def _response(raw: object, loc: _Loc) -> RecordedResponse:
+    item = _mapping(raw, loc)
+    headers = _headers(item.get("headers"), (*loc, "headers"))
+    body, parsed, events = _body(item, headers, loc)
+    return RecordedResponse(
+        status=_status(item.get("status"), (*loc, "status")),
+        headers=headers,
+        body=body or b"",
+        json=parsed,
+        events=events,
+    )
+
+
+def _status(raw: object, loc: _Loc) -> int:
+    code = _mapping(raw, loc).get("code")
+    if not isinstance(code, int) or isinstance(code, bool):
+        raise _ShapeError((*loc, "code"), f"expected an integer, got {_kind(code)}")
+    return code
+
+
+def _headers(raw: object, loc: _Loc) -> dict[str, tuple[str, ...]]:
+    if raw is None:
+        return {}
+    headers: dict[str, tuple[str, ...]] = {}
+    for name, value in _mapping(raw, loc).items():
+        # vcrpy writes a list per header; some recorders write a bare string.
+        raw_values = [value] if isinstance(value, str) else _sequence(value, (*loc, name))
+        values = [_string(item, (*loc, name, i)) for i, item in enumerate(raw_values)]
+        key = name.lower()
+        headers[key] = (*headers.get(key, ()), *values)
+    return headers
+
+
+def _body(
+    item: Mapping[str, object], headers: Headers, loc: _Loc
+) -> tuple[bytes | None, Any | None, tuple[SSEEvent, ...] | None]:
+    """The decoded body, its JSON and its events, from `parsed_body` or `body`."""
+    if "parsed_body" in item:
+        parsed = item["parsed_body"]
+        try:
+            rebuilt = json.dumps(parsed).encode()
+        except (TypeError, ValueError) as exc:
+            raise _ShapeError((*loc, "parsed_body"), f"not JSON data: {exc}") from exc
+        return rebuilt, parsed, None
+    loc = (*loc, "body")
+    body = _decompress(_raw_body(item.get("body"), loc), headers, loc)
+    if not body:
+        return body, None, None
+    media_type = _header(headers, "content-type").partition(";")[0].strip().lower()
+    if media_type == "text/event-stream" or body.lstrip().startswith((b"event:", b"data:")):
+        return body, None, _parse_sse(_text(body, loc))
+    return body, _json_body(body, media_type, loc), None
+
+
+def _raw_body(raw: object, loc: _Loc) -> bytes | None:
+    if isinstance(raw, Mapping):
+        loc = (*loc, "string")
+        raw = raw.get("string")
+    if raw is None or isinstance(raw, bytes):
+        return raw
+    if isinstance(raw, str):
+        return raw.encode()
+    raise _ShapeError(loc, f"expected a string or bytes, got {_kind(raw)}")
+
+
+def _decompress(body: bytes | None, headers: Headers, loc: _Loc) -> bytes | None:
+    encoding = _header(headers, "content-encoding").strip().lower()
+    if body is None or encoding in {"", "identity"}:
+        return body
+    if encoding not in {"gzip", "x-gzip"}:
+        raise _ShapeError(loc, f"unsupported Content-Encoding {encoding!r}")
+    try:
+        return gzip.decompress(body)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _ShapeError(loc, f"Content-Encoding is gzip but the body is not: {exc}") from exc
+
+
+def _json_body(body: bytes, media_type: str, loc: _Loc) -> Any | None:
+    """The body parsed, None when it is not JSON; an error when it claims JSON and is not."""
+    claims_json = media_type == "application/json" or media_type.endswith("+json")
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        if claims_json:
+            message = f"Content-Type is {media_type} but the body is not JSON: {exc}"
+            raise _ShapeError(loc, message) from exc
+        return None
+
+
+def _parse_sse(text: str) -> tuple[SSEEvent, ...]:
+    """Server-sent events, as the HTML spec's event-stream interpretation reads them.
+
+    One difference: a last event with no blank line after it is kept, not discarded.
+    """
+    events: list[SSEEvent] = []
+    name: str | None = None
+    data: list[str] = []
+    for line in _LINE_BREAK.split(text.removeprefix("\ufeff")):
+        if not line:
+            if data:
+                events.append(SSEEvent(event=name or None, data="\n".join(data)))
+            name, data = None, []
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if field == "event":
+            name = value
+        elif field == "data":
+            data.append(value)
+        # `id`, `retry` and unknown fields do not change the event's content.
+    if data:
+        events.append(SSEEvent(event=name or None, data="\n".join(data)))
+    return tuple(events)
+
+
+# --- small readers ---
+
+
+def _header(headers: Headers, name: str) -> str:
+    values = headers.get(name, ())
+    return values[0] if values else ""
+
+
+def _text(data: bytes, loc: _Loc) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _ShapeError(loc, f"not UTF-8 text: {exc}") from exc
+
+
+def _mapping(raw: object, loc: _Loc) -> Mapping[str, object]:
+    if not isinstance(raw, Mapping) or not all(isinstance(key, str) for key in raw):
+        raise _ShapeError(loc, f"expected a mapping with string keys, got {_kind(raw)}")
+    return raw
+
+
+def _sequence(raw: object, loc: _Loc) -> Sequence[object]:
+    if not isinstance(raw, list):
+        raise _ShapeError(loc, f"expected a list, got {_kind(raw)}")
+    return raw
+
+
+def _string(raw: object, loc: _Loc) -> str:
+    if not isinstance(raw, str):
+        raise _ShapeError(loc, f"expected a string, got {_kind(raw)}")
+    return raw
+
+
+def _kind(value: object) -> str:
+    return "nothing" if value is None else type(value).__name__
