@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from interlingua._errors import InvalidDataError
+
+if sys.version_info >= (3, 11):
+    from typing import Self
+else:  # pragma: no cover
+    from typing_extensions import Self
 
 __all__ = ["CoreModel", "ProviderData", "empty_field", "provider_data_field", "validate"]
 
@@ -47,10 +53,24 @@ class CoreModel(BaseModel):
     # validated in core without a Python call per part.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
+    @classmethod
+    def model_validate(cls, *args: Any, **kwargs: Any) -> Self:
+        try:
+            return super().model_validate(*args, **kwargs)
+        except ValidationError as exc:
+            raise InvalidDataError.from_validation(exc, subject=cls.__name__) from None
+
+    @classmethod
+    def model_validate_json(cls, *args: Any, **kwargs: Any) -> Self:
+        try:
+            return super().model_validate_json(*args, **kwargs)
+        except ValidationError as exc:
+            raise InvalidDataError.from_validation(exc, subject=cls.__name__) from None
+
 
 def validate(model: type[M], data: Any, *, subject: str, prefix: tuple[str | int, ...] = ()) -> M:
     """`model.model_validate(data)`, raising `InvalidDataError` with the full path."""
     try:
-        return model.model_validate(data)
+        return model.__pydantic_validator__.validate_python(data)  # type: ignore[no-any-return]
     except ValidationError as exc:
         raise InvalidDataError.from_validation(exc, subject=subject, prefix=prefix) from None

@@ -1,0 +1,88 @@
+"""The helpers adapters share: wire readers, SDK objects, tool-call ids."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from interlingua import DecodeError
+from interlingua.codec import WireReader, as_wire_dict, dump_arguments, fit_tool_call_id
+
+read = WireReader("acme")
+
+
+def test_a_required_field_is_read_and_checked() -> None:
+    body = {"model": "m", "max_tokens": 5, "flag": True}
+    assert read.field(body, "model", "", str) == "m"
+    assert read.field(body, "max_tokens", "", int) == 5
+    assert read.field(body, "absent", "", str, None) is None
+
+
+def test_a_missing_field_names_its_path() -> None:
+    with pytest.raises(DecodeError) as caught:
+        read.field({}, "id", "content[2]", str)
+    assert caught.value.path == "content[2].id"
+    assert caught.value.provider == "acme"
+    assert "required field is missing" in str(caught.value)
+
+
+def test_a_field_of_the_wrong_type_names_both_types() -> None:
+    with pytest.raises(DecodeError, match=r"at max_tokens: expected an integer, got a boolean"):
+        read.field({"max_tokens": True}, "max_tokens", "", int)
+    with pytest.raises(DecodeError, match=r"at messages: expected an array, got an object"):
+        read.array({}, "messages")
+    with pytest.raises(DecodeError, match=r"at messages\[0\]: expected an object, got null"):
+        read.object(None, "messages[0]")
+
+
+class _SdkLike(BaseModel):
+    id: str
+    stop_sequence: str | None = None
+    text: str = ""
+
+
+def test_an_sdk_object_gives_back_only_what_was_sent() -> None:
+    obj = _SdkLike.model_validate({"id": "x", "stop_sequence": None})
+    assert as_wire_dict(obj) == {"id": "x", "stop_sequence": None}
+    assert as_wire_dict({"a": 1}) == {"a": 1}
+    with pytest.raises(TypeError, match="got int"):
+        as_wire_dict(3)
+
+
+def test_arguments_are_dumped_compactly_without_escaping() -> None:
+    assert dump_arguments({"city": "Zürich", "n": [1, 2]}) == '{"city":"Zürich","n":[1,2]}'
+
+
+def test_a_fitting_id_is_kept() -> None:
+    assert fit_tool_call_id("toolu_01A-b", allowed="a-zA-Z0-9_-") == "toolu_01A-b"
+    assert fit_tool_call_id("abcXYZ123", allowed="a-zA-Z0-9", length=9) == "abcXYZ123"
+
+
+def test_an_unfitting_id_is_rewritten_deterministically() -> None:
+    rewritten = fit_tool_call_id("call:1.a", allowed="a-zA-Z0-9_-")
+    assert re.fullmatch(r"[a-zA-Z0-9_-]+", rewritten)
+    assert rewritten.startswith("call1a_")
+    assert rewritten == fit_tool_call_id("call:1.a", allowed="a-zA-Z0-9_-")
+
+
+def _mistral(raw: str) -> str:
+    return fit_tool_call_id(raw, allowed="a-zA-Z0-9", length=9)
+
+
+@given(st.text(min_size=1, max_size=60), st.text(min_size=1, max_size=60))
+def test_mistral_ids_are_nine_alphanumerics_and_distinct_ids_stay_distinct(a: str, b: str) -> None:
+    assert re.fullmatch(r"[a-zA-Z0-9]{9}", _mistral(a))
+    assert _mistral(a) == _mistral(a)
+    if a != b and _mistral(a) != a and _mistral(b) != b:
+        assert _mistral(a) != _mistral(b)
+
+
+def test_a_maximum_length_is_honoured() -> None:
+    long_id = "call_" + "x" * 60
+    fitted = fit_tool_call_id(long_id, allowed="a-zA-Z0-9_-", max_length=40)
+    assert len(fitted) <= 40
+    assert fitted != fit_tool_call_id(long_id + "y", allowed="a-zA-Z0-9_-", max_length=40)

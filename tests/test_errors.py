@@ -1,0 +1,103 @@
+"""The error hierarchy: one root, typed provider errors, paths that name the place."""
+
+from __future__ import annotations
+
+import pytest
+
+import interlingua
+from interlingua import (
+    AuthenticationError,
+    BadRequestError,
+    DecodeError,
+    InterlinguaError,
+    InvalidDataError,
+    NotFoundError,
+    OverloadedError,
+    ProviderError,
+    RateLimitError,
+    ServerError,
+    TranslationError,
+)
+from interlingua._errors import format_path
+
+
+def test_every_exported_error_derives_from_the_root() -> None:
+    errors = [
+        getattr(interlingua, name)
+        for name in interlingua.__all__
+        if name.endswith("Error") and isinstance(getattr(interlingua, name), type)
+    ]
+    assert len(errors) >= 15
+    assert all(issubclass(error, InterlinguaError) for error in errors)
+
+
+@pytest.mark.parametrize(
+    ("status", "cls", "retryable"),
+    [
+        (400, BadRequestError, False),
+        (401, AuthenticationError, False),
+        (404, NotFoundError, False),
+        (422, BadRequestError, False),
+        (429, RateLimitError, True),
+        (500, ServerError, True),
+        (503, ServerError, True),
+        (529, OverloadedError, True),
+        (418, ProviderError, False),
+    ],
+)
+def test_a_status_picks_the_provider_error(
+    status: int, cls: type[ProviderError], retryable: bool
+) -> None:
+    body = {"error": {"message": "m"}}
+    error = ProviderError.for_status(
+        status, "m", provider="anthropic", type="t", body=body, request_id="req_1"
+    )
+    assert type(error) is cls
+    assert (error.status, error.message, error.body, error.request_id) == (
+        status,
+        "m",
+        body,
+        "req_1",
+    )
+    assert error.retryable is retryable
+    assert str(error) == f"anthropic {status} t: m"
+
+
+def test_an_in_stream_error_type_picks_the_error_without_a_status() -> None:
+    error = ProviderError.for_status(None, "busy", provider="anthropic", type="overloaded_error")
+    assert isinstance(error, OverloadedError)
+    assert error.retryable
+    invalid = ProviderError.for_status(None, "bad", provider="x", type="invalid_request_error")
+    assert type(invalid) is ProviderError
+    assert not invalid.retryable
+
+
+def test_a_decode_error_names_the_provider_and_path() -> None:
+    error = DecodeError("messages[1].content[0].id", "required field is missing", provider="p")
+    assert isinstance(error, InvalidDataError)
+    assert isinstance(error, ValueError)
+    assert error.path == "messages[1].content[0].id"
+    assert str(error) == "invalid p body at messages[1].content[0].id: required field is missing"
+
+
+def test_several_problems_are_listed() -> None:
+    error = InvalidDataError([("a", "x"), ("b[0]", "y")], subject="thing")
+    assert str(error) == "invalid thing (2 problems):\n  a: x\n  b[0]: y"
+    assert error.path == "a"
+
+
+def test_translation_error_says_what_and_where() -> None:
+    error = TranslationError("messages[2].parts[0]", "dropped", "no audio", target="anthropic")
+    assert str(error) == "messages[2].parts[0]: cannot send to anthropic (dropped): no audio"
+
+
+@pytest.mark.parametrize(
+    ("loc", "path"),
+    [
+        (("messages", 3, "parts", 1, "type"), "messages[3].parts[1].type"),
+        ((0, "a"), "[0].a"),
+        ((), "<root>"),
+    ],
+)
+def test_format_path(loc: tuple[str | int, ...], path: str) -> None:
+    assert format_path(loc) == path

@@ -1,0 +1,220 @@
+"""ChatHistory: building, saving, loading, migrating; and sanitize."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interlingua import (
+    HISTORY_FORMAT,
+    ChatHistory,
+    ChatResponse,
+    FilePart,
+    FinishReason,
+    HistoryFormatError,
+    InvalidDataError,
+    Message,
+    ReasoningPart,
+    TextPart,
+    TokenUsage,
+    ToolCallPart,
+    ToolResultPart,
+    sanitize,
+)
+
+
+def conversation() -> list[Message]:
+    return [
+        Message.system("You answer about the weather."),
+        Message.user("What is in this picture?", FilePart.from_bytes(b"\x89PNG", "image/png")),
+        Message.assistant(
+            ReasoningPart(text="A sky; check the weather.", signature="EqQB", provider="anthropic"),
+            "Let me look it up.",
+            ToolCallPart(id="toolu_01", name="get_weather", arguments='{"city": "Paris"}'),
+        ),
+        Message.tool_result("toolu_01", "Sunny, 21 C", name="get_weather"),
+        Message.assistant("A clear sky over Paris: sunny, 21 C."),
+    ]
+
+
+def test_a_conversation_is_saved_and_loaded_back_equal(tmp_path: Path) -> None:
+    history = ChatHistory(id="h1", title="Weather", metadata={"user": "u1"})
+    for message in conversation():
+        history.add_message(message)
+    history.artefacts.append({"kind": "report", "text": "sunny"})
+    path = tmp_path / "history.json"
+
+    history.save(path)
+    loaded = ChatHistory.load(path)
+
+    assert loaded == history
+    assert loaded.last_message.text == "A clear sky over Paris: sunny, 21 C."
+    document = json.loads(path.read_text())
+    assert (document["format"], document["version"]) == (HISTORY_FORMAT, 1)
+
+
+def test_usage_of_three_responses_adds_up_in_the_history() -> None:
+    history = ChatHistory(messages=[Message.user("hi")])
+    for n in (1, 2, 3):
+        history.add_response(
+            ChatResponse(
+                message=Message.assistant(f"answer {n}"),
+                finish_reason=FinishReason.STOP,
+                usage=TokenUsage(input_tokens=10 * n, output_tokens=n, cache_read_tokens=n),
+            )
+        )
+    assert len(history) == 4
+    assert [m.text for m in history][1:] == ["answer 1", "answer 2", "answer 3"]
+    assert history.usage == TokenUsage(
+        input_tokens=60, output_tokens=6, total_tokens=66, cache_read_tokens=6
+    )
+
+
+def test_last_message_of_an_empty_history_raises() -> None:
+    with pytest.raises(IndexError, match="no messages"):
+        ChatHistory().last_message  # noqa: B018
+
+
+def test_a_file_of_another_format_is_refused() -> None:
+    with pytest.raises(HistoryFormatError, match=r"at format: not an interlingua chat history"):
+        ChatHistory.from_json('{"format": "toolagents.chat", "version": 1}')
+
+
+def test_a_file_of_a_newer_version_is_refused_clearly() -> None:
+    with pytest.raises(HistoryFormatError, match=r"newer interlingua \(version 2\)"):
+        ChatHistory.from_json(json.dumps({"format": HISTORY_FORMAT, "version": 2}))
+
+
+@pytest.mark.parametrize("version", [0, "1", None, True])
+def test_a_file_with_a_bad_version_is_refused(version: object) -> None:
+    with pytest.raises(HistoryFormatError, match="at version: version must be a positive integer"):
+        ChatHistory.from_json(json.dumps({"format": HISTORY_FORMAT, "version": version}))
+
+
+def test_a_file_that_is_not_a_json_object_is_refused() -> None:
+    with pytest.raises(HistoryFormatError, match="not JSON"):
+        ChatHistory.from_json("{oops")
+    with pytest.raises(HistoryFormatError, match="expected a JSON object, got list"):
+        ChatHistory.from_json("[]")
+
+
+def test_an_unknown_part_type_in_a_file_names_message_and_part() -> None:
+    document = {
+        "format": HISTORY_FORMAT,
+        "version": 1,
+        "messages": [
+            {"role": "user", "parts": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "parts": [{"type": "text", "text": "a"}, {"type": "hologram"}]},
+        ],
+    }
+    with pytest.raises(InvalidDataError) as caught:
+        ChatHistory.from_document(document)
+    assert caught.value.path == "messages[1].parts[1]"
+    assert "'hologram'" in str(caught.value)
+
+
+def test_a_part_that_does_not_fit_its_role_in_a_file_names_message_and_part() -> None:
+    document = {
+        "format": HISTORY_FORMAT,
+        "version": 1,
+        "messages": [
+            {"role": "system", "parts": [{"type": "tool_call", "id": "c", "name": "f"}]},
+        ],
+    }
+    with pytest.raises(InvalidDataError, match=r"messages\[0\]\.parts: part 0 \(tool_call\)"):
+        ChatHistory.from_document(document)
+
+
+def test_a_missing_field_names_its_path() -> None:
+    document = {
+        "format": HISTORY_FORMAT,
+        "version": 1,
+        "messages": [{"role": "tool", "parts": [{"type": "tool_result"}]}],
+    }
+    with pytest.raises(InvalidDataError) as caught:
+        ChatHistory.from_document(document)
+    assert caught.value.path == "messages[0].parts[0].tool_result.tool_call_id"
+    assert "field required" in str(caught.value)
+
+
+def test_the_json_schema_describes_the_file() -> None:
+    schema = ChatHistory.json_schema()
+    assert schema["properties"]["format"] == {"const": HISTORY_FORMAT, "type": "string"}
+    assert schema["required"][:2] == ["format", "version"]
+    assert "Message" in schema["$defs"]
+    assert "ToolCallPart" in schema["$defs"]
+
+
+# --- sanitize ---
+
+CALL_A = ToolCallPart(id="a", name="f")
+CALL_B = ToolCallPart(id="b", name="g")
+
+
+def result(call_id: str) -> Message:
+    return Message.tool_result(call_id, "ok")
+
+
+def test_complete_groups_are_kept() -> None:
+    messages = [
+        Message.user("go"),
+        Message.assistant(CALL_A, CALL_B),
+        result("b"),
+        result("a"),
+        Message.assistant("done"),
+    ]
+    assert sanitize(messages) == messages
+
+
+def test_one_tool_message_may_answer_several_calls() -> None:
+    both = Message(
+        role="tool",
+        parts=(ToolResultPart(tool_call_id="a"), ToolResultPart(tool_call_id="b")),
+    )
+    messages = [Message.assistant(CALL_A, CALL_B), both]
+    assert sanitize(messages) == messages
+
+
+def test_an_incomplete_group_is_dropped_whole() -> None:
+    messages = [Message.user("go"), Message.assistant("calling", CALL_A, CALL_B), result("a")]
+    assert sanitize(messages) == [Message.user("go")]
+
+
+def test_a_trailing_call_with_no_result_is_dropped() -> None:
+    assert sanitize([Message.user("go"), Message.assistant(CALL_A)]) == [Message.user("go")]
+
+
+def test_an_incomplete_group_is_repaired_on_request() -> None:
+    messages = [Message.user("go"), Message.assistant(CALL_A, CALL_B), result("a")]
+    repaired = sanitize(messages, repair=True, placeholder="Interrupted.")
+    assert repaired[:3] == messages
+    assert repaired[3] == Message(
+        role="tool",
+        parts=(
+            ToolResultPart(
+                tool_call_id="b", name="g", content=(TextPart(text="Interrupted."),), is_error=True
+            ),
+        ),
+    )
+
+
+def test_results_that_answer_no_call_are_dropped() -> None:
+    orphan = result("zzz")
+    mixed = Message(
+        role="tool",
+        parts=(ToolResultPart(tool_call_id="a"), ToolResultPart(tool_call_id="stray")),
+    )
+    messages = [Message.user("go"), orphan, Message.assistant(CALL_A), mixed]
+    assert sanitize(messages) == [
+        Message.user("go"),
+        Message.assistant(CALL_A),
+        Message(role="tool", parts=(ToolResultPart(tool_call_id="a"),)),
+    ]
+
+
+def test_sanitize_does_not_change_its_input() -> None:
+    messages = [Message.assistant(CALL_A)]
+    sanitize(messages, repair=True)
+    assert messages == [Message.assistant(CALL_A)]

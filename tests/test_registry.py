@@ -1,0 +1,135 @@
+"""Finding adapters by name, through entry points, and routing model strings."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import interlingua
+from interlingua import (
+    AdapterNotFoundError,
+    ChatRequest,
+    Message,
+    available_adapters,
+    get_adapter,
+    register_adapter,
+    route,
+    split_model,
+)
+
+ADAPTER_SOURCE = '''
+"""A third-party adapter, installed the way `interlingua-gemini` would be."""
+PROVIDER = "{name}"
+
+def encode_request(request, *, report=None):
+    return {{"model": request.model}}
+
+def decode_request(body):
+    raise NotImplementedError
+
+def encode_response(response, *, report=None):
+    raise NotImplementedError
+
+def decode_response(body):
+    raise NotImplementedError
+
+def decode_stream(events):
+    return iter(())
+
+def decode_error(status, body):
+    raise NotImplementedError
+'''
+
+
+def install_adapter(site: Path, name: str) -> None:
+    """Lay out an installed distribution with an `interlingua.adapters` entry point."""
+    package = site / f"interlingua_{name}"
+    package.mkdir()
+    (package / "__init__.py").write_text(ADAPTER_SOURCE.format(name=name))
+    dist_info = site / f"interlingua_{name}-1.0.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: interlingua-{name}\nVersion: 1.0\n"
+    )
+    (dist_info / "entry_points.txt").write_text(
+        textwrap.dedent(f"""\
+            [interlingua.adapters]
+            {name} = interlingua_{name}
+            """)
+    )
+
+
+def test_an_installed_adapter_is_found_by_entry_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_adapter(tmp_path, "entrytest")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    assert "entrytest" in available_adapters()
+    adapter = get_adapter("entrytest")
+
+    assert adapter.PROVIDER == "entrytest"
+    assert isinstance(adapter, interlingua.Adapter)
+    assert adapter.encode_request(ChatRequest(model="m")) == {"model": "m"}
+    assert get_adapter("entrytest") is adapter
+
+
+def test_an_unknown_adapter_says_what_is_available() -> None:
+    with pytest.raises(
+        AdapterNotFoundError, match=r"no interlingua adapter named 'nope'"
+    ) as caught:
+        get_adapter("nope")
+    assert "install interlingua-nope" in str(caught.value)
+    assert isinstance(caught.value, LookupError)
+
+
+def test_a_registered_adapter_routes_a_prefixed_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_adapter(tmp_path, "routetest")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import interlingua_routetest  # type: ignore[import-not-found]
+
+    register_adapter("routetest", interlingua_routetest)
+    request = ChatRequest(model="routetest:big-model-2", messages=(Message.user("hi"),))
+
+    adapter, routed = route(request)
+
+    assert adapter is interlingua_routetest
+    assert routed.model == "big-model-2"
+    assert routed.messages == request.messages
+    assert request.model == "routetest:big-model-2"
+
+
+def test_an_unprefixed_model_needs_a_default() -> None:
+    with pytest.raises(AdapterNotFoundError, match="names no provider"):
+        route(ChatRequest(model="gpt-4o"))
+
+
+def test_a_colon_that_names_no_adapter_is_part_of_the_model_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_adapter(tmp_path, "defaulttest")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    adapter, routed = route(ChatRequest(model="ft:gpt-4o:org::abc"), default="defaulttest")
+
+    assert adapter.PROVIDER == "defaulttest"
+    assert routed.model == "ft:gpt-4o:org::abc"
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("anthropic:claude-sonnet-4-5", ("anthropic", "claude-sonnet-4-5")),
+        ("openai-responses:gpt-5:mini", ("openai-responses", "gpt-5:mini")),
+        ("gpt-4o", (None, "gpt-4o")),
+        ("meta-llama/llama-4:scout", (None, "meta-llama/llama-4:scout")),
+        ("anthropic:", (None, "anthropic:")),
+        (":model", (None, ":model")),
+    ],
+)
+def test_split_model(model: str, expected: tuple[str | None, str]) -> None:
+    assert split_model(model) == expected

@@ -1,0 +1,37 @@
+"""Translation reports: every loss recorded, warned about, or raised in strict mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from interlingua import TranslationError, TranslationLoss, TranslationReport, TranslationWarning
+from interlingua._report import resolve_report
+
+
+def test_a_report_collects_losses_in_order() -> None:
+    report = TranslationReport()
+    encoder_report = resolve_report(report, "mistral")
+    encoder_report.dropped("messages[1].parts[0]", "reasoning from anthropic")
+    encoder_report.transformed("messages[2].parts[1].id", "tool-call id rewritten")
+
+    assert encoder_report is report
+    assert report.target == "mistral"
+    assert len(report) == 2
+    assert report.losses == [
+        TranslationLoss("messages[1].parts[0]", "dropped", "reasoning from anthropic"),
+        TranslationLoss("messages[2].parts[1].id", "transformed", "tool-call id rewritten"),
+    ]
+    assert str(report.losses[0]) == "messages[1].parts[0]: dropped: reasoning from anthropic"
+
+
+def test_strict_mode_raises_on_the_first_loss() -> None:
+    report = resolve_report(TranslationReport(strict=True), "groq")
+    with pytest.raises(TranslationError, match=r"messages\[0\].parts\[2\]: cannot send to groq"):
+        report.dropped("messages[0].parts[2]", "audio")
+
+
+def test_without_a_report_every_loss_is_a_warning() -> None:
+    report = resolve_report(None, "openai")
+    with pytest.warns(TranslationWarning, match=r"openai: messages\[0\]: dropped: why"):
+        report.dropped("messages[0]", "why")
+    assert not report
