@@ -86,3 +86,25 @@ def test_a_maximum_length_is_honoured() -> None:
     fitted = fit_tool_call_id(long_id, allowed="a-zA-Z0-9_-", max_length=40)
     assert len(fitted) <= 40
     assert fitted != fit_tool_call_id(long_id + "y", allowed="a-zA-Z0-9_-", max_length=40)
+
+
+def test_a_number_field_takes_a_json_integer_but_not_a_boolean() -> None:
+    assert read.field({"temperature": 1}, "temperature", "", float) == 1
+    assert read.field({"temperature": 0.5}, "temperature", "", float) == 0.5
+    with pytest.raises(DecodeError, match="expected a number, got a boolean"):
+        read.field({"temperature": False}, "temperature", "", float)
+
+
+class _Block(BaseModel):
+    type: str
+
+
+class _LenientMessage(BaseModel):
+    content: list[_Block]
+
+
+def test_an_sdk_object_holding_an_unknown_block_dumps_without_warnings() -> None:
+    # SDKs build leniently: an unknown block sits where a known one was expected.
+    unknown = {"type": "mystery_block", "payload": [1, 2]}
+    message = _LenientMessage.model_construct(content=[unknown])  # type: ignore[list-item]
+    assert as_wire_dict(message) == {"content": [unknown]}

@@ -124,3 +124,10 @@ def test_opaque_part_names_its_block_type() -> None:
         "web_search_tool_result"
     )
     assert OpaquePart(provider="p", data={}).block_type is None
+
+
+def test_a_tool_result_may_hold_a_provider_block() -> None:
+    block = OpaquePart(provider="anthropic", data={"type": "search_result", "source": "s"})
+    part = ToolResultPart(tool_call_id="c1", content=(TextPart(text="found"), block))
+    assert ToolResultPart.model_validate_json(part.model_dump_json()) == part
+    assert part.text == "found"

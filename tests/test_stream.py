@@ -185,3 +185,15 @@ def test_stream_events_round_trip_through_json() -> None:
     adapter: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
     for event in EVENTS:
         assert adapter.validate_json(adapter.dump_json(event)) == event
+
+
+def test_a_provider_error_raised_by_the_stream_is_kept_on_the_stream_error() -> None:
+    def failing() -> Iterator[StreamEvent]:
+        yield TextDelta(text="so far")
+        raise OverloadedError("busy", provider="anthropic", status=529)
+
+    with pytest.raises(StreamError) as caught:
+        accumulate(failing())
+    assert isinstance(caught.value.error, OverloadedError)
+    assert caught.value.partial is not None
+    assert caught.value.partial.text == "so far"

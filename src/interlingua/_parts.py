@@ -145,11 +145,30 @@ class ToolCallPart(CoreModel):
         return value
 
 
-ToolResultContent = Annotated[TextPart | FilePart, Field(discriminator="type")]
+class OpaquePart(CoreModel):
+    """A provider block interlingua does not model, kept whole.
+
+    It goes back unchanged to `provider` and is left out (and reported) for
+    any other.
+    """
+
+    type: Literal["opaque"] = "opaque"
+    provider: str
+    data: dict[str, Any]
+
+    @property
+    def block_type(self) -> str | None:
+        """The provider's own `type` of the block, when it has one."""
+        value = self.data.get("type")
+        return value if isinstance(value, str) else None
+
+
+ToolResultContent = Annotated[TextPart | FilePart | OpaquePart, Field(discriminator="type")]
 
 
 class ToolResultPart(CoreModel):
-    """The answer to a tool call: text and files, flagged when the tool failed."""
+    """The answer to a tool call: text, files and provider blocks, flagged when the
+    tool failed."""
 
     type: Literal["tool_result"] = "tool_result"
     tool_call_id: str
@@ -169,24 +188,6 @@ class RefusalPart(CoreModel):
     type: Literal["refusal"] = "refusal"
     text: str
     provider_data: ProviderData = provider_data_field()
-
-
-class OpaquePart(CoreModel):
-    """A provider block interlingua does not model, kept whole.
-
-    It goes back unchanged to `provider` and is left out (and reported) for
-    any other.
-    """
-
-    type: Literal["opaque"] = "opaque"
-    provider: str
-    data: dict[str, Any]
-
-    @property
-    def block_type(self) -> str | None:
-        """The provider's own `type` of the block, when it has one."""
-        value = self.data.get("type")
-        return value if isinstance(value, str) else None
 
 
 ContentPart = Annotated[

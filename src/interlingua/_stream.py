@@ -353,4 +353,5 @@ async def accumulate_async(events: AsyncIterable[StreamEvent]) -> ChatResponse:
 
 
 def _broken(accumulator: StreamAccumulator, exc: Exception) -> StreamError:
-    return StreamError(f"the stream broke off: {exc}", partial=accumulator.response())
+    error = exc if isinstance(exc, ProviderError) else None
+    return StreamError(f"the stream broke off: {exc}", partial=accumulator.response(), error=error)

@@ -26,12 +26,17 @@ _MISSING: Any = object()
 def as_wire_dict(body: Any, *, by_alias: bool = False) -> dict[str, Any]:
     """A wire body as a plain dict: a dict as it is, an SDK (pydantic) object as
     the JSON it was built from (`exclude_unset`, so no field the provider did not
-    send appears)."""
+    send appears).
+
+    SDKs build responses leniently: an unknown block may sit in a field typed
+    for another, and pydantic warns while dumping it. The dump is still the JSON
+    received, so those warnings are silenced.
+    """
     if isinstance(body, Mapping):
         return dict(body)
     dump = getattr(body, "model_dump", None)
     if callable(dump):
-        result = dump(mode="json", exclude_unset=True, by_alias=by_alias)
+        result = dump(mode="json", exclude_unset=True, by_alias=by_alias, warnings=False)
         if isinstance(result, dict):
             return result
     raise TypeError(f"expected a JSON object or an SDK model, got {type(body).__name__}")
@@ -85,10 +90,12 @@ class WireReader:
             if default is _MISSING:
                 raise self.error(where, "required field is missing")
             return default  # type: ignore[no-any-return]
-        # bool is an int in Python, and never what an int field means.
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        # A JSON number may be written without a fraction (`"temperature": 1`);
+        # bool is an int in Python, and never what a number field means.
+        accepted: tuple[type[Any], ...] = (int, float) if kind is float else (kind,)
+        if not isinstance(value, accepted) or (kind in {int, float} and isinstance(value, bool)):
             raise self.error(where, f"expected {_json_name(kind)}, got {_json_type(value)}")
-        return value
+        return value  # type: ignore[no-any-return]
 
 
 def _json_name(kind: type[Any]) -> str:
