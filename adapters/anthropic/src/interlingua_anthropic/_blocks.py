@@ -1,0 +1,404 @@
+"""Content blocks: one Anthropic block <-> one core part.
+
+    block                                       part
+    text                                        TextPart
+    image, document (base64/text/url/file)      FilePart (a document's `title` is its filename)
+    thinking                                    ReasoningPart(text, signature, provider="anthropic")
+    redacted_thinking                           ReasoningPart(redacted_data, provider="anthropic")
+    tool_use                                    ToolCallPart (`input` as JSON text)
+    tool_result                                 ToolResultPart
+    anything else (server_tool_use,             OpaquePart(provider="anthropic"), the block whole
+      web_search_tool_result, unknown types)
+
+Invariant: `encode_part(decode_block(block)) == block` for every block Anthropic
+sends. The part holds the fields the core models; `provider_data["anthropic"]`
+holds the rest verbatim (`cache_control`, `citations`, `caller`, a null the
+API echoed), found with `leftover` against the block the part's own fields
+give. One key there is a marker, never sent: `content_format: "blocks"` on a
+tool result whose content was a one-text-block list, since a lone plain text
+goes as a string by default. A block inside a tool result that the core does
+not model (a `search_result`, say) is an OpaquePart of its content.
+
+Encoding is where a part from any provider meets Anthropic's rules: what
+Anthropic cannot take is left out (or changed) on the wire and reported with
+the part's path; the part itself never changes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from interlingua import (
+    ContentPart,
+    FilePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolArgumentsError,
+    ToolCallPart,
+    ToolResultContent,
+    ToolResultPart,
+    TranslationReport,
+)
+from interlingua.codec import WireReader, dump_arguments, fit_tool_call_id
+from interlingua_anthropic._wire import (
+    IMAGE_MEDIA_TYPES,
+    PROVIDER,
+    TOOL_ID_CHARACTERS,
+    URL_DOCUMENT_MEDIA_TYPE,
+    URL_IMAGE_MEDIA_TYPE,
+    Base64Source,
+    DocumentBlock,
+    FileSource,
+    ImageBlock,
+    PlainTextSource,
+    RedactedThinkingBlock,
+    Source,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    URLSource,
+    WireDict,
+    leftover,
+    overlay,
+)
+
+__all__ = [
+    "CONTENT_FORMAT",
+    "BlockRole",
+    "decode_block",
+    "encode_part",
+    "plain_text",
+]
+
+BlockRole = Literal["system", "user", "assistant", "tool_result"]
+
+# Marker key in provider_data["anthropic"]: the wire held a list where a string was the default.
+CONTENT_FORMAT = "content_format"
+
+_reader = WireReader(PROVIDER)
+
+Decoder = Callable[[WireDict, str], "ContentPart | None"]
+InnerEncoder = Callable[[ContentPart, int], "WireDict | None"]
+
+
+# --- decoding ---
+
+
+def decode_block(raw: Any, path: str, *, role: BlockRole) -> ContentPart:
+    """The part for one block of a `role` turn, of the system prompt, or of a tool
+    result's content (`role="tool_result"`)."""
+    block = _reader.object(raw, path)
+    kind = _reader.field(block, "type", path, str)
+    decoder = _DECODERS[role].get(kind)
+    part = decoder(block, path) if decoder is not None else None
+    if part is None:
+        return OpaquePart(provider=PROVIDER, data=block)
+    if isinstance(part, ToolResultPart):
+        return part  # it keeps its own provider data (see _tool_result)
+    extras = leftover(block, _block_for(part, _full_block))
+    return part.model_copy(update={"provider_data": {PROVIDER: extras}}) if extras else part
+
+
+def _text(block: WireDict, path: str) -> TextPart:
+    return TextPart(text=_reader.field(block, "text", path, str))
+
+
+def _thinking(block: WireDict, path: str) -> ReasoningPart:
+    return ReasoningPart(
+        text=_reader.field(block, "thinking", path, str),
+        signature=_reader.field(block, "signature", path, str),
+        provider=PROVIDER,
+    )
+
+
+def _redacted_thinking(block: WireDict, path: str) -> ReasoningPart:
+    return ReasoningPart(redacted_data=_reader.field(block, "data", path, str), provider=PROVIDER)
+
+
+def _tool_use(block: WireDict, path: str) -> ToolCallPart:
+    return ToolCallPart(
+        id=_reader.field(block, "id", path, str),
+        name=_reader.field(block, "name", path, str),
+        arguments=dump_arguments(_reader.field(block, "input", path, dict)),
+    )
+
+
+def _image(block: WireDict, path: str) -> FilePart | None:
+    return _file(block, path, by_reference=URL_IMAGE_MEDIA_TYPE, filename=None)
+
+
+def _document(block: WireDict, path: str) -> FilePart | None:
+    title = _reader.field(block, "title", path, str, None)
+    return _file(block, path, by_reference=URL_DOCUMENT_MEDIA_TYPE, filename=title)
+
+
+def _file(
+    block: WireDict, path: str, *, by_reference: str, filename: str | None
+) -> FilePart | None:
+    """A file from the block's `source`; None for a source kind the core has no form for."""
+    where = f"{path}.source"
+    source = _reader.field(block, "source", path, dict)
+    match _reader.field(source, "type", where, str):
+        case "base64":
+            media_type = _reader.field(source, "media_type", where, str)
+            data = _reader.field(source, "data", where, str)
+            return FilePart(media_type=media_type, data=data, filename=filename)
+        case "text":
+            text = _reader.field(source, "data", where, str)
+            data = base64.b64encode(text.encode()).decode("ascii")
+            media_type = _reader.field(source, "media_type", where, str)
+            return FilePart(media_type=media_type, data=data, filename=filename)
+        case "url":
+            url = _reader.field(source, "url", where, str)
+            return FilePart(media_type=by_reference, url=url, filename=filename)
+        case "file":
+            file_id = _reader.field(source, "file_id", where, str)
+            return FilePart(media_type=by_reference, file_id=file_id, filename=filename)
+        case _:
+            return None
+
+
+def _tool_result(block: WireDict, path: str) -> ToolResultPart:
+    """A `tool_result` block; the name of the tool is not on the wire."""
+    content = block.get("content")
+    match content:
+        case None:
+            parts: tuple[ToolResultContent, ...] = ()
+        case str():
+            parts = (TextPart(text=content),)
+        case list():
+            parts = tuple(
+                _result_content(item, f"{path}.content[{k}]") for k, item in enumerate(content)
+            )
+        case _:
+            raise _reader.error(f"{path}.content", "expected a string or an array")
+    part = ToolResultPart(
+        tool_call_id=_reader.field(block, "tool_use_id", path, str),
+        content=parts,
+        is_error=_reader.field(block, "is_error", path, bool, False) is True,
+    )
+    extras = leftover(block, _block_for(part, _full_block))
+    if isinstance(content, list) and plain_text(content) is not None:
+        extras[CONTENT_FORMAT] = "blocks"
+    return part.model_copy(update={"provider_data": {PROVIDER: extras}}) if extras else part
+
+
+def _result_content(raw: Any, path: str) -> ToolResultContent:
+    part = decode_block(raw, path, role="tool_result")
+    assert isinstance(part, TextPart | FilePart | OpaquePart)  # the decoders for "tool_result"
+    return part
+
+
+_CONTENT_DECODERS: dict[str, Decoder] = {"text": _text, "image": _image, "document": _document}
+
+_DECODERS: dict[BlockRole, dict[str, Decoder]] = {
+    "system": {"text": _text},
+    "user": {**_CONTENT_DECODERS, "tool_result": _tool_result},
+    "assistant": {
+        "text": _text,
+        "thinking": _thinking,
+        "redacted_thinking": _redacted_thinking,
+        "tool_use": _tool_use,
+    },
+    "tool_result": _CONTENT_DECODERS,
+}
+
+
+# --- the block a part's own fields give ---
+
+
+def plain_text(blocks: Sequence[Mapping[str, Any]]) -> str | None:
+    """The text of a list holding one text block and nothing else, which goes as a string."""
+    if len(blocks) != 1:
+        return None
+    block = blocks[0]
+    if block.get("type") != "text" or set(block) != {"type", "text"}:
+        return None
+    text = block["text"]
+    return text if isinstance(text, str) else None
+
+
+def _block_for(part: ContentPart, inner: InnerEncoder) -> Mapping[str, Any]:
+    """The block for the fields the core models; `inner` encodes a tool result's content."""
+    match part:
+        case TextPart() | RefusalPart():
+            return TextBlock(type="text", text=part.text)
+        case ReasoningPart() if part.redacted_data is not None:
+            return RedactedThinkingBlock(type="redacted_thinking", data=part.redacted_data)
+        case ReasoningPart():
+            return ThinkingBlock(
+                type="thinking", thinking=part.text, signature=part.signature or ""
+            )
+        case ToolCallPart():
+            return ToolUseBlock(type="tool_use", id=part.id, name=part.name, input=_input(part))
+        case FilePart():
+            return _file_block(part)
+        case ToolResultPart():
+            return _tool_result_block(part, inner)
+        case OpaquePart():
+            return part.data
+
+
+def _full_block(part: ContentPart, _index: int = 0) -> WireDict:
+    """The block with the part's Anthropic fields laid over: what Anthropic sent."""
+    return overlay(_block_for(part, _full_block), _wire_extras(part))
+
+
+def _wire_extras(part: ContentPart) -> Mapping[str, Any]:
+    extras: Mapping[str, Any] = getattr(part, "provider_data", {}).get(PROVIDER, {})
+    return {key: value for key, value in extras.items() if key != CONTENT_FORMAT}
+
+
+def _input(part: ToolCallPart) -> dict[str, Any]:
+    try:
+        return part.parsed_arguments()
+    except ToolArgumentsError:
+        return {}
+
+
+def _file_block(part: FilePart) -> ImageBlock | DocumentBlock:
+    if part.kind == "image":
+        return ImageBlock(type="image", source=_source(part))
+    block = DocumentBlock(type="document", source=_source(part))
+    if part.filename is not None:
+        block["title"] = part.filename
+    return block
+
+
+def _source(part: FilePart) -> Source:
+    if part.url is not None:
+        return URLSource(type="url", url=part.url)
+    if part.file_id is not None:
+        return FileSource(type="file", file_id=part.file_id)
+    if part.kind == "text":
+        # Anthropic takes a plain-text document as the text itself.
+        return PlainTextSource(type="text", media_type="text/plain", data=_utf8(part))
+    return Base64Source(type="base64", media_type=part.media_type, data=part.data or "")
+
+
+def _utf8(part: FilePart) -> str:
+    return part.content().decode("utf-8")
+
+
+def _tool_result_block(part: ToolResultPart, inner: InnerEncoder) -> ToolResultBlock:
+    block = ToolResultBlock(type="tool_result", tool_use_id=part.tool_call_id)
+    extras = part.provider_data.get(PROVIDER, {})
+    if part.content:
+        blocks = [b for k, p in enumerate(part.content) if (b := inner(p, k)) is not None]
+        text = plain_text(blocks)
+        if text is None or extras.get(CONTENT_FORMAT) == "blocks":
+            block["content"] = list(blocks)
+        else:
+            block["content"] = text
+    if part.is_error:
+        block["is_error"] = True
+    return block
+
+
+# --- encoding, with what Anthropic cannot take reported ---
+
+
+def encode_part(
+    part: ContentPart, path: str, report: TranslationReport, *, in_request: bool
+) -> WireDict | None:
+    """The block for `part`, or None when it is left out (and reported).
+
+    `in_request` applies the rules the API holds requests to (no empty text).
+    """
+    if (reason := _left_out(part, in_request=in_request)) is not None:
+        report.dropped(path, reason)
+        return None
+    if (reason := _changed(part)) is not None:
+        report.transformed(path, reason)
+
+    def inner(content: ContentPart, k: int) -> WireDict | None:
+        return encode_part(content, f"{path}.content[{k}]", report, in_request=in_request)
+
+    block = overlay(_block_for(part, inner), _wire_extras(part))
+    return _fit_ids(block, path, report)
+
+
+def _left_out(part: ContentPart, *, in_request: bool) -> str | None:
+    """Why Anthropic cannot take `part`, or None when it can."""
+    match part:
+        case TextPart() if in_request and not part.text:
+            return "empty text; Anthropic rejects empty text blocks"
+        case ReasoningPart():
+            return _reasoning_left_out(part)
+        case FilePart():
+            return _file_left_out(part)
+        case OpaquePart() if part.provider != PROVIDER:
+            return f"a {part.provider} block ({part.block_type}) goes back to {part.provider} only"
+        case _:
+            return None
+
+
+def _reasoning_left_out(part: ReasoningPart) -> str | None:
+    if part.provider != PROVIDER:
+        made_by = part.provider or "an unknown provider"
+        return f"reasoning made by {made_by} goes back to {made_by} only"
+    if part.redacted_data is None and not part.signature:
+        return "Anthropic takes its thinking back only with the signature it came with"
+    return None
+
+
+def _file_left_out(part: FilePart) -> str | None:
+    if part.kind == "image":
+        if part.data is not None and part.media_type not in IMAGE_MEDIA_TYPES:
+            return f"Anthropic takes inline images as {', '.join(sorted(IMAGE_MEDIA_TYPES))} only"
+        return None
+    if part.kind == "text":
+        return _text_file_left_out(part)
+    if part.media_type == "application/pdf":
+        return None
+    return f"Anthropic takes images, PDFs and plain text, not {part.media_type}"
+
+
+def _text_file_left_out(part: FilePart) -> str | None:
+    if part.data is None:
+        return None
+    try:
+        _utf8(part)
+    except (binascii.Error, UnicodeDecodeError):
+        return "a text file that is not UTF-8 text in base64"
+    return None
+
+
+def _changed(part: ContentPart) -> str | None:
+    """How `part` changes on its way to Anthropic, or None when it goes as it is."""
+    match part:
+        case RefusalPart():
+            return "a refusal is sent as text; Anthropic has no refusal block"
+        case FilePart() if part.kind == "text" and part.media_type != "text/plain":
+            return f"{part.media_type} is sent as a text/plain document"
+        case ToolCallPart():
+            try:
+                part.parsed_arguments()
+            except ToolArgumentsError as exc:
+                return f"{exc}; sent with input {{}}"
+            return None
+        case _:
+            return None
+
+
+_ID_FIELDS = {"tool_use": "id", "tool_result": "tool_use_id"}
+
+
+def _fit_ids(block: WireDict, path: str, report: TranslationReport) -> WireDict:
+    key = _ID_FIELDS.get(block.get("type", ""))
+    if key is None:
+        return block
+    original = block[key]
+    fitted = fit_tool_call_id(original, allowed=TOOL_ID_CHARACTERS)
+    if fitted == original:
+        return block
+    where = "id" if key == "id" else "tool_call_id"
+    reason = f"tool-call id {original!r} is not ^[{TOOL_ID_CHARACTERS}]+$; sent as {fitted!r}"
+    report.transformed(f"{path}.{where}", reason)
+    return {**block, key: fitted}

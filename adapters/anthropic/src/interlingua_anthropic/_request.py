@@ -1,0 +1,305 @@
+"""Requests: the `POST /v1/messages` body <-> `ChatRequest`.
+
+    wire                                core
+    system (a string or text blocks)    the leading system message
+    a user turn's tool_result blocks    a `tool` message of ToolResultParts
+      the rest of that turn             a `user` message after it
+    an assistant turn                   an `assistant` message
+    tools                               ToolSpecs (see `_tools`)
+    every other field                   ChatRequest settings (see `_settings`)
+
+Round trips are exact: `encode_request(decode_request(body)) == body`.
+- What the core does not model stays in `provider_options["anthropic"]`, laid
+  back over the body on encoding; the core's value wins where both give a
+  field. Unknown top-level fields are kept whole.
+- Content goes as a string when it is one plain text block. A message whose
+  wire content was such a block in a list carries the marker
+  `provider_data["anthropic"]["content_format"] = "blocks"`; the system
+  message likewise. Markers are never sent.
+- A tool message is sent in one user turn with the tool and user messages
+  right after it. A message that opened a turn of its own there carries
+  `provider_data["anthropic"]["separate_turn"] = True`.
+
+Encoding a history from any provider meets Anthropic's rules on the wire
+only, reporting each change; the request is never changed. System messages go
+to the top-level `system` (one found after the conversation began is moved
+there, reported). Parts Anthropic cannot take are left out or changed (see
+`_blocks`); an assistant message left with nothing is left out (reported),
+while a user or tool message left with nothing raises `InvalidDataError`
+naming it, as leaving it out would change the turns. `_rules` holds the
+checks of the history as a whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import groupby
+from typing import Any
+
+from interlingua import (
+    ChatRequest,
+    InvalidDataError,
+    Message,
+    Role,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    TranslationReport,
+)
+from interlingua._report import resolve_report
+from interlingua.codec import WireReader
+from interlingua_anthropic._blocks import CONTENT_FORMAT, decode_block, encode_part, plain_text
+from interlingua_anthropic._rules import check_tool_pairs, fit_thinking
+from interlingua_anthropic._settings import decode_settings, encode_settings
+from interlingua_anthropic._tools import decode_tools, encode_tools
+from interlingua_anthropic._wire import PROVIDER, WireDict, WireRole, leftover, overlay
+
+__all__ = ["decode_request", "encode_request"]
+
+SEPARATE_TURN = "separate_turn"
+_MARKERS = frozenset({CONTENT_FORMAT, SEPARATE_TURN})
+
+# Body fields decoded on their own; every other one is a setting.
+_CONTENT_FIELDS = frozenset({"system", "messages", "tools"})
+
+_reader = WireReader(PROVIDER)
+
+
+def decode_request(body: dict[str, Any]) -> ChatRequest:
+    """The request a Messages API body asks for.
+
+    Raises `DecodeError` naming the path of a missing or mistyped field.
+    """
+    body = _reader.object(body, "<root>")
+    system, system_kept = _decode_system(body.get("system"))
+    turns = _reader.field(body, "messages", "", list)
+    tools, tools_kept = decode_tools(body.get("tools"))
+    request = ChatRequest(
+        messages=(*system, *_decode_turns(turns)), tools=tools, **decode_settings(body)
+    )
+    settings = {key: value for key, value in body.items() if key not in _CONTENT_FIELDS}
+    options = leftover(settings, encode_settings(request, TranslationReport()))
+    if system_kept is not None:
+        options["system"] = system_kept
+    if tools_kept is not None:
+        options["tools"] = tools_kept
+    if not options:
+        return request
+    return request.model_copy(update={"provider_options": {PROVIDER: options}})
+
+
+def encode_request(
+    request: ChatRequest, *, report: TranslationReport | None = None
+) -> dict[str, Any]:
+    """The Messages API body for `request`.
+
+    What Anthropic cannot take is left out or changed on the wire and recorded
+    in `report` (a warning each when no report is given; `TranslationError` in
+    strict mode). Raises `InvalidDataError` for a history Anthropic would reject.
+    """
+    report = resolve_report(report, PROVIDER)
+    check_tool_pairs(request.messages)
+    options = request.options_for(PROVIDER)
+    system = _encode_system(request.messages, report)
+    turns = _encode_turns(request.messages, report)
+    body = encode_settings(request, report)
+    if system is not None:
+        body["system"] = system
+    body["messages"] = turns
+    if (tools := encode_tools(request.tools, options.get("tools"))) is not None:
+        body["tools"] = tools
+    body = overlay(body, {key: value for key, value in options.items() if key != "tools"})
+    fit_thinking(body, report)
+    return body
+
+
+# --- decoding ---
+
+
+def _decode_system(value: Any) -> tuple[list[Message], Any]:
+    """The system message, and the wire value when the core cannot hold it (`[]`)."""
+    if value is None:
+        return [], None
+    if isinstance(value, str):
+        return [Message.system(value)], None
+    blocks = _reader.array(value, "system")
+    if not blocks:
+        return [], blocks
+    parts = [_system_part(block, f"system[{k}]") for k, block in enumerate(blocks)]
+    marker = {CONTENT_FORMAT: "blocks"} if plain_text(blocks) is not None else {}
+    return [_message("system", parts, marker)], None
+
+
+def _system_part(block: Any, path: str) -> TextPart:
+    part = decode_block(block, path, role="system")
+    if not isinstance(part, TextPart):
+        raise _reader.error(f"{path}.type", "the system prompt takes text blocks only")
+    return part
+
+
+def _decode_turns(turns: list[Any]) -> list[Message]:
+    messages: list[Message] = []
+    names: dict[str, str] = {}  # tool-call id -> tool name, to name the results
+    after_results = False
+    for i, raw in enumerate(turns):
+        turn = _reader.object(raw, f"messages[{i}]")
+        decoded = _decode_turn(turn, f"messages[{i}]", names)
+        if after_results and decoded[0].role != "assistant":
+            decoded[0] = _marked(decoded[0], {SEPARATE_TURN: True})
+        after_results = decoded[-1].role == "tool"
+        messages.extend(decoded)
+    return messages
+
+
+def _decode_turn(turn: WireDict, path: str, names: dict[str, str]) -> list[Message]:
+    """The messages of one turn: an assistant message, or a user turn's tool
+    results and the rest of it, in the order they came."""
+    role = _role(turn, path)
+    content = turn.get("content")
+    extras = {key: value for key, value in turn.items() if key not in ("role", "content")}
+    match content:
+        case str():
+            parts = [decode_block({"type": "text", "text": content}, path, role=role)]
+        case list():
+            where = f"{path}.content"
+            parts = [decode_block(b, f"{where}[{k}]", role=role) for k, b in enumerate(content)]
+            if plain_text(content) is not None:
+                extras[CONTENT_FORMAT] = "blocks"
+        case _:
+            raise _reader.error(f"{path}.content", "expected a string or an array")
+    names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
+    if role == "assistant" or not parts:
+        return [_message(role, parts, extras)]
+    runs = groupby(parts, key=lambda part: isinstance(part, ToolResultPart))
+    messages = [
+        _message("tool", [_named(p, names) for p in run], {})
+        if results
+        else _message("user", list(run), {})
+        for results, run in runs
+    ]
+    messages[0] = _marked(messages[0], extras)
+    return messages
+
+
+def _role(turn: WireDict, path: str) -> WireRole:
+    match _reader.field(turn, "role", path, str):
+        case "user":
+            return "user"
+        case "assistant":
+            return "assistant"
+        case other:
+            raise _reader.error(f"{path}.role", f"expected 'user' or 'assistant', got {other!r}")
+
+
+def _message(role: Role, parts: Sequence[Any], data: Mapping[str, Any]) -> Message:
+    provider_data = {PROVIDER: dict(data)} if data else {}
+    return Message(role=role, parts=tuple(parts), provider_data=provider_data)
+
+
+def _marked(message: Message, data: Mapping[str, Any]) -> Message:
+    if not data:
+        return message
+    merged = {**message.provider_data.get(PROVIDER, {}), **data}
+    return message.model_copy(update={"provider_data": {**message.provider_data, PROVIDER: merged}})
+
+
+def _named(part: Any, names: Mapping[str, str]) -> Any:
+    if isinstance(part, ToolResultPart) and part.tool_call_id in names:
+        return part.model_copy(update={"name": names[part.tool_call_id]})
+    return part
+
+
+# --- encoding ---
+
+
+def _encode_system(
+    messages: Sequence[Message], report: TranslationReport
+) -> str | list[WireDict] | None:
+    blocks: list[WireDict] = []
+    sources: list[Message] = []
+    for i, message in _system_messages(messages, report):
+        sources.append(message)
+        blocks.extend(_encode_parts(message, f"messages[{i}]", report))
+    if not blocks:
+        return None
+    text = plain_text(blocks)
+    if text is None or len(sources) > 1 or _format(sources[0]) == "blocks":
+        return blocks
+    return text
+
+
+def _system_messages(
+    messages: Sequence[Message], report: TranslationReport
+) -> Iterator[tuple[int, Message]]:
+    leading = True
+    for i, message in enumerate(messages):
+        if message.role != "system":
+            leading = False
+            continue
+        if not leading:
+            report.transformed(
+                f"messages[{i}]", "Anthropic takes system text at the top only; moved there"
+            )
+        yield i, message
+
+
+def _encode_parts(message: Message, path: str, report: TranslationReport) -> list[WireDict]:
+    blocks = (
+        encode_part(part, f"{path}.parts[{j}]", report, in_request=True)
+        for j, part in enumerate(message.parts)
+    )
+    return [block for block in blocks if block is not None]
+
+
+def _encode_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireDict]:
+    turns: list[WireDict] = []
+    previous: Message | None = None
+    talk = [(i, m) for i, m in enumerate(messages) if m.role != "system"]
+    for position, (i, message) in enumerate(talk):
+        path = f"messages[{i}]"
+        blocks = _encode_parts(message, path, report)
+        if not blocks and not _empty_allowed(message, path, report, last=position == len(talk) - 1):
+            continue
+        if _joins(previous, message):
+            turns[-1]["content"].extend(blocks)
+        else:
+            turns.append(_turn(message, blocks))
+        previous = message
+    return turns
+
+
+def _empty_allowed(message: Message, path: str, report: TranslationReport, *, last: bool) -> bool:
+    """Whether a message with nothing to send still goes, as an empty turn."""
+    if message.role != "assistant":
+        reason = (
+            "nothing Anthropic takes is left in this message, and Anthropic rejects an empty turn"
+        )
+        raise InvalidDataError([(path, reason)], subject="request for anthropic")
+    if last:
+        return True  # the API takes an empty final assistant turn
+    report.dropped(path, "nothing Anthropic takes is left in this assistant message")
+    return False
+
+
+def _joins(previous: Message | None, message: Message) -> bool:
+    """Tool results share one user turn with the tool and user messages right after them."""
+    return (
+        previous is not None
+        and previous.role == "tool"
+        and message.role in ("user", "tool")
+        and not message.provider_data.get(PROVIDER, {}).get(SEPARATE_TURN)
+    )
+
+
+def _turn(message: Message, blocks: list[WireDict]) -> WireDict:
+    role: WireRole = "assistant" if message.role == "assistant" else "user"
+    text = plain_text(blocks)
+    as_list = text is None or message.role == "tool" or _format(message) == "blocks"
+    turn = {"role": role, "content": blocks if as_list else text}
+    extras = message.provider_data.get(PROVIDER, {})
+    return overlay(turn, {key: value for key, value in extras.items() if key not in _MARKERS})
+
+
+def _format(message: Message) -> str | None:
+    value = message.provider_data.get(PROVIDER, {}).get(CONTENT_FORMAT)
+    return value if isinstance(value, str) else None
