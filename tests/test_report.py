@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interlingua import TranslationError, TranslationLoss, TranslationReport, TranslationWarning
-from interlingua._report import resolve_report
+from interlingua.codec import resolve_report
 
 
 def test_a_report_collects_losses_in_order() -> None:

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from interlingua._base import CoreModel, empty_field
+from interlingua._base import CoreModel, ProviderData, empty_field, provider_data_field
 from interlingua._context import InvocationContext
 from interlingua._messages import Message
 from interlingua._tools import ToolChoice, ToolSpec
@@ -50,6 +50,9 @@ class ChatRequest(CoreModel):
     `model` may carry a provider prefix (`"anthropic:claude-sonnet-4-5"`) for
     routing. `provider_options` holds, per provider name, the body fields that
     provider alone has; they are sent to it and reported as dropped elsewhere.
+    `provider_data` holds, per provider name, how a decoded request was written
+    on that provider's wire (which of two names a field had, a lone string for
+    a list): forms reused when it goes back there, and no loss anywhere else.
     """
 
     model: str
@@ -68,6 +71,7 @@ class ChatRequest(CoreModel):
     stream: bool = False
     context: InvocationContext | None = Field(default=None, exclude=True)
     provider_options: dict[str, dict[str, Any]] = empty_field()
+    provider_data: ProviderData = provider_data_field()
 
     @property
     def system(self) -> str:

@@ -1,9 +1,10 @@
 """Helpers the adapters share while reading and writing wire bodies.
 
 Nothing here knows any provider: reading a required field with a path-naming
-error, turning an SDK object back into its wire dict, and rewriting tool-call
-ids to fit a provider's rules, deterministically, so a call and its result
-stay paired.
+error, turning an SDK object back into its wire dict, rewriting tool-call ids
+to fit a provider's rules, deterministically, so a call and its result stay
+paired, and `resolve_report`, the report an encoder fills (the caller's, or
+one that warns).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from collections.abc import Mapping
 from typing import Any, TypeVar, overload
 
 from interlingua._errors import DecodeError
+from interlingua._report import resolve_report
 
-__all__ = ["WireReader", "as_wire_dict", "dump_arguments", "fit_tool_call_id"]
+__all__ = ["WireReader", "as_wire_dict", "dump_arguments", "fit_tool_call_id", "resolve_report"]
 
 T = TypeVar("T")
 

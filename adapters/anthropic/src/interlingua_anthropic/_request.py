@@ -46,8 +46,7 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua._report import resolve_report
-from interlingua.codec import WireReader
+from interlingua.codec import WireReader, resolve_report
 from interlingua_anthropic._blocks import CONTENT_FORMAT, decode_block, encode_part, plain_text
 from interlingua_anthropic._rules import check_tool_pairs, fit_thinking
 from interlingua_anthropic._settings import decode_settings, encode_settings

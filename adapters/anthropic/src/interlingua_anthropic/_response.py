@@ -31,8 +31,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from interlingua import ChatResponse, FinishReason, Message, TokenUsage, TranslationReport
-from interlingua._report import resolve_report
-from interlingua.codec import WireReader, as_wire_dict
+from interlingua.codec import WireReader, as_wire_dict, resolve_report
 from interlingua_anthropic._blocks import decode_block, encode_part
 from interlingua_anthropic._wire import (
     PROVIDER,

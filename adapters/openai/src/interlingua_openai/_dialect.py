@@ -1,0 +1,132 @@
+"""A dialect of the Chat Completions wire format: OpenAI's, or another server's.
+
+OpenAI, Groq and many others speak Chat Completions with small differences. A
+`ChatCompletionsDialect` holds those differences as settings and a few
+overridable hooks; the codec modules (`_request`, `_response`, `_stream`,
+`_errors`) take a dialect and never name a provider themselves. `OPENAI` is
+OpenAI's dialect, and the module-level functions of this package are bound
+to it.
+
+What a dialect decides (Groq, say, subclasses and overrides these):
+
+- `provider`: its name, the key of its `provider_data`/`provider_options`,
+  and whose reasoning, opaque parts and raw finish reasons it takes back.
+- `reasoning_field`: the assistant message field carrying reasoning text
+  (Groq: `reasoning`), read from responses and stream deltas and sent back in
+  requests for reasoning this provider made. None: the wire has none
+  (OpenAI), and reasoning is left out of requests and reported.
+- `tool_call_id_characters`, `tool_call_id_max_length`: tool-call id rules.
+- `max_tokens_field`: the token-limit name sent by default.
+- `tool_message_name`: whether a `name` seen on a tool message goes back
+  (Groq rejects it).
+- `assistant_content_parts`: whether an assistant `content` may be a list of
+  parts; if not, several text parts are joined (reported).
+- `message_defaults`: the fields a response message always has besides
+  `role` and `content` (OpenAI: `refusal: null`, `annotations: []`).
+- `finish_reasons`: wire finish reason to `FinishReason`.
+- `usage`: the usage object's names, including extra counts such as Groq's
+  `queue_time`.
+- `stream_usage(chunk)`: where a stream chunk carries usage (Groq:
+  `x_groq.usage`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from interlingua import FinishReason, ReasoningPart
+from interlingua_openai._common import TOOL_CALL_ID_CHARACTERS, TOOL_CALL_ID_MAX_LENGTH, UsageShape
+from interlingua_openai._wire import FINISH_REASONS
+
+if TYPE_CHECKING:
+    from interlingua import (
+        ChatRequest,
+        ChatResponse,
+        ProviderError,
+        StreamEvent,
+        TranslationReport,
+    )
+
+__all__ = ["CHAT_USAGE", "OPENAI", "ChatCompletionsDialect"]
+
+CHAT_USAGE = UsageShape(
+    input="prompt_tokens",
+    output="completion_tokens",
+    groups=("prompt_tokens_details", "completion_tokens_details"),
+    cache_read="prompt_tokens_details.cached_tokens",
+    cache_write="prompt_tokens_details.cache_write_tokens",
+    reasoning="completion_tokens_details.reasoning_tokens",
+)
+
+
+def _openai_message_defaults() -> dict[str, Any]:
+    return {"refusal": None, "annotations": []}
+
+
+# Compared by identity: a dialect is one server's, and stays hashable.
+@dataclass(frozen=True, eq=False)
+class ChatCompletionsDialect:
+    """The settings and hooks of one Chat Completions server; see the module doc."""
+
+    provider: str = "openai"
+    reasoning_field: str | None = None
+    tool_call_id_characters: str = TOOL_CALL_ID_CHARACTERS
+    tool_call_id_max_length: int = TOOL_CALL_ID_MAX_LENGTH
+    max_tokens_field: str = "max_completion_tokens"
+    tool_message_name: bool = True
+    assistant_content_parts: bool = True
+    message_defaults: Mapping[str, Any] = field(default_factory=_openai_message_defaults)
+    finish_reasons: Mapping[str, FinishReason] = field(default_factory=lambda: FINISH_REASONS)
+    usage: UsageShape = CHAT_USAGE
+
+    # --- hooks ---
+
+    def takes_reasoning(self, part: ReasoningPart) -> bool:
+        """Whether `part` may go back in an assistant message's `reasoning_field`."""
+        return self.reasoning_field is not None and part.provider == self.provider
+
+    def stream_usage(self, chunk: Mapping[str, Any]) -> Any:
+        """The usage object a stream chunk carries, or None."""
+        return chunk.get("usage")
+
+    # --- the codec, bound to this dialect ---
+    # The codec modules import this one, so they are imported where used.
+
+    def encode_request(
+        self, request: ChatRequest, *, report: TranslationReport | None = None
+    ) -> dict[str, Any]:
+        from interlingua_openai import _request
+
+        return _request.encode_request(request, report=report, dialect=self)
+
+    def decode_request(self, body: Any) -> ChatRequest:
+        from interlingua_openai import _request
+
+        return _request.decode_request(body, dialect=self)
+
+    def encode_response(
+        self, response: ChatResponse, *, report: TranslationReport | None = None
+    ) -> dict[str, Any]:
+        from interlingua_openai import _response
+
+        return _response.encode_response(response, report=report, dialect=self)
+
+    def decode_response(self, body: Any) -> ChatResponse:
+        from interlingua_openai import _response
+
+        return _response.decode_response(body, dialect=self)
+
+    def decode_stream(self, events: Iterable[Any]) -> Iterator[StreamEvent]:
+        from interlingua_openai import _stream
+
+        return _stream.decode_stream(events, dialect=self)
+
+    def decode_error(self, status: int | None, body: Any) -> ProviderError:
+        from interlingua_openai import _errors
+
+        return _errors.decode_error(status, body, provider=self.provider)
+
+
+OPENAI = ChatCompletionsDialect()

@@ -1,0 +1,57 @@
+"""interlingua adapter for OpenAI's Responses API (`"openai-responses"`).
+
+The six codec functions are pure and import no SDK; `OpenAIResponsesClient` and
+`AsyncOpenAIResponsesClient` are imported on first use. Reasoning made here (its
+`encrypted_content`, with `include=["reasoning.encrypted_content"]`) goes back
+to the Responses API only; error bodies are those of the Chat Completions API.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interlingua_openai._errors import decode_error as _decode_error
+from interlingua_openai.responses._request import decode_request, encode_request
+from interlingua_openai.responses._response import decode_response, encode_response
+from interlingua_openai.responses._stream import ResponsesStreamDecoder, decode_stream
+from interlingua_openai.responses._wire import PROVIDER
+
+if TYPE_CHECKING:
+    from interlingua import ProviderError
+    from interlingua_openai.responses._client import (
+        AsyncOpenAIResponsesClient,
+        OpenAIResponsesClient,
+    )
+
+__all__ = [
+    "PROVIDER",
+    "AsyncOpenAIResponsesClient",
+    "OpenAIResponsesClient",
+    "ResponsesStreamDecoder",
+    "decode_error",
+    "decode_request",
+    "decode_response",
+    "decode_stream",
+    "encode_request",
+    "encode_response",
+]
+
+_CLIENTS = frozenset({"OpenAIResponsesClient", "AsyncOpenAIResponsesClient"})
+
+
+def decode_error(status: int | None, body: Any) -> ProviderError:
+    """The typed error for a Responses API error answer (status and body)."""
+    return _decode_error(status, body, provider=PROVIDER)
+
+
+def __getattr__(name: str) -> Any:
+    # The clients import the `openai` SDK (about half a second): only on first use.
+    if name in _CLIENTS:
+        from interlingua_openai.responses import _client
+
+        return getattr(_client, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _CLIENTS)

@@ -1,0 +1,257 @@
+"""Responses API stream events to `StreamEvent`s.
+
+`decode_stream` takes the parsed `data:` payloads in order (each carries its
+`type`) or the SDK's event objects; `ResponsesStreamDecoder` does the same one
+event at a time.
+
+Invariants:
+
+- `accumulate(decode_stream(events))` equals `decode_response` of the
+  response that `response.completed` (or `.incomplete`, `.failed`) carries:
+  deltas build the parts as they come, and when an output item is done its
+  final fields (ids, status, annotations, logprobs, the encrypted reasoning)
+  are added to the parts it made, computed the way `decode_response` does.
+- Each content part, reasoning item and call has its own part index, in
+  output order, so parts never mix.
+- `error` events, and a `failed` response, become `ErrorEvent`s; events this
+  codec has no use for (`response.in_progress`, built-in tool progress,
+  annotation-added) are skipped: what they say arrives again in the done
+  item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from interlingua import (
+    ErrorEvent,
+    FinishEvent,
+    OpaquePart,
+    PartDataEvent,
+    PartEvent,
+    ReasoningDelta,
+    ReasoningPart,
+    ReasoningSignature,
+    RefusalDelta,
+    RefusalPart,
+    StreamEvent,
+    StreamStart,
+    TextDelta,
+    TextPart,
+    ToolCallDelta,
+    ToolCallPart,
+    ToolCallStart,
+    UsageEvent,
+)
+from interlingua.codec import WireReader, as_wire_dict
+from interlingua_openai.responses._items import ItemDecoder
+from interlingua_openai.responses._response import decode_finish, decode_usage
+from interlingua_openai.responses._wire import PROVIDER
+
+__all__ = ["ResponsesStreamDecoder", "decode_stream"]
+
+_MODELLED = ("id", "model", "output", "usage")
+_FINISHED = ("response.completed", "response.incomplete", "response.failed")
+
+
+def decode_stream(events: Iterable[Any]) -> Iterator[StreamEvent]:
+    """The stream events of a Responses API stream."""
+    decoder = ResponsesStreamDecoder()
+    for event in events:
+        yield from decoder.feed(event)
+    yield from decoder.finish()
+
+
+class ResponsesStreamDecoder:
+    """Turns Responses API events into stream events, one at a time."""
+
+    def __init__(self) -> None:
+        self.read = WireReader(PROVIDER)
+        self.items = ItemDecoder()
+        self.count = 0
+        self.slots: dict[tuple[int, int], int] = {}
+        self.built: dict[int, str] = {}  # the text (or arguments) each slot has so far
+
+    def finish(self) -> list[StreamEvent]:
+        """Nothing waits for the end: `response.completed` said it all."""
+        return []
+
+    def slot(self, output_index: int, content_index: int = -1) -> int:
+        """The part index of an item (or of a content part of a message item)."""
+        return self.slots.setdefault((output_index, content_index), len(self.slots))
+
+    def feed(self, event: Any) -> list[StreamEvent]:
+        event = as_wire_dict(event)
+        path = f"events[{self.count}]"
+        self.count += 1
+        kind = self.read.field(event, "type", path, str)
+        match kind:
+            case "response.created":
+                return [self.start(self.read.field(event, "response", path, dict))]
+            case "response.output_item.added":
+                return self.item_added(event, path)
+            case "response.content_part.added":
+                return self.content_added(event, path)
+            case "response.output_text.delta" | "response.refusal.delta":
+                return self.text_delta(event, kind, path)
+            case "response.function_call_arguments.delta" | "response.custom_tool_call_input.delta":
+                return self.arguments_delta(event, path)
+            case "response.reasoning_summary_part.added":
+                return self.summary_added(event, path)
+            case "response.reasoning_summary_text.delta":
+                return self.summary_delta(event, path)
+            case "response.output_item.done":
+                return self.item_done(event, path)
+            case "error":
+                return [self.error(event)]
+        if kind in _FINISHED:
+            return self.finished(self.read.field(event, "response", path, dict))
+        return []
+
+    def start(self, response: Mapping[str, Any]) -> StreamStart:
+        return StreamStart(
+            id=self.read.field(response, "id", "response", str, None),
+            model=self.read.field(response, "model", "response", str, None),
+            provider=PROVIDER,
+        )
+
+    def indexes(self, event: Mapping[str, Any], path: str, *, content: bool = False) -> int:
+        output_index = self.read.field(event, "output_index", path, int)
+        if not content:
+            return self.slot(output_index)
+        return self.slot(output_index, self.read.field(event, "content_index", path, int))
+
+    def grow(self, slot: int, text: str) -> None:
+        self.built[slot] = self.built.get(slot, "") + text
+
+    def item_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
+        item = self.read.field(event, "item", path, dict)
+        slot = self.indexes(event, path)
+        match item.get("type"):
+            case "function_call" | "custom_tool_call":
+                arguments = item.get("arguments", item.get("input")) or ""
+                self.grow(slot, arguments)
+                return [
+                    ToolCallStart(
+                        index=slot,
+                        id=item.get("call_id") or "",
+                        name=item.get("name") or "",
+                        arguments=arguments,
+                    )
+                ]
+            case "reasoning":
+                # Opens the part in its place; its summary, if any, follows.
+                self.grow(slot, "")
+                return [ReasoningDelta(index=slot, text="", provider=PROVIDER)]
+        return []
+
+    def content_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
+        slot = self.indexes(event, path, content=True)
+        part = self.read.field(event, "part", path, dict)
+        if part.get("type") == "refusal":
+            text = part.get("refusal") or ""
+            self.grow(slot, text)
+            return [RefusalDelta(index=slot, text=text)]
+        if part.get("type") == "output_text":
+            text = part.get("text") or ""
+            self.grow(slot, text)
+            return [TextDelta(index=slot, text=text)]
+        return []
+
+    def text_delta(self, event: Mapping[str, Any], kind: str, path: str) -> list[StreamEvent]:
+        slot = self.indexes(event, path, content=True)
+        text = self.read.field(event, "delta", path, str)
+        self.grow(slot, text)
+        if kind == "response.refusal.delta":
+            return [RefusalDelta(index=slot, text=text)]
+        return [TextDelta(index=slot, text=text)]
+
+    def arguments_delta(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
+        slot = self.indexes(event, path)
+        text = self.read.field(event, "delta", path, str)
+        self.grow(slot, text)
+        return [ToolCallDelta(index=slot, arguments=text)]
+
+    def summary_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
+        slot = self.indexes(event, path)
+        if self.read.field(event, "summary_index", path, int) == 0:
+            return []
+        # Summary parts are joined by a blank line, as `decode_response` joins them.
+        self.grow(slot, "\n\n")
+        return [ReasoningDelta(index=slot, text="\n\n", provider=PROVIDER)]
+
+    def summary_delta(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
+        slot = self.indexes(event, path)
+        text = self.read.field(event, "delta", path, str)
+        self.grow(slot, text)
+        return [ReasoningDelta(index=slot, text=text, provider=PROVIDER)]
+
+    def item_done(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
+        """The item's final parts: what the deltas missed, and their provider data."""
+        item = self.read.field(event, "item", path, dict)
+        output_index = self.read.field(event, "output_index", path, int)
+        parts = self.items.assistant_item(item, f"{path}.item")
+        events: list[StreamEvent] = []
+        for position, part in enumerate(parts):
+            content_index = position if item.get("type", "message") == "message" else -1
+            slot = self.slot(output_index, content_index)
+            events.extend(self.completed_part(slot, part))
+        return events
+
+    def completed_part(self, slot: int, part: Any) -> list[StreamEvent]:
+        seen = self.built.get(slot)
+        if seen is None or isinstance(part, OpaquePart):
+            # No delta opened it (a built-in tool's item, say): it arrives whole.
+            self.built[slot] = ""
+            return [PartEvent(index=slot, part=part)]
+        events = self.rest_of(slot, part, seen)
+        if isinstance(part, ReasoningPart) and part.signature is not None:
+            events.append(
+                ReasoningSignature(index=slot, signature=part.signature, provider=PROVIDER)
+            )
+        if data := part.provider_data.get(PROVIDER):
+            events.append(PartDataEvent(index=slot, provider=PROVIDER, data=data))
+        return events
+
+    def rest_of(self, slot: int, part: Any, seen: str) -> list[StreamEvent]:
+        """A delta for what the final part holds beyond what the deltas gave."""
+        final = part.arguments if isinstance(part, ToolCallPart) else part.text
+        missing = final[len(seen) :] if final.startswith(seen) else ""
+        if not missing:
+            return []
+        self.grow(slot, missing)
+        match part:
+            case ToolCallPart():
+                return [ToolCallDelta(index=slot, arguments=missing)]
+            case RefusalPart():
+                return [RefusalDelta(index=slot, text=missing)]
+            case TextPart():
+                return [TextDelta(index=slot, text=missing)]
+        return [ReasoningDelta(index=slot, text=missing, provider=PROVIDER)]
+
+    def finished(self, response: Mapping[str, Any]) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        usage = response.get("usage")
+        if usage is not None:
+            events.append(UsageEvent(usage=decode_usage(self.read.object(usage, "response.usage"))))
+        fields = {key: value for key, value in response.items() if key not in _MODELLED}
+        if "usage" in response and usage is None:
+            fields["usage"] = None
+        reason, raw = decode_finish(response)
+        if reason is not None:
+            data = {PROVIDER: {"fields": fields}}
+            events.append(FinishEvent(reason=reason, raw_reason=raw, provider_data=data))
+        error = response.get("error")
+        if isinstance(error, dict):
+            events.append(self.error(error))
+        return events
+
+    def error(self, error: Mapping[str, Any]) -> ErrorEvent:
+        message, code = error.get("message"), error.get("code")
+        return ErrorEvent(
+            message=message if isinstance(message, str) else "the response failed",
+            error_type=code if isinstance(code, str) else None,
+            provider=PROVIDER,
+            body=dict(error),
+        )

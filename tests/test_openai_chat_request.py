@@ -1,0 +1,611 @@
+"""Chat Completions request bodies: every form the wire takes decodes to the core
+and encodes back to the same body; a request built in the core encodes to the
+body OpenAI documents; what the wire cannot take is reported."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pytest
+
+from interlingua import (
+    ChatRequest,
+    DecodeError,
+    FilePart,
+    InvalidDataError,
+    InvocationContext,
+    Message,
+    OpaquePart,
+    ReasoningConfig,
+    RefusalPart,
+    ResponseFormat,
+    TextPart,
+    ToolCallPart,
+    ToolChoice,
+    ToolResultPart,
+    ToolSpec,
+    TranslationError,
+    TranslationReport,
+    TranslationWarning,
+)
+from interlingua_openai import decode_request, encode_request
+
+PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n-tiny-").decode()
+PDF = base64.b64encode(b"%PDF-1.4 tiny").decode()
+WAV = base64.b64encode(b"RIFF----WAVEfmt ").decode()
+
+WEATHER = ToolSpec(
+    name="get_weather",
+    description="The current weather in a city.",
+    parameters={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    strict=True,
+)
+WEATHER_WIRE = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "The current weather in a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+        "strict": True,
+    },
+}
+
+# One body with every feature of the issue at once.
+EVERYTHING: dict[str, Any] = {
+    "model": "gpt-4.1",
+    "messages": [
+        {"role": "developer", "content": "Answer tersely."},
+        {"role": "system", "content": [{"type": "text", "text": "Prefer metric units."}]},
+        {
+            "role": "user",
+            "name": "ana",
+            "content": [
+                {"type": "text", "text": "What is in these?"},
+                {
+                    "type": "image_url",
+                    "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"},
+                },
+                {"type": "image_url", "image_url": {"url": "https://example.com/sky.jpg"}},
+                {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav"}},
+                {
+                    "type": "file",
+                    "file": {
+                        "file_data": f"data:application/pdf;base64,{PDF}",
+                        "filename": "a.pdf",
+                    },
+                },
+                {"type": "file", "file": {"file_id": "file-6F2ksmvXxt4VdoqmHRw6kL"}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_Lx7qT2mVb9RcK4wZs1HnD8Pe",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_Lx7qT2mVb9RcK4wZs1HnD8Pe", "content": "Fog, 4 C"},
+        {"role": "assistant", "content": "Foggy.", "refusal": None},
+        {"role": "assistant", "refusal": "I can't help with that."},
+        {"role": "user", "content": "Thanks"},
+    ],
+    "tools": [WEATHER_WIRE],
+    "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
+    "parallel_tool_calls": False,
+    "max_tokens": 300,
+    "temperature": 0.3,
+    "top_p": 0.9,
+    "stop": "END",
+    "seed": 7,
+    "reasoning_effort": "low",
+    "response_format": {
+        "type": "json_schema",
+        "json_schema": {"name": "answer", "schema": {"type": "object"}, "strict": True},
+    },
+    "n": 2,
+    "logprobs": True,
+    "top_logprobs": 3,
+    "stream": True,
+    "stream_options": {"include_usage": True},
+    "user": "u-1",
+    "safety_identifier": "s-1",
+    "prompt_cache_key": "weather-bot",
+    "metadata": {"team": "weather"},
+}
+
+
+def test_every_feature_decodes_and_encodes_back_exactly() -> None:
+    request = decode_request(EVERYTHING)
+    report = TranslationReport()
+    assert encode_request(request, report=report) == EVERYTHING
+    assert report.losses == []
+
+
+def test_every_feature_lands_in_the_core() -> None:
+    request = decode_request(EVERYTHING)
+    developer, system, user, call, result, answer, refusal, thanks = request.messages
+    assert developer.role == "system"
+    assert developer.text == "Answer tersely."
+    assert developer.provider_data == {"openai": {"role": "developer"}}
+    assert system.provider_data == {"openai": {"content": "list"}}
+    assert user.provider_data == {"openai": {"name": "ana"}}
+    text, inline, linked, audio, pdf, file_id = user.parts
+    assert text == TextPart(text="What is in these?")
+    assert inline == FilePart(media_type="image/png", data=PNG, detail="low")
+    assert linked == FilePart(media_type="image/jpeg", url="https://example.com/sky.jpg")
+    assert audio == FilePart(media_type="audio/wav", data=WAV)
+    assert pdf == FilePart(media_type="application/pdf", data=PDF, filename="a.pdf")
+    assert file_id.file_id == "file-6F2ksmvXxt4VdoqmHRw6kL"
+    assert call.parts == (
+        ToolCallPart(
+            id="call_Lx7qT2mVb9RcK4wZs1HnD8Pe", name="get_weather", arguments='{"city":"Oslo"}'
+        ),
+    )
+    assert result.tool_results[0].text == "Fog, 4 C"
+    assert answer.text == "Foggy."
+    assert refusal.parts == (RefusalPart(text="I can't help with that."),)
+    assert thanks.text == "Thanks"
+    assert request.tools == (WEATHER,)
+    assert request.tool_choice == ToolChoice.tool("get_weather")
+    assert request.parallel_tool_calls is False
+    assert (request.max_tokens, request.temperature, request.top_p) == (300, 0.3, 0.9)
+    assert (request.stop, request.seed, request.stream) == (("END",), 7, True)
+    assert request.reasoning == ReasoningConfig(effort="low")
+    assert request.response_format == ResponseFormat(
+        type="json_schema", name="answer", json_schema={"type": "object"}, strict=True
+    )
+    assert request.provider_data == {"openai": {"max_tokens_field": "max_tokens", "stop": "string"}}
+    assert request.options_for("openai") == {
+        "n": 2,
+        "logprobs": True,
+        "top_logprobs": 3,
+        "stream_options": {"include_usage": True},
+        "user": "u-1",
+        "safety_identifier": "s-1",
+        "prompt_cache_key": "weather-bot",
+        "metadata": {"team": "weather"},
+    }
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "hello",
+        [{"type": "text", "text": "hello"}],
+        [{"type": "text", "text": "hello"}, {"type": "text", "text": "again"}],
+        [],
+        "",
+        None,
+    ],
+    ids=["string", "one-part list", "two parts", "empty list", "empty string", "null"],
+)
+def test_a_string_and_a_one_part_list_are_kept_apart(content: Any) -> None:
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": content}]}
+    assert encode_request(decode_request(body)) == body
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": None, "tool_calls": []},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {"role": "assistant", "content": ""},
+        {"role": "assistant", "content": None},
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "a"}, {"type": "refusal", "refusal": "no"}],
+        },
+        {
+            "role": "assistant",
+            "content": "a",
+            "name": "bot",
+            "audio": {"id": "audio_1"},
+            "annotations": [],
+        },
+        {"role": "assistant", "function_call": {"name": "f", "arguments": "{}"}},
+        {"role": "function", "name": "f", "content": "42"},
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "content": [{"type": "text", "text": "42"}],
+            "name": "f",
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "content": [
+                {"type": "text", "text": "see"},
+                {"type": "image_url", "image_url": {"url": "x"}},
+            ],
+        },
+        {"role": "user", "content": [{"type": "input_video", "input_video": {"url": "x"}}]},
+        {
+            "role": "user",
+            "content": [
+                {"type": "image_url", "image_url": {"url": "data:image/png;charset=x;base64,AA"}}
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "file", "file": {"file_data": PDF, "filename": "raw.pdf"}}],
+        },
+    ],
+    ids=[
+        "null content, empty tool calls",
+        "tool calls, no content",
+        "tool calls, null content",
+        "empty string",
+        "null content alone",
+        "text and refusal parts",
+        "name, audio and a stray field",
+        "deprecated function_call",
+        "deprecated function result",
+        "tool message as a list, with a name",
+        "tool message with an unknown item",
+        "unknown user part",
+        "a data URL with parameters",
+        "bare base64 file data",
+    ],
+)
+def test_each_message_form_goes_back_as_it_came(message: dict[str, Any]) -> None:
+    body = {"model": "gpt-4o", "messages": around(message)}
+    assert encode_request(decode_request(body)) == body
+
+
+def around(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """`message` in a history OpenAI takes: its calls answered, its result asked for."""
+    call = {"type": "function", "function": {"name": "f", "arguments": "{}"}}
+    before: list[dict[str, Any]] = []
+    after = [
+        {"role": "tool", "tool_call_id": c["id"], "content": "ok"}
+        for c in message.get("tool_calls") or []
+    ]
+    if message["role"] == "tool":
+        before = [{"role": "assistant", "tool_calls": [{"id": message["tool_call_id"], **call}]}]
+    if message["role"] == "function":
+        before = [{"role": "assistant", "function_call": call["function"]}]
+    if message.get("function_call"):
+        after.append({"role": "function", "name": "f", "content": "42"})
+    return [*before, message, *after]
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"max_completion_tokens": 50},
+        {"max_tokens": 50},
+        {"max_tokens": 50, "max_completion_tokens": 60},
+        {"stop": ["a", "b"]},
+        {"stop": None},
+        {"stream": False},
+        {"stream": True},
+        {"temperature": 1},
+        {"tool_choice": "required"},
+        {"tool_choice": {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": []}}},
+        {"response_format": {"type": "json_object"}},
+        {"response_format": {"type": "json_schema", "json_schema": {"name": "x"}}},
+        {"reasoning_effort": "none"},
+        {"tools": [{"type": "custom", "custom": {"name": "sql"}}, WEATHER_WIRE]},
+        {"tools": [{"type": "function", "function": {"name": "noargs"}}]},
+        {"functions": [{"name": "f", "parameters": {}}], "function_call": "auto"},
+    ],
+    ids=lambda fields: ",".join(fields),
+)
+def test_each_request_field_goes_back_as_it_came(fields: dict[str, Any]) -> None:
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], **fields}
+    assert encode_request(decode_request(body)) == body
+
+
+def test_the_token_limit_name_follows_the_request_and_else_is_the_current_one() -> None:
+    legacy = decode_request({"model": "gpt-4o", "messages": [], "max_tokens": 50})
+    assert legacy.max_tokens == 50
+    assert encode_request(legacy.model_copy(update={"max_tokens": 80}))["max_tokens"] == 80
+    fresh = ChatRequest(model="gpt-5", max_tokens=80)
+    assert encode_request(fresh) == {"model": "gpt-5", "messages": [], "max_completion_tokens": 80}
+
+
+def test_a_request_built_in_the_core_encodes_to_the_documented_body() -> None:
+    request = ChatRequest(
+        model="gpt-4.1",
+        messages=(
+            Message.system("Answer tersely."),
+            Message.user("Weather in Oslo?", FilePart(media_type="image/png", data=PNG)),
+            Message.assistant(
+                "Checking.",
+                ToolCallPart(id="call_1", name="get_weather", arguments='{"city":"Oslo"}'),
+            ),
+            Message.tool_result("call_1", "Fog, 4 C", name="get_weather"),
+        ),
+        tools=(WEATHER,),
+        tool_choice=ToolChoice.auto(),
+        stop=("END",),
+        response_format=ResponseFormat(type="json_object"),
+        reasoning=ReasoningConfig(effort="medium"),
+        stream=True,
+        context=InvocationContext(user_id="user-42", session_id="chat-9"),
+    )
+    assert encode_request(request, report=TranslationReport(strict=True)) == {
+        "model": "gpt-4.1",
+        "messages": [
+            {"role": "system", "content": "Answer tersely."},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Weather in Oslo?"},
+                    {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}},
+                ],
+            },
+            {
+                "role": "assistant",
+                "content": "Checking.",
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": "Fog, 4 C"},
+        ],
+        "tools": [WEATHER_WIRE],
+        "tool_choice": "auto",
+        "stop": ["END"],
+        "reasoning_effort": "medium",
+        "response_format": {"type": "json_object"},
+        "stream": True,
+        "safety_identifier": "user-42",
+        "prompt_cache_key": "chat-9",
+    }
+
+
+def test_the_context_does_not_override_what_the_request_says() -> None:
+    request = ChatRequest(
+        model="gpt-4o",
+        context=InvocationContext(user_id="user-42", session_id="chat-9"),
+        provider_options={"openai": {"user": "legacy-user", "prompt_cache_key": "mine"}},
+    )
+    body = encode_request(request)
+    assert body["user"] == "legacy-user"
+    assert "safety_identifier" not in body
+    assert body["prompt_cache_key"] == "mine"
+
+
+def test_a_tool_message_with_several_results_becomes_one_tool_message_each() -> None:
+    calls = Message.assistant(
+        ToolCallPart(id="call_a", name="f", arguments="{}"),
+        ToolCallPart(id="call_b", name="f", arguments="{}"),
+    )
+    request = ChatRequest(
+        model="gpt-4o",
+        messages=(
+            calls,
+            Message(
+                role="tool",
+                parts=(
+                    ToolResultPart(tool_call_id="call_a", content=(TextPart(text="1"),)),
+                    ToolResultPart(
+                        tool_call_id="call_b", content=(TextPart(text="2"), TextPart(text="3"))
+                    ),
+                ),
+            ),
+        ),
+    )
+    assert encode_request(request)["messages"][1:] == [
+        {"role": "tool", "tool_call_id": "call_a", "content": "1"},
+        {
+            "role": "tool",
+            "tool_call_id": "call_b",
+            "content": [{"type": "text", "text": "2"}, {"type": "text", "text": "3"}],
+        },
+    ]
+
+
+def test_what_the_wire_cannot_take_is_left_out_and_reported() -> None:
+    request = ChatRequest(
+        model="gpt-4o",
+        messages=(
+            Message.user(OpaquePart(provider="anthropic", data={"type": "document"})),
+            Message.assistant(
+                FilePart(media_type="image/png", data=PNG),
+                "Here.",
+                ToolCallPart(id="call_1", name="f", arguments="{}"),
+            ),
+            Message.tool_result("call_1", "boom", is_error=True),
+        ),
+        top_k=5,
+        reasoning=ReasoningConfig(budget_tokens=1024, summary="auto"),
+        provider_options={"anthropic": {"top_k": 5}},
+    )
+    report = TranslationReport()
+    body = encode_request(request, report=report)
+    assert body["messages"] == [
+        {"role": "user", "content": ""},
+        {
+            "role": "assistant",
+            "content": "Here.",
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "boom"},
+    ]
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("messages[0].parts[0]", "dropped"),
+        ("messages[1].parts[0]", "dropped"),
+        ("messages[2].parts[0].is_error", "dropped"),
+        ("top_k", "dropped"),
+        ("reasoning.budget_tokens", "dropped"),
+        ("reasoning.summary", "dropped"),
+        ("provider_options.anthropic.top_k", "dropped"),
+    ]
+    with pytest.raises(TranslationError) as caught:
+        encode_request(request, report=TranslationReport(strict=True))
+    assert caught.value.path == "messages[0].parts[0]"
+    assert caught.value.target == "openai"
+
+
+def test_without_a_report_every_loss_is_a_warning() -> None:
+    request = ChatRequest(model="gpt-4o", top_k=3)
+    with pytest.warns(TranslationWarning, match=r"openai: top_k: dropped"):
+        encode_request(request)
+
+
+def test_tool_result_files_follow_the_tool_messages_in_a_user_message() -> None:
+    call = Message.assistant(
+        ToolCallPart(id="call_a", name="snap", arguments="{}"),
+        ToolCallPart(id="call_b", name="read", arguments="{}"),
+    )
+    results = Message(
+        role="tool",
+        parts=(
+            ToolResultPart(
+                tool_call_id="call_a",
+                content=(FilePart(media_type="image/png", data=PNG),),
+            ),
+            ToolResultPart(tool_call_id="call_b", content=(TextPart(text="done"),)),
+        ),
+    )
+    request = ChatRequest(model="gpt-4o", messages=(call, results, Message.user("Describe it.")))
+    report = TranslationReport()
+    messages = encode_request(request, report=report)["messages"]
+    assert messages[1:] == [
+        {
+            "role": "tool",
+            "tool_call_id": "call_a",
+            "content": "(the result is in the next message)",
+        },
+        {"role": "tool", "tool_call_id": "call_b", "content": "done"},
+        {
+            "role": "user",
+            "content": [
+                {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}
+            ],
+        },
+        {"role": "user", "content": "Describe it."},
+    ]
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("messages[1].parts[0].content[0]", "transformed")
+    ]
+    assert request.messages[1] == results  # the history is not changed
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"messages": []}, "model"),
+        ({"model": "m"}, "messages"),
+        ({"model": "m", "messages": [{"content": "x"}]}, "messages[0].role"),
+        ({"model": "m", "messages": [{"role": "robot"}]}, "messages[0].role"),
+        (
+            {"model": "m", "messages": [{"role": "tool", "content": "x"}]},
+            "messages[0].tool_call_id",
+        ),
+        (
+            {"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url"}]}]},
+            "messages[0].content[0].image_url",
+        ),
+        (
+            {
+                "model": "m",
+                "messages": [
+                    {"role": "user", "content": [{"type": "image_url", "image_url": {"url": 3}}]}
+                ],
+            },
+            "messages[0].content[0].image_url.url",
+        ),
+        (
+            {"model": "m", "messages": [{"role": "system", "content": [{"type": "image_url"}]}]},
+            "messages[0].content[0].type",
+        ),
+        (
+            {
+                "model": "m",
+                "messages": [
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "a",
+                                "type": "function",
+                                "function": {"name": "f", "arguments": "{}"},
+                            },
+                            {"id": "b", "type": "function", "function": {"arguments": "{}"}},
+                        ],
+                    }
+                ],
+            },
+            "messages[0].tool_calls[1].function.name",
+        ),
+        (
+            {"model": "m", "messages": [], "tools": [{"type": "function", "function": {}}]},
+            "tools[0].function.name",
+        ),
+        ({"model": "m", "messages": [], "temperature": "hot"}, "temperature"),
+        ({"model": "m", "messages": [], "stop": 3}, "stop"),
+    ],
+)
+def test_a_body_that_cannot_be_decoded_names_the_path(body: dict[str, Any], path: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        decode_request(body)
+    assert caught.value.path == path
+    assert caught.value.provider == "openai"
+
+
+def test_malformed_tool_arguments_are_kept_as_text() -> None:
+    body = {
+        "model": "gpt-4o",
+        "messages": [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": '{"city": "Os'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "?"},
+        ],
+    }
+    request = decode_request(body)
+    assert request.messages[0].tool_calls[0].arguments == '{"city": "Os'
+    assert encode_request(request) == body
+
+
+def test_a_history_openai_would_reject_is_refused_before_sending() -> None:
+    call = ToolCallPart(id="call_1", name="f", arguments="{}")
+    unanswered = (Message.assistant(call), Message.user("Never mind."))
+    with pytest.raises(InvalidDataError) as caught:
+        encode_request(ChatRequest(model="gpt-4o", messages=unanswered))
+    assert caught.value.path == "messages[0].parts[0]"
+    assert "has no result" in str(caught.value)
+    late = (Message.assistant(call), Message.user("Wait."), Message.tool_result("call_1", "ok"))
+    with pytest.raises(InvalidDataError) as caught:
+        encode_request(ChatRequest(model="gpt-4o", messages=late))
+    assert [path for path, _ in caught.value.problems] == [
+        "messages[0].parts[0]",
+        "messages[2].parts[0]",
+    ]

@@ -1,0 +1,341 @@
+"""Chat Completions streams: chunks to stream events, accumulated to the response
+the non-streamed call gives; re-chunking the deltas changes nothing."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from openai.types.chat import ChatCompletionChunk
+
+from interlingua import (
+    DecodeError,
+    FinishReason,
+    Message,
+    RefusalPart,
+    StreamError,
+    StreamStart,
+    TextDelta,
+    TextPart,
+    TokenUsage,
+    ToolCallDelta,
+    ToolCallPart,
+    ToolCallStart,
+    UsageEvent,
+    accumulate,
+)
+from interlingua_openai import ChatStreamDecoder, decode_response, decode_stream, encode_response
+
+HEAD = {
+    "id": "chatcmpl-DhQ3aTz8Lm2Qx5Vc9Kb1Wn4Rp7Hs",
+    "object": "chat.completion.chunk",
+    "created": 1780312902,
+    "model": "gpt-4o-mini-2024-07-18",
+    "service_tier": "default",
+    "system_fingerprint": "fp_560af6e559",
+}
+USAGE = {
+    "prompt_tokens": 121,
+    "completion_tokens": 48,
+    "total_tokens": 169,
+    "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+    "completion_tokens_details": {
+        "reasoning_tokens": 0,
+        "audio_tokens": 0,
+        "accepted_prediction_tokens": 0,
+        "rejected_prediction_tokens": 0,
+    },
+}
+
+
+def chunk(
+    delta: dict[str, Any] | None = None, finish: str | None = None, **fields: Any
+) -> dict[str, Any]:
+    choices = (
+        []
+        if delta is None
+        else [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]
+    )
+    return {**HEAD, "choices": choices, "usage": None, "obfuscation": "Xw9", **fields}
+
+
+def call(index: int, arguments: str, first: tuple[str, str] | None = None) -> dict[str, Any]:
+    if first is None:
+        return {"tool_calls": [{"index": index, "function": {"arguments": arguments}}]}
+    call_id, name = first
+    fragment = {
+        "index": index,
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": arguments},
+    }
+    return {"tool_calls": [fragment]}
+
+
+TOOL_STREAM = [
+    chunk({"role": "assistant", "content": None, "refusal": None}),
+    chunk(call(0, "", ("call_Ow3s", "get_weather"))),
+    chunk(call(0, '{"ci')),
+    chunk(call(1, "", ("call_Pz6t", "get_time"))),
+    chunk(call(0, 'ty": "Oslo"}')),
+    chunk(call(1, '{"city": "Oslo"}')),
+    chunk({}, "tool_calls"),
+    chunk(usage=USAGE) | {"choices": []},
+]
+
+
+def test_parallel_tool_calls_are_keyed_by_index() -> None:
+    events = list(decode_stream(TOOL_STREAM))
+    assert events[1:6] == [
+        ToolCallStart(index=0, id="call_Ow3s", name="get_weather"),
+        ToolCallDelta(index=0, arguments='{"ci'),
+        ToolCallStart(index=1, id="call_Pz6t", name="get_time"),
+        ToolCallDelta(index=0, arguments='ty": "Oslo"}'),
+        ToolCallDelta(index=1, arguments='{"city": "Oslo"}'),
+    ]
+    response = accumulate(events)
+    assert response.message == Message.assistant(
+        ToolCallPart(id="call_Ow3s", name="get_weather", arguments='{"city": "Oslo"}'),
+        ToolCallPart(id="call_Pz6t", name="get_time", arguments='{"city": "Oslo"}'),
+    )
+    assert (response.finish_reason, response.raw_finish_reason) == (
+        FinishReason.TOOL_CALLS,
+        "tool_calls",
+    )
+    assert response.usage.total_tokens == 169
+    assert response.id == HEAD["id"]
+    assert response.provider == "openai"
+
+
+def test_a_stream_accumulates_to_the_body_the_call_would_have_given() -> None:
+    response = accumulate(decode_stream(TOOL_STREAM))
+    body = encode_response(response)
+    assert body == {
+        "id": HEAD["id"],
+        "object": "chat.completion",
+        "created": 1780312902,
+        "model": HEAD["model"],
+        "service_tier": "default",
+        "system_fingerprint": "fp_560af6e559",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "refusal": None,
+                    "annotations": [],
+                    "tool_calls": [
+                        {
+                            "id": "call_Ow3s",
+                            "type": "function",
+                            "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
+                        },
+                        {
+                            "id": "call_Pz6t",
+                            "type": "function",
+                            "function": {"name": "get_time", "arguments": '{"city": "Oslo"}'},
+                        },
+                    ],
+                },
+                "finish_reason": "tool_calls",
+                "logprobs": None,
+            }
+        ],
+        "usage": USAGE,
+    }
+    again = decode_response(body)
+    assert (again.message, again.usage, again.finish_reason) == (
+        response.message,
+        response.usage,
+        response.finish_reason,
+    )
+
+
+def test_text_and_refusal_deltas_and_the_role_chunk() -> None:
+    stream = [
+        chunk({"role": "assistant", "content": "", "refusal": None}),
+        chunk({"content": "I'd rather"}),
+        chunk({"refusal": "I can't"}),
+        chunk({"content": " not."}),
+        chunk({"refusal": " help."}),
+        chunk({}, "stop"),
+    ]
+    events = list(decode_stream(stream))
+    assert isinstance(events[0], StreamStart)
+    assert events[1] == TextDelta(text="I'd rather")
+    response = accumulate(events)
+    assert response.message.parts == (
+        TextPart(text="I'd rather not."),
+        RefusalPart(text="I can't help."),
+    )
+    assert response.usage == TokenUsage()
+
+
+def test_the_sdks_chunks_decode_like_their_json() -> None:
+    objects = [ChatCompletionChunk.model_validate(copy.deepcopy(c)) for c in TOOL_STREAM]
+    assert list(decode_stream(objects)) == list(decode_stream(TOOL_STREAM))
+
+
+def test_token_logprobs_are_gathered_for_the_choice() -> None:
+    entry = {"token": "Hi", "logprob": -0.06, "bytes": [72, 105], "top_logprobs": []}
+    stream = [
+        chunk({"role": "assistant", "content": ""})
+        | {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"content": ""},
+                    "logprobs": {"content": [], "refusal": None},
+                    "finish_reason": None,
+                }
+            ]
+        },
+        chunk()
+        | {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"content": "Hi"},
+                    "logprobs": {"content": [entry], "refusal": None},
+                    "finish_reason": None,
+                }
+            ]
+        },
+        chunk({}, "stop"),
+    ]
+    response = accumulate(decode_stream(stream))
+    choice = encode_response(response)["choices"][0]
+    assert choice["logprobs"] == {"content": [entry], "refusal": None}
+
+
+def test_later_top_level_fields_such_as_moderation_are_kept() -> None:
+    moderation = {"input": {"type": "moderation_results", "results": []}}
+    stream = [
+        chunk({"content": "Paris."}),
+        chunk({}, "stop"),
+        chunk(moderation=moderation) | {"choices": []},
+    ]
+    body = encode_response(accumulate(decode_stream(stream)))
+    assert body["moderation"] == moderation
+    assert "obfuscation" not in body
+
+
+def test_an_error_chunk_ends_the_stream_with_what_had_arrived() -> None:
+    stream = [
+        chunk({"content": "Grey breath"}),
+        {
+            "error": {
+                "message": "The server had an error",
+                "type": "server_error",
+                "param": None,
+                "code": None,
+            }
+        },
+    ]
+    with pytest.raises(StreamError) as caught:
+        accumulate(decode_stream(stream))
+    assert caught.value.partial is not None
+    assert caught.value.partial.text == "Grey breath"
+    assert caught.value.error is not None
+    assert caught.value.error.type == "server_error"
+    assert caught.value.error.provider == "openai"
+
+
+def test_malformed_tool_arguments_are_kept_and_flagged() -> None:
+    stream = [chunk(call(0, '{"city": "Os', ("call_1", "f"))), chunk({}, "tool_calls")]
+    response = accumulate(decode_stream(stream))
+    assert response.message.tool_calls[0].arguments == '{"city": "Os'
+    assert [(w.path, w.kind) for w in response.warnings] == [
+        ("message.parts[0].arguments", "malformed")
+    ]
+
+
+def test_several_choices_are_kept_beside_the_first() -> None:
+    second = {"index": 1, "delta": {"content": "Two."}, "logprobs": None, "finish_reason": None}
+    stream = [
+        chunk({"content": "One."})
+        | {
+            "choices": [
+                {"index": 0, "delta": {"content": "One."}, "logprobs": None, "finish_reason": None},
+                second,
+            ]
+        },
+        chunk({}, "stop")
+        | {
+            "choices": [
+                {"index": 0, "delta": {}, "finish_reason": "stop"},
+                {"index": 1, "delta": {}, "finish_reason": "length"},
+            ]
+        },
+    ]
+    response = accumulate(decode_stream(stream))
+    assert response.text == "One."
+    (other,) = response.provider_data["openai"]["alternatives"]
+    assert other["message"]["parts"] == [{"type": "text", "text": "Two."}]
+    assert other["finish_reason"] == "length"
+
+
+def test_the_decoder_takes_one_chunk_at_a_time() -> None:
+    decoder = ChatStreamDecoder()
+    events = [event for c in TOOL_STREAM for event in decoder.feed(c)] + decoder.finish()
+    assert events == list(decode_stream(TOOL_STREAM))
+    assert isinstance(events[-1], UsageEvent)
+
+
+@pytest.mark.parametrize(
+    ("chunks", "path"),
+    [
+        ([chunk() | {"choices": "x"}], "events[0].choices"),
+        (
+            [chunk() | {"choices": [{"index": 0, "delta": {"tool_calls": [{"function": {}}]}}]}],
+            "events[0].choices[0].delta.tool_calls[0].index",
+        ),
+        ([chunk({"content": 5})], "events[0].choices[0].delta.content"),
+        (
+            [chunk({}, "stop"), chunk(usage={"prompt_tokens": "x"}) | {"choices": []}],
+            "events[1].usage.prompt_tokens",
+        ),
+    ],
+)
+def test_a_chunk_that_cannot_be_decoded_names_the_path(
+    chunks: list[dict[str, Any]], path: str
+) -> None:
+    with pytest.raises(DecodeError) as caught:
+        list(decode_stream(chunks))
+    assert caught.value.path == path
+
+
+# --- re-chunking ---
+
+TEXT = "Fog over the fjord, 4 °C; ☂ maybe."
+ARGUMENTS = '{"city": "Ålesund", "units": "metric"}'
+
+
+def pieces(text: str, cuts: list[int]) -> list[str]:
+    points = sorted({min(cut, len(text)) for cut in cuts} | {0, len(text)})
+    return [text[a:b] for a, b in itertools.pairwise(points)]
+
+
+@given(
+    st.lists(st.integers(min_value=0, max_value=len(TEXT)), max_size=12),
+    st.lists(st.integers(min_value=0, max_value=len(ARGUMENTS)), max_size=12),
+)
+def test_re_chunking_the_deltas_changes_nothing(
+    text_cuts: list[int], argument_cuts: list[int]
+) -> None:
+    stream = [chunk({"role": "assistant", "content": ""})]
+    stream += [chunk({"content": piece}) for piece in pieces(TEXT, text_cuts)]
+    fragments = pieces(ARGUMENTS, argument_cuts)
+    stream.append(chunk(call(0, fragments[0], ("call_1", "get_weather"))))
+    stream += [chunk(call(0, piece)) for piece in fragments[1:]]
+    stream += [chunk({}, "tool_calls"), chunk(usage=USAGE) | {"choices": []}]
+    response = accumulate(decode_stream(stream))
+    assert response.message == Message.assistant(
+        TEXT, ToolCallPart(id="call_1", name="get_weather", arguments=ARGUMENTS)
+    )
+    assert response.usage.input_tokens == 121

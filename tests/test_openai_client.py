@@ -1,0 +1,633 @@
+"""The OpenAI clients over the real `openai` SDK, replaying recorded wire bytes
+(respx intercepting httpx2, or httpx2's mock transport): the body sent is
+asserted, the answer decoded; and the package around them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import httpx2
+import openai
+import pytest
+import respx
+
+import interlingua
+import interlingua_openai
+import interlingua_openai.responses
+from conftest import FIXTURES, ROOT, corpus_files, require_corpus
+from interlingua import (
+    Adapter,
+    BadRequestError,
+    ChatRequest,
+    FinishReason,
+    Message,
+    ProviderError,
+    ReasoningConfig,
+    ResponseFormat,
+    StreamError,
+    ToolChoice,
+    ToolSpec,
+    TranslationError,
+    TranslationReport,
+    accumulate,
+    accumulate_async,
+)
+from interlingua.testing import Interaction, load_cassette
+from interlingua_openai import AsyncOpenAIClient, OpenAIClient
+from interlingua_openai.responses import AsyncOpenAIResponsesClient, OpenAIResponsesClient
+
+HTTPX2_POOLS = (
+    "httpcore2._sync.connection_pool.ConnectionPool",
+    "httpcore2._async.connection_pool.AsyncConnectionPool",
+)
+FIXTURE = FIXTURES / "openai"
+CHAT_PATH, RESPONSES_PATH = "/v1/chat/completions", "/v1/responses"
+SYSTEM = "You answer weather questions in one sentence."
+QUESTION = "Is it raining in Lisbon right now?"
+LOCK = "Give me step-by-step instructions to pick my neighbour's door lock."
+LISBON = "Light rain, 14 C, wind 20 km/h from the west."
+WEATHER = ToolSpec(
+    name="get_weather",
+    description="The current weather in a city.",
+    parameters={
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+        "additionalProperties": False,
+    },
+    strict=True,
+)
+WEATHER_FUNCTION = {
+    "name": "get_weather",
+    "description": "The current weather in a city.",
+    "parameters": WEATHER.parameters,
+    "strict": True,
+}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def api() -> Iterator[respx.MockRouter]:
+    """respx, taught to intercept httpx2 (which the openai SDK sends through)."""
+    respx.mocks.HTTPCoreMocker.add_targets(*HTTPX2_POOLS)
+    with respx.mock(base_url="https://api.openai.com", assert_all_called=True) as router:
+        yield router
+
+
+def replay(
+    api: respx.MockRouter, path: str, interactions: tuple[Interaction, ...] | list[Interaction]
+) -> respx.Route:
+    """Answers each POST to `path` with the next recorded response, byte for byte."""
+    answers = iter(interactions)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        recorded = next(answers).response
+        return httpx.Response(
+            recorded.status, headers=recorded.replay_headers(), content=recorded.body
+        )
+
+    return api.post(path).mock(side_effect=answer)
+
+
+def sent(route: respx.Route) -> list[dict[str, Any]]:
+    return [json.loads(call.request.content) for call in route.calls]
+
+
+def sdk() -> openai.OpenAI:
+    return openai.OpenAI(api_key="test-key", max_retries=0)
+
+
+def async_sdk() -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(api_key="test-key", max_retries=0)
+
+
+def recorded(name: str) -> tuple[Interaction, ...]:
+    return load_cassette(FIXTURE / name).interactions
+
+
+def bodies(interactions: tuple[Interaction, ...]) -> list[Any]:
+    return [interaction.request.json for interaction in interactions if interaction.request]
+
+
+# --- the project's own recordings: Chat Completions ---
+
+
+def test_a_chat_tool_round_trip(api: respx.MockRouter) -> None:
+    interactions = recorded("chat_tool_round_trip.json")
+    route = replay(api, CHAT_PATH, interactions)
+    client = OpenAIClient(sdk())
+    history = [
+        Message.system(SYSTEM, provider_data={"openai": {"role": "developer"}}),
+        Message.user(QUESTION),
+    ]
+    request = ChatRequest(
+        model="gpt-4.1-mini",
+        messages=tuple(history),
+        tools=(WEATHER,),
+        tool_choice=ToolChoice.auto(),
+        max_tokens=400,
+        temperature=0.2,
+        context=interlingua.InvocationContext(user_id="user-7f3a"),
+    )
+
+    first = client.complete(request, report=TranslationReport(strict=True))
+    (call,) = first.message.tool_calls
+    history += [first.message, Message.tool_result(call.id, LISBON)]
+    second_request = request.model_copy(update={"messages": tuple(history)})
+    second = client.complete(second_request, report=TranslationReport(strict=True))
+
+    first_body = {
+        "model": "gpt-4.1-mini",
+        "messages": [
+            {"role": "developer", "content": SYSTEM},
+            {"role": "user", "content": QUESTION},
+        ],
+        "tools": [{"type": "function", "function": WEATHER_FUNCTION}],
+        "tool_choice": "auto",
+        "max_completion_tokens": 400,
+        "temperature": 0.2,
+        "safety_identifier": "user-7f3a",
+    }
+    second_body = {
+        **first_body,
+        "messages": [
+            *first_body["messages"],
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "call_Lx7qT2mVb9RcK4wZs1HnD8Pe",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": '{"city":"Lisbon"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_Lx7qT2mVb9RcK4wZs1HnD8Pe", "content": LISBON},
+        ],
+    }
+    assert sent(route) == [first_body, second_body]
+    assert sent(route) == [encode(request), encode(second_request)]
+    assert sent(route) == bodies(interactions)
+    assert first.finish_reason is FinishReason.TOOL_CALLS
+    assert (
+        second.text == "Yes, there is light rain in Lisbon right now, 14 °C with a westerly wind."
+    )
+    assert (second.usage.input_tokens, second.usage.output_tokens) == (124, 19)
+    assert route.calls[0].request.headers["authorization"] == "Bearer test-key"
+
+
+def encode(request: ChatRequest) -> dict[str, Any]:
+    return interlingua_openai.encode_request(request, report=TranslationReport(strict=True))
+
+
+PARALLEL_REQUEST = ChatRequest(
+    model="gpt-4o-mini",
+    messages=(Message.user("What is the weather and the local time in Oslo?"),),
+    tools=(
+        WEATHER,
+        WEATHER.model_copy(update={"name": "get_time", "description": "The local time in a city."}),
+    ),
+    parallel_tool_calls=True,
+    stream=True,
+)
+
+
+def test_a_chat_stream_with_parallel_tool_calls_asks_for_usage(api: respx.MockRouter) -> None:
+    interactions = recorded("chat_stream_parallel_tool_calls.json")
+    route = replay(api, CHAT_PATH, interactions)
+    response = accumulate(OpenAIClient(sdk()).stream(PARALLEL_REQUEST))
+    body = sent(route)[0]
+    assert body["stream_options"] == {"include_usage": True}  # added for a stream
+    assert body == bodies(interactions)[0]
+    assert [(c.id, c.name, c.arguments) for c in response.message.tool_calls] == [
+        ("call_Ow3sR8vK1mT6qY2nB5xL9cHd", "get_weather", '{"city": "Oslo"}'),
+        ("call_Pz6tN1wJ4kV8rD3mF7sQ2gLa", "get_time", '{"city": "Oslo"}'),
+    ]
+    assert response.finish_reason is FinishReason.TOOL_CALLS
+    assert response.usage.total_tokens == 169
+
+
+@pytest.mark.anyio
+async def test_a_chat_stream_through_the_async_sdk(api: respx.MockRouter) -> None:
+    interactions = recorded("chat_stream_parallel_tool_calls.json")
+    route = replay(api, CHAT_PATH, interactions)
+    events = await AsyncOpenAIClient(async_sdk()).stream(PARALLEL_REQUEST)
+    response = await accumulate_async(events)
+    assert sent(route) == bodies(interactions)
+    assert len(response.message.tool_calls) == 2
+
+
+@pytest.mark.anyio
+async def test_a_refusal_through_the_async_sdk(api: respx.MockRouter) -> None:
+    interactions = recorded("chat_refusal.json")
+    route = replay(api, CHAT_PATH, interactions)
+    schema = {
+        "type": "object",
+        "properties": {"steps": {"type": "array", "items": {"type": "string"}}},
+        "required": ["steps"],
+        "additionalProperties": False,
+    }
+    request = ChatRequest(
+        model="gpt-4o",
+        messages=(Message.user(LOCK),),
+        response_format=ResponseFormat(
+            type="json_schema", name="Instructions", json_schema=schema, strict=True
+        ),
+    )
+    response = await AsyncOpenAIClient(async_sdk()).complete(request)
+    assert sent(route) == [
+        {
+            "model": "gpt-4o",
+            "messages": [
+                {
+                    "role": "user",
+                    "content": LOCK,
+                }
+            ],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "Instructions", "schema": schema, "strict": True},
+            },
+        }
+    ]
+    assert sent(route) == bodies(interactions)
+    assert [(p.type, p.text) for p in response.message.parts] == [  # type: ignore[union-attr]
+        ("refusal", "I'm sorry, but I can't help with that.")
+    ]
+    assert response.text == ""
+
+
+def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
+    interactions = recorded("chat_error_400.json")
+    replay(api, CHAT_PATH, interactions)
+    request = interlingua_openai.decode_request(bodies(interactions)[0])
+    with pytest.raises(BadRequestError) as caught:
+        OpenAIClient(sdk()).complete(request)
+    error = caught.value
+    assert (error.status, error.type, error.code) == (
+        400,
+        "invalid_request_error",
+        "unsupported_parameter",
+    )
+    assert (
+        error.message
+        == "Unsupported parameter: 'reasoning_effort' is not supported with this model."
+    )
+    assert error.request_id == "req_0e1d2c3b4a5948678695a4b3c2d1e0f9"
+    assert error.body == interactions[0].response.json
+    assert not error.retryable
+    assert isinstance(error.__cause__, openai.BadRequestError)
+
+
+def test_an_error_status_on_a_stream_raises_before_any_event(api: respx.MockRouter) -> None:
+    replay(api, CHAT_PATH, recorded("chat_error_400.json"))
+    with pytest.raises(BadRequestError):
+        OpenAIClient(sdk()).stream(PARALLEL_REQUEST)
+
+
+def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer(
+    api: respx.MockRouter,
+) -> None:
+    interactions = recorded("chat_stream_error.json")
+    route = replay(api, CHAT_PATH, interactions)
+    request = interlingua_openai.decode_request(bodies(interactions)[0])
+    with pytest.raises(StreamError) as caught:
+        accumulate(OpenAIClient(sdk()).stream(request))
+    assert sent(route) == bodies(interactions)
+    assert caught.value.partial is not None
+    assert caught.value.partial.text == "Grey breath on the bay"
+    assert caught.value.error is not None
+    assert caught.value.error.type == "server_error"
+
+
+@pytest.mark.anyio
+async def test_an_error_inside_an_async_stream_raises_a_stream_error(api: respx.MockRouter) -> None:
+    interactions = recorded("chat_stream_error.json")
+    replay(api, CHAT_PATH, interactions)
+    request = interlingua_openai.decode_request(bodies(interactions)[0])
+    with pytest.raises(StreamError) as caught:
+        await accumulate_async(await AsyncOpenAIClient(async_sdk()).stream(request))
+    assert caught.value.partial is not None
+    assert caught.value.partial.text == "Grey breath on the bay"
+
+
+# --- the project's own recordings: the Responses API ---
+
+
+def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back(
+    api: respx.MockRouter,
+) -> None:
+    interactions = recorded("responses_reasoning_tool_call.json")
+    route = replay(api, RESPONSES_PATH, interactions)
+    client = OpenAIResponsesClient(sdk())
+    options = {"include": ["reasoning.encrypted_content"], "store": False}
+    history = [
+        Message.system(SYSTEM, provider_data={"openai-responses": {"instructions": True}}),
+        Message.user(QUESTION, provider_data={"openai-responses": {"content": "list"}}),
+    ]
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=tuple(history),
+        tools=(WEATHER,),
+        reasoning=ReasoningConfig(effort="low", summary="auto"),
+        provider_options={"openai-responses": options},
+    )
+    strict = TranslationReport(strict=True)
+    first = client.complete(request, report=strict)
+    reasoning, call = first.message.parts
+    history += [first.message, Message.tool_result(call.id, LISBON)]  # type: ignore[union-attr]
+    second_request = request.model_copy(update={"messages": tuple(history)})
+    second = client.complete(second_request, report=strict)
+
+    recorded_reasoning = interactions[0].response.json["output"][0]
+    first_body = {
+        "model": "gpt-5-mini",
+        "instructions": SYSTEM,
+        "input": [{"role": "user", "content": [{"type": "input_text", "text": QUESTION}]}],
+        "tools": [{"type": "function", **WEATHER_FUNCTION}],
+        "reasoning": {"effort": "low", "summary": "auto"},
+        "include": ["reasoning.encrypted_content"],
+        "store": False,
+    }
+    second_body = {
+        **first_body,
+        "input": [
+            *first_body["input"],
+            recorded_reasoning,
+            interactions[0].response.json["output"][1],
+            {
+                "type": "function_call_output",
+                "call_id": "call_Qm4Tz8Lx2Vb6Kc1Wn9Rp5Hs3",
+                "output": LISBON,
+            },
+        ],
+    }
+    assert sent(route) == [first_body, second_body]
+    assert sent(route) == bodies(interactions)
+    assert reasoning.signature == recorded_reasoning["encrypted_content"]  # type: ignore[union-attr]
+    assert first.finish_reason is FinishReason.TOOL_CALLS
+    assert second.text == "Yes: light rain in Lisbon right now, 14 °C with a westerly wind."
+    assert first.usage.reasoning_tokens == 128
+
+
+RESPONSES_STREAM_REQUEST = ChatRequest(
+    model="gpt-5-mini",
+    messages=(
+        Message.user(
+            "Name the capital of Portugal in three words.",
+            provider_data={"openai-responses": {"input": "string"}},
+        ),
+    ),
+    reasoning=ReasoningConfig(effort="low", summary="auto"),
+    provider_options={
+        "openai-responses": {"include": ["reasoning.encrypted_content"], "store": False}
+    },
+    stream=True,
+)
+
+
+def test_a_responses_stream(api: respx.MockRouter) -> None:
+    interactions = recorded("responses_stream_reasoning.json")
+    route = replay(api, RESPONSES_PATH, interactions)
+    response = accumulate(OpenAIResponsesClient(sdk()).stream(RESPONSES_STREAM_REQUEST))
+    assert sent(route) == [
+        {
+            "model": "gpt-5-mini",
+            "input": "Name the capital of Portugal in three words.",
+            "reasoning": {"effort": "low", "summary": "auto"},
+            "include": ["reasoning.encrypted_content"],
+            "store": False,
+            "stream": True,
+        }
+    ]
+    assert sent(route) == bodies(interactions)
+    assert response.text == "Lisbon, Portugal's capital."
+    assert response.message.reasoning[0].text.startswith("**Answering briefly**")
+    assert response.usage.reasoning_tokens == 64
+
+
+@pytest.mark.anyio
+async def test_a_responses_stream_and_call_through_the_async_sdk(api: respx.MockRouter) -> None:
+    stream_route = replay(api, RESPONSES_PATH, recorded("responses_stream_reasoning.json"))
+    client = AsyncOpenAIResponsesClient(async_sdk())
+    response = await accumulate_async(await client.stream(RESPONSES_STREAM_REQUEST))
+    assert response.finish_reason is FinishReason.STOP
+    assert sent(stream_route) == bodies(recorded("responses_stream_reasoning.json"))
+
+
+@pytest.mark.anyio
+async def test_a_responses_call_through_the_async_sdk(api: respx.MockRouter) -> None:
+    interactions = recorded("responses_reasoning_tool_call.json")[:1]
+    route = replay(api, RESPONSES_PATH, interactions)
+    request = interlingua_openai.responses.decode_request(bodies(interactions)[0])
+    async with AsyncOpenAIResponsesClient(async_sdk()) as client:
+        response = await client.complete(request)
+    assert sent(route) == bodies(interactions)
+    assert [p.type for p in response.message.parts] == ["reasoning", "tool_call"]
+
+
+def test_a_call_through_httpx2s_mock_transport() -> None:
+    (interaction,) = recorded("chat_refusal.json")
+    seen: list[dict[str, Any]] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        seen.append(json.loads(request.content))
+        answer = interaction.response
+        return httpx2.Response(answer.status, headers=answer.replay_headers(), content=answer.body)
+
+    http = httpx2.Client(transport=httpx2.MockTransport(handler))
+    with OpenAIClient(openai.OpenAI(api_key="test-key", max_retries=0, http_client=http)) as client:
+        response = client.complete(interlingua_openai.decode_request(interaction.request.json))  # type: ignore[union-attr]
+    assert seen == [interaction.request.json]  # type: ignore[union-attr]
+    assert response.message.parts[0].type == "refusal"
+
+
+def test_translation_errors_raise_before_anything_is_sent(api: respx.MockRouter) -> None:
+    route = api.post(CHAT_PATH)
+    request = ChatRequest(model="gpt-4o", top_k=3)
+    with pytest.raises(TranslationError):
+        OpenAIClient(sdk()).complete(request, report=TranslationReport(strict=True))
+    assert not route.called
+    route.respond(
+        200,
+        json={"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": []},
+    )
+    OpenAIClient(sdk()).complete(ChatRequest(model="gpt-4o"))
+
+
+def test_the_client_takes_a_user_built_sdk_client_or_the_options_to_build_one() -> None:
+    own = sdk()
+    assert OpenAIClient(own).sdk is own
+    built = OpenAIResponsesClient(
+        api_key="test-key", base_url="https://proxy.example/v1", max_retries=1
+    )
+    assert isinstance(built.sdk, openai.OpenAI)
+    assert str(built.sdk.base_url) == "https://proxy.example/v1/"
+    assert built.sdk.max_retries == 1
+    with pytest.raises(TypeError, match="not both"):
+        OpenAIClient(own, api_key="x")
+    assert isinstance(AsyncOpenAIClient(api_key="test-key").sdk, openai.AsyncOpenAI)
+
+
+# --- the corpus, replayed through the SDK clients ---
+
+CORPUS = corpus_files("openai-chat") + corpus_files("openai-responses")
+CLIENTS = {
+    CHAT_PATH: (OpenAIClient, AsyncOpenAIClient, interlingua_openai),
+    RESPONSES_PATH: (
+        OpenAIResponsesClient,
+        AsyncOpenAIResponsesClient,
+        interlingua_openai.responses,
+    ),
+}
+
+
+def corpus_interactions(path: Path | None) -> list[Interaction]:
+    if path is None:
+        require_corpus()
+        pytest.fail("no OpenAI cassettes in the corpus")
+    return [i for i in load_cassette(path).for_provider("openai") if i.path in CLIENTS]
+
+
+def corpus_id(path: Path | None) -> str:
+    return "corpus-missing" if path is None else path.name
+
+
+@pytest.mark.parametrize("path", CORPUS or [None], ids=corpus_id)
+def test_the_corpus_replayed_through_the_sdk_client(
+    api: respx.MockRouter, path: Path | None
+) -> None:
+    for interaction in corpus_interactions(path):
+        client_type, _, codec = CLIENTS[interaction.path or ""]
+        route = replay(api, interaction.path or "", [interaction])
+        request = codec.decode_request(interaction.request.json)  # type: ignore[union-attr]
+        client = client_type(sdk())
+        if interaction.response.status >= 400:
+            with pytest.raises(ProviderError) as caught:
+                client.complete(request)
+            assert caught.value.status == interaction.response.status
+        elif interaction.is_stream:
+            assert accumulate(client.stream(request)).finish_reason is not None
+        else:
+            response = client.complete(request)
+            assert response == codec.decode_response(interaction.response.json)
+        assert sent(route)[-1] == interaction.request.json  # type: ignore[union-attr]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("path", CORPUS or [None], ids=corpus_id)
+async def test_the_corpus_replayed_through_the_async_sdk_client(
+    api: respx.MockRouter, path: Path | None
+) -> None:
+    for interaction in corpus_interactions(path):
+        _, client_type, codec = CLIENTS[interaction.path or ""]
+        route = replay(api, interaction.path or "", [interaction])
+        request = codec.decode_request(interaction.request.json)  # type: ignore[union-attr]
+        client = client_type(async_sdk())
+        if interaction.response.status >= 400:
+            with pytest.raises(ProviderError):
+                await client.complete(request)
+        elif interaction.is_stream:
+            expected = accumulate(codec.decode_stream(interaction.response.stream_payloads()))
+            assert await accumulate_async(await client.stream(request)) == expected
+        else:
+            assert await client.complete(request) == codec.decode_response(
+                interaction.response.json
+            )
+        assert sent(route)[-1] == interaction.request.json  # type: ignore[union-attr]
+
+
+# --- the package ---
+
+
+def test_importing_the_codecs_does_not_import_the_sdk() -> None:
+    code = (
+        "import sys, interlingua_openai, interlingua_openai.responses\n"
+        "print(sorted({'openai', 'httpx', 'httpx2'} & set(sys.modules)))\n"
+        "interlingua_openai.OpenAIClient\n"
+        "print('openai' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split("\n")[:2] == ["[]", "True"]
+
+
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [("openai", interlingua_openai), ("openai-responses", interlingua_openai.responses)],
+)
+def test_the_module_is_the_adapter_found_by_name(name: str, module: Any) -> None:
+    adapter = interlingua.get_adapter(name)
+    assert adapter is module
+    assert isinstance(adapter, Adapter)
+    assert name == adapter.PROVIDER
+
+
+def test_the_export_lists() -> None:
+    for module in (interlingua_openai, interlingua_openai.responses):
+        missing = [name for name in module.__all__ if not hasattr(module, name)]
+        assert missing == []
+        assert set(module.__all__) <= set(dir(module))
+    assert {"OpenAIClient", "AsyncOpenAIClient", "ChatCompletionsDialect", "OPENAI"} <= set(
+        interlingua_openai.__all__
+    )
+    with pytest.raises(AttributeError):
+        interlingua_openai.NoSuchThing  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_the_readme_examples_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (ROOT / "adapters" / "openai" / "README.md").read_text(encoding="utf-8")
+    code = "\n".join(re.findall(r"```python\n(.*?)```", readme, re.DOTALL))
+    monkeypatch.chdir(ROOT)
+
+    exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+
+    assert capsys.readouterr().out.splitlines() == [
+        "Yes: light rain in Lisbon right now, 14 °C with a westerly wind.",
+        "510 128",
+        "messages[2].parts[0]: dropped: openai takes no reasoning back (made by openai-responses)",
+        "['system', 'user', 'assistant', 'tool', 'assistant']",
+    ]
+
+
+class _BreaksOff(httpx2.SyncByteStream):
+    """The first two events of a recorded stream, then a dropped connection."""
+
+    def __init__(self, body: bytes) -> None:
+        self.head = b"\n\n".join(body.split(b"\n\n")[:2]) + b"\n\n"
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield self.head
+        raise httpx2.ReadError("connection reset by peer")
+
+
+def test_a_connection_lost_mid_stream_raises_a_stream_error_with_the_partial_answer() -> None:
+    (interaction,) = recorded("chat_stream_error.json")
+    answer = interaction.response
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, headers=answer.replay_headers(), stream=_BreaksOff(answer.body))
+
+    http = httpx2.Client(transport=httpx2.MockTransport(handler))
+    client = OpenAIClient(openai.OpenAI(api_key="test-key", max_retries=0, http_client=http))
+    request = interlingua_openai.decode_request(interaction.request.json)  # type: ignore[union-attr]
+    with pytest.raises(StreamError, match="broke off") as caught:
+        accumulate(client.stream(request))
+    assert caught.value.partial is not None
+    assert caught.value.partial.text == "Grey breath"
+    assert isinstance(caught.value.__cause__, openai.APIConnectionError)

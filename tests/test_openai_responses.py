@@ -1,0 +1,647 @@
+"""The Responses API codec: input items grouped into turns and back, output items
+to one assistant message and back, reasoning (summary and encrypted content)
+kept for the Responses API alone, and streams accumulated to the response
+`response.completed` carries."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from openai.types.responses import Response
+
+from conftest import FIXTURES
+from interlingua import (
+    ChatRequest,
+    ChatResponse,
+    DecodeError,
+    FilePart,
+    FinishReason,
+    InvalidDataError,
+    InvocationContext,
+    Message,
+    OpaquePart,
+    ReasoningConfig,
+    ReasoningPart,
+    ResponseFormat,
+    StreamError,
+    TextPart,
+    TokenUsage,
+    ToolCallPart,
+    ToolChoice,
+    ToolResultPart,
+    ToolSpec,
+    TranslationReport,
+    accumulate,
+)
+from interlingua.testing import load_cassette
+from interlingua_openai.responses import (
+    PROVIDER,
+    ResponsesStreamDecoder,
+    decode_error,
+    decode_request,
+    decode_response,
+    decode_stream,
+    encode_request,
+    encode_response,
+)
+
+ENCRYPTED = "gAAAAABp9Qx3Lw7KpT2mVb9RcK4wZs1HnD8PeYx5QaN3uJ6sF0gE2iB7oC4dH1kM8tR5v"
+REASONING_ITEM = {
+    "id": "rs_068a2c5e9f1b3d7a",
+    "type": "reasoning",
+    "encrypted_content": ENCRYPTED,
+    "summary": [{"type": "summary_text", "text": "**Checking**\n\nCall get_weather."}],
+}
+CALL_ITEM = {
+    "id": "fc_068a2c5e9f1b3d7a",
+    "type": "function_call",
+    "status": "completed",
+    "arguments": '{"city":"Lisbon"}',
+    "call_id": "call_Qm4Tz8Lx2Vb6Kc1Wn9Rp5Hs3",
+    "name": "get_weather",
+}
+MESSAGE_ITEM = {
+    "id": "msg_068a2c5e9f1b3d7a",
+    "type": "message",
+    "status": "completed",
+    "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": "Light rain."}],
+    "role": "assistant",
+}
+CALL = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+TOOL = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "The current weather in a city.",
+    "parameters": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+    },
+    "strict": True,
+}
+
+HISTORY: dict[str, Any] = {
+    "model": "gpt-5-mini",
+    "instructions": "You answer weather questions in one sentence.",
+    "input": [
+        {"role": "developer", "content": "Use metric units."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "input_text", "text": "Rain in Lisbon? See the map."},
+                {
+                    "type": "input_image",
+                    "image_url": "https://example.com/map.png",
+                    "detail": "high",
+                },
+                {"type": "input_file", "file_id": "file-6F2ksmvXxt4VdoqmHRw6kL"},
+            ],
+        },
+        REASONING_ITEM,
+        CALL_ITEM,
+        {
+            "type": "function_call_output",
+            "call_id": CALL_ITEM["call_id"],
+            "output": "Light rain, 14 C",
+        },
+        MESSAGE_ITEM,
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Thanks"}]},
+        {
+            "type": "web_search_call",
+            "id": "ws_1",
+            "status": "completed",
+            "action": {"type": "search", "query": "x"},
+        },
+    ],
+    "tools": [TOOL, {"type": "web_search"}],
+    "tool_choice": {"type": "function", "name": "get_weather"},
+    "parallel_tool_calls": False,
+    "max_output_tokens": 500,
+    "temperature": 1,
+    "top_p": 0.9,
+    "reasoning": {"effort": "low", "summary": "auto"},
+    "text": {
+        "format": {
+            "type": "json_schema",
+            "name": "answer",
+            "schema": {"type": "object"},
+            "strict": True,
+        },
+        "verbosity": "low",
+    },
+    "include": ["reasoning.encrypted_content"],
+    "store": False,
+    "previous_response_id": "resp_0ac6a4d9",
+    "stream": False,
+    "truncation": "auto",
+}
+
+
+def response_body(
+    output: list[dict[str, Any]], status: str = "completed", **fields: Any
+) -> dict[str, Any]:
+    return {
+        "id": "resp_068a2c5e9f1b3d7a",
+        "object": "response",
+        "created_at": 1780313220,
+        "status": status,
+        "error": None,
+        "incomplete_details": None,
+        "instructions": None,
+        "model": "gpt-5-mini-2025-08-07",
+        "output": output,
+        "parallel_tool_calls": True,
+        "reasoning": {"effort": "low", "summary": "detailed"},
+        "store": False,
+        "text": {"format": {"type": "text"}, "verbosity": "medium"},
+        "usage": {
+            "input_tokens": 92,
+            "input_tokens_details": {"cached_tokens": 64},
+            "output_tokens": 151,
+            "output_tokens_details": {"reasoning_tokens": 128},
+            "total_tokens": 243,
+        },
+        **fields,
+    }
+
+
+def test_a_whole_history_decodes_and_encodes_back_exactly() -> None:
+    request = decode_request(HISTORY)
+    report = TranslationReport()
+    assert encode_request(request, report=report) == HISTORY
+    assert report.losses == []
+
+
+def test_the_history_is_grouped_into_turns() -> None:
+    request = decode_request(HISTORY)
+    instructions, developer, user, model, results, answer, thanks, search = request.messages
+    assert instructions.role == "system"
+    assert instructions.text == "You answer weather questions in one sentence."
+    assert developer.role == "system"
+    assert developer.provider_data == {PROVIDER: {"item": {"role": "developer"}}}
+    assert user.parts[1] == FilePart(
+        media_type="image/png", url="https://example.com/map.png", detail="high"
+    )
+    assert user.parts[2].file_id == "file-6F2ksmvXxt4VdoqmHRw6kL"  # type: ignore[union-attr]
+    reasoning, call = model.parts
+    assert reasoning == ReasoningPart(
+        text="**Checking**\n\nCall get_weather.",
+        signature=ENCRYPTED,
+        provider=PROVIDER,
+        provider_data={PROVIDER: {"item": {"id": "rs_068a2c5e9f1b3d7a"}}},
+    )
+    assert call == ToolCallPart(
+        id="call_Qm4Tz8Lx2Vb6Kc1Wn9Rp5Hs3",
+        name="get_weather",
+        arguments='{"city":"Lisbon"}',
+        provider_data={PROVIDER: {"item": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}}},
+    )
+    assert results.parts == (
+        ToolResultPart(
+            tool_call_id=CALL_ITEM["call_id"], content=(TextPart(text="Light rain, 14 C"),)
+        ),
+    )
+    assert answer.text == "Light rain."
+    assert thanks.text == "Thanks"
+    assert search == Message.assistant(OpaquePart(provider=PROVIDER, data=HISTORY["input"][-1]))
+    assert request.tools == (
+        ToolSpec(
+            name="get_weather",
+            description=TOOL["description"],
+            parameters=TOOL["parameters"],
+            strict=True,
+        ),
+    )
+    assert request.tool_choice == ToolChoice.tool("get_weather")
+    assert request.reasoning == ReasoningConfig(effort="low", summary="auto")
+    assert request.response_format == ResponseFormat(
+        type="json_schema", name="answer", json_schema={"type": "object"}, strict=True
+    )
+    assert (request.max_tokens, request.temperature, request.stream) == (500, 1, False)
+    assert request.options_for(PROVIDER) == {
+        "tools": HISTORY["tools"],
+        "text": {"verbosity": "low"},
+        "include": ["reasoning.encrypted_content"],
+        "store": False,
+        "previous_response_id": "resp_0ac6a4d9",
+        "truncation": "auto",
+        "stream": False,
+    }
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"input": "Just a string"},
+        {"input": []},
+        {
+            "input": [
+                {"role": "user", "content": "a"},
+                {"role": "assistant", "content": "b"},
+                {"role": "assistant", "content": "c"},
+            ]
+        },
+        {
+            "input": [
+                CALL,
+                {
+                    "type": "function_call_output",
+                    "call_id": "c1",
+                    "output": [{"type": "input_text", "text": "x"}],
+                },
+            ]
+        },
+        {
+            "input": [
+                {
+                    "type": "function_call_output",
+                    "call_id": "c1",
+                    "output": [{"type": "input_image", "image_url": "data:image/png;base64,AA=="}],
+                }
+            ],
+            "previous_response_id": "resp_1",
+        },
+        {
+            "input": [
+                {"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": "SELECT 1"},
+                {"type": "custom_tool_call_output", "call_id": "c1", "output": "1"},
+            ]
+        },
+        {
+            "input": [
+                {
+                    "type": "reasoning",
+                    "id": "rs_1",
+                    "summary": [
+                        {"type": "summary_text", "text": "a"},
+                        {"type": "summary_text", "text": "b"},
+                    ],
+                }
+            ]
+        },
+        {"input": [{"type": "item_reference", "id": "msg_1"}]},
+        {"reasoning": {"effort": None}},
+        {"reasoning": {"summary": "concise"}},
+        {"text": {"format": {"type": "json_object"}}},
+        {"tool_choice": "required"},
+        {"tool_choice": {"type": "web_search"}},
+        {"instructions": None},
+        {"stream": True},
+    ],
+    ids=lambda fields: ",".join(fields) + ":" + str(next(iter(fields.values())))[:30],
+)
+def test_each_request_form_goes_back_as_it_came(fields: dict[str, Any]) -> None:
+    body = {"model": "gpt-5-mini", **fields}
+    assert encode_request(decode_request(body)) == body
+
+
+def test_an_unknown_part_of_a_tool_output_is_kept_whole() -> None:
+    video = {"type": "input_video", "video_url": "https://example.com/v.mp4"}
+    body = {
+        "model": "gpt-5-mini",
+        "input": [CALL, {"type": "function_call_output", "call_id": "c1", "output": [video]}],
+    }
+    request = decode_request(body)
+    assert request.messages[1].tool_results[0].content == (
+        OpaquePart(provider=PROVIDER, data=video),
+    )
+    assert encode_request(request) == body
+
+
+def test_reasoning_and_calls_decode_and_encode_back_exactly() -> None:
+    body = response_body([REASONING_ITEM, CALL_ITEM])
+    response = decode_response(body)
+    assert [part.type for part in response.message.parts] == ["reasoning", "tool_call"]
+    assert response.message.reasoning[0].signature == ENCRYPTED
+    assert (response.finish_reason, response.raw_finish_reason) == (
+        FinishReason.TOOL_CALLS,
+        "completed",
+    )
+    assert (
+        response.usage.input_tokens,
+        response.usage.cache_read_tokens,
+        response.usage.reasoning_tokens,
+    ) == (92, 64, 128)
+    assert encode_response(response) == body
+
+
+def test_the_output_goes_back_as_input_unchanged() -> None:
+    response = decode_response(response_body([REASONING_ITEM, CALL_ITEM]))
+    answer = Message.tool_result(CALL_ITEM["call_id"], "Light rain")
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=(Message.user("Rain in Lisbon?"), response.message, answer),
+    )
+    assert encode_request(request, report=TranslationReport(strict=True))["input"] == [
+        {"role": "user", "content": "Rain in Lisbon?"},
+        REASONING_ITEM,
+        CALL_ITEM,
+        {"type": "function_call_output", "call_id": CALL_ITEM["call_id"], "output": "Light rain"},
+    ]
+
+
+def test_a_history_the_responses_api_would_reject_is_refused_before_sending() -> None:
+    call = Message.assistant(ToolCallPart(id="call_1", name="f", arguments="{}"))
+    with pytest.raises(InvalidDataError) as caught:
+        encode_request(ChatRequest(model="gpt-5-mini", messages=(Message.user("Hi"), call)))
+    assert caught.value.path == "messages[1].parts[0]"
+    orphan = (Message.tool_result("call_0", "ok"),)
+    with pytest.raises(InvalidDataError, match="answers no open tool call"):
+        encode_request(ChatRequest(model="gpt-5-mini", messages=orphan))
+    continued = ChatRequest(
+        model="gpt-5-mini",
+        messages=orphan,
+        provider_options={PROVIDER: {"previous_response_id": "resp_1"}},
+    )
+    assert encode_request(continued)["input"] == [
+        {"type": "function_call_output", "call_id": "call_0", "output": "ok"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("status", "details", "reason", "raw"),
+    [
+        ("completed", None, FinishReason.STOP, "completed"),
+        ("incomplete", {"reason": "max_output_tokens"}, FinishReason.LENGTH, "max_output_tokens"),
+        ("incomplete", {"reason": "content_filter"}, FinishReason.CONTENT_FILTER, "content_filter"),
+        ("failed", None, FinishReason.ERROR, "failed"),
+        ("cancelled", None, FinishReason.OTHER, "cancelled"),
+        ("in_progress", None, None, "in_progress"),
+    ],
+)
+def test_status_and_incomplete_details_give_the_finish_reason(
+    status: str, details: dict[str, Any] | None, reason: FinishReason | None, raw: str
+) -> None:
+    body = response_body([MESSAGE_ITEM], status, incomplete_details=details)
+    response = decode_response(body)
+    assert (response.finish_reason, response.raw_finish_reason) == (reason, raw)
+    assert encode_response(response) == body
+
+
+def test_a_refusal_and_an_unknown_output_item() -> None:
+    refusal = {
+        "id": "msg_2",
+        "type": "message",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "refusal", "refusal": "I can't."}],
+    }
+    search = {"id": "ws_1", "type": "web_search_call", "status": "completed"}
+    body = response_body([search, refusal])
+    response = decode_response(body)
+    assert response.message.parts[0] == OpaquePart(provider=PROVIDER, data=search)
+    assert response.message.parts[1].type == "refusal"
+    assert encode_response(response) == body
+
+
+def test_the_sdks_response_decodes_like_its_json() -> None:
+    body = response_body(
+        [REASONING_ITEM, CALL_ITEM],
+        tools=[],
+        tool_choice="auto",
+        top_p=1.0,
+        temperature=1.0,
+        metadata={},
+    )
+    # Built the way the SDK builds what it receives: leniently, nested models and all.
+    sdk_object = Response.construct(**copy.deepcopy(body))
+    assert isinstance(sdk_object, Response)
+    assert decode_response(sdk_object) == decode_response(body)
+
+
+def test_a_response_made_elsewhere_gets_the_output_item_shapes() -> None:
+    response = ChatResponse(
+        id="msg_01",
+        model="claude-sonnet-4-5",
+        provider="anthropic",
+        message=Message.assistant("Hello", ToolCallPart(id="toolu_01", name="f", arguments="{}")),
+        finish_reason=FinishReason.LENGTH,
+        usage=TokenUsage(input_tokens=10, output_tokens=5),
+    )
+    assert encode_response(response) == {
+        "id": "msg_01",
+        "object": "response",
+        "created_at": 0,
+        "model": "claude-sonnet-4-5",
+        "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"},
+        "output": [
+            {
+                "type": "message",
+                "id": "msg_1",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Hello", "annotations": []}],
+            },
+            {
+                "type": "function_call",
+                "call_id": "toolu_01",
+                "name": "f",
+                "arguments": "{}",
+                "status": "completed",
+            },
+        ],
+        "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15},
+    }
+
+
+def test_the_fixture_stream_accumulates_to_the_completed_response() -> None:
+    (interaction,) = load_cassette(
+        FIXTURES / "openai" / "responses_stream_reasoning.json"
+    ).interactions
+    payloads = interaction.response.stream_payloads()
+    response = accumulate(decode_stream(payloads))
+    assert response == decode_response(payloads[-1]["response"])
+    reasoning, text = response.message.parts
+    assert reasoning.text == (  # type: ignore[union-attr]
+        "**Answering briefly**\n\nThe capital is Lisbon; I need three words."
+        "\n\n**Wording it**\n\nLisbon is capital."
+    )
+    assert reasoning.signature is not None
+    assert reasoning.signature.startswith("gAAAAA")
+    assert text.text == "Lisbon, Portugal's capital."  # type: ignore[union-attr]
+    assert encode_response(response) == payloads[-1]["response"]
+
+
+def test_a_stream_decodes_one_event_at_a_time() -> None:
+    (interaction,) = load_cassette(
+        FIXTURES / "openai" / "responses_stream_reasoning.json"
+    ).interactions
+    payloads = interaction.response.stream_payloads()
+    decoder = ResponsesStreamDecoder()
+    events = [event for payload in payloads for event in decoder.feed(payload)] + decoder.finish()
+    assert events == list(decode_stream(payloads))
+
+
+def test_a_stream_whose_items_arrive_only_when_done() -> None:
+    events = [
+        {"type": "response.created", "response": response_body([], "in_progress", usage=None)},
+        {"type": "response.output_item.done", "output_index": 0, "item": REASONING_ITEM},
+        {"type": "response.output_item.done", "output_index": 1, "item": CALL_ITEM},
+        {"type": "response.completed", "response": response_body([REASONING_ITEM, CALL_ITEM])},
+    ]
+    response = accumulate(decode_stream(events))
+    assert response == decode_response(events[-1]["response"])
+
+
+def test_an_error_event_and_a_failed_response_raise_with_the_partial_answer() -> None:
+    delta = {
+        "type": "response.output_text.delta",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": "Half",
+    }
+    added = {
+        "type": "response.content_part.added",
+        "output_index": 0,
+        "content_index": 0,
+        "part": {"type": "output_text", "text": ""},
+    }
+    error = {
+        "type": "error",
+        "code": "server_error",
+        "message": "Something went wrong.",
+        "param": None,
+    }
+    with pytest.raises(StreamError) as caught:
+        accumulate(decode_stream([added, delta, error]))
+    assert caught.value.partial is not None
+    assert caught.value.partial.text == "Half"
+    assert caught.value.error is not None
+    assert caught.value.error.type == "server_error"
+    failed = response_body(
+        [], "failed", error={"code": "server_error", "message": "The model failed."}
+    )
+    with pytest.raises(StreamError, match="The model failed"):
+        accumulate(decode_stream([added, delta, {"type": "response.failed", "response": failed}]))
+
+
+def test_an_error_answer_is_typed() -> None:
+    body = {
+        "error": {
+            "message": "Incorrect API key provided: test.",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "invalid_api_key",
+        }
+    }
+    error = decode_error(401, body)
+    assert (type(error).__name__, error.status, error.code, error.provider) == (
+        "AuthenticationError",
+        401,
+        "invalid_api_key",
+        PROVIDER,
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"input": []}, "model"),
+        ({"model": "m", "input": [{"role": "robot", "content": "x"}]}, "input[0].role"),
+        (
+            {"model": "m", "input": [{"type": "function_call", "name": "f", "arguments": "{}"}]},
+            "input[0].call_id",
+        ),
+        (
+            {"model": "m", "input": [{"type": "function_call_output", "call_id": "c"}]},
+            "input[0].output",
+        ),
+        (
+            {"model": "m", "input": [{"role": "user", "content": [{"type": "input_image"}]}]},
+            "input[0].content[0]",
+        ),
+        ({"model": "m", "input": [{"type": "reasoning", "id": "rs_1"}]}, "input[0].summary"),
+        ({"model": "m", "tools": [{"type": "function"}]}, "tools[0].name"),
+    ],
+)
+def test_a_request_that_cannot_be_decoded_names_the_path(body: dict[str, Any], path: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        decode_request(body)
+    assert caught.value.path == path
+    assert caught.value.provider == PROVIDER
+
+
+def test_a_response_that_cannot_be_decoded_names_the_path() -> None:
+    body = response_body([REASONING_ITEM, {**CALL_ITEM, "name": None}])
+    with pytest.raises(DecodeError) as caught:
+        decode_response(body)
+    assert caught.value.path == "output[1].name"
+
+
+def test_malformed_arguments_in_a_stream_are_kept_and_flagged() -> None:
+    bad = {**CALL_ITEM, "arguments": '{"city": '}
+    events = [
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**bad, "arguments": "", "status": "in_progress"},
+        },
+        {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": '{"city": '},
+        {"type": "response.output_item.done", "output_index": 0, "item": bad},
+        {"type": "response.completed", "response": response_body([bad])},
+    ]
+    response = accumulate(decode_stream(events))
+    assert response.message.tool_calls[0].arguments == '{"city": '
+    assert [w.kind for w in response.warnings] == ["malformed"]
+
+
+def test_the_context_names_the_user_and_the_session() -> None:
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=(Message.user("Hi"),),
+        context=InvocationContext(user_id="user-42", session_id="chat-9"),
+    )
+    assert encode_request(request) == {
+        "model": "gpt-5-mini",
+        "input": [{"role": "user", "content": "Hi"}],
+        "safety_identifier": "user-42",
+        "prompt_cache_key": "chat-9",
+    }
+
+
+TEXT = "Lisbon, Portugal's capital — by the Tagus."
+
+
+@given(st.lists(st.integers(min_value=0, max_value=len(TEXT)), max_size=10))
+def test_re_chunking_the_text_deltas_changes_nothing(cuts: list[int]) -> None:
+    points = sorted({0, len(TEXT), *cuts})
+    message = {
+        **MESSAGE_ITEM,
+        "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": TEXT}],
+    }
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": response_body([], "in_progress", usage=None)},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**message, "content": [], "status": "in_progress"},
+        },
+        {
+            "type": "response.content_part.added",
+            "output_index": 0,
+            "content_index": 0,
+            "part": {"type": "output_text", "annotations": [], "logprobs": [], "text": ""},
+        },
+    ]
+    events += [
+        {
+            "type": "response.output_text.delta",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": TEXT[a:b],
+        }
+        for a, b in itertools.pairwise(points)
+    ]
+    events += [
+        {"type": "response.output_item.done", "output_index": 0, "item": message},
+        {"type": "response.completed", "response": response_body([message])},
+    ]
+    response = accumulate(decode_stream(events))
+    assert response == decode_response(events[-1]["response"])
+    assert response.text == TEXT
