@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from interlingua import DecodeError
-from interlingua.codec import WireReader, as_wire_dict, dump_arguments, fit_tool_call_id
+from interlingua.codec import (
+    WireReader,
+    as_wire_dict,
+    copy_json,
+    dump_arguments,
+    fit_tool_call_id,
+    leftover,
+    overlay,
+)
 
 read = WireReader("acme")
 
@@ -108,3 +116,31 @@ def test_an_sdk_object_holding_an_unknown_block_dumps_without_warnings() -> None
     unknown = {"type": "mystery_block", "payload": [1, 2]}
     message = _LenientMessage.model_construct(content=[unknown])  # type: ignore[list-item]
     assert as_wire_dict(message) == {"content": [unknown]}
+
+
+def test_copy_json_shares_no_object_or_array() -> None:
+    original = {"a": [{"b": 1}], "c": "text"}
+    copied = copy_json(original)
+    assert copied == original
+    copied["a"][0]["b"] = 2
+    assert original == {"a": [{"b": 1}], "c": "text"}
+
+
+def test_a_decoded_body_is_a_fresh_copy() -> None:
+    body = {"content": [{"type": "text"}]}
+    wire = as_wire_dict(body)
+    wire["content"][0]["type"] = "changed"
+    assert body == {"content": [{"type": "text"}]}
+
+
+def test_leftover_and_overlay_give_back_the_wire() -> None:
+    wire = {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}, "n": {"a": 1}}
+    modeled = {"type": "text", "text": "hi", "n": {}}
+    extras = leftover(wire, modeled)
+    assert extras == {"cache_control": {"type": "ephemeral"}, "n": {"a": 1}}
+    assert overlay(modeled, extras) == wire
+
+
+def test_the_core_value_wins_where_both_give_a_field() -> None:
+    assert leftover({"text": "old"}, {"text": "new"}) == {}
+    assert overlay({"text": "new"}, {"text": "old", "extra": 1}) == {"text": "new", "extra": 1}

@@ -1,10 +1,16 @@
 """Helpers the adapters share while reading and writing wire bodies.
 
 Nothing here knows any provider: reading a required field with a path-naming
-error, turning an SDK object back into its wire dict, rewriting tool-call ids
-to fit a provider's rules, deterministically, so a call and its result stay
-paired, and `resolve_report`, the report an encoder fills (the caller's, or
-one that warns).
+error, turning an SDK object back into its wire dict, keeping the fields the
+core does not model (`leftover`, `overlay`), rewriting tool-call ids to fit a
+provider's rules, deterministically, so a call and its result stay paired,
+and `resolve_report`, the report an encoder fills (the caller's, or one that
+warns).
+
+Wire bodies and core values never share mutable objects: `as_wire_dict`
+hands decoders a fresh copy of a body, and encoders return `copy_json` of
+what they built, so changing a body never changes a frozen request, history
+or response, nor the other way round.
 """
 
 from __future__ import annotations
@@ -18,24 +24,42 @@ from typing import Any, TypeVar, overload
 from interlingua._errors import DecodeError
 from interlingua._report import resolve_report
 
-__all__ = ["WireReader", "as_wire_dict", "dump_arguments", "fit_tool_call_id", "resolve_report"]
+__all__ = [
+    "WireReader",
+    "as_wire_dict",
+    "copy_json",
+    "dump_arguments",
+    "fit_tool_call_id",
+    "leftover",
+    "overlay",
+    "resolve_report",
+]
 
 T = TypeVar("T")
 
 _MISSING: Any = object()
 
 
+def copy_json(value: T) -> T:
+    """A deep copy of a JSON value: new dicts and lists, the same immutable leaves."""
+    if isinstance(value, dict):
+        return {key: copy_json(item) for key, item in value.items()}  # type: ignore[return-value]
+    if isinstance(value, list):
+        return [copy_json(item) for item in value]  # type: ignore[return-value]
+    return value
+
+
 def as_wire_dict(body: Any, *, by_alias: bool = False) -> dict[str, Any]:
-    """A wire body as a plain dict: a dict as it is, an SDK (pydantic) object as
-    the JSON it was built from (`exclude_unset`, so no field the provider did not
-    send appears).
+    """A wire body as a fresh plain dict: a copy of a mapping, an SDK (pydantic)
+    object as the JSON it was built from (`exclude_unset`, so no field the
+    provider did not send appears).
 
     SDKs build responses leniently: an unknown block may sit in a field typed
     for another, and pydantic warns while dumping it. The dump is still the JSON
     received, so those warnings are silenced.
     """
     if isinstance(body, Mapping):
-        return dict(body)
+        return copy_json(dict(body))
     dump = getattr(body, "model_dump", None)
     if callable(dump):
         result = dump(mode="json", exclude_unset=True, by_alias=by_alias, warnings=False)
@@ -155,3 +179,35 @@ def _alphanumeric(digest: str, length: int) -> str:
         number, rest = divmod(number, len(alphabet))
         chars.append(alphabet[rest])
     return "".join(chars)
+
+
+def leftover(wire: Mapping[str, Any], modeled: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of `wire` that `modeled` does not give back, objects compared
+    field by field. A field `modeled` gives with another value is the core's to
+    decide and is not kept.
+
+    With `overlay`: for a wire object `w` and the object `m` that encoding the
+    core's reading of `w` gives, `overlay(m, leftover(w, m)) == w`. Adapters keep
+    `leftover(...)` in a `provider_data` or `provider_options` slot, which is how
+    `encode(decode(body)) == body` holds for fields interlingua has never heard of.
+    """
+    rest: dict[str, Any] = {}
+    for key, value in wire.items():
+        if key not in modeled:
+            rest[key] = value
+        elif isinstance(value, Mapping) and isinstance(modeled[key], Mapping):
+            inner = leftover(value, modeled[key])
+            if inner:
+                rest[key] = inner
+    return rest
+
+
+def overlay(modeled: Mapping[str, Any], extras: Mapping[str, Any]) -> dict[str, Any]:
+    """`modeled` with the fields of `extras` it lacks filled in, objects merged."""
+    merged = dict(modeled)
+    for key, value in extras.items():
+        if key not in merged:
+            merged[key] = value
+        elif isinstance(value, Mapping) and isinstance(merged[key], Mapping):
+            merged[key] = overlay(merged[key], value)
+    return merged

@@ -44,7 +44,7 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, dump_arguments, fit_tool_call_id
+from interlingua.codec import WireReader, dump_arguments, fit_tool_call_id, leftover, overlay
 from interlingua_anthropic._wire import (
     IMAGE_MEDIA_TYPES,
     PROVIDER,
@@ -64,8 +64,6 @@ from interlingua_anthropic._wire import (
     ToolUseBlock,
     URLSource,
     WireDict,
-    leftover,
-    overlay,
 )
 
 __all__ = [

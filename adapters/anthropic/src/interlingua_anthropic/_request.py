@@ -46,12 +46,12 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, resolve_report
+from interlingua.codec import WireReader, copy_json, leftover, overlay, resolve_report
 from interlingua_anthropic._blocks import CONTENT_FORMAT, decode_block, encode_part, plain_text
 from interlingua_anthropic._rules import check_tool_pairs, fit_thinking
 from interlingua_anthropic._settings import decode_settings, encode_settings
 from interlingua_anthropic._tools import decode_tools, encode_tools
-from interlingua_anthropic._wire import PROVIDER, WireDict, WireRole, leftover, overlay
+from interlingua_anthropic._wire import PROVIDER, WireDict, WireRole
 
 __all__ = ["decode_request", "encode_request"]
 
@@ -69,7 +69,7 @@ def decode_request(body: dict[str, Any]) -> ChatRequest:
 
     Raises `DecodeError` naming the path of a missing or mistyped field.
     """
-    body = _reader.object(body, "<root>")
+    body = _reader.object(copy_json(body), "<root>")
     system, system_kept = _decode_system(body.get("system"))
     turns = _reader.field(body, "messages", "", list)
     tools, tools_kept = decode_tools(body.get("tools"))
@@ -109,7 +109,7 @@ def encode_request(
         body["tools"] = tools
     body = overlay(body, {key: value for key, value in options.items() if key != "tools"})
     fit_thinking(body, report)
-    return body
+    return copy_json(body)
 
 
 # --- decoding ---

@@ -31,15 +31,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from interlingua import ChatResponse, FinishReason, Message, TokenUsage, TranslationReport
-from interlingua.codec import WireReader, as_wire_dict, resolve_report
+from interlingua.codec import WireReader, as_wire_dict, copy_json, leftover, overlay, resolve_report
 from interlingua_anthropic._blocks import decode_block, encode_part
 from interlingua_anthropic._wire import (
     PROVIDER,
     MessageBody,
     Usage,
     WireDict,
-    leftover,
-    overlay,
 )
 
 __all__ = [
@@ -165,7 +163,7 @@ def encode_response(
     """
     report = resolve_report(report, PROVIDER)
     body = overlay(_encode_fields(response, report), response.provider_data.get(PROVIDER, {}))
-    return overlay(body, _DEFAULTS)
+    return copy_json(overlay(body, _DEFAULTS))
 
 
 def _encode_fields(response: ChatResponse, report: TranslationReport) -> MessageBody:

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from interlingua import ToolSpec
-from interlingua.codec import WireReader
-from interlingua_anthropic._wire import PROVIDER, Tool, WireDict, leftover, overlay
+from interlingua.codec import WireReader, leftover, overlay
+from interlingua_anthropic._wire import PROVIDER, Tool, WireDict
 
 __all__ = ["decode_tools", "encode_tools"]
 

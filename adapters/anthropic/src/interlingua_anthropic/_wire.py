@@ -1,16 +1,10 @@
-"""The Anthropic Messages API as this adapter sees it: wire shapes, constants, and
-the two helpers that keep what the core does not model.
+"""The Anthropic Messages API as this adapter sees it: wire shapes and constants.
 
 Bodies are read and written as plain JSON values (`WireDict`). The TypedDicts
 below name the shapes the adapter builds, field for field as the API takes
 them (`POST /v1/messages`); anything else a body carries travels beside the
-core values, never inside them.
-
-Invariant of `leftover` and `overlay`: for a wire object `w` and the object
-`m` that encoding the core's reading of `w` gives, `overlay(m, leftover(w, m))`
-equals `w`. Every codec here keeps `leftover(...)` in a `provider_data` or
-`provider_options` slot, which is how `encode(decode(body)) == body` holds for
-fields interlingua has never heard of.
+core values, never inside them (`interlingua.codec.leftover` finds it,
+`overlay` lays it back).
 """
 
 from __future__ import annotations
@@ -29,8 +23,6 @@ __all__ = [
     "MessageBody",
     "RequestTurn",
     "WireDict",
-    "leftover",
-    "overlay",
 ]
 
 PROVIDER = "anthropic"
@@ -195,32 +187,3 @@ class MessageBody(TypedDict):
     content: list[WireDict]
     stop_reason: str | None
     usage: WireDict
-
-
-# --- keeping what the core does not model ---
-
-
-def leftover(wire: Mapping[str, Any], modeled: Mapping[str, Any]) -> WireDict:
-    """The fields of `wire` that `modeled` does not give back, objects compared
-    field by field. A field `modeled` gives with another value is the core's
-    to decide and is not kept."""
-    rest: WireDict = {}
-    for key, value in wire.items():
-        if key not in modeled:
-            rest[key] = value
-        elif isinstance(value, Mapping) and isinstance(modeled[key], Mapping):
-            inner = leftover(value, modeled[key])
-            if inner:
-                rest[key] = inner
-    return rest
-
-
-def overlay(modeled: Mapping[str, Any], extras: Mapping[str, Any]) -> WireDict:
-    """`modeled` with the fields of `extras` it lacks filled in, objects merged."""
-    merged = dict(modeled)
-    for key, value in extras.items():
-        if key not in merged:
-            merged[key] = value
-        elif isinstance(value, Mapping) and isinstance(merged[key], Mapping):
-            merged[key] = overlay(merged[key], value)
-    return merged

@@ -33,7 +33,7 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, as_wire_dict, resolve_report
+from interlingua.codec import WireReader, as_wire_dict, copy_json, resolve_report
 from interlingua_openai._common import fit_call_id, rest
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._parts import (
@@ -66,7 +66,7 @@ def encode_request(
     dialect: ChatCompletionsDialect = OPENAI,
 ) -> dict[str, Any]:
     """The Chat Completions body for `request`; losses go to `report`."""
-    return _Encoder(dialect, resolve_report(report, dialect.provider)).request(request)
+    return copy_json(_Encoder(dialect, resolve_report(report, dialect.provider)).request(request))
 
 
 def decode_request(body: Any, *, dialect: ChatCompletionsDialect = OPENAI) -> ChatRequest:

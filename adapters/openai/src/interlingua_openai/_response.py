@@ -33,7 +33,7 @@ from interlingua import (
     ToolCallPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, as_wire_dict, resolve_report
+from interlingua.codec import WireReader, as_wire_dict, copy_json, resolve_report
 from interlingua_openai._common import rest
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._parts import decode_tool_call
@@ -67,7 +67,8 @@ def encode_response(
     dialect: ChatCompletionsDialect = OPENAI,
 ) -> dict[str, Any]:
     """The Chat Completions body for `response`; losses go to `report`."""
-    return _Encoder(dialect, resolve_report(report, dialect.provider)).response(response)
+    encoder = _Encoder(dialect, resolve_report(report, dialect.provider))
+    return copy_json(encoder.response(response))
 
 
 def decode_usage(

@@ -33,7 +33,7 @@ from interlingua import (
     ToolSpec,
     TranslationReport,
 )
-from interlingua.codec import WireReader, as_wire_dict, resolve_report
+from interlingua.codec import WireReader, as_wire_dict, copy_json, resolve_report
 from interlingua_openai._common import rest
 from interlingua_openai._rules import check_tool_pairs
 from interlingua_openai.responses._items import (
@@ -69,7 +69,7 @@ def encode_request(
     request: ChatRequest, *, report: TranslationReport | None = None
 ) -> dict[str, Any]:
     """The Responses API body for `request`; losses go to `report`."""
-    return _Encoder(resolve_report(report, PROVIDER)).request(request)
+    return copy_json(_Encoder(resolve_report(report, PROVIDER)).request(request))
 
 
 def decode_request(body: Any) -> ChatRequest:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ChatResponse, FinishReason, Message, TokenUsage, TranslationReport
-from interlingua.codec import WireReader, as_wire_dict, resolve_report
+from interlingua.codec import WireReader, as_wire_dict, copy_json, resolve_report
 from interlingua_openai.responses._items import ItemDecoder, ItemEncoder
 from interlingua_openai.responses._wire import (
     CALL_ITEMS,
@@ -84,7 +84,7 @@ def encode_response(
     body.update(data["fields"] if "fields" in data else _made_elsewhere(response))
     for key in data.get("absent", ()):
         body.pop(key, None)
-    return body
+    return copy_json(body)
 
 
 def decode_usage(usage: Mapping[str, Any], path: str = "usage") -> TokenUsage:

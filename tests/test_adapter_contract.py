@@ -1,0 +1,92 @@
+"""What every installed adapter promises, checked alike on recorded traffic.
+
+- It is found by name through its entry point and has the six codec functions.
+- Wire bodies and core values share nothing mutable: changing an encoded body,
+  or the body that was decoded, never changes the request or response.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import corpus_files, require_corpus
+from interlingua import Adapter, TranslationReport, get_adapter
+from interlingua.testing import Interaction, load_cassette
+
+# adapter name -> (corpus folder, cassette provider, URL path of its endpoint)
+ADAPTERS = {
+    "anthropic": ("anthropic", "anthropic", "/v1/messages"),
+    "openai": ("openai-chat", "openai", "/v1/chat/completions"),
+    "openai-responses": ("openai-responses", "openai", "/v1/responses"),
+}
+
+
+def interactions(name: str) -> list[Interaction]:
+    folder, provider, path = ADAPTERS[name]
+    found = []
+    for file in corpus_files(folder, "*.yaml"):
+        for interaction in load_cassette(file).for_provider(provider):
+            if interaction.path == path and interaction.response.status == 200:
+                found.append(interaction)
+    return found
+
+
+def poison(value: Any) -> None:
+    """Change every object and array inside `value`, in place."""
+    if isinstance(value, dict):
+        for item in value.values():
+            poison(item)
+        value["__poisoned__"] = True
+    elif isinstance(value, list):
+        for item in value:
+            poison(item)
+        value.append("__poisoned__")
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_the_adapter_is_found_by_name(name: str) -> None:
+    adapter = get_adapter(name)
+    assert isinstance(adapter, Adapter)
+    assert name == adapter.PROVIDER
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_encoded_requests_share_nothing_with_the_request(name: str) -> None:
+    require_corpus()
+    adapter = get_adapter(name)
+    bodies = [i.request.json for i in interactions(name) if i.request is not None]
+    assert bodies, f"no recorded {name} requests"
+    for recorded in bodies:
+        original = json.loads(json.dumps(recorded))
+        request = adapter.decode_request(original)
+        poison(original)
+        first = adapter.encode_request(request, report=TranslationReport())
+        assert first == recorded
+        poison(first)
+        assert adapter.encode_request(request, report=TranslationReport()) == recorded
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_encoded_responses_share_nothing_with_the_response(name: str) -> None:
+    require_corpus()
+    adapter = get_adapter(name)
+    bodies = [i.response.json for i in interactions(name) if i.response.json is not None]
+    assert bodies, f"no recorded {name} responses"
+    for recorded in bodies:
+        original = json.loads(json.dumps(recorded))
+        response = adapter.decode_response(original)
+        poison(original)
+        first = adapter.encode_response(response, report=TranslationReport())
+        assert first == recorded
+        poison(first)
+        assert adapter.encode_response(response, report=TranslationReport()) == recorded
+
+
+def test_every_adapter_folder_is_checked_here() -> None:
+    installed = {path.name for path in (Path(__file__).parents[1] / "adapters").iterdir()}
+    covered = {name.split("-")[0] for name in ADAPTERS}
+    assert installed <= covered
