@@ -28,6 +28,7 @@ from interlingua import (
     ChatRequest,
     FinishReason,
     Message,
+    ProviderConnectionError,
     ProviderError,
     ReasoningConfig,
     ResponseFormat,
@@ -630,4 +631,7 @@ def test_a_connection_lost_mid_stream_raises_a_stream_error_with_the_partial_ans
         accumulate(client.stream(request))
     assert caught.value.partial is not None
     assert caught.value.partial.text == "Grey breath"
-    assert isinstance(caught.value.__cause__, openai.APIConnectionError)
+    lost = caught.value.error
+    assert isinstance(lost, ProviderConnectionError)
+    assert lost.retryable
+    assert isinstance(lost.__cause__, openai.APIConnectionError)

@@ -12,8 +12,9 @@ InterlinguaError
  │    ├── PermissionDeniedError       403
  │    ├── NotFoundError               404
  │    ├── RateLimitError              429
- │    └── ServerError                 5xx
- │         └── OverloadedError        529, or an `overloaded_error` type
+ │    ├── ServerError                 5xx
+ │    │    └── OverloadedError        529, or an `overloaded_error` type
+ │    └── ProviderConnectionError     no answer: the connection failed or timed out
  ├── StreamError                      a stream that broke; keeps the partial response
  ├── AdapterNotFoundError (LookupError)
  └── CassetteError                    a recording that cannot be read
@@ -41,6 +42,7 @@ __all__ = [
     "NotFoundError",
     "OverloadedError",
     "PermissionDeniedError",
+    "ProviderConnectionError",
     "ProviderError",
     "RateLimitError",
     "ServerError",
@@ -233,6 +235,14 @@ class ServerError(ProviderError):
 
 class OverloadedError(ServerError):
     """The provider is temporarily overloaded (Anthropic's 529)."""
+
+
+class ProviderConnectionError(ProviderError):
+    """No answer came: the connection failed or timed out. Worth a retry."""
+
+    @property
+    def retryable(self) -> bool:
+        return True
 
 
 _ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {

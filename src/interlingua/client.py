@@ -1,0 +1,348 @@
+"""Clients over a provider's official SDK, written once for every adapter.
+
+An adapter describes its API as an `Endpoint` (where to post, its codec) and
+its SDK as an `SDKBinding` (the SDK's stream classes and errors); `ChatClient`
+and `AsyncChatClient` do the rest. The SDK keeps doing what it does for its
+own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
+
+- The body sent is exactly the endpoint's `encode_request(request)`, with
+  `stream` set by the method called. It goes through the SDK's generic `post`
+  (the request its own `create` makes, without rebuilding the body from typed
+  arguments), and the answer is read as JSON, never as an SDK model, so the
+  codec sees exactly what the provider sent.
+- An error status raises the adapter's typed `ProviderError` and a network
+  failure `ProviderConnectionError`, the SDK's exception chained as the cause.
+- `stream()` sends the request when called (awaited, for the async client), so
+  an error status raises there. An error inside the stream is decoded as the
+  event it was, so `accumulate` raises `StreamError` keeping what arrived. The
+  `EventStream` closes the HTTP response when it ends, is closed, or is dropped.
+
+This module imports no SDK: the adapter's client module does, and hands the
+SDK's classes over in its `SDKBinding`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, ClassVar, Protocol
+
+from interlingua._errors import ProviderConnectionError, ProviderError
+from interlingua._report import TranslationReport
+from interlingua._request import ChatRequest
+from interlingua._response import ChatResponse
+from interlingua._stream import StreamEvent
+
+__all__ = [
+    "AsyncChatClient",
+    "AsyncEventStream",
+    "ChatClient",
+    "Endpoint",
+    "EventStream",
+    "SDKBinding",
+    "StreamDecoder",
+    "sdk_client",
+]
+
+
+class _EncodeRequest(Protocol):
+    def __call__(
+        self, request: ChatRequest, *, report: TranslationReport | None = None
+    ) -> dict[str, Any]: ...
+
+
+class StreamDecoder(Protocol):
+    """An adapter's stream decoder, fed one payload at a time."""
+
+    def feed(self, payload: Any) -> Iterable[StreamEvent]: ...
+
+    def finish(self) -> Iterable[StreamEvent]: ...
+
+
+def _stream_on(request: ChatRequest) -> ChatRequest:
+    return request if request.stream else request.model_copy(update={"stream": True})
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One API of one provider: where to post, and its codec."""
+
+    provider: str
+    path: str
+    encode_request: _EncodeRequest
+    decode_response: Callable[[Any], ChatResponse]
+    stream_decoder: Callable[[], StreamDecoder]
+    # The request a stream sends: `stream` on, and whatever else streams need.
+    streamed: Callable[[ChatRequest], ChatRequest] = _stream_on
+
+    def body(
+        self, request: ChatRequest, report: TranslationReport | None, *, stream: bool
+    ) -> dict[str, Any]:
+        if stream:
+            request = self.streamed(request)
+        elif request.stream:
+            request = request.model_copy(update={"stream": False})
+        return self.encode_request(request, report=report)
+
+
+@dataclass(frozen=True)
+class SDKBinding:
+    """What the clients need of one SDK (anthropic, openai and groq are alike)."""
+
+    status_error: type[Exception]
+    connection_error: type[Exception]
+    stream_cls: Any
+    async_stream_cls: Any
+    decode_error: Callable[[int | None, Any], ProviderError]
+    # The status error's body as the provider sent it.
+    error_body: Callable[[Any], Any]
+    # An SDK exception raised while reading a stream, as the payload of the
+    # error event it stands for; None when it is no such thing.
+    in_stream_payload: Callable[[Exception], Any | None]
+    post_options: dict[str, Any] = field(default_factory=dict)
+
+    @contextmanager
+    def errors(self, provider: str) -> Iterator[None]:
+        """SDK errors raised in the block, as interlingua's."""
+        try:
+            yield
+        except self.status_error as exc:
+            error = self.decode_error(getattr(exc, "status_code", None), self.error_body(exc))
+            error.request_id = error.request_id or getattr(exc, "request_id", None)
+            raise error from exc
+        except self.connection_error as exc:
+            raise ProviderConnectionError(str(exc), provider=provider) from exc
+
+    def payloads(self, stream: Iterable[Any]) -> Iterator[Any]:
+        """The stream's payloads; an error the SDK raises mid-stream goes on as its payload."""
+        events = iter(stream)
+        while True:
+            try:
+                payload = next(events)
+            except StopIteration:
+                return
+            except Exception as exc:
+                if (error := self.in_stream_payload(exc)) is None:
+                    raise
+                yield error
+                return
+            yield payload
+
+    async def async_payloads(self, stream: Any) -> AsyncIterator[Any]:
+        events = stream.__aiter__()
+        while True:
+            try:
+                payload = await events.__anext__()
+            except StopAsyncIteration:
+                return
+            except Exception as exc:
+                if (error := self.in_stream_payload(exc)) is None:
+                    raise
+                yield error
+                return
+            yield payload
+
+
+def sdk_client(client: Any, options: dict[str, Any], factory: Callable[..., Any]) -> Any:
+    """The user's SDK client, or one built from `options`; not both."""
+    if client is not None and options:
+        raise TypeError(
+            f"pass a {factory.__qualname__} client or the options to build one, not both"
+        )
+    return client if client is not None else factory(**options)
+
+
+class EventStream(Iterator[StreamEvent]):
+    """The events of one streamed call. The HTTP response is closed when the
+    events end, on `close()`, on leaving a `with` block, or when dropped."""
+
+    def __init__(self, events: Iterator[StreamEvent], response: Any) -> None:
+        self._events = events
+        self._response = response
+
+    def __iter__(self) -> EventStream:
+        return self
+
+    def __next__(self) -> StreamEvent:
+        try:
+            return next(self._events)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        response, self._response = self._response, None
+        if response is not None:
+            response.close()
+
+    def __enter__(self) -> EventStream:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class AsyncEventStream(AsyncIterator[StreamEvent]):
+    """`EventStream` for async clients; `aclose()` (or `async with`) closes it.
+    One dropped unclosed is closed by the SDK's HTTP client when it shuts."""
+
+    def __init__(self, events: AsyncIterator[StreamEvent], response: Any) -> None:
+        self._events = events
+        self._response = response
+
+    def __aiter__(self) -> AsyncEventStream:
+        return self
+
+    async def __anext__(self) -> StreamEvent:
+        try:
+            return await self._events.__anext__()
+        except BaseException:
+            await self.aclose()
+            raise
+
+    async def aclose(self) -> None:
+        response, self._response = self._response, None
+        if response is not None:
+            await response.close()
+
+    async def __aenter__(self) -> AsyncEventStream:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+class ChatClient:
+    """`complete` and `stream` over one SDK client, for the API `endpoint` names."""
+
+    endpoint: ClassVar[Endpoint]
+    binding: ClassVar[SDKBinding]
+
+    def __init__(self, sdk: Any) -> None:
+        self.sdk = sdk
+
+    def complete(
+        self, request: ChatRequest, *, report: TranslationReport | None = None
+    ) -> ChatResponse:
+        """The whole answer to `request`."""
+        body = self.endpoint.body(request, report, stream=False)
+        with self.binding.errors(self.endpoint.provider):
+            answer = self._post(body, stream=False)
+        return self.endpoint.decode_response(answer)
+
+    def stream(
+        self, request: ChatRequest, *, report: TranslationReport | None = None
+    ) -> EventStream:
+        """The answer to `request` as stream events; `interlingua.accumulate` joins them.
+
+        The request is sent here: an error status raises before any event.
+        """
+        body = self.endpoint.body(request, report, stream=True)
+        with self.binding.errors(self.endpoint.provider):
+            response = self._post(body, stream=True)
+        return EventStream(self._events(response), response)
+
+    def _post(self, body: dict[str, Any], *, stream: bool) -> Any:
+        extra = {"stream": True, "stream_cls": self.binding.stream_cls} if stream else {}
+        options = self.binding.post_options
+        return self.sdk.post(
+            self.endpoint.path, body=body, cast_to=object, options=options, **extra
+        )
+
+    def _events(self, response: Any) -> Iterator[StreamEvent]:
+        decoder = self.endpoint.stream_decoder()
+        with self.binding.errors(self.endpoint.provider):
+            for payload in self.binding.payloads(response):
+                yield from decoder.feed(payload)
+        yield from decoder.finish()
+
+    def close(self) -> None:
+        self.sdk.close()
+
+    def __enter__(self) -> ChatClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class AsyncChatClient:
+    """`ChatClient` for an async SDK client (asyncio or trio)."""
+
+    endpoint: ClassVar[Endpoint]
+    binding: ClassVar[SDKBinding]
+
+    def __init__(self, sdk: Any) -> None:
+        self.sdk = sdk
+
+    async def complete(
+        self, request: ChatRequest, *, report: TranslationReport | None = None
+    ) -> ChatResponse:
+        """The whole answer to `request`."""
+        body = self.endpoint.body(request, report, stream=False)
+        with self.binding.errors(self.endpoint.provider):
+            answer = await self._post(body, stream=False)
+        return self.endpoint.decode_response(answer)
+
+    async def stream(
+        self, request: ChatRequest, *, report: TranslationReport | None = None
+    ) -> AsyncEventStream:
+        """The answer to `request` as stream events (`events = await client.stream(...)`);
+        `interlingua.accumulate_async` joins them.
+
+        The request is sent here: an error status raises before any event.
+        """
+        body = self.endpoint.body(request, report, stream=True)
+        with self.binding.errors(self.endpoint.provider):
+            response = await self._post(body, stream=True)
+        return AsyncEventStream(self._events(response), response)
+
+    async def _post(self, body: dict[str, Any], *, stream: bool) -> Any:
+        extra = {"stream": True, "stream_cls": self.binding.async_stream_cls} if stream else {}
+        options = self.binding.post_options
+        return await self.sdk.post(
+            self.endpoint.path, body=body, cast_to=object, options=options, **extra
+        )
+
+    async def _events(self, response: Any) -> AsyncIterator[StreamEvent]:
+        decoder = self.endpoint.stream_decoder()
+        with self.binding.errors(self.endpoint.provider):
+            async for payload in self.binding.async_payloads(response):
+                for event in decoder.feed(payload):
+                    yield event
+        for event in decoder.finish():
+            yield event
+
+    async def close(self) -> None:
+        await self.sdk.close()
+
+    async def __aenter__(self) -> AsyncChatClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
