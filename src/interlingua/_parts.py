@@ -40,13 +40,18 @@ class TextPart(CoreModel):
 
 class FilePart(CoreModel):
     """An image, document or audio clip, given inline (`data`, base64), by `url`,
-    or by a provider's `file_id`: exactly one of the three."""
+    or by a provider's `file_id`: exactly one of the three.
+
+    `provider` names the provider whose file store a `file_id` points into; such
+    a part goes to that provider only (None: not known, sent as it is).
+    """
 
     type: Literal["file"] = "file"
     media_type: str
     data: str | None = Field(default=None, repr=False)
     url: str | None = None
     file_id: str | None = None
+    provider: str | None = None
     filename: str | None = None
     detail: str | None = None
     provider_data: ProviderData = provider_data_field()
