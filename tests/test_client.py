@@ -11,7 +11,7 @@ import anthropic
 import httpx2
 import pytest
 
-from interlingua import ChatRequest, Message, ProviderConnectionError, accumulate
+from interlingua import ChatRequest, DecodeError, Message, ProviderConnectionError, accumulate
 from interlingua.client import sdk_client
 from interlingua.testing import load_cassette
 from interlingua_anthropic import AnthropicClient
@@ -96,3 +96,15 @@ def test_a_client_or_its_options_not_both() -> None:
     built = sdk_client(None, {"api_key": "k", "max_retries": 0}, anthropic.Anthropic)
     assert isinstance(built, anthropic.Anthropic)
     assert built.max_retries == 0
+
+
+def test_a_200_that_is_not_json_is_a_decode_error() -> None:
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(
+            200, headers={"content-type": "application/json"}, content=b"<html>oops"
+        )
+
+    http = httpx2.Client(transport=httpx2.MockTransport(handler))
+    client = AnthropicClient(anthropic.Anthropic(api_key="k", max_retries=0, http_client=http))
+    with pytest.raises(DecodeError, match="the answer is not JSON"):
+        client.complete(REQUEST)

@@ -144,3 +144,11 @@ def test_leftover_and_overlay_give_back_the_wire() -> None:
 def test_the_core_value_wins_where_both_give_a_field() -> None:
     assert leftover({"text": "old"}, {"text": "new"}) == {}
     assert overlay({"text": "new"}, {"text": "old", "extra": 1}) == {"text": "new", "extra": 1}
+
+
+def test_a_body_that_is_not_an_object_is_a_decode_error() -> None:
+    assert read.body({"a": 1}) == {"a": 1}
+    with pytest.raises(DecodeError, match=r"at <root>: expected an object, got an array"):
+        read.body([1, 2])
+    with pytest.raises(DecodeError, match=r"at events\[0\]: expected an object, got a string"):
+        read.body("[DONE]", "events[0]")

@@ -101,3 +101,12 @@ def test_translation_error_says_what_and_where() -> None:
 )
 def test_format_path(loc: tuple[str | int, ...], path: str) -> None:
     assert format_path(loc) == path
+
+
+def test_openai_in_stream_error_types_are_typed_too() -> None:
+    assert isinstance(
+        ProviderError.for_status(None, "m", provider="openai", type="server_error"), ServerError
+    )
+    limited = ProviderError.for_status(None, "m", provider="openai", type="rate_limit_exceeded")
+    assert isinstance(limited, RateLimitError)
+    assert limited.retryable

@@ -162,3 +162,9 @@ def test_usage_addition_is_associative_and_commutative(
     assert a + b == b + a
     assert sum([a, b, c]) == a + b + c
     assert (a + b).total_tokens == a.total_tokens + b.total_tokens
+
+
+def test_a_whole_number_setting_stays_a_whole_number() -> None:
+    dumped = ChatRequest(model="m", temperature=1, top_p=0.5).model_dump_json()
+    assert '"temperature":1,' in dumped
+    assert '"top_p":0.5,' in dumped

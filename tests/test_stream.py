@@ -197,3 +197,12 @@ def test_a_provider_error_raised_by_the_stream_is_kept_on_the_stream_error() -> 
     assert isinstance(caught.value.error, OverloadedError)
     assert caught.value.partial is not None
     assert caught.value.partial.text == "so far"
+
+
+def test_a_response_built_any_way_flags_malformed_arguments_once() -> None:
+    message = Message.assistant(ToolCallPart(id="c", name="f", arguments="{oops"))
+    response = ChatResponse(message=message)
+    (warning,) = response.warnings
+    assert warning.path == "message.parts[0].arguments"
+    again = ChatResponse.model_validate_json(response.model_dump_json())
+    assert again.warnings == response.warnings

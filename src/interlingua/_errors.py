@@ -256,14 +256,19 @@ _ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {
     529: OverloadedError,
 }
 
-# In-stream errors carry no status, only the provider's type.
+# In-stream errors carry no status, only the provider's type (Anthropic's and
+# OpenAI's names).
 _ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
     "overloaded_error": OverloadedError,
     "rate_limit_error": RateLimitError,
+    "rate_limit_exceeded": RateLimitError,
     "api_error": ServerError,
+    "server_error": ServerError,
 }
 
-_RETRYABLE_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api_error"})
+_RETRYABLE_TYPES = frozenset(
+    {"overloaded_error", "rate_limit_error", "rate_limit_exceeded", "api_error", "server_error"}
+)
 
 
 def _subclass_for_status(status: int | None) -> type[ProviderError]:

@@ -61,8 +61,9 @@ class ChatRequest(CoreModel):
     tool_choice: ToolChoice | None = None
     parallel_tool_calls: bool | None = None
     max_tokens: int | None = None
-    temperature: float | None = None
-    top_p: float | None = None
+    # A number stays as written (`1` is not `1.0`), so bodies round-trip byte for byte.
+    temperature: int | float | None = None
+    top_p: int | float | None = None
     top_k: int | None = None
     stop: tuple[str, ...] = ()
     seed: int | None = None

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from interlingua._base import CoreModel, ProviderData, provider_data_field
-from interlingua._errors import ProviderError, StreamError, ToolArgumentsError
+from interlingua._errors import ProviderError, StreamError
 from interlingua._finish import FinishReason
 from interlingua._messages import Message
 from interlingua._parts import (
@@ -28,7 +28,6 @@ from interlingua._parts import (
     TextPart,
     ToolCallPart,
 )
-from interlingua._report import TranslationLoss
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
 
@@ -282,7 +281,6 @@ class StreamAccumulator:
             finish_reason=self._finish,
             raw_finish_reason=self._raw_finish,
             usage=self._usage,
-            warnings=_malformed_arguments(parts),
             provider_data=self._provider_data,
         )
 
@@ -303,19 +301,6 @@ class StreamAccumulator:
             partial=self.response(),
             error=provider_error,
         )
-
-
-def _malformed_arguments(parts: tuple[ContentPart, ...]) -> tuple[TranslationLoss, ...]:
-    warnings = []
-    for index, part in enumerate(parts):
-        if not isinstance(part, ToolCallPart):
-            continue
-        try:
-            part.parsed_arguments()
-        except ToolArgumentsError as exc:
-            path = f"message.parts[{index}].arguments"
-            warnings.append(TranslationLoss(path, "malformed", f"{exc}; kept as text"))
-    return tuple(warnings)
 
 
 def accumulate(events: Iterable[StreamEvent]) -> ChatResponse:

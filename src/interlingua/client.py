@@ -23,13 +23,14 @@ SDK's classes over in its `SDKBinding`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, ClassVar, Protocol
 
-from interlingua._errors import ProviderConnectionError, ProviderError
+from interlingua._errors import DecodeError, ProviderConnectionError, ProviderError
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
@@ -44,6 +45,7 @@ __all__ = [
     "SDKBinding",
     "StreamDecoder",
     "sdk_client",
+    "set_stream",
 ]
 
 
@@ -61,8 +63,9 @@ class StreamDecoder(Protocol):
     def finish(self) -> Iterable[StreamEvent]: ...
 
 
-def _stream_on(request: ChatRequest) -> ChatRequest:
-    return request if request.stream else request.model_copy(update={"stream": True})
+def set_stream(request: ChatRequest, stream: bool) -> ChatRequest:
+    """The request with `stream` as the method called asks."""
+    return request if request.stream is stream else request.model_copy(update={"stream": stream})
 
 
 @dataclass(frozen=True)
@@ -74,17 +77,14 @@ class Endpoint:
     encode_request: _EncodeRequest
     decode_response: Callable[[Any], ChatResponse]
     stream_decoder: Callable[[], StreamDecoder]
-    # The request a stream sends: `stream` on, and whatever else streams need.
-    streamed: Callable[[ChatRequest], ChatRequest] = _stream_on
+    # The request as sent streamed (True) or not: `stream` set, and whatever
+    # else the API ties to streaming.
+    prepare: Callable[[ChatRequest, bool], ChatRequest] = set_stream
 
     def body(
         self, request: ChatRequest, report: TranslationReport | None, *, stream: bool
     ) -> dict[str, Any]:
-        if stream:
-            request = self.streamed(request)
-        elif request.stream:
-            request = request.model_copy(update={"stream": False})
-        return self.encode_request(request, report=report)
+        return self.encode_request(self.prepare(request, stream), report=report)
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,11 @@ class SDKBinding:
             raise error from exc
         except self.connection_error as exc:
             raise ProviderConnectionError(str(exc), provider=provider) from exc
+        except json.JSONDecodeError as exc:
+            # A 200 whose body is not JSON: a proxy's page, a cut-off answer.
+            raise DecodeError(
+                "<root>", f"the answer is not JSON: {exc.msg}", provider=provider
+            ) from exc
 
     def payloads(self, stream: Iterable[Any]) -> Iterator[Any]:
         """The stream's payloads; an error the SDK raises mid-stream goes on as its payload."""

@@ -79,6 +79,13 @@ class WireReader:
     def error(self, path: str, message: str) -> DecodeError:
         return DecodeError(path, message, provider=self.provider)
 
+    def body(self, value: Any, path: str = "<root>") -> dict[str, Any]:
+        """A whole body (a dict or an SDK object) as a fresh dict; anything else is
+        a `DecodeError` at `path`."""
+        if isinstance(value, Mapping) or callable(getattr(value, "model_dump", None)):
+            value = as_wire_dict(value)
+        return self.object(value, path)
+
     def object(self, value: Any, path: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.error(path, f"expected an object, got {_json_type(value)}")

@@ -59,14 +59,18 @@ def sdk_binding(error_payload: Any) -> SDKBinding:
     )
 
 
-def _chat_streamed(request: ChatRequest) -> ChatRequest:
-    """Streams ask for the usage chunk, unless the request sets `stream_options`."""
-    options = request.options_for(OPENAI.provider)
-    update: dict[str, Any] = {"stream": True}
-    if "stream_options" not in options:
-        settings = {**options, "stream_options": {"include_usage": True}}
-        update["provider_options"] = {**request.provider_options, OPENAI.provider: settings}
-    return request.model_copy(update=update)
+def _chat_prepared(request: ChatRequest, stream: bool) -> ChatRequest:
+    """Streams ask for the usage chunk, unless the request sets `stream_options`;
+    a call that is not streamed sends none ("The 'stream_options' parameter is
+    only allowed when 'stream' is enabled", a 400)."""
+    options = dict(request.options_for(OPENAI.provider))
+    if stream:
+        options.setdefault("stream_options", {"include_usage": True})
+    else:
+        options.pop("stream_options", None)
+    others = {k: v for k, v in request.provider_options.items() if k != OPENAI.provider}
+    provider_options = {**others, OPENAI.provider: options} if options else others
+    return request.model_copy(update={"stream": stream, "provider_options": provider_options})
 
 
 def _chat_error_payload(body: Any) -> dict[str, Any]:
@@ -79,7 +83,7 @@ CHAT_COMPLETIONS = Endpoint(
     encode_request=_request.encode_request,
     decode_response=_response.decode_response,
     stream_decoder=ChatStreamDecoder,
-    streamed=_chat_streamed,
+    prepare=_chat_prepared,
 )
 SDK = sdk_binding(_chat_error_payload)
 
