@@ -1,6 +1,7 @@
-"""The Anthropic clients over the real `anthropic` SDK, replaying recorded wire
-bytes (respx intercepting httpx2, or httpx2's mock transport), and the package
-around them."""
+"""The Anthropic clients over the real `anthropic` SDK, replaying wire bytes
+(respx intercepting httpx2, or httpx2's mock transport), and the package
+around them. The bytes are the corpus's real traffic, and the project's own
+fixtures in `fixtures/anthropic/`: hand-made, shaped like real traffic."""
 
 from __future__ import annotations
 
@@ -88,13 +89,13 @@ def api() -> Iterator[respx.MockRouter]:
 def replay(
     api: respx.MockRouter, interactions: list[Interaction] | tuple[Interaction, ...]
 ) -> respx.Route:
-    """Answers each POST /v1/messages with the next recorded response, byte for byte."""
+    """Answers each POST /v1/messages with the next interaction's response, byte for byte."""
     answers = iter(interactions)
 
     def answer(request: httpx.Request) -> httpx.Response:
-        recorded = next(answers).response
+        response = next(answers).response
         return httpx.Response(
-            recorded.status, headers=recorded.replay_headers(), content=recorded.body
+            response.status, headers=response.replay_headers(), content=response.body
         )
 
     return api.post("/v1/messages").mock(side_effect=answer)
@@ -112,15 +113,16 @@ def async_sdk() -> anthropic.AsyncAnthropic:
     return anthropic.AsyncAnthropic(api_key="test-key", max_retries=0)
 
 
-def recorded(name: str) -> tuple[Interaction, ...]:
+def hand_made(name: str) -> tuple[Interaction, ...]:
+    """A hand-made fixture of `fixtures/anthropic/`, shaped like real traffic."""
     return load_cassette(FIXTURE / name).interactions
 
 
-# --- the project's own recordings ---
+# --- the project's own fixtures ---
 
 
 def test_a_tool_round_trip_with_thinking(api: respx.MockRouter) -> None:
-    interactions = recorded("tool_round_trip_with_thinking.json")
+    interactions = hand_made("tool_round_trip_with_thinking.json")
     route = replay(api, interactions)
     client = AnthropicClient(sdk())
     history = [
@@ -216,7 +218,7 @@ def stream_request() -> ChatRequest:
 
 
 def test_a_stream_through_the_sdk(api: respx.MockRouter) -> None:
-    interactions = recorded("stream_thinking_tool_use.json")
+    interactions = hand_made("stream_thinking_tool_use.json")
     route = replay(api, interactions)
 
     response = accumulate(AnthropicClient(sdk()).stream(stream_request()))
@@ -234,7 +236,7 @@ def test_a_stream_through_the_sdk(api: respx.MockRouter) -> None:
 
 @pytest.mark.anyio
 async def test_a_stream_through_the_async_sdk(api: respx.MockRouter) -> None:
-    interactions = recorded("stream_thinking_tool_use.json")
+    interactions = hand_made("stream_thinking_tool_use.json")
     route = replay(api, interactions)
 
     response = await accumulate_async(
@@ -247,7 +249,7 @@ async def test_a_stream_through_the_async_sdk(api: respx.MockRouter) -> None:
 
 @pytest.mark.anyio
 async def test_a_complete_call_through_the_async_sdk(api: respx.MockRouter) -> None:
-    interaction = recorded("tool_round_trip_with_thinking.json")[0]
+    interaction = hand_made("tool_round_trip_with_thinking.json")[0]
     assert interaction.request is not None
     route = replay(api, [interaction])
     request = decode_request(interaction.request.json)
@@ -259,7 +261,7 @@ async def test_a_complete_call_through_the_async_sdk(api: respx.MockRouter) -> N
 
 
 def test_an_image_input_through_httpx2s_mock_transport() -> None:
-    interaction = recorded("image_input.json")[0]
+    interaction = hand_made("image_input.json")[0]
     assert interaction.request is not None
     png = interaction.request.json["messages"][0]["content"][0]["source"]["data"]
     bodies: list[dict[str, Any]] = []
@@ -312,7 +314,7 @@ def test_an_image_input_through_httpx2s_mock_transport() -> None:
 
 
 def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
-    interactions = recorded("error_invalid_request.json")
+    interactions = hand_made("error_invalid_request.json")
     route = replay(api, interactions)
     request = ChatRequest(
         model="claude-sonnet-4-5",
@@ -346,7 +348,7 @@ def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
 def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answer(
     api: respx.MockRouter,
 ) -> None:
-    replay(api, recorded("stream_overloaded.json"))
+    replay(api, hand_made("stream_overloaded.json"))
     request = ChatRequest(
         model="claude-haiku-4-5",
         max_tokens=1024,
@@ -365,7 +367,7 @@ def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answe
 async def test_an_error_event_in_an_async_stream_raises_a_stream_error(
     api: respx.MockRouter,
 ) -> None:
-    replay(api, recorded("stream_overloaded.json"))
+    replay(api, hand_made("stream_overloaded.json"))
     request = ChatRequest(
         model="claude-haiku-4-5",
         max_tokens=1024,

@@ -514,8 +514,10 @@ def test_an_assistant_message_left_empty_is_left_out() -> None:
     body, losses = encoded(request)
 
     assert body["messages"] == [
-        {"role": "user", "content": "Hi"},
-        {"role": "user", "content": "Hello?"},
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "Hi"}, {"type": "text", "text": "Hello?"}],
+        }
     ]
     assert [loss.path for loss in losses] == ["messages[1].parts[0]", "messages[1]"]
 
@@ -562,6 +564,290 @@ def test_malformed_arguments_are_sent_as_an_empty_input_and_reported() -> None:
 
     assert body["messages"][1]["content"][0]["input"] == {}
     assert [(loss.path, loss.kind) for loss in losses] == [("messages[1].parts[0]", "transformed")]
+
+
+def test_a_file_in_an_assistant_message_is_left_out_and_reported() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user("Draw me a square"),
+            Message.assistant(FilePart(media_type="image/png", data="iVBORw0KGgo="), "Here it is."),
+            Message.user("Thanks"),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["messages"][1] == {"role": "assistant", "content": "Here it is."}
+    assert [(loss.path, loss.kind) for loss in losses] == [("messages[1].parts[0]", "dropped")]
+    assert "not permitted within assistant turns" in losses[0].reason
+
+
+def test_whitespace_only_text_is_left_out_like_empty_text() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user("Weather?", TextPart(text=" \n")),
+            Message.assistant(
+                TextPart(text="\t"), ToolCallPart(id="t1", name="get_weather", arguments="{}")
+            ),
+            Message.tool_result("t1", [TextPart(text="  "), TextPart(text="snow")]),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["messages"] == [
+        {"role": "user", "content": "Weather?"},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "get_weather", "input": {}}],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "snow"}],
+        },
+    ]
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        ("messages[0].parts[1]", "dropped"),
+        ("messages[1].parts[0]", "dropped"),
+        ("messages[2].parts[0].content[0]", "dropped"),
+    ]
+    assert "non-whitespace text" in losses[0].reason
+
+
+def test_a_final_assistant_message_ending_in_whitespace_is_sent_stripped() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(Message.user("Name a colour."), Message.assistant("The colour is \n")),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["messages"][-1] == {"role": "assistant", "content": "The colour is"}
+    assert [(loss.path, loss.kind) for loss in losses] == [("messages[1].parts[0]", "transformed")]
+    assert "trailing whitespace" in losses[0].reason
+    assert request.messages[1].text == "The colour is \n"
+
+
+def test_user_text_between_a_tool_call_and_its_result_goes_after_the_result() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user("Weather in Oslo?"),
+            Message.assistant(ToolCallPart(id="call_1", name="get_weather", arguments="{}")),
+            Message.user("wait"),
+            Message.tool_result("call_1", "snow"),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["messages"][2] == {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "call_1", "content": "snow"},
+            {"type": "text", "text": "wait"},
+        ],
+    }
+    assert len(body["messages"]) == 3
+    assert [(loss.path, loss.kind) for loss in losses] == [("messages[3].parts[0]", "transformed")]
+
+
+def test_consecutive_messages_of_one_wire_role_go_as_one_turn() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user("Hi"),
+            Message.user("Are you there?"),
+            Message.assistant("Yes."),
+            Message.assistant("How can I help?"),
+            Message.user("Bye"),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["messages"] == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Hi"},
+                {"type": "text", "text": "Are you there?"},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Yes."},
+                {"type": "text", "text": "How can I help?"},
+            ],
+        },
+        {"role": "user", "content": "Bye"},
+    ]
+    assert losses == []
+
+
+def test_thinking_signed_in_the_first_of_two_assistant_messages_keeps_thinking_on() -> None:
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        reasoning=ReasoningConfig(budget_tokens=1024),
+        messages=(
+            Message.user("Weather in Oslo?"),
+            Message.assistant(
+                ReasoningPart(text="Look.", signature=SIGNATURE, provider="anthropic")
+            ),
+            Message.assistant(ToolCallPart(id="call_1", name="get_weather", arguments="{}")),
+            Message.tool_result("call_1", "snow"),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+    assert [block["type"] for block in body["messages"][1]["content"]] == ["thinking", "tool_use"]
+    assert losses == []
+
+
+@pytest.mark.parametrize("choice", [ToolChoice.required(), ToolChoice.tool("get_weather")])
+@pytest.mark.parametrize("reasoning", [ReasoningConfig(budget_tokens=1024), ReasoningConfig()])
+def test_thinking_with_a_forced_tool_choice_raises_naming_the_fields(
+    choice: ToolChoice, reasoning: ReasoningConfig
+) -> None:
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        messages=(Message.user("Weather in Oslo?"),),
+        tools=(WEATHER,),
+        tool_choice=choice,
+        reasoning=reasoning,
+    )
+
+    with pytest.raises(InvalidDataError) as raised:
+        encode_request(request, report=TranslationReport())
+
+    assert raised.value.path == "tool_choice"
+    assert "reasoning" in str(raised.value)
+
+
+@pytest.mark.parametrize(("max_tokens", "budget"), [(2048, 2048), (1500, 4000)])
+def test_a_thinking_budget_not_below_max_tokens_raises_naming_the_fields(
+    max_tokens: int, budget: int
+) -> None:
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=max_tokens,
+        messages=(Message.user("Hi"),),
+        reasoning=ReasoningConfig(budget_tokens=budget),
+    )
+
+    with pytest.raises(InvalidDataError) as raised:
+        encode_request(request, report=TranslationReport())
+
+    assert raised.value.path == "max_tokens"
+    assert "reasoning.budget_tokens" in str(raised.value)
+
+
+def test_a_thinking_budget_below_anthropics_minimum_raises() -> None:
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        messages=(Message.user("Hi"),),
+        reasoning=ReasoningConfig(budget_tokens=512),
+    )
+
+    with pytest.raises(InvalidDataError) as raised:
+        encode_request(request, report=TranslationReport())
+
+    assert raised.value.path == "reasoning.budget_tokens"
+
+
+def test_file_fields_anthropic_has_no_place_for_are_reported_as_dropped() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user(
+                FilePart(
+                    media_type="image/png", data="iVBORw0KGgo=", filename="a.png", detail="high"
+                ),
+                FilePart(media_type="application/pdf", url="https://e.com/r.pdf", detail="low"),
+                "Compare.",
+            ),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert len(body["messages"][0]["content"]) == 3
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        ("messages[0].parts[0].filename", "dropped"),
+        ("messages[0].parts[0].detail", "dropped"),
+        ("messages[0].parts[1].detail", "dropped"),
+    ]
+
+
+def test_a_text_file_by_url_is_left_out_as_anthropic_fetches_pdfs_only() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user(FilePart(media_type="text/plain", url="https://e.com/a.txt"), "Read."),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["messages"] == [{"role": "user", "content": "Read."}]
+    assert [(loss.path, loss.kind) for loss in losses] == [("messages[0].parts[0]", "dropped")]
+
+
+def test_response_format_fields_anthropic_cannot_send_are_reported() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        max_tokens=100,
+        messages=(Message.user("Hi"),),
+        response_format=ResponseFormat(
+            type="json_schema",
+            name="answer",
+            description="The answer.",
+            json_schema={"type": "object"},
+            strict=False,
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["output_config"] == {
+        "format": {"type": "json_schema", "schema": {"type": "object"}}
+    }
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        ("response_format.name", "dropped"),
+        ("response_format.description", "dropped"),
+        ("response_format.strict", "dropped"),
+    ]
+
+
+def test_another_providers_file_id_is_left_out_and_reported() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user(
+                FilePart(media_type="application/pdf", file_id="file-abc", provider="openai"),
+                FilePart(media_type="application/pdf", file_id="file_011", provider="anthropic"),
+                FilePart(media_type="application/pdf", file_id="file_012"),
+                "Summarise.",
+            ),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["messages"][0]["content"][:2] == [
+        {"type": "document", "source": {"type": "file", "file_id": "file_011"}},
+        {"type": "document", "source": {"type": "file", "file_id": "file_012"}},
+    ]
+    assert [(loss.path, loss.kind) for loss in losses] == [("messages[0].parts[0]", "dropped")]
+    assert "openai" in losses[0].reason
 
 
 # --- Anthropic bodies decode and come back out unchanged ---
@@ -658,6 +944,150 @@ def test_a_user_turn_of_its_own_after_tool_results_stays_its_own() -> None:
     }
 
     assert decode_request(body).messages[3].provider_data == {"anthropic": {"separate_turn": True}}
+    assert round_trip(body) == body
+
+
+def test_consecutive_turns_of_one_role_in_a_body_stay_apart() -> None:
+    body = {
+        "model": "claude-haiku-4-5",
+        "max_tokens": 50,
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "user", "content": "Are you there?"},
+            {"role": "assistant", "content": "Yes."},
+            {"role": "assistant", "content": [{"type": "text", "text": "Go on."}]},
+            {"role": "user", "content": "Bye"},
+        ],
+    }
+
+    request = decode_request(body)
+
+    assert [message.provider_data for message in request.messages] == [
+        {},
+        {"anthropic": {"separate_turn": True}},
+        {},
+        {"anthropic": {"separate_turn": True, "content_format": "blocks"}},
+        {},
+    ]
+    assert round_trip(body) == body
+
+
+def test_thinking_signed_in_an_assistant_turn_of_its_own_keeps_thinking_on() -> None:
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 4096,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "messages": [
+            {"role": "user", "content": "Weather?"},
+            {
+                "role": "assistant",
+                "content": [{"type": "thinking", "thinking": "Look.", "signature": SIGNATURE}],
+            },
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t", "name": "w", "input": {}}],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t", "content": "snow"}],
+            },
+        ],
+    }
+
+    assert round_trip(body) == body
+
+
+def test_an_empty_system_and_an_empty_final_assistant_turn_round_trip() -> None:
+    body = {
+        "model": "claude-haiku-4-5",
+        "max_tokens": 50,
+        "system": "",
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": ""},
+        ],
+    }
+
+    request = decode_request(body)
+
+    assert [message.role for message in request.messages] == ["user", "assistant"]
+    assert request.messages[1].parts == ()
+    assert round_trip(body) == body
+
+
+def test_a_file_id_decodes_as_anthropics() -> None:
+    body = {
+        "model": "claude-haiku-4-5",
+        "max_tokens": 50,
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "document", "source": {"type": "file", "file_id": "file_1"}}],
+            }
+        ],
+    }
+
+    request = decode_request(body)
+
+    assert request.messages[0].parts == (
+        FilePart(media_type="application/pdf", file_id="file_1", provider="anthropic"),
+    )
+    assert round_trip(body) == body
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        {
+            "type": "document",
+            "source": {"type": "base64", "media_type": "text/plain", "data": "/w=="},
+        },
+        {
+            "type": "document",
+            "source": {"type": "base64", "media_type": "text/plain", "data": "bm90ZXM="},
+        },
+        {
+            "type": "document",
+            "source": {"type": "base64", "media_type": "text/plain", "data": "not base64!"},
+        },
+        {
+            "type": "document",
+            "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
+        },
+        {"type": "document", "source": {"type": "text", "media_type": "text/csv", "data": "a,b"}},
+        {
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": "\ud800"},
+        },
+        {"type": "image", "source": {"type": "base64", "media_type": "image/bmp", "data": "Qk0="}},
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERg=="},
+        },
+        {"type": "image", "source": {"type": "text", "media_type": "text/plain", "data": "x"}},
+    ],
+    ids=[
+        "base64-text-not-utf8",
+        "base64-text",
+        "base64-text-not-base64",
+        "document-of-an-image",
+        "text-source-csv",
+        "text-source-not-unicode",
+        "image-bmp",
+        "image-of-a-pdf",
+        "image-text-source",
+    ],
+)
+def test_a_source_the_core_has_no_file_form_for_is_kept_whole(block: dict[str, Any]) -> None:
+    body = {
+        "model": "claude-haiku-4-5",
+        "max_tokens": 50,
+        "messages": [{"role": "user", "content": [block, {"type": "text", "text": "Read it."}]}],
+    }
+
+    request = decode_request(body)
+
+    assert request.messages[0].parts[0] == OpaquePart(provider="anthropic", data=block)
     assert round_trip(body) == body
 
 

@@ -11,6 +11,7 @@ from anthropic.types import Message as SDKMessage
 from interlingua import (
     ChatResponse,
     DecodeError,
+    FilePart,
     FinishReason,
     Message,
     OpaquePart,
@@ -270,6 +271,71 @@ def test_a_finish_reason_without_an_anthropic_value_is_reported() -> None:
     assert report.losses == [
         TranslationLoss("finish_reason", "transformed", "Anthropic has no error; sent as end_turn")
     ]
+
+
+@pytest.mark.parametrize(
+    ("field", "wire"),
+    [
+        ("usage", {"input_tokens": 10, "output_tokens": 3}),
+        (
+            "usage",
+            {
+                "input_tokens": 10,
+                "cache_creation_input_tokens": None,
+                "cache_read_input_tokens": None,
+                "output_tokens": 3,
+            },
+        ),
+        ("usage", None),
+        ("stop_sequence", None),
+    ],
+    ids=["counts-absent", "counts-null", "usage-null", "stop-sequence-absent"],
+)
+def test_fields_the_body_left_out_or_sent_as_null_come_back_so(field: str, wire: Any) -> None:
+    body = body_with(**{field: wire})
+    if field == "stop_sequence":
+        del body["stop_sequence"]
+
+    response = decode_response(body)
+
+    assert response.usage.cache_read_tokens == 0
+    assert round_trip(body) == body
+
+
+def test_a_body_without_usage_comes_back_without_it() -> None:
+    body = body_with()
+    del body["usage"]
+
+    assert round_trip(body) == body
+
+
+def test_alternatives_are_reported_as_dropped() -> None:
+    response = ChatResponse(
+        provider="openai",
+        message=Message.assistant("One."),
+        finish_reason=FinishReason.STOP,
+        alternatives=(ChatResponse(message=Message.assistant("Two.")),),
+    )
+    report = TranslationReport()
+
+    body = encode_response(response, report=report)
+
+    assert body["content"] == [{"type": "text", "text": "One."}]
+    assert [(loss.path, loss.kind) for loss in report.losses] == [("alternatives", "dropped")]
+
+
+def test_a_file_in_a_response_made_elsewhere_is_reported_as_dropped() -> None:
+    response = ChatResponse(
+        provider="openai",
+        message=Message.assistant(FilePart(media_type="image/png", data="iVBORw0KGgo="), "Done."),
+        finish_reason=FinishReason.STOP,
+    )
+    report = TranslationReport()
+
+    body = encode_response(response, report=report)
+
+    assert body["content"] == [{"type": "text", "text": "Done."}]
+    assert [(loss.path, loss.kind) for loss in report.losses] == [("message.parts[0]", "dropped")]
 
 
 @pytest.mark.parametrize(

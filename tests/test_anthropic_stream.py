@@ -124,7 +124,7 @@ def test_the_events_name_each_step() -> None:
 
     assert kinds == [
         "start", "usage",
-        "reasoning_delta", "reasoning_signature",
+        "reasoning_delta",
         "reasoning_delta", "reasoning_delta", "reasoning_signature",
         "text_delta", "text_delta", "text_delta",
         "tool_call_start", "tool_call_delta", "tool_call_delta", "tool_call_delta",
@@ -280,6 +280,125 @@ def test_usage_in_message_delta_replaces_the_counts_of_message_start() -> None:
 
     assert (response.usage.input_tokens, response.usage.cache_write_tokens) == (2254 + 17269, 17269)
     assert response.usage.output_tokens == 110
+
+
+def test_null_usage_counts_in_message_delta_keep_the_counts_of_message_start() -> None:
+    payloads = [
+        start(input_tokens=2247, cache_read_input_tokens=100, output_tokens=1),
+        finish(
+            "end_turn",
+            input_tokens=None,
+            cache_creation_input_tokens=None,
+            cache_read_input_tokens=None,
+            output_tokens=110,
+        ),
+    ]
+
+    response = accumulate(decode_stream(payloads))
+
+    assert response.usage.input_tokens == 2247 + 100
+    assert response.usage.cache_read_tokens == 100
+    assert response.usage.output_tokens == 110
+
+
+def test_message_delta_fields_beside_delta_and_usage_are_kept() -> None:
+    edits = {"applied_edits": [{"type": "clear_tool_uses_20250919", "cleared_tool_uses": 2}]}
+    payloads = [
+        start(),
+        block_start(0, {"type": "text", "text": "Hi"}),
+        stop(0),
+        {**finish("end_turn", output_tokens=2), "context_management": edits},
+    ]
+
+    response = accumulate(decode_stream(payloads))
+
+    assert response.provider_data["anthropic"]["context_management"] == edits
+    assert encode_response(response)["context_management"] == edits
+
+
+def test_a_message_delta_without_a_stop_reason_starts_nothing_new() -> None:
+    payloads = [
+        start(),
+        {"type": "message_delta", "delta": {}, "usage": {"output_tokens": 5}},
+        finish("end_turn", output_tokens=7),
+    ]
+
+    kinds = [event.type for event in decode_stream(payloads)]
+
+    assert kinds == ["start", "usage", "usage", "usage", "finish"]
+
+
+def test_a_null_usage_in_message_start_does_not_break_the_stream() -> None:
+    first = start()
+    first["message"]["usage"] = None
+    payloads = [first, finish("end_turn", output_tokens=7)]
+
+    response = accumulate(decode_stream(payloads))
+
+    assert response.usage.output_tokens == 7
+
+
+def test_a_thinking_block_cut_off_before_its_signature_has_none() -> None:
+    payloads = [
+        start(),
+        block_start(0, {"type": "thinking", "thinking": "", "signature": ""}),
+        delta(0, type="thinking_delta", thinking="Let me see"),
+    ]
+
+    response = accumulate(decode_stream(payloads))
+
+    assert response.message.parts == (
+        ReasoningPart(text="Let me see", signature=None, provider="anthropic"),
+    )
+
+
+def test_a_server_tool_block_whose_json_deltas_are_empty_keeps_its_empty_input() -> None:
+    search = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
+    payloads = [
+        start(),
+        block_start(0, search),
+        delta(0, type="input_json_delta", partial_json=""),
+        delta(0, type="input_json_delta", partial_json=""),
+        stop(0),
+        finish("pause_turn", output_tokens=3),
+    ]
+
+    response = accumulate(decode_stream(payloads))
+
+    assert response.message.parts == (OpaquePart(provider="anthropic", data=search),)
+
+
+def test_a_held_block_whose_text_is_null_takes_its_text_deltas() -> None:
+    block = {"type": "hologram", "text": None}
+    payloads = [
+        start(),
+        block_start(0, block),
+        delta(0, type="text_delta", text="shine"),
+        stop(0),
+        finish("end_turn", output_tokens=3),
+    ]
+
+    response = accumulate(decode_stream(payloads))
+
+    assert response.message.parts == (
+        OpaquePart(provider="anthropic", data={"type": "hologram", "text": "shine"}),
+    )
+
+
+def test_a_malformed_server_tool_input_is_flagged() -> None:
+    search = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
+    payloads = [
+        start(),
+        block_start(0, search),
+        delta(0, type="input_json_delta", partial_json='{"query": "f'),
+        stop(0),
+        finish("max_tokens", output_tokens=3),
+    ]
+
+    response = accumulate(decode_stream(payloads))
+
+    assert [(w.path, w.kind) for w in response.warnings] == [("message.parts[0]", "malformed")]
+    assert response.message.parts[0].data["input"] == '{"query": "f'  # type: ignore[union-attr]
 
 
 def test_unknown_event_and_delta_types_are_skipped() -> None:

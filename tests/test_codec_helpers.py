@@ -152,3 +152,8 @@ def test_a_body_that_is_not_an_object_is_a_decode_error() -> None:
         read.body([1, 2])
     with pytest.raises(DecodeError, match=r"at events\[0\]: expected an object, got a string"):
         read.body("[DONE]", "events[0]")
+
+
+def test_an_id_holding_a_lone_surrogate_is_rewritten_not_refused() -> None:
+    fitted = fit_tool_call_id("call_\ud800", allowed="a-zA-Z0-9_-")
+    assert re.fullmatch(r"[a-zA-Z0-9_-]+", fitted)

@@ -12,6 +12,7 @@ from interlingua import (
     FinishEvent,
     FinishReason,
     Message,
+    OpaquePart,
     OverloadedError,
     PartDataEvent,
     PartEvent,
@@ -206,3 +207,17 @@ def test_a_response_built_any_way_flags_malformed_arguments_once() -> None:
     assert warning.path == "message.parts[0].arguments"
     again = ChatResponse.model_validate_json(response.model_dump_json())
     assert again.warnings == response.warnings
+
+
+def test_a_part_kept_although_malformed_is_flagged_where_it_ends_up() -> None:
+    block = OpaquePart(provider="anthropic", data={"type": "server_tool_use", "input": '{"q": '})
+    response = accumulate(
+        [
+            TextDelta(index=0, text="Searching."),
+            PartEvent(index=1, part=block, malformed="input is not JSON; kept as text"),
+        ]
+    )
+    assert response.message.parts[1] == block
+    (warning,) = response.warnings
+    assert (warning.path, warning.kind) == ("message.parts[1]", "malformed")
+    assert warning.reason == "input is not JSON; kept as text"

@@ -28,6 +28,7 @@ from interlingua._parts import (
     TextPart,
     ToolCallPart,
 )
+from interlingua._report import TranslationLoss
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
 
@@ -107,11 +108,17 @@ class ToolCallDelta(CoreModel):
 
 
 class PartEvent(CoreModel):
-    """A part that arrives whole (redacted reasoning, a file, an opaque block)."""
+    """A part that arrives whole (redacted reasoning, a file, an opaque block).
+
+    `malformed` says why a part was kept as it came although it is not valid
+    (a provider block whose streamed JSON did not parse); the response then
+    flags it in its `warnings`.
+    """
 
     type: Literal["part"] = "part"
     index: int = 0
     part: ContentPart
+    malformed: str | None = None
 
 
 class PartDataEvent(CoreModel):
@@ -174,6 +181,7 @@ class _PartBuilder:
     tool_id: str = ""
     tool_name: str = ""
     whole: ContentPart | None = None
+    malformed: str | None = None
     provider_data: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def build(self) -> ContentPart:
@@ -257,7 +265,8 @@ class StreamAccumulator:
             case ToolCallDelta():
                 self._builder(event.index, "tool_call").chunks.append(event.arguments)
             case PartEvent():
-                self._builder(event.index, f"part:{len(self._parts)}").whole = event.part
+                builder = self._builder(event.index, f"part:{len(self._parts)}")
+                builder.whole, builder.malformed = event.part, event.malformed
             case PartDataEvent():
                 if (target := self._latest.get(event.index)) is not None:
                     current = target.provider_data.get(event.provider, {})
@@ -272,7 +281,13 @@ class StreamAccumulator:
 
     def response(self) -> ChatResponse:
         """The response as far as the events went."""
-        parts = tuple(builder.build() for builder in self._parts.values())
+        builders = list(self._parts.values())
+        warnings = tuple(
+            TranslationLoss(f"message.parts[{index}]", "malformed", builder.malformed)
+            for index, builder in enumerate(builders)
+            if builder.malformed is not None
+        )
+        parts = tuple(builder.build() for builder in builders)
         return ChatResponse(
             id=self._id,
             model=self._model,
@@ -281,6 +296,7 @@ class StreamAccumulator:
             finish_reason=self._finish,
             raw_finish_reason=self._raw_finish,
             usage=self._usage,
+            warnings=warnings,
             provider_data=self._provider_data,
         )
 

@@ -167,7 +167,8 @@ def fit_tool_call_id(
         and (max_length is None or len(tool_call_id) <= max_length)
     ):
         return tool_call_id
-    digest = hashlib.sha256(tool_call_id.encode()).hexdigest()
+    # surrogatepass: an id decoded from JSON may hold a lone surrogate.
+    digest = hashlib.sha256(tool_call_id.encode("utf-8", "surrogatepass")).hexdigest()
     if length is not None:
         return _alphanumeric(digest, length)
     kept = "".join(re.findall(f"[{allowed}]", tool_call_id))

@@ -2,13 +2,19 @@
 
     block                                       part
     text                                        TextPart
-    image, document (base64/text/url/file)      FilePart (a document's `title` is its filename)
+    image: base64 jpeg/png/gif/webp, url, file  FilePart
+    document: base64 PDF, text (text/plain),    FilePart (the `title` is its filename)
+      url, file
     thinking                                    ReasoningPart(text, signature, provider="anthropic")
     redacted_thinking                           ReasoningPart(redacted_data, provider="anthropic")
     tool_use                                    ToolCallPart (`input` as JSON text)
     tool_result                                 ToolResultPart
     anything else (server_tool_use,             OpaquePart(provider="anthropic"), the block whole
-      web_search_tool_result, unknown types)
+      web_search_tool_result, unknown types,
+      any other source or media type)
+
+A `file` source's part has `provider="anthropic"`: the id points into
+Anthropic's file store.
 
 Invariant: `encode_part(decode_block(block)) == block` for every block Anthropic
 sends. The part holds the fields the core models; `provider_data["anthropic"]`
@@ -21,14 +27,17 @@ not model (a `search_result`, say) is an OpaquePart of its content.
 
 Encoding is where a part from any provider meets Anthropic's rules: what
 Anthropic cannot take is left out (or changed) on the wire and reported with
-the part's path; the part itself never changes.
+the part's path; the part itself never changes. What a block may hold
+depends on where it goes (`BlockRole`): no files in an assistant turn, and,
+in a request, no blank text anywhere.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from interlingua import (
@@ -65,6 +74,11 @@ from interlingua_anthropic._wire import (
     URLSource,
     WireDict,
 )
+
+if sys.version_info >= (3, 11):
+    from typing import assert_never
+else:  # pragma: no cover
+    from typing_extensions import assert_never
 
 __all__ = [
     "CONTENT_FORMAT",
@@ -128,38 +142,71 @@ def _tool_use(block: WireDict, path: str) -> ToolCallPart:
 
 
 def _image(block: WireDict, path: str) -> FilePart | None:
-    return _file(block, path, by_reference=URL_IMAGE_MEDIA_TYPE, filename=None)
+    return _file(block, path, "image", filename=None)
 
 
 def _document(block: WireDict, path: str) -> FilePart | None:
     title = _reader.field(block, "title", path, str, None)
-    return _file(block, path, by_reference=URL_DOCUMENT_MEDIA_TYPE, filename=title)
+    return _file(block, path, "document", filename=title)
 
 
-def _file(
-    block: WireDict, path: str, *, by_reference: str, filename: str | None
-) -> FilePart | None:
-    """A file from the block's `source`; None for a source kind the core has no form for."""
+FileBlock = Literal["image", "document"]
+
+# The inline media types a FilePart stands for in each block. A base64 source of
+# any other type (a `text/plain` document in base64, say) is kept whole: its
+# FilePart would go back as another block, or not at all.
+_INLINE: dict[FileBlock, frozenset[str]] = {
+    "image": IMAGE_MEDIA_TYPES,
+    "document": frozenset({"application/pdf"}),
+}
+
+# The media type of a file given by URL or file id, which the wire does not say.
+_BY_REFERENCE: dict[FileBlock, str] = {
+    "image": URL_IMAGE_MEDIA_TYPE,
+    "document": URL_DOCUMENT_MEDIA_TYPE,
+}
+
+
+def _file(block: WireDict, path: str, kind: FileBlock, *, filename: str | None) -> FilePart | None:
+    """A file from the block's `source`; None for a source the core has no form for."""
     where = f"{path}.source"
     source = _reader.field(block, "source", path, dict)
     match _reader.field(source, "type", where, str):
         case "base64":
             media_type = _reader.field(source, "media_type", where, str)
             data = _reader.field(source, "data", where, str)
+            if media_type not in _INLINE[kind]:
+                return None
             return FilePart(media_type=media_type, data=data, filename=filename)
-        case "text":
-            text = _reader.field(source, "data", where, str)
-            data = base64.b64encode(text.encode()).decode("ascii")
-            media_type = _reader.field(source, "media_type", where, str)
-            return FilePart(media_type=media_type, data=data, filename=filename)
+        case "text" if kind == "document":
+            return _text_document(source, where, filename)
         case "url":
             url = _reader.field(source, "url", where, str)
-            return FilePart(media_type=by_reference, url=url, filename=filename)
+            return FilePart(media_type=_BY_REFERENCE[kind], url=url, filename=filename)
         case "file":
             file_id = _reader.field(source, "file_id", where, str)
-            return FilePart(media_type=by_reference, file_id=file_id, filename=filename)
+            return FilePart(
+                media_type=_BY_REFERENCE[kind],
+                file_id=file_id,
+                provider=PROVIDER,
+                filename=filename,
+            )
         case _:
             return None
+
+
+def _text_document(source: WireDict, where: str, filename: str | None) -> FilePart | None:
+    """A plain-text document (its text in `data`, not base64); None for another
+    media type, or text that is no Unicode (a lone surrogate), which base64 cannot hold."""
+    media_type = _reader.field(source, "media_type", where, str)
+    text = _reader.field(source, "data", where, str)
+    if media_type != "text/plain":
+        return None
+    try:
+        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    except UnicodeEncodeError:
+        return None
+    return FilePart(media_type=media_type, data=data, filename=filename)
 
 
 def _tool_result(block: WireDict, path: str) -> ToolResultPart:
@@ -241,6 +288,8 @@ def _block_for(part: ContentPart, inner: InnerEncoder) -> Mapping[str, Any]:
             return _tool_result_block(part, inner)
         case OpaquePart():
             return part.data
+        case _:
+            assert_never(part)
 
 
 def _full_block(part: ContentPart, _index: int = 0) -> WireDict:
@@ -303,38 +352,63 @@ def _tool_result_block(part: ToolResultPart, inner: InnerEncoder) -> ToolResultB
 
 
 def encode_part(
-    part: ContentPart, path: str, report: TranslationReport, *, in_request: bool
+    part: ContentPart,
+    path: str,
+    report: TranslationReport,
+    *,
+    role: BlockRole,
+    in_request: bool,
 ) -> WireDict | None:
-    """The block for `part`, or None when it is left out (and reported).
+    """The block for `part` in a `role` turn (or a tool result's content), or None
+    when it is left out (and reported).
 
-    `in_request` applies the rules the API holds requests to (no empty text).
+    `in_request` applies the rules the API holds requests to (no blank text).
     """
-    if (reason := _left_out(part, in_request=in_request)) is not None:
+    if (reason := _left_out(part, role=role, in_request=in_request)) is not None:
         report.dropped(path, reason)
         return None
     if (reason := _changed(part)) is not None:
         report.transformed(path, reason)
+    for field, reason in _unsent_fields(part):
+        report.dropped(f"{path}.{field}", reason)
 
     def inner(content: ContentPart, k: int) -> WireDict | None:
-        return encode_part(content, f"{path}.content[{k}]", report, in_request=in_request)
+        where = f"{path}.content[{k}]"
+        return encode_part(content, where, report, role="tool_result", in_request=in_request)
 
     block = overlay(_block_for(part, inner), _wire_extras(part))
     return _fit_ids(block, path, report)
 
 
-def _left_out(part: ContentPart, *, in_request: bool) -> str | None:
-    """Why Anthropic cannot take `part`, or None when it can."""
+def _left_out(part: ContentPart, *, role: BlockRole, in_request: bool) -> str | None:
+    """Why Anthropic cannot take `part` there, or None when it can."""
     match part:
-        case TextPart() if in_request and not part.text:
-            return "empty text; Anthropic rejects empty text blocks"
+        case TextPart() | RefusalPart():
+            return _blank(part.text) if in_request else None
         case ReasoningPart():
             return _reasoning_left_out(part)
         case FilePart():
-            return _file_left_out(part)
-        case OpaquePart() if part.provider != PROVIDER:
+            return _file_left_out(part, role)
+        case OpaquePart():
+            if part.provider == PROVIDER:
+                return None
             return f"a {part.provider} block ({part.block_type}) goes back to {part.provider} only"
-        case _:
+        case ToolCallPart() | ToolResultPart():
             return None
+        case _:
+            assert_never(part)
+
+
+def _blank(text: str) -> str | None:
+    """Anthropic rejects a text block that is empty or only whitespace."""
+    if not text:
+        return "empty text; Anthropic rejects empty text blocks"
+    if not text.strip():
+        return (
+            "whitespace-only text; Anthropic rejects it "
+            "('text content blocks must contain non-whitespace text')"
+        )
+    return None
 
 
 def _reasoning_left_out(part: ReasoningPart) -> str | None:
@@ -346,19 +420,44 @@ def _reasoning_left_out(part: ReasoningPart) -> str | None:
     return None
 
 
-def _file_left_out(part: FilePart) -> str | None:
-    if part.kind == "image":
-        if part.data is not None and part.media_type not in IMAGE_MEDIA_TYPES:
-            return f"Anthropic takes inline images as {', '.join(sorted(IMAGE_MEDIA_TYPES))} only"
+def _file_left_out(part: FilePart, role: BlockRole) -> str | None:
+    return _in_assistant_turn(part, role) or _foreign_file_id(part) or _media_left_out(part)
+
+
+def _in_assistant_turn(part: FilePart, role: BlockRole) -> str | None:
+    if role != "assistant":
         return None
-    if part.kind == "text":
-        return _text_file_left_out(part)
-    if part.media_type == "application/pdf":
+    return (
+        f"Anthropic takes {part.media_type} files in user turns and tool results only "
+        "('image' blocks are not permitted within assistant turns)"
+    )
+
+
+def _foreign_file_id(part: FilePart) -> str | None:
+    if part.file_id is None or part.provider in (None, PROVIDER):
         return None
-    return f"Anthropic takes images, PDFs and plain text, not {part.media_type}"
+    return f"a file id of {part.provider}'s file store, which Anthropic cannot resolve"
+
+
+def _media_left_out(part: FilePart) -> str | None:
+    match part.kind:
+        case "image":
+            if part.data is not None and part.media_type not in IMAGE_MEDIA_TYPES:
+                types = ", ".join(sorted(IMAGE_MEDIA_TYPES))
+                return f"Anthropic takes inline images as {types} only"
+            return None
+        case "text":
+            return _text_file_left_out(part)
+        case _ if part.media_type == "application/pdf":
+            return None
+        case _:
+            return f"Anthropic takes images, PDFs and plain text, not {part.media_type}"
 
 
 def _text_file_left_out(part: FilePart) -> str | None:
+    if part.url is not None:
+        # A `url` document source is fetched as a PDF; plain text goes inline.
+        return "Anthropic takes a document by URL as a PDF only; a text file must be inline"
     if part.data is None:
         return None
     try:
@@ -373,16 +472,30 @@ def _changed(part: ContentPart) -> str | None:
     match part:
         case RefusalPart():
             return "a refusal is sent as text; Anthropic has no refusal block"
-        case FilePart() if part.kind == "text" and part.media_type != "text/plain":
-            return f"{part.media_type} is sent as a text/plain document"
+        case FilePart():
+            if part.kind == "text" and part.media_type != "text/plain":
+                return f"{part.media_type} is sent as a text/plain document"
+            return None
         case ToolCallPart():
             try:
                 part.parsed_arguments()
             except ToolArgumentsError as exc:
                 return f"{exc}; sent with input {{}}"
             return None
-        case _:
+        case TextPart() | ReasoningPart() | ToolResultPart() | OpaquePart():
             return None
+        case _:
+            assert_never(part)
+
+
+def _unsent_fields(part: ContentPart) -> Iterator[tuple[str, str]]:
+    """The fields of a part that go with it but have no Anthropic field."""
+    if not isinstance(part, FilePart):
+        return
+    if part.kind == "image" and part.filename is not None:
+        yield "filename", "Anthropic's image blocks have no file name (documents have a title)"
+    if part.detail is not None:
+        yield "detail", "Anthropic has no image detail setting"
 
 
 _ID_FIELDS = {"tool_use": "id", "tool_result": "tool_use_id"}

@@ -15,10 +15,15 @@ Round trips are exact: `encode_request(decode_request(body)) == body`.
 - Content goes as a string when it is one plain text block. A message whose
   wire content was such a block in a list carries the marker
   `provider_data["anthropic"]["content_format"] = "blocks"`; the system
-  message likewise. Markers are never sent.
-- A tool message is sent in one user turn with the tool and user messages
-  right after it. A message that opened a turn of its own there carries
-  `provider_data["anthropic"]["separate_turn"] = True`.
+  message likewise. An empty final assistant turn goes as `[]`; one written
+  `""` decodes to a message without parts marked `content_format: "string"`.
+  An empty `system: ""` (like `[]`) is no system message, and stays in
+  `provider_options`. Markers are never sent.
+- Consecutive messages of one wire role (user and tool messages are user
+  turns) go as one turn, as Anthropic merges consecutive turns of a role
+  anyway. A message that opened a turn of its own right after a turn of its
+  role carries `provider_data["anthropic"]["separate_turn"] = True`, so a
+  decoded body keeps its turns.
 
 Encoding a history from any provider meets Anthropic's rules on the wire
 only, reporting each change; the request is never changed. System messages go
@@ -26,13 +31,19 @@ to the top-level `system` (one found after the conversation began is moved
 there, reported). Parts Anthropic cannot take are left out or changed (see
 `_blocks`); an assistant message left with nothing is left out (reported),
 while a user or tool message left with nothing raises `InvalidDataError`
-naming it, as leaving it out would change the turns. `_rules` holds the
-checks of the history as a whole.
+naming it, as leaving it out would change the turns. In the turns as
+Anthropic sees them (consecutive turns of a role merged), tool_result blocks
+go first in their user turn (Anthropic's 400: "tool_use ids were found
+without tool_result blocks immediately after"), and a final assistant turn
+ends in no whitespace ("final assistant content cannot end with trailing
+whitespace"); both reported as transformed. `_rules` holds the checks of the
+history and settings as a whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
@@ -47,8 +58,14 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import WireReader, copy_json, leftover, overlay, resolve_report
-from interlingua_anthropic._blocks import CONTENT_FORMAT, decode_block, encode_part, plain_text
-from interlingua_anthropic._rules import check_tool_pairs, fit_thinking
+from interlingua_anthropic._blocks import (
+    CONTENT_FORMAT,
+    BlockRole,
+    decode_block,
+    encode_part,
+    plain_text,
+)
+from interlingua_anthropic._rules import check_thinking, check_tool_pairs, fit_thinking
 from interlingua_anthropic._settings import decode_settings, encode_settings
 from interlingua_anthropic._tools import decode_tools, encode_tools
 from interlingua_anthropic._wire import PROVIDER, WireDict, WireRole
@@ -57,6 +74,9 @@ __all__ = ["decode_request", "encode_request"]
 
 SEPARATE_TURN = "separate_turn"
 _MARKERS = frozenset({CONTENT_FORMAT, SEPARATE_TURN})
+
+# The wire turn each role's messages go in (system text goes to the top level).
+_TURN_ROLES: dict[Role, WireRole] = {"user": "user", "tool": "user", "assistant": "assistant"}
 
 # Body fields decoded on their own; every other one is a setting.
 _CONTENT_FIELDS = frozenset({"system", "messages", "tools"})
@@ -109,6 +129,7 @@ def encode_request(
         body["tools"] = tools
     body = overlay(body, {key: value for key, value in options.items() if key != "tools"})
     fit_thinking(body, report)
+    check_thinking(body)
     return copy_json(body)
 
 
@@ -116,9 +137,11 @@ def encode_request(
 
 
 def _decode_system(value: Any) -> tuple[list[Message], Any]:
-    """The system message, and the wire value when the core cannot hold it (`[]`)."""
+    """The system message, and the wire value when the core cannot hold it (`[]`, `""`)."""
     if value is None:
         return [], None
+    if value == "":
+        return [], value
     if isinstance(value, str):
         return [Message.system(value)], None
     blocks = _reader.array(value, "system")
@@ -139,24 +162,28 @@ def _system_part(block: Any, path: str) -> TextPart:
 def _decode_turns(turns: list[Any]) -> list[Message]:
     messages: list[Message] = []
     names: dict[str, str] = {}  # tool-call id -> tool name, to name the results
-    after_results = False
+    previous: WireRole | None = None
     for i, raw in enumerate(turns):
-        turn = _reader.object(raw, f"messages[{i}]")
-        decoded = _decode_turn(turn, f"messages[{i}]", names)
-        if after_results and decoded[0].role != "assistant":
+        path = f"messages[{i}]"
+        turn = _reader.object(raw, path)
+        role = _role(turn, path)
+        decoded = _decode_turn(turn, role, path, names)
+        if role == previous:
             decoded[0] = _marked(decoded[0], {SEPARATE_TURN: True})
-        after_results = decoded[-1].role == "tool"
+        previous = role
         messages.extend(decoded)
     return messages
 
 
-def _decode_turn(turn: WireDict, path: str, names: dict[str, str]) -> list[Message]:
+def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str]) -> list[Message]:
     """The messages of one turn: an assistant message, or a user turn's tool
     results and the rest of it, in the order they came."""
-    role = _role(turn, path)
     content = turn.get("content")
     extras = {key: value for key, value in turn.items() if key not in ("role", "content")}
     match content:
+        case "":
+            parts = []
+            extras[CONTENT_FORMAT] = "string"
         case str():
             parts = [decode_block({"type": "text", "text": content}, path, role=role)]
         case list():
@@ -211,6 +238,16 @@ def _named(part: Any, names: Mapping[str, str]) -> Any:
 # --- encoding ---
 
 
+@dataclass
+class _Turn:
+    """A wire turn being built: the messages it holds, and their blocks, each
+    with the path of the part it came from."""
+
+    role: WireRole
+    messages: list[Message]
+    blocks: list[tuple[str, WireDict]] = field(default_factory=list)
+
+
 def _encode_system(
     messages: Sequence[Message], report: TranslationReport
 ) -> str | list[WireDict] | None:
@@ -218,7 +255,7 @@ def _encode_system(
     sources: list[Message] = []
     for i, message in _system_messages(messages, report):
         sources.append(message)
-        blocks.extend(_encode_parts(message, f"messages[{i}]", report))
+        blocks.extend(block for _, block in _encode_parts(message, f"messages[{i}]", report))
     if not blocks:
         return None
     text = plain_text(blocks)
@@ -242,28 +279,41 @@ def _system_messages(
         yield i, message
 
 
-def _encode_parts(message: Message, path: str, report: TranslationReport) -> list[WireDict]:
-    blocks = (
-        encode_part(part, f"{path}.parts[{j}]", report, in_request=True)
-        for j, part in enumerate(message.parts)
-    )
-    return [block for block in blocks if block is not None]
+def _encode_parts(
+    message: Message, path: str, report: TranslationReport
+) -> list[tuple[str, WireDict]]:
+    """The blocks of a message's parts, each with its part's path."""
+    role: BlockRole = "system" if message.role == "system" else _TURN_ROLES[message.role]
+    pairs = []
+    for j, part in enumerate(message.parts):
+        where = f"{path}.parts[{j}]"
+        if (block := encode_part(part, where, report, role=role, in_request=True)) is not None:
+            pairs.append((where, block))
+    return pairs
 
 
 def _encode_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireDict]:
-    turns: list[WireDict] = []
-    previous: Message | None = None
+    turns = _results_first(_merged_turns(messages, report), report)
+    _strip_final_whitespace(turns, report)
+    return [_render(turn) for turn in turns]
+
+
+def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> list[_Turn]:
+    """The turns of the messages, consecutive ones of a wire role merged unless
+    a message is marked as a turn of its own."""
+    turns: list[_Turn] = []
     talk = [(i, m) for i, m in enumerate(messages) if m.role != "system"]
     for position, (i, message) in enumerate(talk):
         path = f"messages[{i}]"
         blocks = _encode_parts(message, path, report)
         if not blocks and not _empty_allowed(message, path, report, last=position == len(talk) - 1):
             continue
-        if _joins(previous, message):
-            turns[-1]["content"].extend(blocks)
+        role = _TURN_ROLES[message.role]
+        if turns and turns[-1].role == role and not _is_separate(message):
+            turns[-1].messages.append(message)
+            turns[-1].blocks.extend(blocks)
         else:
-            turns.append(_turn(message, blocks))
-        previous = message
+            turns.append(_Turn(role, [message], blocks))
     return turns
 
 
@@ -280,23 +330,77 @@ def _empty_allowed(message: Message, path: str, report: TranslationReport, *, la
     return False
 
 
-def _joins(previous: Message | None, message: Message) -> bool:
-    """Tool results share one user turn with the tool and user messages right after them."""
-    return (
-        previous is not None
-        and previous.role == "tool"
-        and message.role in ("user", "tool")
-        and not message.provider_data.get(PROVIDER, {}).get(SEPARATE_TURN)
+def _is_separate(message: Message) -> bool:
+    return bool(message.provider_data.get(PROVIDER, {}).get(SEPARATE_TURN))
+
+
+def _results_first(turns: list[_Turn], report: TranslationReport) -> list[_Turn]:
+    """The turns with each run of user turns, as Anthropic merges it, starting
+    with its tool_result blocks: a run where a result comes after other
+    content is sent as one turn, its results first."""
+    fitted: list[_Turn] = []
+    for role, group in groupby(turns, key=lambda turn: turn.role):
+        run = list(group)
+        blocks = [pair for turn in run for pair in turn.blocks]
+        late = _late_results(blocks)
+        if role == "assistant" or not late:
+            fitted.extend(run)
+            continue
+        for path in late:
+            report.transformed(
+                path,
+                "moved to the front of its user turn: Anthropic merges consecutive user turns "
+                "and wants the tool_result blocks first ('tool_use ids were found without "
+                "tool_result blocks immediately after')",
+            )
+        results = [pair for pair in blocks if _is_result(pair)]
+        rest = [pair for pair in blocks if not _is_result(pair)]
+        fitted.append(_Turn("user", [m for turn in run for m in turn.messages], results + rest))
+    return fitted
+
+
+def _is_result(pair: tuple[str, WireDict]) -> bool:
+    return pair[1].get("type") == "tool_result"
+
+
+def _late_results(blocks: list[tuple[str, WireDict]]) -> list[str]:
+    """The paths of the tool_result blocks that come after some other block."""
+    first_other = next((k for k, pair in enumerate(blocks) if not _is_result(pair)), len(blocks))
+    return [pair[0] for pair in blocks[first_other:] if _is_result(pair)]
+
+
+def _strip_final_whitespace(turns: list[_Turn], report: TranslationReport) -> None:
+    """A final assistant turn (a prefill) ends in no whitespace."""
+    if not turns or turns[-1].role != "assistant" or not turns[-1].blocks:
+        return
+    path, block = turns[-1].blocks[-1]
+    text = block.get("text")
+    if block.get("type") != "text" or not isinstance(text, str) or text == text.rstrip():
+        return
+    turns[-1].blocks[-1] = (path, {**block, "text": text.rstrip()})
+    report.transformed(
+        path,
+        "trailing whitespace stripped: Anthropic rejects a final assistant turn ending in it "
+        "('final assistant content cannot end with trailing whitespace')",
     )
 
 
-def _turn(message: Message, blocks: list[WireDict]) -> WireDict:
-    role: WireRole = "assistant" if message.role == "assistant" else "user"
+def _render(turn: _Turn) -> WireDict:
+    blocks = [block for _, block in turn.blocks]
+    wire: WireDict = {"role": turn.role, "content": _content(blocks, _format(turn.messages[0]))}
+    for message in turn.messages:
+        extras = message.provider_data.get(PROVIDER, {})
+        wire = overlay(wire, {key: value for key, value in extras.items() if key not in _MARKERS})
+    return wire
+
+
+def _content(blocks: list[WireDict], form: str | None) -> str | list[WireDict]:
+    """A lone plain text as a string and no content as `[]`, unless the wire had
+    the other form."""
+    if not blocks:
+        return "" if form == "string" else []
     text = plain_text(blocks)
-    as_list = text is None or message.role == "tool" or _format(message) == "blocks"
-    turn = {"role": role, "content": blocks if as_list else text}
-    extras = message.provider_data.get(PROVIDER, {})
-    return overlay(turn, {key: value for key, value in extras.items() if key not in _MARKERS})
+    return text if text is not None and form != "blocks" else blocks
 
 
 def _format(message: Message) -> str | None:

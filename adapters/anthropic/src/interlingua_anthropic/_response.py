@@ -10,15 +10,18 @@ Usage: core `input_tokens` counts every input token, so it is Anthropic's
 `cache_read_input_tokens` (cache reads). Every other number in the usage
 object (the `cache_creation` breakdown, `server_tool_use` counts,
 `output_tokens_details.thinking_tokens`...) goes into `details` under its
-dotted path, and the thinking tokens are `reasoning_tokens` as well. A null
-count reads as 0, and the four counts are always written, as the API always
-sends them.
+dotted path, and the thinking tokens are `reasoning_tokens` as well. A count
+that is absent or null reads as 0.
 
 Invariant: `encode_response(decode_response(body)) == body` for every body
 Anthropic sends. The fields the core does not model (`stop_sequence`,
 `stop_details`, `container`, the usage's `service_tier`...) are kept in
 `provider_data["anthropic"]`, found with `leftover` against the body the core
-fields give, and laid back over it.
+fields give, and laid back over it. The four counts and `stop_sequence` are
+written for a response made elsewhere, as the API always sends them; for a
+decoded body that left one out or sent it as null, the marker
+`provider_data["anthropic"]["wire_forms"]` (`{"usage.cache_read_input_tokens":
+"absent"}`, say) keeps that form, so nothing is invented. Markers are never sent.
 
 `decode_response` takes the SDK's `Message` as well; it is read through its
 JSON dump (`exclude_unset`), which holds what was received, an unknown block
@@ -79,6 +82,14 @@ THINKING_TOKENS = "output_tokens_details.thinking_tokens"
 # Fields the API always sends; a response made elsewhere gets them too.
 _DEFAULTS: WireDict = {"stop_sequence": None}
 
+# Marker in provider_data["anthropic"]: dotted path -> "absent" or "null", for
+# the fields above and the counts, where the body had that form.
+WIRE_FORMS = "wire_forms"
+_FORM_PATHS = ("stop_sequence", "usage", *(f"usage.{key}" for key in _COUNTS))
+
+# What an absent or null field decodes to, so encodes to; only such a value takes the form back.
+_UNREAD_VALUES: tuple[Any, ...] = (None, 0, dict.fromkeys(_COUNTS, 0))
+
 _reader = WireReader(PROVIDER)
 
 
@@ -92,10 +103,39 @@ def decode_response(body: Any) -> ChatResponse:
     """
     data = _reader.object(as_wire_dict(body), "<root>")
     response = _decode_fields(data)
-    extras = leftover(data, _encode_fields(response, TranslationReport()))
+    written = _encode_fields(response, TranslationReport())
+    extras = leftover(data, written)
+    if forms := _forms(data, overlay(written, _DEFAULTS)):
+        extras[WIRE_FORMS] = forms
     if not extras:
         return response
     return response.model_copy(update={"provider_data": {PROVIDER: extras}})
+
+
+def _forms(body: WireDict, written: WireDict) -> dict[str, str]:
+    """The fields encoding writes that `body` left out or sent as null."""
+    forms: dict[str, str] = {}
+    for path in _FORM_PATHS:
+        wire, key = _parent(body, path)
+        modeled, _ = _parent(written, path)
+        if wire is None or modeled is None or key not in modeled:
+            continue
+        if key not in wire:
+            forms[path] = "absent"
+        elif wire[key] is None and modeled[key] is not None:
+            forms[path] = "null"
+    return forms
+
+
+def _parent(body: WireDict, path: str) -> tuple[WireDict | None, str]:
+    """The object holding a dotted `path`'s last key (None when there is none), and that key."""
+    *names, key = path.split(".")
+    for name in names:
+        inner = body.get(name)
+        if not isinstance(inner, dict):
+            return None, key
+        body = inner
+    return body, key
 
 
 def _decode_fields(body: WireDict) -> ChatResponse:
@@ -132,9 +172,14 @@ def decode_usage(raw: Any, path: str) -> TokenUsage:
         output_tokens=counts["output_tokens"],
         cache_read_tokens=read,
         cache_write_tokens=written,
-        reasoning_tokens=int(details.get(THINKING_TOKENS, 0)),
+        reasoning_tokens=_thinking_tokens(details),
         details=details,
     )
+
+
+def _thinking_tokens(details: Mapping[str, int | float]) -> int:
+    value = details.get(THINKING_TOKENS)
+    return value if isinstance(value, int) else 0
 
 
 def _numbers(
@@ -162,13 +207,33 @@ def encode_response(
     left out and recorded in `report`.
     """
     report = resolve_report(report, PROVIDER)
-    body = overlay(_encode_fields(response, report), response.provider_data.get(PROVIDER, {}))
-    return copy_json(overlay(body, _DEFAULTS))
+    if response.alternatives:
+        report.dropped(
+            "alternatives", "Anthropic answers with one message; the others are left out"
+        )
+    extras = dict(response.provider_data.get(PROVIDER, {}))
+    forms = extras.pop(WIRE_FORMS, {})
+    body = overlay(overlay(_encode_fields(response, report), extras), _DEFAULTS)
+    _apply_forms(body, forms)
+    return copy_json(body)
+
+
+def _apply_forms(body: WireDict, forms: Mapping[str, str]) -> None:
+    """Leaves out, or writes as null, the fields the decoded body had so, where
+    the value is still the one their absence gave."""
+    for path, form in forms.items():
+        parent, key = _parent(body, path)
+        if parent is None or key not in parent or parent[key] not in _UNREAD_VALUES:
+            continue
+        if form == "absent":
+            del parent[key]
+        else:
+            parent[key] = None
 
 
 def _encode_fields(response: ChatResponse, report: TranslationReport) -> MessageBody:
     content = (
-        encode_part(part, f"message.parts[{j}]", report, in_request=False)
+        encode_part(part, f"message.parts[{j}]", report, role="assistant", in_request=False)
         for j, part in enumerate(response.message.parts)
     )
     return MessageBody(

@@ -11,17 +11,30 @@ results to start with a thinking block (its 400: "When `thinking` is
 enabled, a final `assistant` message must start with a thinking block ...
 To avoid this requirement, disable `thinking`"). A history from elsewhere has
 none, so `fit_thinking` sends that request with thinking off, and reports it.
+Both look at the turns as Anthropic does: consecutive turns of a role merged.
+
+Settings Anthropic refuses with thinking on raise `InvalidDataError`
+(`check_thinking`), as changing them would change what the caller asked for
+(Anthropic's extended-thinking guide, "feature compatibility"):
+- a forced tool choice (`any`, `tool`): "Thinking may not be enabled when
+  tool_choice forces tool use";
+- a `budget_tokens` under 1024, or not below `max_tokens`, which it is spent
+  out of. (The interleaved-thinking beta lifts this second rule; it is a
+  header, which the codec does not see.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import groupby
 
 from interlingua import InvalidDataError, Message, ToolCallPart, ToolResultPart, TranslationReport
-from interlingua_anthropic._wire import Thinking, WireDict
+from interlingua_anthropic._wire import MIN_THINKING_BUDGET, Thinking, WireDict
 
-__all__ = ["check_tool_pairs", "fit_thinking"]
+__all__ = ["check_thinking", "check_tool_pairs", "fit_thinking"]
+
+_THINKING_ON = frozenset({"enabled", "adaptive"})
+_FORCED_CHOICES = frozenset({"any", "tool"})
 
 
 def check_tool_pairs(messages: Sequence[Message]) -> None:
@@ -75,15 +88,13 @@ def _unasked(call_id: str) -> str:
 
 def fit_thinking(body: WireDict, report: TranslationReport) -> None:
     """Turns thinking off in `body` when its last tool loop has no thinking block."""
-    thinking = body.get("thinking")
-    if not isinstance(thinking, Mapping) or thinking.get("type") not in ("enabled", "adaptive"):
+    if not _thinking_on(body):
         return
-    turns = body["messages"]
-    if len(turns) < 2 or not _starts_with(turns[-1], "tool_result"):
+    runs = [list(run) for _, run in groupby(body["messages"], key=lambda turn: turn["role"])]
+    if len(runs) < 2 or not _starts_with(runs[-1][0], "tool_result"):
         return
-    if turns[-2]["role"] != "assistant":
-        return
-    if _starts_with(turns[-2], "thinking") or _starts_with(turns[-2], "redacted_thinking"):
+    calls = runs[-2][0]  # the user run before is an assistant run: runs alternate
+    if _starts_with(calls, "thinking") or _starts_with(calls, "redacted_thinking"):
         return
     body["thinking"] = Thinking(type="disabled")
     report.transformed(
@@ -91,6 +102,64 @@ def fit_thinking(body: WireDict, report: TranslationReport) -> None:
         "sent with thinking off: with thinking on, Anthropic wants the assistant turn before "
         "the last tool results to start with its thinking block, and this history has none there",
     )
+
+
+def check_thinking(body: WireDict) -> None:
+    """Raises `InvalidDataError` naming the request's fields when `body` asks
+    for thinking with settings Anthropic refuses with it."""
+    if not _thinking_on(body):
+        return
+    problems = [problem for rule in _THINKING_RULES if (problem := rule(body)) is not None]
+    if problems:
+        raise InvalidDataError(problems, subject="request for anthropic")
+
+
+Problem = tuple[str, str]
+
+
+def _forced_tool_choice(body: WireDict) -> Problem | None:
+    choice = body.get("tool_choice")
+    if not isinstance(choice, Mapping) or choice.get("type") not in _FORCED_CHOICES:
+        return None
+    return (
+        "tool_choice",
+        f"Anthropic refuses a forced tool choice ({choice['type']}) with reasoning on "
+        "('Thinking may not be enabled when tool_choice forces tool use'); "
+        "choose auto or none, or turn reasoning off",
+    )
+
+
+def _small_budget(body: WireDict) -> Problem | None:
+    budget = body["thinking"].get("budget_tokens")
+    if not isinstance(budget, int) or budget >= MIN_THINKING_BUDGET:
+        return None
+    return (
+        "reasoning.budget_tokens",
+        f"Anthropic's thinking budget is at least {MIN_THINKING_BUDGET} tokens, not {budget}",
+    )
+
+
+def _budget_past_max_tokens(body: WireDict) -> Problem | None:
+    budget, max_tokens = body["thinking"].get("budget_tokens"), body.get("max_tokens")
+    if not isinstance(budget, int) or not isinstance(max_tokens, int) or max_tokens > budget:
+        return None
+    return (
+        "max_tokens",
+        f"max_tokens ({max_tokens}) must be above reasoning.budget_tokens ({budget}): "
+        "Anthropic spends the thinking budget out of max_tokens",
+    )
+
+
+_THINKING_RULES: tuple[Callable[[WireDict], Problem | None], ...] = (
+    _forced_tool_choice,
+    _small_budget,
+    _budget_past_max_tokens,
+)
+
+
+def _thinking_on(body: WireDict) -> bool:
+    thinking = body.get("thinking")
+    return isinstance(thinking, Mapping) and thinking.get("type") in _THINKING_ON
 
 
 def _starts_with(turn: WireDict, kind: str) -> bool:

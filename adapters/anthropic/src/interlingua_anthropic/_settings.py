@@ -24,6 +24,8 @@ any thinking budget (the budget is spent out of `max_tokens`).
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from interlingua import (
@@ -44,6 +46,11 @@ from interlingua_anthropic._wire import (
     WireDict,
 )
 from interlingua_anthropic._wire import ToolChoice as WireToolChoice
+
+if sys.version_info >= (3, 11):
+    from typing import assert_never
+else:  # pragma: no cover
+    from typing_extensions import assert_never
 
 __all__ = ["decode_settings", "encode_settings"]
 
@@ -208,14 +215,35 @@ def _encode_output_config(request: ChatRequest, report: TranslationReport) -> Wi
     elif effort is not None:
         report.dropped("reasoning.effort", f"Anthropic has no effort {effort!r}")
     response_format = request.response_format
-    match response_format:
-        case ResponseFormat(type="json_schema", json_schema=dict() as schema):
-            config["format"] = {"type": "json_schema", "schema": schema}
-            if response_format.description:
-                report.dropped("response_format.description", "Anthropic takes a schema only")
-        case ResponseFormat(type="json_object"):
-            report.dropped("response_format", "Anthropic has no JSON mode without a schema")
+    if response_format and (output_format := _encode_format(response_format, report)):
+        config["format"] = output_format
     return config
+
+
+def _encode_format(response_format: ResponseFormat, report: TranslationReport) -> WireDict | None:
+    """`output_config.format`: a JSON schema alone, always followed strictly."""
+    match response_format.type:
+        case "text":
+            return None
+        case "json_object":
+            report.dropped("response_format", "Anthropic has no JSON mode without a schema")
+            return None
+        case "json_schema":
+            for name, reason in _unsent_format_fields(response_format):
+                report.dropped(f"response_format.{name}", reason)
+            return {"type": "json_schema", "schema": response_format.json_schema}
+        case _:
+            assert_never(response_format.type)
+
+
+def _unsent_format_fields(response_format: ResponseFormat) -> Iterator[tuple[str, str]]:
+    if response_format.name:
+        yield "name", "Anthropic takes a schema only, without a name"
+    if response_format.description:
+        yield "description", "Anthropic takes a schema only, without a description"
+    if response_format.strict is False:
+        # Anthropic always holds the output to the schema: only strict=False is lost.
+        yield "strict", "Anthropic always holds the output to the schema"
 
 
 def _report_unsent(request: ChatRequest, report: TranslationReport) -> None:

@@ -3,7 +3,7 @@
     event                                   stream events
     message_start                           StreamStart (id, model, provider data), UsageEvent
     content_block_start  text               TextDelta (+ PartDataEvent for its other fields)
-                         thinking           ReasoningDelta, ReasoningSignature
+                         thinking           ReasoningDelta (+ ReasoningSignature if it has one)
                          tool_use           ToolCallStart
                          any other block    held, then PartEvent at its content_block_stop
     content_block_delta  text_delta         TextDelta
@@ -11,7 +11,9 @@
                          thinking_delta     ReasoningDelta
                          signature_delta    ReasoningSignature
                          citations_delta    PartDataEvent (the block's citations so far)
-    message_delta                           UsageEvent (cumulative), FinishEvent
+    message_delta                           UsageEvent (cumulative), and with a stop
+                                            reason FinishEvent (with the message's
+                                            provider data so far)
     error                                   ErrorEvent: `accumulate` raises StreamError
                                             whose `partial` keeps what had arrived
     ping, message_stop                      nothing
@@ -23,22 +25,28 @@ written compactly. Arguments that are not valid JSON are kept as they came,
 and the accumulated response's `warnings` flag them.
 
 The usage of `message_delta` is cumulative and may repeat the fields of
-`message_start`; each field it gives replaces the one before. A server-tool
-block's `input_json_delta`s are joined and parsed at its stop (text that is
-not JSON is kept as a string). Event and delta types this module does not know
-are skipped, as Anthropic's streaming guide asks of clients ("handle unknown
+`message_start`; each field it gives replaces the one before, but for a null,
+which keeps it. The fields of `message_delta` beside `delta` and `usage`
+(`context_management`, from the beta API) are the message's, as in a
+response body. A server-tool block's `input_json_delta`s are joined and
+parsed at its stop (no text at all leaves the input its start gave; text
+that is not JSON is kept as a string, which no stream event can yet flag in
+the response's `warnings`). A thinking block cut off before its
+signature has none. Event and delta types this module does not know are
+skipped, as Anthropic's streaming guide asks of clients ("handle unknown
 event types gracefully").
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from interlingua import (
     ChatResponse,
-    ContentPart,
     DecodeError,
     ErrorEvent,
     FinishEvent,
@@ -61,9 +69,17 @@ from interlingua_anthropic._blocks import decode_block
 from interlingua_anthropic._response import decode_response
 from interlingua_anthropic._wire import PROVIDER, WireDict
 
+if sys.version_info >= (3, 11):
+    from typing import assert_never
+else:  # pragma: no cover
+    from typing_extensions import assert_never
+
 __all__ = ["StreamDecoder", "decode_stream"]
 
 _reader = WireReader(PROVIDER)
+
+# A message_delta's own fields; any other is a field of the message (`context_management`).
+_MESSAGE_DELTA = frozenset({"type", "delta", "usage"})
 
 # Blocks whose content is streamed in deltas; every other block is held until its stop.
 # Their start may leave out what the deltas fill in.
@@ -88,8 +104,7 @@ class StreamDecoder:
 
     def __init__(self) -> None:
         self._message: WireDict = {"content": []}
-        self._held: dict[int, WireDict] = {}
-        self._json: dict[int, list[str]] = {}
+        self._held: dict[int, _Held] = {}
         self._citations: dict[int, list[Any]] = {}
         self._count = 0
 
@@ -106,7 +121,7 @@ class StreamDecoder:
             case "content_block_delta":
                 return self._block_delta(event, path)
             case "content_block_stop":
-                return self._block_stop(_reader.field(event, "index", path, int), path)
+                return self._block_stop(_reader.field(event, "index", path, int))
             case "message_delta":
                 return self._message_delta(event, path)
             case "error":
@@ -116,7 +131,7 @@ class StreamDecoder:
 
     def finish(self) -> list[StreamEvent]:
         """The blocks still held when the stream ends: what arrived of them is kept."""
-        return [self._release(index, "<end>") for index in list(self._held)]
+        return [self._release(index) for index in list(self._held)]
 
     def _start(self, message: WireDict, path: str) -> list[StreamEvent]:
         self._message = {**message, "content": []}
@@ -133,31 +148,37 @@ class StreamDecoder:
     def _message_delta(self, event: WireDict, path: str) -> list[StreamEvent]:
         delta = _reader.field(event, "delta", path, dict)
         usage = _reader.field(event, "usage", path, dict, None) or {}
+        beside = {key: value for key, value in event.items() if key not in _MESSAGE_DELTA}
         self._message = {
             **self._message,
+            **beside,
             **delta,
-            "usage": {**self._message.get("usage", {}), **usage},
+            "usage": _counted(self._message.get("usage"), usage),
         }
         response = _decoded(self._message, path)
-        data = response.provider_data
-        if response.finish_reason is None:
-            return [UsageEvent(usage=response.usage), StreamStart(provider_data=data)]
-        finish = FinishEvent(
-            reason=response.finish_reason, raw_reason=response.raw_finish_reason, provider_data=data
-        )
-        return [UsageEvent(usage=response.usage), finish]
+        events: list[StreamEvent] = [UsageEvent(usage=response.usage)]
+        if response.finish_reason is not None:
+            # The provider data so far goes with the finish, the message's last word.
+            finish = FinishEvent(
+                reason=response.finish_reason,
+                raw_reason=response.raw_finish_reason,
+                provider_data=response.provider_data,
+            )
+            events.append(finish)
+        return events
 
     def _block_start(self, event: WireDict, path: str) -> list[StreamEvent]:
         index = _reader.field(event, "index", path, int)
         block = _reader.field(event, "content_block", path, dict)
         kind = _reader.field(block, "type", f"{path}.content_block", str)
         if kind not in _STREAMED:
-            self._held[index] = dict(block)
+            self._held[index] = _Held(dict(block), f"{path}.content_block")
             return []
         block = {**_STREAMED[kind], **block}
         if isinstance(block.get("citations"), list):
             self._citations[index] = list(block["citations"])
         part = decode_block(block, f"{path}.content_block", role="assistant")
+        assert isinstance(part, _StreamedPart)  # the decoders of the _STREAMED kinds
         return _started(index, part, empty_input=block.get("input") == {})
 
     def _block_delta(self, event: WireDict, path: str) -> list[StreamEvent]:
@@ -189,31 +210,53 @@ class StreamDecoder:
                 return []
 
     def _hold_delta(self, index: int, kind: str, delta: WireDict, path: str) -> None:
-        """Applies a delta to a held block, as the block would read once complete."""
-        block = self._held[index]
+        """Applies a delta to a held block, as the block would read once complete;
+        a delta of another kind has nothing to change in such a block."""
+        held = self._held[index]
+        block = held.block
         match kind:
             case "input_json_delta":
-                self._json.setdefault(index, []).append(
-                    _reader.field(delta, "partial_json", path, str)
-                )
+                held.json.append(_reader.field(delta, "partial_json", path, str))
             case "text_delta":
-                block["text"] = block.get("text", "") + _reader.field(delta, "text", path, str)
+                text = _reader.field(block, "text", held.path, str, None) or ""
+                block["text"] = text + _reader.field(delta, "text", path, str)
             case "citations_delta":
                 citation = _reader.field(delta, "citation", path, dict)
-                block["citations"] = [*(block.get("citations") or []), citation]
+                cited = _reader.field(block, "citations", held.path, list, None)
+                block["citations"] = [*(cited or []), citation]
+            case _:
+                pass
 
-    def _block_stop(self, index: int, path: str) -> list[StreamEvent]:
-        return [self._release(index, path)] if index in self._held else []
+    def _block_stop(self, index: int) -> list[StreamEvent]:
+        return [self._release(index)] if index in self._held else []
 
-    def _release(self, index: int, path: str) -> PartEvent:
-        block = self._held.pop(index)
-        if chunks := self._json.pop(index, None):
-            block["input"] = _parsed("".join(chunks))
-        part = decode_block(block, f"{path}.content_block", role="assistant")
-        return PartEvent(index=index, part=part)
+    def _release(self, index: int) -> PartEvent:
+        held = self._held.pop(index)
+        malformed = None
+        if text := "".join(held.json):
+            try:
+                held.block["input"] = json.loads(text)
+            except ValueError as exc:
+                held.block["input"] = text
+                malformed = f"the streamed input is not JSON ({exc}); kept as text"
+        part = decode_block(held.block, held.path, role="assistant")
+        return PartEvent(index=index, part=part, malformed=malformed)
 
 
-def _started(index: int, part: ContentPart, *, empty_input: bool) -> list[StreamEvent]:
+@dataclass(slots=True)
+class _Held:
+    """A block kept until its stop: the block so far, the path of its start in
+    the stream, and its `input_json_delta` text."""
+
+    block: WireDict
+    path: str
+    json: list[str] = field(default_factory=list)
+
+
+_StreamedPart = TextPart | ReasoningPart | ToolCallPart
+
+
+def _started(index: int, part: _StreamedPart, *, empty_input: bool) -> list[StreamEvent]:
     """The events that begin a streamed part, with the fields its start carried."""
     match part:
         case ToolCallPart():
@@ -229,16 +272,25 @@ def _started(index: int, part: ContentPart, *, empty_input: bool) -> list[Stream
             ]
         case ReasoningPart():
             events: list[StreamEvent] = [
-                ReasoningDelta(index=index, text=part.text, provider=PROVIDER),
-                ReasoningSignature(index=index, signature=part.signature or "", provider=PROVIDER),
+                ReasoningDelta(index=index, text=part.text, provider=PROVIDER)
             ]
+            if part.signature:  # else it comes in a signature_delta, or not at all
+                events.append(
+                    ReasoningSignature(index=index, signature=part.signature, provider=PROVIDER)
+                )
         case TextPart():
             events = [TextDelta(index=index, text=part.text)]
         case _:
-            raise AssertionError(f"not a streamed part: {part!r}")
+            assert_never(part)
     if data := part.provider_data.get(PROVIDER):
         events.append(PartDataEvent(index=index, provider=PROVIDER, data=data))
     return events
+
+
+def _counted(usage: Any, update: WireDict) -> WireDict:
+    """The usage so far with the counts of `update` laid over, but for its nulls."""
+    current = usage if isinstance(usage, dict) else {}
+    return {**current, **{key: value for key, value in update.items() if value is not None}}
 
 
 def _decoded(message: WireDict, path: str) -> ChatResponse:
@@ -247,13 +299,6 @@ def _decoded(message: WireDict, path: str) -> ChatResponse:
         return decode_response(message)
     except DecodeError as exc:
         raise _reader.error(f"{path}.{exc.path}", exc.problems[0][1]) from None
-
-
-def _parsed(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 def _error(event: WireDict, path: str) -> ErrorEvent:

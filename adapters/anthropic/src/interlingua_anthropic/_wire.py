@@ -17,6 +17,7 @@ __all__ = [
     "EFFORTS",
     "IMAGE_MEDIA_TYPES",
     "MESSAGES_PATH",
+    "MIN_THINKING_BUDGET",
     "PROVIDER",
     "TOOL_ID_CHARACTERS",
     "Block",
@@ -40,6 +41,9 @@ IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/we
 # A file given by URL or file id carries no media type on the wire.
 URL_IMAGE_MEDIA_TYPE = "image/*"
 URL_DOCUMENT_MEDIA_TYPE = "application/pdf"
+
+# `thinking.budget_tokens` is at least this (the API answers 400 below it).
+MIN_THINKING_BUDGET = 1024
 
 # `output_config.effort` levels; the API rejects others (`xhigh` on some models only).
 EFFORTS = frozenset({"low", "medium", "high", "max", "xhigh"})
