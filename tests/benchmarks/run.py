@@ -103,5 +103,41 @@ def main() -> None:
     )
 
 
+def adapters() -> None:
+    """Decoding and encoding a large recorded Anthropic response (a long
+    web-search turn) against parsing and dumping the same JSON."""
+    from pathlib import Path
+
+    import interlingua_anthropic as anthropic
+    from interlingua import TranslationReport
+    from interlingua.testing import load_cassette
+
+    corpus = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+    path = corpus / "anthropic" / "pydantic-ai" / "test_pause_turn_web_search_vcr.yaml"
+    if not path.exists():
+        print("\n(the corpus is not beside the repository: adapter figures left out)")
+        return
+    body = load_cassette(path).for_provider("anthropic")[0].response.body
+    text = body.decode()
+    wire = json.loads(text)
+    response = anthropic.decode_response(wire)
+    print(f"\nAnthropic response: {len(text) / 1e3:.0f} KB of JSON")
+    report(
+        "decode_response vs json.loads",
+        best_of(lambda: anthropic.decode_response(json.loads(text))),
+        best_of(lambda: json.loads(text)),
+        "parsing included on both sides",
+    )
+    report(
+        "encode_response vs json.dumps",
+        best_of(
+            lambda: json.dumps(anthropic.encode_response(response, report=TranslationReport()))
+        ),
+        best_of(lambda: json.dumps(wire)),
+        "dumping included on both sides",
+    )
+
+
 if __name__ == "__main__":
     main()
+    adapters()
