@@ -250,6 +250,31 @@ def test_a_string_and_a_one_part_list_are_kept_apart(content: Any) -> None:
             "role": "user",
             "content": [{"type": "file", "file": {"file_data": PDF, "filename": "raw.pdf"}}],
         },
+        {"role": "tool", "tool_call_id": "c1", "content": "42", "name": None},
+        {
+            "role": "user",
+            "content": [
+                {"type": "image_url", "image_url": {"url": "https://x/y.png", "detail": None}}
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "file", "file": {"file_id": "file-1", "filename": None}}],
+        },
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "f", "arguments": "{}", "x_note": 1},
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "input_audio", "input_audio": {"data": WAV, "format": "flac"}}],
+        },
     ],
     ids=[
         "null content, empty tool calls",
@@ -266,6 +291,11 @@ def test_a_string_and_a_one_part_list_are_kept_apart(content: Any) -> None:
         "unknown user part",
         "a data URL with parameters",
         "bare base64 file data",
+        "tool message with a null name",
+        "image with a null detail",
+        "file with a null filename",
+        "a call with a field beside name and arguments",
+        "audio in a format OpenAI does not take",
     ],
 )
 def test_each_message_form_goes_back_as_it_came(message: dict[str, Any]) -> None:
@@ -301,7 +331,7 @@ def around(message: dict[str, Any]) -> list[dict[str, Any]]:
         {"stream": False},
         {"stream": True},
         {"temperature": 1},
-        {"tool_choice": "required"},
+        {"tool_choice": "required", "tools": [WEATHER_WIRE]},
         {"tool_choice": {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": []}}},
         {"response_format": {"type": "json_object"}},
         {"response_format": {"type": "json_schema", "json_schema": {"name": "x"}}},
@@ -609,3 +639,181 @@ def test_a_history_openai_would_reject_is_refused_before_sending() -> None:
         "messages[0].parts[0]",
         "messages[2].parts[0]",
     ]
+
+
+# --- what the wire cannot hold is reported, never dropped silently ---
+
+
+def losses(report: TranslationReport) -> list[tuple[str, str]]:
+    return [(loss.path, loss.kind) for loss in report.losses]
+
+
+def test_a_decoded_file_id_points_into_openais_file_store() -> None:
+    body = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": [{"type": "file", "file": {"file_id": "file-1"}}]}
+        ],
+    }
+    (part,) = decode_request(body).messages[0].parts
+    assert isinstance(part, FilePart)
+    assert (part.file_id, part.provider) == ("file-1", "openai")
+
+
+def test_a_file_id_of_another_providers_store_is_left_out_and_reported() -> None:
+    theirs = FilePart(media_type="application/pdf", file_id="file_011", provider="anthropic")
+    ours = FilePart(media_type="application/pdf", file_id="file-2", provider="openai")
+    unknown = FilePart(media_type="application/pdf", file_id="file-3")
+    request = ChatRequest(model="gpt-4o", messages=(Message.user("Read", theirs, ours, unknown),))
+    report = TranslationReport()
+    content = encode_request(request, report=report)["messages"][0]["content"]
+    assert content == [
+        {"type": "text", "text": "Read"},
+        {"type": "file", "file": {"file_id": "file-2"}},
+        {"type": "file", "file": {"file_id": "file-3"}},
+    ]
+    assert losses(report) == [("messages[0].parts[1]", "dropped")]
+    assert "anthropic" in report.losses[0].reason
+
+
+def test_detail_and_filename_go_where_the_wire_has_a_field_and_are_reported_elsewhere() -> None:
+    request = ChatRequest(
+        model="gpt-4o",
+        messages=(
+            Message.user(
+                FilePart(media_type="image/png", data=PNG, detail="low", filename="a.png"),
+                FilePart(media_type="application/pdf", data=PDF, detail="high", filename="a.pdf"),
+                FilePart(media_type="audio/wav", data=WAV, detail="low", filename="a.wav"),
+            ),
+        ),
+    )
+    report = TranslationReport()
+    content = encode_request(request, report=report)["messages"][0]["content"]
+    assert content == [
+        {
+            "type": "image_url",
+            "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"},
+        },
+        {
+            "type": "file",
+            "file": {"file_data": f"data:application/pdf;base64,{PDF}", "filename": "a.pdf"},
+        },
+        {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav"}},
+    ]
+    assert losses(report) == [
+        ("messages[0].parts[0].filename", "dropped"),
+        ("messages[0].parts[1].detail", "dropped"),
+        ("messages[0].parts[2].filename", "dropped"),
+        ("messages[0].parts[2].detail", "dropped"),
+    ]
+
+
+def test_audio_other_than_wav_and_mp3_is_left_out_and_reported() -> None:
+    flac = FilePart(media_type="audio/flac", data=WAV)
+    request = ChatRequest(model="gpt-4o-audio-preview", messages=(Message.user("Hear", flac),))
+    report = TranslationReport()
+    assert encode_request(request, report=report)["messages"][0]["content"] == "Hear"
+    assert losses(report) == [("messages[0].parts[1]", "dropped")]
+    assert "wav" in report.losses[0].reason
+
+
+@pytest.mark.parametrize(
+    ("format", "wire", "expected"),
+    [
+        (
+            ResponseFormat(
+                type="json_object",
+                name="answer",
+                description="d",
+                json_schema={"type": "object"},
+                strict=True,
+            ),
+            {"type": "json_object"},
+            [
+                ("response_format.name", "dropped"),
+                ("response_format.description", "dropped"),
+                ("response_format.json_schema", "dropped"),
+                ("response_format.strict", "dropped"),
+            ],
+        ),
+        (
+            ResponseFormat(type="text", strict=False),
+            {"type": "text"},
+            [("response_format.strict", "dropped")],
+        ),
+        (
+            ResponseFormat(type="json_schema", json_schema={"type": "object"}),
+            {
+                "type": "json_schema",
+                "json_schema": {"name": "response", "schema": {"type": "object"}},
+            },
+            [("response_format.name", "transformed")],
+        ),
+    ],
+    ids=["json_object with schema fields", "text with strict", "a schema without a name"],
+)
+def test_response_format_fields_the_wire_cannot_hold_are_reported(
+    format: ResponseFormat, wire: dict[str, Any], expected: list[tuple[str, str]]
+) -> None:
+    report = TranslationReport()
+    body = encode_request(ChatRequest(model="gpt-4o", response_format=format), report=report)
+    assert body["response_format"] == wire
+    assert losses(report) == expected
+
+
+@pytest.mark.parametrize(
+    ("config", "effort", "expected"),
+    [
+        (
+            ReasoningConfig(effort="low", budget_tokens=2048),
+            "low",
+            [("reasoning.budget_tokens", "dropped")],
+        ),
+        (
+            ReasoningConfig(enabled=False, budget_tokens=2048),
+            None,
+            [
+                ("reasoning.budget_tokens", "dropped"),
+                ("reasoning.enabled", "dropped"),
+            ],
+        ),
+        (ReasoningConfig(enabled=False, effort="high"), "high", [("reasoning.enabled", "dropped")]),
+        (ReasoningConfig(enabled=False, effort="none"), "none", []),
+    ],
+    ids=["effort and budget", "off with a budget", "off with an effort", "off as effort none"],
+)
+def test_each_reasoning_setting_the_wire_cannot_hold_is_reported(
+    config: ReasoningConfig, effort: str | None, expected: list[tuple[str, str]]
+) -> None:
+    report = TranslationReport()
+    body = encode_request(ChatRequest(model="o4-mini", reasoning=config), report=report)
+    assert body.get("reasoning_effort") == effort
+    assert losses(report) == expected
+
+
+def test_tool_choice_and_parallel_tool_calls_without_tools_are_left_out_and_reported() -> None:
+    # OpenAI: "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only
+    # allowed when 'tools' are specified." (400); `tool_choice` alike.
+    request = ChatRequest(
+        model="gpt-4o", tool_choice=ToolChoice.required(), parallel_tool_calls=False
+    )
+    report = TranslationReport()
+    assert encode_request(request, report=report) == {"model": "gpt-4o", "messages": []}
+    assert losses(report) == [("tool_choice", "dropped"), ("parallel_tool_calls", "dropped")]
+    with_tools = request.model_copy(update={"tools": (WEATHER,)})
+    body = encode_request(with_tools, report=TranslationReport(strict=True))
+    assert (body["tool_choice"], body["parallel_tool_calls"]) == ("required", False)
+
+
+def test_more_than_four_stop_sequences_send_the_first_four_and_report_the_rest() -> None:
+    request = ChatRequest(model="gpt-4o", stop=("a", "b", "c", "d", "e", "f"))
+    report = TranslationReport()
+    assert encode_request(request, report=report)["stop"] == ["a", "b", "c", "d"]
+    assert losses(report) == [("stop[4]", "dropped"), ("stop[5]", "dropped")]
+
+
+@pytest.mark.parametrize("body", ["[DONE]", [1, 2], 3])
+def test_a_body_that_is_no_object_is_a_decode_error(body: Any) -> None:
+    with pytest.raises(DecodeError) as caught:
+        decode_request(body)
+    assert caught.value.path == "<root>"

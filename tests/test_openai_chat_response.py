@@ -5,6 +5,7 @@ the SDK's `ChatCompletion` decodes like the JSON it was built from."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from interlingua import (
     FilePart,
     FinishReason,
     Message,
+    OpaquePart,
     ReasoningPart,
     RefusalPart,
     TextPart,
@@ -371,3 +373,70 @@ def test_malformed_tool_arguments_are_kept_as_text() -> None:
     response = decode_response(body)
     assert response.message.tool_calls[0].arguments == '{"city": '
     assert encode_response(response) == body
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON text, so `1` and `1.0` or a missing and a null key differ."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def test_usage_nulls_unknown_keys_and_non_count_details_go_back_as_they_came() -> None:
+    body = completion(answer(content="Hi"))
+    body["usage"] = {
+        "prompt_tokens": 12,
+        "completion_tokens": 3,
+        "total_tokens": 15,
+        "prompt_tokens_details": None,
+        "completion_tokens_details": {"reasoning_tokens": 0, "tier": "flex", "ratio": None},
+        "cost": 0.00021,
+        "cost_details": {"upstream_inference_cost": None},
+    }
+    response = decode_response(body)
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (12, 3)
+    assert same_json(encode_response(response), body)
+
+
+def test_list_content_from_a_compatible_server_goes_back_as_a_list() -> None:
+    image = {"type": "image_url", "image_url": {"url": "https://x/y.png"}}
+    body = completion(
+        answer(content=[{"type": "text", "text": "One."}, {"type": "text", "text": "Two."}, image])
+    )
+    response = decode_response(body)
+    assert response.message.parts == (
+        TextPart(text="One."),
+        TextPart(text="Two."),
+        OpaquePart(provider="openai", data=image),
+    )
+    assert same_json(encode_response(response, report=TranslationReport(strict=True)), body)
+
+
+def test_an_opaque_part_of_the_dialects_own_provider_goes_back_in_a_content_list() -> None:
+    image = {"type": "image_url", "image_url": {"url": "https://x/y.png"}}
+    response = ChatResponse(
+        provider="openai",
+        message=Message.assistant("See:", OpaquePart(provider="openai", data=image)),
+        finish_reason=FinishReason.STOP,
+    )
+    message = encode_response(response, report=TranslationReport(strict=True))["choices"][0][
+        "message"
+    ]
+    assert message["content"] == [{"type": "text", "text": "See:"}, image]
+
+
+def test_an_explicit_null_and_extra_fields_of_a_call_go_back_as_they_came() -> None:
+    calls = [
+        {
+            "id": "call_a",
+            "type": "function",
+            "function": {"name": "f", "arguments": "{}", "parsed": None},
+        }
+    ]
+    body = completion(answer(tool_calls=calls), "tool_calls")
+    assert same_json(encode_response(decode_response(body)), body)
+
+
+@pytest.mark.parametrize("body", ["[DONE]", [1, 2], None])
+def test_a_body_that_is_no_object_is_a_decode_error(body: Any) -> None:
+    with pytest.raises(DecodeError) as caught:
+        decode_response(body)
+    assert caught.value.path == "<root>"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -14,8 +15,10 @@ from openai.types.chat import ChatCompletionChunk
 
 from interlingua import (
     DecodeError,
+    FinishEvent,
     FinishReason,
     Message,
+    RateLimitError,
     RefusalPart,
     StreamError,
     StreamStart,
@@ -25,10 +28,25 @@ from interlingua import (
     ToolCallDelta,
     ToolCallPart,
     ToolCallStart,
+    TranslationReport,
     UsageEvent,
     accumulate,
 )
-from interlingua_openai import ChatStreamDecoder, decode_response, decode_stream, encode_response
+from interlingua_openai import (
+    ChatStreamDecoder,
+    decode_response,
+    decode_stream,
+    encode_response,
+    with_alternatives,
+)
+from interlingua_openai._response import decode_usage
+from interlingua_openai._stream import TEXT_INDEX
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON text, so `1` and `1.0` or a missing and a null key differ."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
 
 HEAD = {
     "id": "chatcmpl-DhQ3aTz8Lm2Qx5Vc9Kb1Wn4Rp7Hs",
@@ -167,7 +185,7 @@ def test_text_and_refusal_deltas_and_the_role_chunk() -> None:
     ]
     events = list(decode_stream(stream))
     assert isinstance(events[0], StreamStart)
-    assert events[1] == TextDelta(text="I'd rather")
+    assert events[1] == TextDelta(index=TEXT_INDEX, text="I'd rather")
     response = accumulate(events)
     assert response.message.parts == (
         TextPart(text="I'd rather not."),
@@ -246,6 +264,22 @@ def test_an_error_chunk_ends_the_stream_with_what_had_arrived() -> None:
     assert caught.value.error.provider == "openai"
 
 
+def test_an_in_stream_rate_limit_is_a_retryable_rate_limit_error() -> None:
+    # OpenAI names a rate limit by its code; the type says which limit.
+    limit = {
+        "message": "Rate limit reached for gpt-4o on tokens per min (TPM).",
+        "type": "tokens",
+        "param": None,
+        "code": "rate_limit_exceeded",
+    }
+    with pytest.raises(StreamError) as caught:
+        accumulate(decode_stream([chunk({"content": "Fog"}), {"error": limit}]))
+    error = caught.value.error
+    assert isinstance(error, RateLimitError)
+    assert error.retryable
+    assert error.body == {"error": limit}
+
+
 def test_malformed_tool_arguments_are_kept_and_flagged() -> None:
     stream = [chunk(call(0, '{"city": "Os', ("call_1", "f"))), chunk({}, "tool_calls")]
     response = accumulate(decode_stream(stream))
@@ -255,36 +289,163 @@ def test_malformed_tool_arguments_are_kept_and_flagged() -> None:
     ]
 
 
-def test_several_choices_are_kept_beside_the_first() -> None:
-    second = {"index": 1, "delta": {"content": "Two."}, "logprobs": None, "finish_reason": None}
+def body_of(*choices: dict[str, Any], usage: dict[str, Any] = USAGE) -> dict[str, Any]:
+    """The body the same call, not streamed, answers with."""
+    head = {key: value for key, value in HEAD.items() if key != "object"}
+    return {**head, "object": "chat.completion", "choices": list(choices), "usage": usage}
+
+
+def message(**fields: Any) -> dict[str, Any]:
+    return {"role": "assistant", "content": None, "refusal": None, "annotations": [], **fields}
+
+
+def test_several_choices_accumulate_to_the_alternatives_of_the_body() -> None:
+    def both(first: dict[str, Any], second: dict[str, Any], finish: tuple[Any, Any]) -> Any:
+        return chunk() | {
+            "choices": [
+                {"index": 0, "delta": first, "logprobs": None, "finish_reason": finish[0]},
+                {"index": 1, "delta": second, "logprobs": None, "finish_reason": finish[1]},
+            ]
+        }
+
     stream = [
-        chunk({"content": "One."})
-        | {
-            "choices": [
-                {"index": 0, "delta": {"content": "One."}, "logprobs": None, "finish_reason": None},
-                second,
-            ]
-        },
-        chunk({}, "stop")
-        | {
-            "choices": [
-                {"index": 0, "delta": {}, "finish_reason": "stop"},
-                {"index": 1, "delta": {}, "finish_reason": "length"},
-            ]
-        },
+        both(
+            {"role": "assistant", "content": "One."},
+            {"role": "assistant", "content": "Two."},
+            (None, None),
+        ),
+        both({}, {}, ("stop", "length")),
+        chunk(usage=USAGE) | {"choices": []},
     ]
+    body = body_of(
+        {"index": 0, "message": message(content="One."), "logprobs": None, "finish_reason": "stop"},
+        {
+            "index": 1,
+            "message": message(content="Two."),
+            "logprobs": None,
+            "finish_reason": "length",
+        },
+    )
     response = accumulate(decode_stream(stream))
     assert response.text == "One."
-    (other,) = response.provider_data["openai"]["alternatives"]
-    assert other["message"]["parts"] == [{"type": "text", "text": "Two."}]
-    assert other["finish_reason"] == "length"
+    assert same_json(encode_response(response, report=TranslationReport(strict=True)), body)
+    resolved = with_alternatives(response)
+    assert resolved == decode_response(body)
+    (other,) = resolved.alternatives
+    assert (other.text, other.finish_reason) == ("Two.", FinishReason.LENGTH)
+
+
+def test_choice_fields_and_unknown_delta_fields_are_kept_as_the_body_keeps_them() -> None:
+    safe = {"hate": {"filtered": False, "severity": "safe"}}
+
+    def choice(delta: dict[str, Any], finish: str | None = None, **fields: Any) -> Any:
+        entry = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+        return chunk() | {"choices": [{**entry, **fields}]}
+
+    stream = [
+        choice(
+            {"role": "assistant", "content": "", "reasoning_content": "Think"},
+            content_filter_results={},
+        ),
+        choice({"content": "Hi", "reasoning_content": "ing."}, content_filter_results=safe),
+        choice({}, "stop", stop_reason=None),
+        chunk(usage=USAGE) | {"choices": []},
+    ]
+    body = body_of(
+        {
+            "index": 0,
+            "message": message(content="Hi", reasoning_content="Thinking."),
+            "logprobs": None,
+            "finish_reason": "stop",
+            "content_filter_results": safe,
+            "stop_reason": None,
+        }
+    )
+    response = accumulate(decode_stream(stream))
+    assert response == decode_response(body)
+    assert same_json(encode_response(response), body)
+
+
+CITATION = {
+    "type": "url_citation",
+    "url_citation": {"start_index": 0, "end_index": 3, "title": "Met", "url": "https://met.no"},
+}
+CALL_1 = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+def test_annotations_land_on_the_text_and_never_on_a_tool_call() -> None:
+    stream = [
+        chunk({"role": "assistant", "content": "See the map."}),
+        chunk(call(0, "{}", ("call_1", "f"))),
+        chunk({"annotations": [CITATION]}),
+        chunk({}, "tool_calls"),
+        chunk(usage=USAGE) | {"choices": []},
+    ]
+    body = body_of(
+        {
+            "index": 0,
+            "message": message(content="See the map.", annotations=[CITATION], tool_calls=[CALL_1]),
+            "logprobs": None,
+            "finish_reason": "tool_calls",
+        }
+    )
+    response = accumulate(decode_stream(stream))
+    assert response == decode_response(body)
+    assert response.message.tool_calls[0].provider_data == {}
+    assert same_json(encode_response(response), body)
+
+
+def test_annotations_without_text_make_no_text_part() -> None:
+    stream = [
+        chunk({"role": "assistant", "content": None}),
+        chunk(call(0, "{}", ("call_1", "f"))),
+        chunk({"annotations": [CITATION]}),
+        chunk({}, "tool_calls"),
+        chunk(usage=USAGE) | {"choices": []},
+    ]
+    body = body_of(
+        {
+            "index": 0,
+            "message": message(annotations=[CITATION], tool_calls=[CALL_1]),
+            "logprobs": None,
+            "finish_reason": "tool_calls",
+        }
+    )
+    response = accumulate(decode_stream(stream))
+    assert [part.type for part in response.message.parts] == ["tool_call"]
+    assert response == decode_response(body)
+    assert same_json(encode_response(response), body)
 
 
 def test_the_decoder_takes_one_chunk_at_a_time() -> None:
     decoder = ChatStreamDecoder()
-    events = [event for c in TOOL_STREAM for event in decoder.feed(c)] + decoder.finish()
-    assert events == list(decode_stream(TOOL_STREAM))
-    assert isinstance(events[-1], UsageEvent)
+    fields = {
+        "object": "chat.completion",
+        "created": 1780312902,
+        "service_tier": "default",
+        "system_fingerprint": "fp_560af6e559",
+    }
+    assert [decoder.feed(c) for c in TOOL_STREAM] == [
+        [
+            StreamStart(
+                id=HEAD["id"],
+                model=HEAD["model"],
+                provider="openai",
+                provider_data={"openai": {"fields": fields}},
+            )
+        ],
+        [ToolCallStart(index=0, id="call_Ow3s", name="get_weather")],
+        [ToolCallDelta(index=0, arguments='{"ci')],
+        [ToolCallStart(index=1, id="call_Pz6t", name="get_time")],
+        [ToolCallDelta(index=0, arguments='ty": "Oslo"}')],
+        [ToolCallDelta(index=1, arguments='{"city": "Oslo"}')],
+        [FinishEvent(reason=FinishReason.TOOL_CALLS, raw_reason="tool_calls")],
+        [UsageEvent(usage=decode_usage(USAGE))],
+    ]
+    assert decoder.finish() == []
+
+
+TOOL_CALL = "events[0].choices[0].delta.tool_calls[0]"
 
 
 @pytest.mark.parametrize(
@@ -300,6 +461,27 @@ def test_the_decoder_takes_one_chunk_at_a_time() -> None:
             [chunk({}, "stop"), chunk(usage={"prompt_tokens": "x"}) | {"choices": []}],
             "events[1].usage.prompt_tokens",
         ),
+        (["[DONE]"], "events[0]"),
+        ([chunk({"tool_calls": [{"index": 0, "function": "oops"}]})], f"{TOOL_CALL}.function"),
+        (
+            [
+                chunk(
+                    {
+                        "tool_calls": [
+                            {"index": 0, "id": "c", "function": {"name": "f", "arguments": 5}}
+                        ]
+                    }
+                )
+            ],
+            f"{TOOL_CALL}.function.arguments",
+        ),
+        (
+            [chunk({"tool_calls": [{"index": 0, "id": "c", "function": {"name": 5}}]})],
+            f"{TOOL_CALL}.function.name",
+        ),
+        ([chunk({"tool_calls": [{"index": 0, "id": 7}]})], f"{TOOL_CALL}.id"),
+        ([chunk({"refusal": ["no"]})], "events[0].choices[0].delta.refusal"),
+        ([chunk({"audio": {"id": "a", "data": 5}})], "events[0].choices[0].delta.audio.data"),
     ],
 )
 def test_a_chunk_that_cannot_be_decoded_names_the_path(

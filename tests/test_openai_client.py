@@ -292,6 +292,27 @@ def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
     assert isinstance(error.__cause__, openai.BadRequestError)
 
 
+def test_complete_on_a_decoded_streaming_request_sends_no_stream_options(
+    api: respx.MockRouter,
+) -> None:
+    # "The 'stream_options' parameter is only allowed when 'stream' is enabled." (400)
+    (interaction,) = recorded("chat_stream_error.json")
+    request = interlingua_openai.decode_request(interaction.request.json)  # type: ignore[union-attr]
+    assert request.stream
+    assert request.options_for("openai") == {"stream_options": {"include_usage": True}}
+    route = api.post(CHAT_PATH).respond(
+        200,
+        json={"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": []},
+    )
+    OpenAIClient(sdk()).complete(request)
+    assert sent(route) == [
+        {
+            "model": "gpt-4o-mini",
+            "messages": [{"role": "user", "content": "Write a haiku about fog."}],
+        }
+    ]
+
+
 def test_an_error_status_on_a_stream_raises_before_any_event(api: respx.MockRouter) -> None:
     replay(api, CHAT_PATH, recorded("chat_error_400.json"))
     with pytest.raises(BadRequestError):

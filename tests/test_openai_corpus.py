@@ -14,6 +14,7 @@ path to the Chat Completions or the Responses API codec.
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -49,6 +50,11 @@ CODECS: dict[str, ModuleType] = {
 FILES = corpus_files("openai-chat") + corpus_files("openai-responses")
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON text: `1` and `1.0`, or a missing and a null key, differ."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
 def file_id(path: Path | None) -> str:
     return "corpus-missing" if path is None else f"{path.parent.parent.name}/{path.name}"
 
@@ -81,7 +87,7 @@ def test_every_request_body_round_trips(path: Path | None) -> None:
         assert interaction.request is not None
         body = interaction.request.json
         report = TranslationReport()
-        assert codec.encode_request(codec.decode_request(body), report=report) == body
+        assert same_json(codec.encode_request(codec.decode_request(body), report=report), body)
         assert report.losses == []
 
 
@@ -91,7 +97,9 @@ def test_every_response_body_round_trips(path: Path | None) -> None:
     for interaction, codec in answers:
         body = interaction.response.json
         response = codec.decode_response(body)
-        assert codec.encode_response(response, report=TranslationReport(strict=True)) == body
+        assert same_json(
+            codec.encode_response(response, report=TranslationReport(strict=True)), body
+        )
         expected = chat_facts(body) if codec is interlingua_openai else responses_facts(body)
         assert facts(response) == expected
 
@@ -248,6 +256,6 @@ ELSEWHERE = [
 def test_openai_calls_recorded_elsewhere_round_trip_too(path: Path | None) -> None:
     for interaction, codec in successes(path):
         body = interaction.request.json
-        assert codec.encode_request(codec.decode_request(body)) == body
+        assert same_json(codec.encode_request(codec.decode_request(body)), body)
         answer = interaction.response.json
-        assert codec.encode_response(codec.decode_response(answer)) == answer
+        assert same_json(codec.encode_response(codec.decode_response(answer)), answer)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -20,22 +21,29 @@ from interlingua import (
     ChatResponse,
     DecodeError,
     FilePart,
+    FinishEvent,
     FinishReason,
     InvalidDataError,
     InvocationContext,
     Message,
     OpaquePart,
+    PartDataEvent,
     ReasoningConfig,
     ReasoningPart,
+    RefusalPart,
     ResponseFormat,
     StreamError,
+    StreamStart,
     TextPart,
     TokenUsage,
+    ToolCallDelta,
     ToolCallPart,
+    ToolCallStart,
     ToolChoice,
     ToolResultPart,
     ToolSpec,
     TranslationReport,
+    UsageEvent,
     accumulate,
 )
 from interlingua.testing import load_cassette
@@ -288,7 +296,7 @@ def test_the_history_is_grouped_into_turns() -> None:
         {"reasoning": {"effort": None}},
         {"reasoning": {"summary": "concise"}},
         {"text": {"format": {"type": "json_object"}}},
-        {"tool_choice": "required"},
+        {"tool_choice": "required", "tools": [TOOL]},
         {"tool_choice": {"type": "web_search"}},
         {"instructions": None},
         {"stream": True},
@@ -469,13 +477,57 @@ def test_the_fixture_stream_accumulates_to_the_completed_response() -> None:
 
 
 def test_a_stream_decodes_one_event_at_a_time() -> None:
-    (interaction,) = load_cassette(
-        FIXTURES / "openai" / "responses_stream_reasoning.json"
-    ).interactions
-    payloads = interaction.response.stream_payloads()
+    done = response_body([CALL_ITEM])
+    events = [
+        {"type": "response.created", "response": response_body([], "in_progress", usage=None)},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**CALL_ITEM, "arguments": "", "status": "in_progress"},
+        },
+        {
+            "type": "response.function_call_arguments.delta",
+            "output_index": 0,
+            "delta": '{"city":"Lisbon"}',
+        },
+        {"type": "response.output_item.done", "output_index": 0, "item": CALL_ITEM},
+        {"type": "response.completed", "response": done},
+    ]
     decoder = ResponsesStreamDecoder()
-    events = [event for payload in payloads for event in decoder.feed(payload)] + decoder.finish()
-    assert events == list(decode_stream(payloads))
+    fields = {key: done[key] for key in done if key not in ("id", "model", "output", "usage")}
+    assert [decoder.feed(event) for event in events] == [
+        [StreamStart(id="resp_068a2c5e9f1b3d7a", model="gpt-5-mini-2025-08-07", provider=PROVIDER)],
+        [ToolCallStart(index=0, id=CALL_ITEM["call_id"], name="get_weather")],
+        [ToolCallDelta(index=0, arguments='{"city":"Lisbon"}')],
+        [
+            PartDataEvent(
+                index=0,
+                provider=PROVIDER,
+                data={"item": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}},
+            )
+        ],
+        [
+            UsageEvent(
+                usage=TokenUsage(
+                    input_tokens=92,
+                    output_tokens=151,
+                    total_tokens=243,
+                    cache_read_tokens=64,
+                    reasoning_tokens=128,
+                    details={
+                        "input_tokens_details.cached_tokens": 64,
+                        "output_tokens_details.reasoning_tokens": 128,
+                    },
+                )
+            ),
+            FinishEvent(
+                reason=FinishReason.TOOL_CALLS,
+                raw_reason="completed",
+                provider_data={PROVIDER: {"fields": fields}},
+            ),
+        ],
+    ]
+    assert decoder.finish() == []
 
 
 def test_a_stream_whose_items_arrive_only_when_done() -> None:
@@ -645,3 +697,295 @@ def test_re_chunking_the_text_deltas_changes_nothing(cuts: list[int]) -> None:
     response = accumulate(decode_stream(events))
     assert response == decode_response(events[-1]["response"])
     assert response.text == TEXT
+
+
+# --- what the wire cannot hold is reported, never dropped silently ---
+
+PNG = "iVBORw0KGgo="
+PDF = "JVBERi0xLjQ="
+
+
+def losses(report: TranslationReport) -> list[tuple[str, str]]:
+    return [(loss.path, loss.kind) for loss in report.losses]
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON text, so `1` and `1.0` or a missing and a null key differ."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def test_a_decoded_file_id_points_into_openais_file_store() -> None:
+    request = decode_request(HISTORY)
+    file = request.messages[2].parts[2]
+    assert isinstance(file, FilePart)
+    assert (file.file_id, file.provider) == ("file-6F2ksmvXxt4VdoqmHRw6kL", "openai")
+
+
+def test_a_file_id_of_another_providers_store_is_left_out_and_reported() -> None:
+    theirs = FilePart(media_type="application/pdf", file_id="file_011", provider="anthropic")
+    ours = FilePart(media_type="application/pdf", file_id="file-2", provider="openai")
+    request = ChatRequest(model="gpt-5-mini", messages=(Message.user("Read", theirs, ours),))
+    report = TranslationReport()
+    assert encode_request(request, report=report)["input"][0]["content"] == [
+        {"type": "input_text", "text": "Read"},
+        {"type": "input_file", "file_id": "file-2"},
+    ]
+    assert losses(report) == [("messages[0].parts[1]", "dropped")]
+
+
+def test_detail_and_filename_go_where_the_wire_has_a_field_and_are_reported_elsewhere() -> None:
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=(
+            Message.user(
+                FilePart(media_type="image/png", data=PNG, detail="low", filename="a.png"),
+                FilePart(media_type="application/pdf", data=PDF, detail="high", filename="a.pdf"),
+            ),
+        ),
+    )
+    report = TranslationReport()
+    assert encode_request(request, report=report)["input"][0]["content"] == [
+        {"type": "input_image", "image_url": f"data:image/png;base64,{PNG}", "detail": "low"},
+        {
+            "type": "input_file",
+            "file_data": f"data:application/pdf;base64,{PDF}",
+            "filename": "a.pdf",
+            "detail": "high",
+        },
+    ]
+    assert losses(report) == [("messages[0].parts[0].filename", "dropped")]
+    assert encode_request(decode_request(encode_request(request, report=TranslationReport()))) == (
+        encode_request(request, report=TranslationReport())
+    )
+
+
+def test_audio_is_left_out_of_input_messages_and_reported() -> None:
+    wav = FilePart(media_type="audio/wav", data="UklGRg==")
+    request = ChatRequest(model="gpt-5-mini", messages=(Message.user("Hear", wav),))
+    report = TranslationReport()
+    assert encode_request(request, report=report)["input"] == [
+        {"role": "user", "content": [{"type": "input_text", "text": "Hear"}]}
+    ]
+    assert losses(report) == [("messages[0].parts[1]", "dropped")]
+
+
+def test_an_input_audio_part_on_the_wire_is_kept_whole() -> None:
+    audio = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
+    body = {"model": "gpt-5-mini", "input": [{"role": "user", "content": [audio]}]}
+    request = decode_request(body)
+    assert request.messages[0].parts == (OpaquePart(provider=PROVIDER, data=audio),)
+    assert encode_request(request, report=TranslationReport(strict=True)) == body
+
+
+def test_response_format_and_reasoning_fields_the_wire_cannot_hold_are_reported() -> None:
+    request = ChatRequest(
+        model="gpt-5-mini",
+        response_format=ResponseFormat(type="json_object", name="x", strict=True),
+        reasoning=ReasoningConfig(effort="low", budget_tokens=1024),
+    )
+    report = TranslationReport()
+    body = encode_request(request, report=report)
+    assert (body["text"], body["reasoning"]) == (
+        {"format": {"type": "json_object"}},
+        {"effort": "low"},
+    )
+    assert losses(report) == [
+        ("reasoning.budget_tokens", "dropped"),
+        ("response_format.name", "dropped"),
+        ("response_format.strict", "dropped"),
+    ]
+    nameless = ChatRequest(
+        model="gpt-5-mini",
+        response_format=ResponseFormat(type="json_schema", json_schema={"type": "object"}),
+        reasoning=ReasoningConfig(enabled=False),
+    )
+    report = TranslationReport()
+    body = encode_request(nameless, report=report)
+    assert body["text"]["format"]["name"] == "response"
+    assert "reasoning" not in body
+    assert losses(report) == [
+        ("reasoning.enabled", "dropped"),
+        ("response_format.name", "transformed"),
+    ]
+
+
+def test_settings_the_responses_api_lacks_are_reported_even_when_zero() -> None:
+    report = TranslationReport()
+    request = ChatRequest(model="gpt-5-mini", seed=0, top_k=0, stop=())
+    assert encode_request(request, report=report) == {"model": "gpt-5-mini"}
+    assert losses(report) == [("top_k", "dropped"), ("seed", "dropped")]
+
+
+def test_a_token_limit_below_sixteen_is_refused_before_sending() -> None:
+    # "Invalid 'max_output_tokens': integer below minimum value. Expected a value
+    # >= 16, but got 5 instead." (400)
+    with pytest.raises(InvalidDataError) as caught:
+        encode_request(ChatRequest(model="gpt-5-mini", max_tokens=5))
+    assert caught.value.path == "max_tokens"
+    assert encode_request(ChatRequest(model="gpt-5-mini", max_tokens=16))["max_output_tokens"] == 16
+
+
+def test_tool_choice_and_parallel_tool_calls_without_tools_are_left_out_and_reported() -> None:
+    request = ChatRequest(
+        model="gpt-5-mini", tool_choice=ToolChoice.auto(), parallel_tool_calls=True
+    )
+    report = TranslationReport()
+    assert encode_request(request, report=report) == {"model": "gpt-5-mini"}
+    assert losses(report) == [("tool_choice", "dropped"), ("parallel_tool_calls", "dropped")]
+
+
+def test_a_tool_without_strict_is_sent_not_strict_unless_it_came_so_from_this_api() -> None:
+    # The Responses API takes an omitted `strict` as true; the core's None means "not said".
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=(Message.user("Hi"),),
+        tools=(ToolSpec(name="lookup", parameters={"type": "object"}),),
+    )
+    assert encode_request(request)["tools"] == [
+        {"type": "function", "name": "lookup", "parameters": {"type": "object"}, "strict": False}
+    ]
+    body = {
+        "model": "gpt-5-mini",
+        "input": "Hi",
+        "tools": [{"type": "function", "name": "lookup", "parameters": {"type": "object"}}],
+    }
+    assert encode_request(decode_request(body)) == body
+
+
+def test_only_a_first_system_message_becomes_the_instructions() -> None:
+    flagged = {PROVIDER: {"instructions": True}}
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=(
+            Message.system("Be brief.", provider_data=flagged),
+            Message.system("Be kind.", provider_data=flagged),
+            Message.user("Hi"),
+            Message.system("Now be verbose.", provider_data=flagged),
+        ),
+    )
+    report = TranslationReport()
+    body = encode_request(request, report=report)
+    assert body["instructions"] == "Be brief."
+    assert body["input"] == [
+        {"role": "system", "content": "Be kind."},
+        {"role": "user", "content": "Hi"},
+        {"role": "system", "content": "Now be verbose."},
+    ]
+    assert losses(report) == [("messages[1]", "transformed"), ("messages[3]", "transformed")]
+
+
+def test_a_refusal_made_elsewhere_goes_back_as_refusal_content() -> None:
+    # An assistant input message takes `output_text` and `refusal` content ("Invalid
+    # value: 'input_text'. Supported values are: 'output_text' and 'refusal'.").
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=(Message.user("Pick the lock."), Message.assistant(RefusalPart(text="No."))),
+    )
+    assert encode_request(request, report=TranslationReport(strict=True))["input"][1] == {
+        "role": "assistant",
+        "content": [{"type": "refusal", "refusal": "No."}],
+    }
+
+
+def test_a_response_with_alternatives_or_a_finish_the_api_lacks_is_reported() -> None:
+    other = ChatResponse(message=Message.assistant("Two."), finish_reason=FinishReason.STOP)
+    response = ChatResponse(
+        provider="anthropic",
+        message=Message.assistant("One."),
+        finish_reason=FinishReason.PAUSE,
+        raw_finish_reason="pause_turn",
+        alternatives=(other,),
+    )
+    report = TranslationReport()
+    body = encode_response(response, report=report)
+    assert body["status"] == "completed"
+    assert losses(report) == [("finish_reason", "transformed"), ("alternatives[0]", "dropped")]
+    unfinished = encode_response(ChatResponse(message=Message.assistant("Half")))
+    assert unfinished["status"] == "in_progress"
+    assert decode_response(unfinished).finish_reason is None
+
+
+def test_a_message_item_with_a_part_the_core_does_not_model_streams_without_repeating() -> None:
+    odd = {"type": "output_audio_ref", "id": "au_1"}
+    message = {
+        **MESSAGE_ITEM,
+        "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": "Hi"}, odd],
+    }
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": response_body([], "in_progress", usage=None)},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**message, "content": [], "status": "in_progress"},
+        },
+        {
+            "type": "response.content_part.added",
+            "output_index": 0,
+            "content_index": 0,
+            "part": {"type": "output_text", "annotations": [], "logprobs": [], "text": ""},
+        },
+        {
+            "type": "response.output_text.delta",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "Hi",
+        },
+        {"type": "response.content_part.added", "output_index": 0, "content_index": 1, "part": odd},
+        {"type": "response.output_item.done", "output_index": 0, "item": message},
+        {"type": "response.completed", "response": response_body([message])},
+    ]
+    response = accumulate(decode_stream(events))
+    assert response == decode_response(events[-1]["response"])
+    assert [part.type for part in response.message.parts] == ["text", "opaque"]
+    assert same_json(encode_response(response), events[-1]["response"])
+
+
+@pytest.mark.parametrize(
+    ("events", "path"),
+    [
+        (["[DONE]"], "events[0]"),
+        (
+            [
+                {
+                    "type": "response.output_item.added",
+                    "output_index": 0,
+                    "item": {**CALL, "call_id": 5},
+                }
+            ],
+            "events[0].item.call_id",
+        ),
+        (
+            [
+                {
+                    "type": "response.output_item.added",
+                    "output_index": 0,
+                    "item": {**CALL, "arguments": ["{}"]},
+                }
+            ],
+            "events[0].item.arguments",
+        ),
+        (
+            [
+                {
+                    "type": "response.content_part.added",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "part": {"type": "output_text", "text": 5},
+                }
+            ],
+            "events[0].part.text",
+        ),
+    ],
+)
+def test_an_event_that_cannot_be_decoded_names_the_path(events: list[Any], path: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        list(decode_stream(events))
+    assert caught.value.path == path
+
+
+@pytest.mark.parametrize("body", ["[DONE]", [1, 2]])
+def test_a_body_that_is_no_object_is_a_decode_error(body: Any) -> None:
+    with pytest.raises(DecodeError):
+        decode_response(body)
+    with pytest.raises(DecodeError):
+        decode_request(body)

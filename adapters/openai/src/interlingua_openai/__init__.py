@@ -4,7 +4,8 @@ The six codec functions are pure and import no SDK; `OpenAIClient` and
 `AsyncOpenAIClient` (the official `openai` SDK underneath) are imported on first
 use. The codec is written once as a `ChatCompletionsDialect`, which other
 Chat Completions servers (Groq) configure; the functions here are bound to
-OpenAI's. The Responses API is `interlingua_openai.responses`
+OpenAI's. `with_alternatives` puts the other choices of an `n > 1` stream in the
+accumulated response's `alternatives`. The Responses API is `interlingua_openai.responses`
 (`"openai-responses"`).
 """
 
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._errors import decode_error as _decode_error
 from interlingua_openai._request import decode_request, encode_request
-from interlingua_openai._response import decode_response, encode_response
+from interlingua_openai._response import decode_response, encode_response, with_alternatives
 from interlingua_openai._stream import ChatStreamDecoder, decode_stream
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ __all__ = [
     "decode_stream",
     "encode_request",
     "encode_response",
+    "with_alternatives",
 ]
 
 _CLIENTS = frozenset({"OpenAIClient", "AsyncOpenAIClient"})

@@ -17,6 +17,12 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   (OpenAI), and reasoning is left out of requests and reported.
 - `tool_call_id_characters`, `tool_call_id_max_length`: tool-call id rules.
 - `max_tokens_field`: the token-limit name sent by default.
+- `max_stop_sequences`: how many stop sequences the server takes (OpenAI: 4;
+  None: no limit); the rest are left out and reported.
+- `audio_formats`: the media types `input_audio` takes, with the wire's format
+  name for each (OpenAI: wav and mp3); other audio is left out and reported.
+- A `file_id` is read from the file store of `provider`: one of another
+  provider's store is left out and reported.
 - `tool_message_name`: whether a `name` seen on a tool message goes back
   (Groq rejects it).
 - `assistant_content_parts`: whether an assistant `content` may be a list of
@@ -38,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from interlingua import FinishReason, ReasoningPart
 from interlingua_openai._common import TOOL_CALL_ID_CHARACTERS, TOOL_CALL_ID_MAX_LENGTH, UsageShape
-from interlingua_openai._wire import FINISH_REASONS
+from interlingua_openai._wire import AUDIO_FORMATS, FINISH_REASONS
 
 if TYPE_CHECKING:
     from interlingua import (
@@ -75,6 +81,8 @@ class ChatCompletionsDialect:
     tool_call_id_characters: str = TOOL_CALL_ID_CHARACTERS
     tool_call_id_max_length: int = TOOL_CALL_ID_MAX_LENGTH
     max_tokens_field: str = "max_completion_tokens"
+    max_stop_sequences: int | None = 4
+    audio_formats: Mapping[str, str] = field(default_factory=lambda: AUDIO_FORMATS)
     tool_message_name: bool = True
     assistant_content_parts: bool = True
     message_defaults: Mapping[str, Any] = field(default_factory=_openai_message_defaults)
@@ -86,6 +94,10 @@ class ChatCompletionsDialect:
     def takes_reasoning(self, part: ReasoningPart) -> bool:
         """Whether `part` may go back in an assistant message's `reasoning_field`."""
         return self.reasoning_field is not None and part.provider == self.provider
+
+    def audio_media_type(self, format: str) -> str | None:
+        """The media type of an `input_audio` format, None when the server takes none such."""
+        return next((t for t, f in self.audio_formats.items() if f == format), None)
 
     def stream_usage(self, chunk: Mapping[str, Any]) -> Any:
         """The usage object a stream chunk carries, or None."""
@@ -117,6 +129,11 @@ class ChatCompletionsDialect:
         from interlingua_openai import _response
 
         return _response.decode_response(body, dialect=self)
+
+    def with_alternatives(self, response: ChatResponse) -> ChatResponse:
+        from interlingua_openai import _response
+
+        return _response.with_alternatives(response, dialect=self)
 
     def decode_stream(self, events: Iterable[Any]) -> Iterator[StreamEvent]:
         from interlingua_openai import _stream

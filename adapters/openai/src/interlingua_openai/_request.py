@@ -10,10 +10,13 @@ Invariants:
   answering none) raises `InvalidDataError` before anything is built (`_rules`).
 - Encoding never changes the request. What the wire cannot take is left out
   of the body and reported: reasoning made elsewhere (Chat Completions takes
-  none back), opaque parts of other providers, assistant files, the error
-  flag of a tool result, other providers' options. What must change shape is
-  reported as transformed: a tool-call id that breaks OpenAI's rules, files
-  in a tool result (moved to a user message after the tool messages).
+  none back), opaque parts of other providers, assistant files, a file in
+  another provider's file store, audio in a format it does not take, a file's
+  `detail` or `filename` where its content part has none, the error flag of a
+  tool result, other providers' options, and settings it cannot hold (see
+  `_settings`). What must change shape is reported as transformed: a tool-call
+  id that breaks OpenAI's rules, files in a tool result (moved to a user
+  message after the tool messages).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 
 from interlingua import (
     ChatRequest,
+    ContentPart,
     FilePart,
     Message,
     OpaquePart,
@@ -33,8 +37,14 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, as_wire_dict, copy_json, resolve_report
-from interlingua_openai._common import fit_call_id, rest
+from interlingua.codec import WireReader, copy_json, resolve_report
+from interlingua_openai._common import (
+    assert_never,
+    entry,
+    fit_call_id,
+    report_other_providers,
+    rest,
+)
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._parts import (
     ABSENT,
@@ -42,15 +52,11 @@ from interlingua_openai._parts import (
     PartEncoder,
     content_form,
     decode_tool_call,
+    encode_tool_call,
     wire_content,
 )
 from interlingua_openai._rules import check_tool_pairs
-from interlingua_openai._settings import (
-    MODELLED,
-    decode_settings,
-    encode_settings,
-    report_other_providers,
-)
+from interlingua_openai._settings import MODELLED, decode_settings, encode_settings
 from interlingua_openai._tools import decode_tools, encode_tools
 
 __all__ = ["decode_request", "encode_request"]
@@ -71,7 +77,8 @@ def encode_request(
 
 def decode_request(body: Any, *, dialect: ChatCompletionsDialect = OPENAI) -> ChatRequest:
     """The `ChatRequest` a Chat Completions body describes."""
-    return _Decoder(dialect).request(as_wire_dict(body))
+    decoder = _Decoder(dialect)
+    return decoder.request(decoder.read.body(body))
 
 
 # --- encoding ---
@@ -82,11 +89,10 @@ class _Encoder:
         self.dialect = dialect
         self.provider = dialect.provider
         self.report = report
-        self.parts = PartEncoder(dialect.provider, report)
+        self.parts = PartEncoder(dialect, report)
 
     def data(self, owner: Any) -> dict[str, Any]:
-        provider_data: dict[str, dict[str, Any]] = owner.provider_data
-        return provider_data.get(self.provider, {})
+        return entry(owner, self.provider)
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
         check_tool_pairs(request.messages, self.provider, adjacent=True)
@@ -98,7 +104,10 @@ class _Encoder:
         tools = encode_tools(request.tools, options.pop("tools", None), self.provider)
         if tools is not None:
             body["tools"] = tools
-        body.update(encode_settings(request, options, self.dialect, self.report))
+        settings = encode_settings(
+            request, options, self.dialect, self.report, has_tools=bool(tools)
+        )
+        body.update(settings)
         for key, value in options.items():
             body.setdefault(key, value)
         report_other_providers(request, self.provider, self.report)
@@ -122,6 +131,8 @@ class _Encoder:
                     out.append(self.assistant(message, index))
                 case "tool":
                     out.extend(self.tool_results(message, index, moved))
+                case _:
+                    assert_never(message.role)
         if moved:
             out.append({"role": "user", "content": moved})
         return out
@@ -156,6 +167,11 @@ class _Encoder:
                 case OpaquePart():
                     if (item := self.parts.opaque(part, path)) is not None:
                         items.append(item)
+                case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
+                    # A user message holds none (`Message` checks); kept out all the same.
+                    self.report.dropped(path, f"a user message takes no {part.type}")
+                case _:
+                    assert_never(part)
         content = wire_content(items, data.get("content"), has_other=False)
         return self.finish({"role": "user"}, content, data)
 
@@ -189,7 +205,7 @@ class _Encoder:
         )
         return "\n\n".join(str(item.get("text", item.get("refusal", ""))) for item in items)
 
-    def assistant_part(self, turn: _AssistantTurn, part: Any, path: str) -> None:
+    def assistant_part(self, turn: _AssistantTurn, part: ContentPart, path: str) -> None:
         match part:
             case TextPart():
                 turn.items.append(self.parts.text(part))
@@ -209,6 +225,11 @@ class _Encoder:
             case OpaquePart():
                 if (item := self.parts.opaque(part, path)) is not None:
                     turn.items.append(item)
+            case ToolResultPart():
+                # An assistant message holds none (`Message` checks); kept out all the same.
+                self.report.dropped(path, "an assistant message takes no tool result")
+            case _:
+                assert_never(part)
 
     def reasoning_part(self, turn: _AssistantTurn, part: ReasoningPart, path: str) -> None:
         if self.dialect.takes_reasoning(part):
@@ -226,13 +247,7 @@ class _Encoder:
             turn.tool_calls.append(dict(data["tool_call"]))
             return
         call_id = self.call_id(part.id, f"{path}.id")
-        if data.get("type") == "custom":
-            body = {"name": part.name, "input": part.arguments}
-            turn.tool_calls.append({"id": call_id, "type": "custom", "custom": body})
-            return
-        function = {"name": part.name, "arguments": part.arguments}
-        call = {"id": call_id, "type": "function", "function": function}
-        turn.tool_calls.append({**call, **data.get("fields", {})})
+        turn.tool_calls.append(encode_tool_call(part, call_id, self.provider))
 
     def call_id(self, tool_call_id: str, path: str) -> str:
         return fit_call_id(
@@ -283,6 +298,8 @@ class _Encoder:
                         )
                         moved.append(file)
                         files += 1
+                case _:
+                    assert_never(item)
         if part.is_error:
             self.report.dropped(
                 f"{path}.is_error", "a Chat Completions tool message has no error flag"
@@ -328,7 +345,7 @@ class _Decoder:
         self.dialect = dialect
         self.provider = dialect.provider
         self.read = WireReader(dialect.provider)
-        self.parts = PartDecoder(dialect.provider)
+        self.parts = PartDecoder(dialect)
 
     def pd(self, **data: Any) -> dict[str, dict[str, Any]]:
         return self.parts.pd(**data)
@@ -510,8 +527,9 @@ class _Decoder:
 
     def tool_result(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
         parts, items = self.text_content(wire, path, "a tool message")
-        known = {"role", "content", "name", "tool_call_id"}
         name = self.read.field(wire, "name", path, str, None)
+        # An explicit `"name": null` stays among the message's fields, as sent.
+        known = {"role", "content", "tool_call_id"} | ({"name"} if name is not None else set())
         form = self.form(wire, items, has_other=False)
         if role == "function":
             # The deprecated `functions` API: results are matched by name, not id.

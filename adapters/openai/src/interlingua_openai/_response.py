@@ -11,7 +11,13 @@ Invariants:
   annotations live on the text part they annotate.
 - Every choice is kept: the first is the response, the others its
   `alternatives`, each with its own message and finish reason (usage is the
-  call's and stays on the first).
+  call's and stays on the first). A stream carries its other choices in
+  `provider_data` (the core's accumulator builds one message): `encode_response`
+  sends them as choices all the same, and `with_alternatives` makes them the
+  response's `alternatives`.
+- `content` that came as a list of parts (compatible servers) goes back as one,
+  unknown items in it as opaque parts; usage fields `TokenUsage` cannot hold
+  (a null detail group, a router's `cost`) are kept beside it.
 - `raw_finish_reason` is the wire value; `finish_reason` its meaning.
 """
 
@@ -22,6 +28,7 @@ from typing import Any
 
 from interlingua import (
     ChatResponse,
+    ContentPart,
     FilePart,
     FinishReason,
     Message,
@@ -31,20 +38,24 @@ from interlingua import (
     TextPart,
     TokenUsage,
     ToolCallPart,
+    ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, as_wire_dict, copy_json, resolve_report
-from interlingua_openai._common import rest
+from interlingua.codec import WireReader, copy_json, overlay, resolve_report
+from interlingua_openai._common import assert_never, entry, rest
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
-from interlingua_openai._parts import decode_tool_call
+from interlingua_openai._parts import PartDecoder, PartEncoder, decode_tool_call, encode_tool_call
 from interlingua_openai._wire import WIRE_FINISH_REASONS
 
 __all__ = [
+    "ALTERNATIVES",
+    "alternatives_of",
     "decode_finish_reason",
     "decode_response",
     "decode_usage",
     "encode_response",
     "encode_usage",
+    "with_alternatives",
 ]
 
 # A choice always has these; `logprobs` is null unless asked for.
@@ -53,11 +64,15 @@ _CHOICE_DEFAULTS: dict[str, Any] = {"logprobs": None}
 _BODY_DEFAULTS: dict[str, Any] = {"object": "chat.completion", "created": 0}
 # An audio answer's format is the one the request asked for; the body does not say.
 AUDIO_ANSWER_MEDIA_TYPE = "audio/*"
+# Where a stream's response carries its other choices (dumped `ChatResponse`s):
+# the seam until the core's accumulator builds `alternatives` itself.
+ALTERNATIVES = "alternatives"
 
 
 def decode_response(body: Any, *, dialect: ChatCompletionsDialect = OPENAI) -> ChatResponse:
     """The `ChatResponse` of a Chat Completions body (a dict or the SDK's `ChatCompletion`)."""
-    return _Decoder(dialect).response(as_wire_dict(body))
+    decoder = _Decoder(dialect)
+    return decoder.response(decoder.read.body(body))
 
 
 def encode_response(
@@ -90,6 +105,36 @@ def decode_finish_reason(
     return dialect.finish_reasons.get(raw, FinishReason.OTHER)
 
 
+def alternatives_of(response: ChatResponse, provider: str) -> tuple[ChatResponse, ...]:
+    """The response's other choices: its `alternatives`, or those its stream carried."""
+    if response.alternatives:
+        return response.alternatives
+    carried = entry(response, provider).get(ALTERNATIVES) or []
+    return tuple(ChatResponse.model_validate(dump) for dump in carried)
+
+
+def with_alternatives(
+    response: ChatResponse, *, dialect: ChatCompletionsDialect = OPENAI
+) -> ChatResponse:
+    """The response with the other choices its stream carried (`n > 1`) as its
+    `alternatives`: `with_alternatives(accumulate(stream))` is the response
+    `decode_response` gives for the same call not streamed."""
+    data = entry(response, dialect.provider)
+    if ALTERNATIVES not in data:
+        return response
+    kept = {key: value for key, value in data.items() if key != ALTERNATIVES}
+    others = {k: v for k, v in response.provider_data.items() if k != dialect.provider}
+    return response.model_copy(
+        update={
+            "alternatives": alternatives_of(response, dialect.provider),
+            "provider_data": {**others, dialect.provider: kept} if kept else others,
+        }
+    )
+
+
+# `_shape` and `_rebuilt` are not `leftover` and `overlay`: a kept field replaces
+# the canonical value the encoder writes (`annotations: []`, `logprobs: null`), and
+# the canonical keys the body lacked are removed again.
 def _shape(
     wire: Mapping[str, Any], modelled: set[str], defaults: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -121,19 +166,18 @@ class _Decoder:
         self.dialect = dialect
         self.provider = dialect.provider
         self.read = WireReader(dialect.provider)
+        self.parts = PartDecoder(dialect)
 
     def response(self, body: dict[str, Any]) -> ChatResponse:
         read = self.read
         choices = read.array(read.field(body, "choices", "", list), "choices")
-        usage = body.get("usage")
         common: dict[str, Any] = {
             "id": read.field(body, "id", "", str, None),
             "model": read.field(body, "model", "", str, None),
             "provider": self.provider,
         }
         data = _shape(body, {"id", "model", "choices", "usage"}, {})
-        if usage is None and "usage" in body:
-            data.setdefault("fields", {})["usage"] = None
+        usage = self.usage(body, data)
         answers = [
             self.choice(choice, f"choices[{i}]", i, common) for i, choice in enumerate(choices)
         ]
@@ -143,15 +187,24 @@ class _Decoder:
         head = answers[0]
         return head.model_copy(
             update={
-                "usage": decode_usage(read.object(usage, "usage"), dialect=self.dialect)
-                if usage is not None
-                else TokenUsage(),
+                "usage": usage,
                 "alternatives": tuple(answers[1:]),
                 "provider_data": {
                     self.provider: {**data, **head.provider_data.get(self.provider, {})}
                 },
             }
         )
+
+    def usage(self, body: Mapping[str, Any], data: dict[str, Any]) -> TokenUsage:
+        """The usage; a null one, and what `TokenUsage` cannot hold, kept in `data`."""
+        if body.get("usage") is None:
+            if "usage" in body:
+                data.setdefault("fields", {})["usage"] = None
+            return TokenUsage()
+        usage = self.read.object(body["usage"], "usage")
+        if extra := self.dialect.usage.leftover(usage, "usage", self.read):
+            data["usage"] = extra
+        return decode_usage(usage, dialect=self.dialect)
 
     def choice(self, wire: Any, path: str, index: int, common: Mapping[str, Any]) -> ChatResponse:
         choice = self.read.object(wire, path)
@@ -209,9 +262,11 @@ class _Decoder:
         # A modelled field the parts cannot say (null, an empty list) is kept verbatim.
         said = {key for key in modelled if message.get(key) or key in ("role", "content")}
         shape = _shape(message, said, defaults)
+        if isinstance(message.get("content"), list):
+            shape["content"] = "list"
         return parts, shape
 
-    def content(self, message: Mapping[str, Any], path: str) -> list[Any]:
+    def content(self, message: Mapping[str, Any], path: str) -> list[TextPart | OpaquePart]:
         content = message.get("content")
         if isinstance(content, str):
             return [TextPart(text=content)]
@@ -219,14 +274,14 @@ class _Decoder:
             return []
         # Some compatible servers send parts; OpenAI sends a string.
         items = self.read.array(content, f"{path}.content")
-        parts: list[Any] = []
+        parts: list[TextPart | OpaquePart] = []
         for index, item in enumerate(items):
-            item = self.read.object(item, f"{path}.content[{index}]")
-            match item:
-                case {"type": "text", "text": str(text)} if len(item) == 2:
-                    parts.append(TextPart(text=text))
-                case _:
-                    parts.append(OpaquePart(provider=self.provider, data=item))
+            where = f"{path}.content[{index}]"
+            item = self.read.object(item, where)
+            if item.get("type") == "text":
+                parts.append(self.parts.text(item, where))
+            else:
+                parts.append(OpaquePart(provider=self.provider, data=item))
         return parts
 
     def audio(self, audio: Mapping[str, Any], path: str) -> FilePart:
@@ -250,10 +305,10 @@ class _Encoder:
         self.dialect = dialect
         self.provider = dialect.provider
         self.report = report
+        self.parts = PartEncoder(dialect, report)
 
     def data(self, owner: Any) -> dict[str, Any]:
-        provider_data: dict[str, dict[str, Any]] = owner.provider_data
-        return provider_data.get(self.provider, {})
+        return entry(owner, self.provider)
 
     def response(self, response: ChatResponse) -> dict[str, Any]:
         data = self.data(response)
@@ -262,11 +317,13 @@ class _Encoder:
             body["id"] = response.id
         if response.model is not None:
             body["model"] = response.model
-        answers = (response, *response.alternatives)
+        answers = (response, *alternatives_of(response, self.provider))
         body["choices"] = [self.choice(answer, index) for index, answer in enumerate(answers)]
         if "choices" in data:
             body["choices"] = data["choices"]
-        body["usage"] = encode_usage(response.usage, dialect=self.dialect)
+        body["usage"] = overlay(
+            encode_usage(response.usage, dialect=self.dialect), data.get("usage", {})
+        )
         return _rebuilt(body, data)
 
     def choice(self, response: ChatResponse, index: int) -> dict[str, Any]:
@@ -295,52 +352,58 @@ class _Encoder:
         return WIRE_FINISH_REASONS.get(reason, "stop")
 
     def message(self, message: Message, shape: Mapping[str, Any], where: str) -> dict[str, Any]:
+        answer = _Answer(listed=shape.get("content") == "list")
         wire: dict[str, Any] = {
             "role": "assistant",
             "content": None,
             **self.dialect.message_defaults,
         }
-        texts: list[str] = []
-        reasoning: list[str] = []
-        calls: list[dict[str, Any]] = []
         for position, part in enumerate(message.parts):
-            path = f"{where}message.parts[{position}]"
-            match part:
-                case TextPart():
-                    texts.append(part.text)
-                    if "annotations" in self.data(part):
-                        wire["annotations"] = self.data(part)["annotations"]
-                case RefusalPart():
-                    wire["refusal"] = (wire.get("refusal") or "") + part.text
-                case ToolCallPart() if self.data(part).get("function_call"):
-                    wire["function_call"] = {"name": part.name, "arguments": part.arguments}
-                case ToolCallPart():
-                    calls.append(self.tool_call(part))
-                case ReasoningPart() if self.dialect.reasoning_field is not None:
-                    reasoning.append(part.text)
-                case FilePart() if "audio" in self.data(part):
-                    wire["audio"] = {**self.data(part)["audio"], "data": part.data}
-                case _:
-                    self.report.dropped(
-                        path, f"a Chat Completions answer has no place for {part.type}"
-                    )
-        if texts:
-            wire["content"] = "".join(texts)
-        if reasoning and self.dialect.reasoning_field is not None:
-            wire[self.dialect.reasoning_field] = "".join(reasoning)
-        if calls:
-            wire["tool_calls"] = calls
+            self.part(answer, wire, part, f"{where}message.parts[{position}]")
+        if answer.listed:
+            wire["content"] = answer.items
+        elif answer.items:
+            wire["content"] = "".join(item.get("text", "") for item in answer.items)
+        if answer.reasoning and self.dialect.reasoning_field is not None:
+            wire[self.dialect.reasoning_field] = "".join(answer.reasoning)
+        if answer.calls:
+            wire["tool_calls"] = answer.calls
         return _rebuilt(wire, shape)
 
-    def tool_call(self, part: ToolCallPart) -> dict[str, Any]:
+    def part(self, answer: _Answer, wire: dict[str, Any], part: ContentPart, path: str) -> None:
         data = self.data(part)
-        if "tool_call" in data:
-            return dict(data["tool_call"])
-        if data.get("type") == "custom":
-            return {
-                "id": part.id,
-                "type": "custom",
-                "custom": {"name": part.name, "input": part.arguments},
-            }
-        function = {"name": part.name, "arguments": part.arguments}
-        return {"id": part.id, "type": "function", "function": function, **data.get("fields", {})}
+        match part:
+            case TextPart():
+                answer.items.append(self.parts.text(part))
+                if "annotations" in data:
+                    wire["annotations"] = data["annotations"]
+            case OpaquePart() if part.provider == self.provider:
+                # An item of a content list this codec does not model: the list goes back.
+                answer.items.append(dict(part.data))
+                answer.listed = True
+            case RefusalPart():
+                wire["refusal"] = (wire.get("refusal") or "") + part.text
+            case ToolCallPart() if data.get("function_call"):
+                wire["function_call"] = {"name": part.name, "arguments": part.arguments}
+            case ToolCallPart():
+                answer.calls.append(encode_tool_call(part, part.id, self.provider))
+            case ReasoningPart() if self.dialect.reasoning_field is not None:
+                answer.reasoning.append(part.text)
+            case FilePart() if "audio" in data:
+                wire["audio"] = {**data["audio"], "data": part.data}
+            case ReasoningPart() | FilePart() | OpaquePart() | ToolResultPart():
+                self.report.dropped(path, f"a Chat Completions answer has no place for {part.type}")
+            case _:
+                assert_never(part)
+
+
+class _Answer:
+    """What an answer's parts add up to on the wire."""
+
+    __slots__ = ("calls", "items", "listed", "reasoning")
+
+    def __init__(self, *, listed: bool) -> None:
+        self.items: list[dict[str, Any]] = []
+        self.listed = listed
+        self.reasoning: list[str] = []
+        self.calls: list[dict[str, Any]] = []

@@ -1,5 +1,7 @@
 """Request settings: the body's fields other than `messages` and `tools`, to and
-from the `ChatRequest` fields of the same meaning.
+from the `ChatRequest` fields of the same meaning. The first half is shared
+with the Responses API (`SettingsReader`, the tool, reasoning and schema
+settings); the rest is Chat Completions'.
 
     wire                                        core
     model                                       model
@@ -22,18 +24,32 @@ model are kept as hints in the request's `provider_data[<provider>]`, used
 when it goes back to that provider and no loss anywhere else: `max_tokens_field`
 (which of the two limit names was used), `stop: "string"` (a lone string), and
 `stream: False` (an explicit false).
+
+What the wire cannot hold is reported: a token budget or an off switch for
+reasoning, the schema fields of a plain format, stop sequences past the
+dialect's limit, tool settings without tools.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
 from interlingua.codec import WireReader
+from interlingua_openai._common import encode_context
 from interlingua_openai._dialect import ChatCompletionsDialect
 
-__all__ = ["MODELLED", "decode_settings", "encode_settings", "report_other_providers"]
+__all__ = [
+    "MODELLED",
+    "SettingsReader",
+    "decode_schema",
+    "decode_settings",
+    "encode_effort",
+    "encode_format",
+    "encode_settings",
+    "encode_tool_settings",
+]
 
 # The body fields the core models (directly, or through `_request` and `_tools`).
 MODELLED = frozenset(
@@ -55,6 +71,140 @@ MODELLED = frozenset(
     }
 )
 _CHOICE_MODES = ("auto", "none", "required")
+_SCHEMA_FIELDS = frozenset({"name", "schema", "description", "strict"})
+_PLAIN_FORMAT_EXTRAS = ("name", "description", "json_schema", "strict")
+
+# OpenAI requires a schema's name ("Missing required parameter:
+# 'response_format.json_schema.name'"); a nameless one is sent under this one.
+DEFAULT_SCHEMA_NAME = "response"
+
+
+# --- shared with the Responses API ---
+
+
+class SettingsReader:
+    """Reads the settings of one body; a null, or a value the core cannot hold,
+    goes to `options` verbatim."""
+
+    def __init__(self, body: Mapping[str, Any], options: dict[str, Any], read: WireReader) -> None:
+        self.body = body
+        self.options = options
+        self.read = read
+
+    def scalar(self, key: str, kind: type[Any]) -> Any:
+        if self.body.get(key) is None:
+            if key in self.body:
+                self.options[key] = None  # an explicit null, kept as sent
+            return None
+        return self.read.field(self.body, key, "", kind)
+
+    def number(self, key: str) -> int | float | None:
+        value = self.scalar(key, float)
+        return value if isinstance(value, int | float) else None
+
+    def tool_choice(self, named: Callable[[Any], str | None]) -> ToolChoice | None:
+        """The choice; `named` reads the API's form of one named function."""
+        wire = self.body.get("tool_choice")
+        if wire in _CHOICE_MODES:
+            return ToolChoice(mode=wire)
+        if (name := named(wire)) is not None:
+            return ToolChoice.tool(name)
+        if "tool_choice" in self.body:
+            self.options["tool_choice"] = wire
+        return None
+
+    def object(self, key: str) -> dict[str, Any] | None:
+        """An object setting; a null is kept in `options`."""
+        wire = self.body.get(key)
+        if wire is None:
+            if key in self.body:
+                self.options[key] = None
+            return None
+        return self.read.object(wire, key)
+
+
+def decode_effort(effort: str | None, summary: str | None = None) -> ReasoningConfig:
+    return ReasoningConfig(enabled=effort != "none", effort=effort, summary=summary)
+
+
+def decode_schema(spec: Mapping[str, Any], allowed: frozenset[str]) -> ResponseFormat | None:
+    """A JSON-schema format from its `name`, `schema`, `description`, `strict`;
+    None when `spec` holds anything else (beside `allowed`) or a null."""
+    match spec:
+        case {"name": str(name), "schema": dict(schema)} if (
+            not set(spec) - allowed - _SCHEMA_FIELDS
+        ):
+            description, strict = spec.get("description"), spec.get("strict")
+            if ("description" in spec and not isinstance(description, str)) or (
+                "strict" in spec and not isinstance(strict, bool)
+            ):
+                return None
+            return ResponseFormat(
+                type="json_schema",
+                name=name,
+                description=description,
+                json_schema=schema,
+                strict=strict,
+            )
+    return None
+
+
+def encode_tool_settings(
+    request: ChatRequest,
+    report: TranslationReport,
+    choice: Callable[[ToolChoice], Any],
+    *,
+    has_tools: bool,
+) -> dict[str, Any]:
+    """`tool_choice` and `parallel_tool_calls`, when there are tools to choose from."""
+    settings: dict[str, Any] = {}
+    if request.tool_choice is not None:
+        settings["tool_choice"] = choice(request.tool_choice)
+    if request.parallel_tool_calls is not None:
+        settings["parallel_tool_calls"] = request.parallel_tool_calls
+    if has_tools:
+        return settings
+    for name in settings:
+        # Quirk: OpenAI answers 400 "Invalid value for 'parallel_tool_calls':
+        # 'parallel_tool_calls' is only allowed when 'tools' are specified." (and alike
+        # for `tool_choice`); without tools neither means anything.
+        report.dropped(name, "OpenAI takes it only beside tools, and the request has none")
+    return {}
+
+
+def encode_effort(config: ReasoningConfig, report: TranslationReport, api: str) -> str | None:
+    """The effort to send; each other thing the config says is reported."""
+    if config.budget_tokens is not None:
+        report.dropped("reasoning.budget_tokens", f"{api} takes an effort, not a token budget")
+    if not config.enabled and config.effort != "none":
+        sent = f"effort {config.effort!r} sent" if config.effort else "the model's default applies"
+        report.dropped("reasoning.enabled", f"{api} has no switch to turn reasoning off; {sent}")
+    return config.effort
+
+
+def encode_format(format: ResponseFormat, report: TranslationReport) -> tuple[str, dict[str, Any]]:
+    """The format's type and, for a JSON schema, its `name`, `schema`,
+    `description` and `strict`; the schema fields of a plain format are reported."""
+    if format.type != "json_schema":
+        for name in _PLAIN_FORMAT_EXTRAS:
+            if getattr(format, name) is not None:
+                report.dropped(f"response_format.{name}", f"a {format.type} format takes no {name}")
+        return format.type, {}
+    if format.name is None:
+        report.transformed(
+            "response_format.name",
+            f"OpenAI requires a schema name; sent as {DEFAULT_SCHEMA_NAME!r}",
+        )
+    fields: dict[str, Any] = {"name": format.name or DEFAULT_SCHEMA_NAME}
+    fields["schema"] = format.json_schema
+    if format.description is not None:
+        fields["description"] = format.description
+    if format.strict is not None:
+        fields["strict"] = format.strict
+    return "json_schema", fields
+
+
+# --- Chat Completions ---
 
 
 def encode_settings(
@@ -62,31 +212,29 @@ def encode_settings(
     options: dict[str, Any],
     dialect: ChatCompletionsDialect,
     report: TranslationReport,
+    *,
+    has_tools: bool,
 ) -> dict[str, Any]:
     """The settings' body fields, in the forms the request's hints ask for."""
     hints = request.provider_data.get(dialect.provider, {})
-    body: dict[str, Any] = {}
-    if request.tool_choice is not None:
-        body["tool_choice"] = _encode_tool_choice(request.tool_choice)
-    if request.parallel_tool_calls is not None:
-        body["parallel_tool_calls"] = request.parallel_tool_calls
+    body = encode_tool_settings(request, report, _encode_tool_choice, has_tools=has_tools)
     _encode_sampling(body, request, hints, dialect, report)
-    if request.reasoning is not None:
-        _encode_reasoning(body, request.reasoning, report)
+    if (config := request.reasoning) is not None:
+        if (effort := encode_effort(config, report, "Chat Completions")) is not None:
+            body["reasoning_effort"] = effort
+        if config.summary is not None:
+            report.dropped("reasoning.summary", "Chat Completions returns no reasoning")
     if request.response_format is not None:
-        body["response_format"] = _encode_response_format(request.response_format)
+        kind, schema = encode_format(request.response_format, report)
+        body["response_format"] = (
+            {"type": kind, "json_schema": schema} if schema else {"type": kind}
+        )
     if request.stream:
         body["stream"] = True
     elif hints.get("stream") is False:
         body["stream"] = False
-    _encode_context(options, request)
+    encode_context(options, request)
     return body
-
-
-def report_other_providers(request: ChatRequest, provider: str, report: TranslationReport) -> None:
-    for name, settings in request.provider_options.items():
-        for key in settings if name != provider else ():
-            report.dropped(f"provider_options.{name}.{key}", f"a {name} setting")
 
 
 def _encode_sampling(
@@ -105,34 +253,20 @@ def _encode_sampling(
     if request.top_k is not None:
         report.dropped("top_k", "Chat Completions has no top_k")
     if request.stop:
-        lone = len(request.stop) == 1 and hints.get("stop") == "string"
-        body["stop"] = request.stop[0] if lone else list(request.stop)
+        body["stop"] = _encode_stop(request.stop, hints, dialect.max_stop_sequences, report)
 
 
-def _encode_reasoning(
-    body: dict[str, Any], config: ReasoningConfig, report: TranslationReport
-) -> None:
-    if config.effort is not None:
-        body["reasoning_effort"] = config.effort
-    elif config.budget_tokens is not None:
-        report.dropped(
-            "reasoning.budget_tokens", "Chat Completions takes an effort, not a token budget"
-        )
-    elif not config.enabled:
-        report.dropped("reasoning.enabled", "Chat Completions has no switch to turn reasoning off")
-    if config.summary is not None:
-        report.dropped("reasoning.summary", "Chat Completions returns no reasoning")
-
-
-def _encode_context(options: dict[str, Any], request: ChatRequest) -> None:
-    """The context's user and session, where the request does not name them itself."""
-    context = request.context
-    if context is None:
-        return
-    if context.user_id is not None and not {"user", "safety_identifier"} & options.keys():
-        options["safety_identifier"] = context.user_id
-    if context.session_id is not None:
-        options.setdefault("prompt_cache_key", context.session_id)
+def _encode_stop(
+    stop: tuple[str, ...], hints: Mapping[str, Any], limit: int | None, report: TranslationReport
+) -> str | list[str]:
+    # Quirk: OpenAI takes at most 4 ("Invalid 'stop': array too long. Expected an
+    # array with maximum length 4", 400, reported). The first ones are sent, and the
+    # model may write past a sequence it was not given: a loss the call survives.
+    kept = stop if limit is None else stop[:limit]
+    for index in range(len(kept), len(stop)):
+        report.dropped(f"stop[{index}]", f"Chat Completions takes at most {limit} stop sequences")
+    lone = len(kept) == 1 and hints.get("stop") == "string"
+    return kept[0] if lone else list(kept)
 
 
 def _encode_tool_choice(choice: ToolChoice) -> Any:
@@ -141,15 +275,14 @@ def _encode_tool_choice(choice: ToolChoice) -> Any:
     return choice.mode
 
 
-def _encode_response_format(format: ResponseFormat) -> dict[str, Any]:
-    if format.type != "json_schema":
-        return {"type": format.type}
-    schema: dict[str, Any] = {"name": format.name or "response", "schema": format.json_schema}
-    if format.description is not None:
-        schema["description"] = format.description
-    if format.strict is not None:
-        schema["strict"] = format.strict
-    return {"type": "json_schema", "json_schema": schema}
+def _named_function(wire: Any) -> str | None:
+    """The name in `{"type": "function", "function": {"name": ...}}`, if that is all there is."""
+    match wire:
+        case {"type": "function", "function": {"name": str(name)} as function} if (
+            len(wire) == 2 and len(function) == 1
+        ):
+            return name
+    return None
 
 
 def decode_settings(
@@ -160,9 +293,9 @@ def decode_settings(
 ) -> dict[str, Any]:
     """The `ChatRequest` fields the settings give; what they cannot hold goes to
     `options`, the forms they were written in to `hints`."""
-    settings = _Settings(body, options, hints, WireReader(dialect.provider))
+    settings = _ChatSettings(body, options, WireReader(dialect.provider), hints)
     return {
-        "tool_choice": settings.tool_choice(),
+        "tool_choice": settings.tool_choice(_named_function),
         "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
         "max_tokens": settings.max_tokens(dialect.max_tokens_field),
         "temperature": settings.number("temperature"),
@@ -175,35 +308,21 @@ def decode_settings(
     }
 
 
-class _Settings:
-    """Reads the settings of one body, keeping what the core cannot hold in `options`
-    and the forms it was written in in `hints`."""
+class _ChatSettings(SettingsReader):
+    """Chat Completions' own settings; the forms they were written in go to `hints`."""
 
     def __init__(
         self,
         body: Mapping[str, Any],
         options: dict[str, Any],
-        hints: dict[str, Any],
         read: WireReader,
+        hints: dict[str, Any],
     ) -> None:
-        self.body = body
-        self.options = options
+        super().__init__(body, options, read)
         self.hints = hints
-        self.read = read
-
-    def scalar(self, key: str, kind: type[Any]) -> Any:
-        if self.body.get(key) is None:
-            if key in self.body:
-                self.options[key] = None  # an explicit null, kept as sent
-            return None
-        return self.read.field(self.body, key, "", kind)
-
-    def number(self, key: str) -> float | int | None:
-        value = self.scalar(key, float)
-        return value if isinstance(value, int | float) else None
 
     def max_tokens(self, default: str) -> int | None:
-        other = _other_limit(default)
+        other = "max_tokens" if default == "max_completion_tokens" else "max_completion_tokens"
         if default in self.body and other in self.body:
             # Both names at once: kept as sent, the core holds neither.
             self.options.update({default: self.body[default], other: self.body[other]})
@@ -236,45 +355,16 @@ class _Settings:
 
     def reasoning(self) -> ReasoningConfig | None:
         effort = self.scalar("reasoning_effort", str)
-        if effort is None:
-            return None
-        return ReasoningConfig(enabled=effort != "none", effort=effort)
+        return None if effort is None else decode_effort(effort)
 
     def response_format(self) -> ResponseFormat | None:
-        wire = self.body.get("response_format")
+        wire = self.object("response_format")
         if wire is None:
-            if "response_format" in self.body:
-                self.options["response_format"] = None
             return None
-        format = _decode_response_format(self.read.object(wire, "response_format"))
+        format = _decode_response_format(wire)
         if format is None:
             self.options["response_format"] = wire
         return format
-
-    def tool_choice(self) -> ToolChoice | None:
-        wire = self.body.get("tool_choice")
-        if wire in _CHOICE_MODES:
-            return ToolChoice(mode=wire)
-        if (name := _named_function(wire)) is not None:
-            return ToolChoice.tool(name)
-        if "tool_choice" in self.body:
-            self.options["tool_choice"] = wire
-        return None
-
-
-def _other_limit(name: str) -> str:
-    return "max_tokens" if name == "max_completion_tokens" else "max_completion_tokens"
-
-
-def _named_function(wire: Any) -> str | None:
-    """The name in `{"type": "function", "function": {"name": ...}}`, if that is all there is."""
-    if not isinstance(wire, dict) or set(wire) != {"type", "function"}:
-        return None
-    function = wire["function"]
-    if wire["type"] == "function" and isinstance(function, dict) and set(function) == {"name"}:
-        name = function["name"]
-        return name if isinstance(name, str) else None
-    return None
 
 
 def _decode_response_format(wire: Mapping[str, Any]) -> ResponseFormat | None:
@@ -282,23 +372,6 @@ def _decode_response_format(wire: Mapping[str, Any]) -> ResponseFormat | None:
     match wire:
         case {"type": "text" | "json_object" as kind} if len(wire) == 1:
             return ResponseFormat(type=kind)
-        case {"type": "json_schema", "json_schema": {"name": str(name), "schema": dict(schema)}}:
-            spec = wire["json_schema"]
-            if len(wire) == 2 and _plain_schema_fields(spec):
-                return ResponseFormat(
-                    type="json_schema",
-                    name=name,
-                    description=spec.get("description"),
-                    json_schema=schema,
-                    strict=spec.get("strict"),
-                )
+        case {"type": "json_schema", "json_schema": dict(spec)} if len(wire) == 2:
+            return decode_schema(spec, frozenset())
     return None
-
-
-def _plain_schema_fields(spec: Mapping[str, Any]) -> bool:
-    """Whether `json_schema` holds only what `ResponseFormat` holds, none of it null."""
-    if set(spec) - {"name", "schema", "description", "strict"}:
-        return False
-    return ("description" not in spec or isinstance(spec["description"], str)) and (
-        "strict" not in spec or isinstance(spec["strict"], bool)
-    )

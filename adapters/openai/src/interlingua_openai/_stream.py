@@ -7,24 +7,33 @@ client).
 
 Invariants:
 
-- Text and refusal deltas build one part each (index 0); a tool call is
-  keyed by its `index`, its id and name taken from the first fragment.
+- `accumulate(decode_stream(chunks))` is the `ChatResponse` that
+  `decode_response` gives for the body of the same call not streamed (for
+  `n > 1`, once `with_alternatives` has put the other choices in place), and
+  `encode_response` of it is that body.
+- The wire numbers tool calls only (`index` >= 0). Text, refusal, reasoning,
+  an audio answer and the deprecated `function_call` each build one part at a
+  fixed index below zero, so data for one part never lands on another.
 - The usage-only chunk (`choices: []`, with `stream_options.include_usage`)
-  gives the usage; `obfuscation` and other per-chunk noise are ignored.
-- What the non-streamed body would hold beside the message is rebuilt:
-  `created`, `service_tier`, `system_fingerprint` and later top-level
-  fields (`moderation`) as the response's `fields`, token `logprobs` as the
-  choice's; so `encode_response(accumulate(...))` is a whole
-  `chat.completion` body.
-- Choices other than the first (`n > 1`) are accumulated apart and given as
-  `provider_data[<provider>]["alternatives"]` (dumped `ChatResponse`s): the
-  core's accumulator builds one message only.
-- An `{"error": ...}` chunk becomes an `ErrorEvent`.
+  gives the usage, and what `TokenUsage` cannot hold of it is kept beside;
+  `obfuscation` and other per-chunk noise are ignored.
+- What the body holds beside the parts is rebuilt: `created`,
+  `service_tier`, `system_fingerprint` and later top-level fields
+  (`moderation`) as the response's `fields`; choice-level fields (token
+  `logprobs`, `content_filter_results`, `stop_reason`) and delta fields the
+  codec does not model (`reasoning_content`, text joined) as the choice's and
+  the message's. They come with the finish event, and again if more arrive
+  after it. Annotations go on the text part, or stay beside the message when
+  there is no text, as `decode_response` keeps them.
+- Choices other than the first are accumulated apart and carried in
+  `provider_data[<provider>]["alternatives"]` (see `_response.ALTERNATIVES`).
+- An `{"error": ...}` chunk becomes an `ErrorEvent`; a chunk that is not what
+  the wire promises raises `DecodeError` naming its path (`events[3]...`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from interlingua import (
@@ -43,16 +52,43 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, as_wire_dict
+from interlingua.codec import WireReader, copy_json
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
-from interlingua_openai._response import AUDIO_ANSWER_MEDIA_TYPE, decode_finish_reason, decode_usage
+from interlingua_openai._response import (
+    ALTERNATIVES,
+    AUDIO_ANSWER_MEDIA_TYPE,
+    decode_finish_reason,
+    decode_usage,
+)
 
-__all__ = ["ChatStreamDecoder", "decode_stream"]
+__all__ = [
+    "AUDIO_INDEX",
+    "FUNCTION_CALL_INDEX",
+    "REASONING_INDEX",
+    "REFUSAL_INDEX",
+    "TEXT_INDEX",
+    "ChatStreamDecoder",
+    "decode_stream",
+]
+
+# Part indexes of what the wire does not number (tool calls take 0, 1, ...).
+FUNCTION_CALL_INDEX = -1
+TEXT_INDEX = -2
+REFUSAL_INDEX = -3
+REASONING_INDEX = -4
+AUDIO_INDEX = -5
 
 # Chunk fields that describe the chunk, not the response.
 _PER_CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
 # Fields the first chunk gives for the whole response.
 _FIRST_ONLY = ("created", "service_tier", "system_fingerprint")
+_CHOICE_MODELLED = frozenset({"index", "delta", "logprobs", "finish_reason"})
+_DELTA_MODELLED = frozenset(
+    {"role", "content", "refusal", "tool_calls", "function_call", "audio", "annotations"}
+)
+# Error codes that say more than the error's `type`: OpenAI sends a rate limit as
+# `{"type": "tokens", "code": "rate_limit_exceeded"}`.
+_CLASSIFYING_CODES = frozenset({"rate_limit_exceeded"})
 
 
 def decode_stream(
@@ -74,17 +110,18 @@ class ChatStreamDecoder:
         self.read = WireReader(dialect.provider)
         self.count = 0
         self.fields: dict[str, Any] = {}
+        self.identity: tuple[str | None, str | None] | None = None
         self.choices: dict[int, _Choice] = {}
         self.alternatives: dict[int, StreamAccumulator] = {}
 
     def feed(self, chunk: Any) -> list[StreamEvent]:
-        chunk = as_wire_dict(chunk)
         path = f"events[{self.count}]"
         self.count += 1
+        chunk = self.read.body(chunk, path)
         if chunk.get("error") is not None:
             return [self.error(chunk)]
         events: list[StreamEvent] = []
-        if (start := self.start(chunk)) is not None:
+        if (start := self.start(chunk, path)) is not None:
             events.append(start)
         for index, choice in enumerate(self.read.field(chunk, "choices", path, list, None) or []):
             where = f"{path}.choices[{index}]"
@@ -95,16 +132,10 @@ class ChatStreamDecoder:
             if number == 0:
                 events.extend(produced)
             else:
-                accumulator = self.alternatives.setdefault(number, StreamAccumulator())
+                accumulator = self.alternative(number)
                 for event in produced:
                     accumulator.add(event)
-        usage = self.dialect.stream_usage(chunk)
-        if usage is not None:
-            usage = self.read.object(usage, f"{path}.usage")
-            events.append(
-                UsageEvent(usage=decode_usage(usage, f"{path}.usage", dialect=self.dialect))
-            )
-        return events
+        return events + self.usage(chunk, path)
 
     def finish(self) -> list[StreamEvent]:
         """What is known only once the stream ended: the other choices."""
@@ -114,9 +145,17 @@ class ChatStreamDecoder:
             self.alternatives[number].response().model_dump(mode="json")
             for number in sorted(self.alternatives)
         ]
-        return [StreamStart(provider_data={self.provider: {"alternatives": answers}})]
+        return [StreamStart(provider_data={self.provider: {ALTERNATIVES: answers}})]
 
-    def start(self, chunk: Mapping[str, Any]) -> StreamStart | None:
+    def alternative(self, number: int) -> StreamAccumulator:
+        if number not in self.alternatives:
+            self.alternatives[number] = StreamAccumulator()
+            response_id, model = self.identity or (None, None)
+            start = StreamStart(id=response_id, model=model, provider=self.provider)
+            self.alternatives[number].add(start)
+        return self.alternatives[number]
+
+    def start(self, chunk: Mapping[str, Any], path: str) -> StreamStart | None:
         """The response's identity on the first chunk; after it, a new top-level field."""
         first = not self.fields
         if first:
@@ -134,18 +173,36 @@ class ChatStreamDecoder:
         if not first and not extra:
             return None
         self.fields.update(extra)
+        response_id = self.read.field(chunk, "id", path, str, None)
+        model = self.read.field(chunk, "model", path, str, None)
+        self.identity = self.identity or (response_id, model)
         return StreamStart(
-            id=self.read.field(chunk, "id", "", str, None),
-            model=self.read.field(chunk, "model", "", str, None),
+            id=response_id,
+            model=model,
             provider=self.provider,
             provider_data={self.provider: {"fields": dict(self.fields)}},
         )
 
+    def usage(self, chunk: Mapping[str, Any], path: str) -> list[StreamEvent]:
+        """The usage a chunk carries, and what `TokenUsage` cannot hold of it."""
+        usage = self.dialect.stream_usage(chunk)
+        if usage is None:
+            return []
+        where = f"{path}.usage"
+        usage = self.read.object(usage, where)
+        events: list[StreamEvent] = [
+            UsageEvent(usage=decode_usage(usage, where, dialect=self.dialect))
+        ]
+        if extra := self.dialect.usage.leftover(usage, where, self.read):
+            events.append(StreamStart(provider_data={self.provider: {"usage": extra}}))
+        return events
+
     def error(self, chunk: Mapping[str, Any]) -> ErrorEvent:
         error = chunk["error"]
         details = error if isinstance(error, dict) else {}
-        message = details.get("message")
-        kind = details.get("type")
+        message, kind, code = details.get("message"), details.get("type"), details.get("code")
+        if code in _CLASSIFYING_CODES or not isinstance(kind, str):
+            kind = code
         return ErrorEvent(
             message=message if isinstance(message, str) else str(error),
             error_type=kind if isinstance(kind, str) else None,
@@ -160,103 +217,174 @@ class _Choice:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.dialect = dialect
         self.provider = dialect.provider
+        field = dialect.reasoning_field
+        self.modelled = _DELTA_MODELLED if field is None else _DELTA_MODELLED | {field}
         self.calls: set[int] = set()
-        self.logprobs: dict[str, Any] | None = None
+        self.has_text = False
         self.annotations: list[Any] = []
         self.audio: dict[str, Any] = {}
+        self.choice_fields: dict[str, Any] = {}
+        self.message_fields: dict[str, Any] = {}
+        self.raw: str | None = None
+        self.sent: Any = None
 
     def events(self, choice: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
-        events: list[StreamEvent] = []
         delta = read.field(choice, "delta", path, dict, None) or {}
-        self.deltas(delta, f"{path}.delta", read, events)
-        self.add_logprobs(choice.get("logprobs"))
+        events = self.deltas(delta, f"{path}.delta", read)
+        for key, value in choice.items():
+            if key == "logprobs" and isinstance(value, dict):
+                _gather(self.choice_fields, key, value, _logprobs)
+            elif key not in _CHOICE_MODELLED:
+                _gather(self.choice_fields, key, value, _latest)
         raw = read.field(choice, "finish_reason", path, str, None)
-        if raw is not None:
-            events.extend(self.finish(raw))
+        if raw is not None and self.raw is None:
+            self.raw = raw
+            events.extend(self.audio_part())
+        if self.raw is not None:
+            events.extend(self.closing())
         return events
 
-    def deltas(
-        self, delta: Mapping[str, Any], path: str, read: WireReader, events: list[StreamEvent]
-    ) -> None:
+    def deltas(self, delta: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
         field = self.dialect.reasoning_field
         if field is not None and (text := read.field(delta, field, path, str, None)):
-            events.append(ReasoningDelta(text=text, provider=self.provider))
+            events.append(ReasoningDelta(index=REASONING_INDEX, text=text, provider=self.provider))
         if text := read.field(delta, "content", path, str, None):
-            events.append(TextDelta(text=text))
+            self.has_text = True
+            events.append(TextDelta(index=TEXT_INDEX, text=text))
         if text := read.field(delta, "refusal", path, str, None):
-            events.append(RefusalDelta(text=text))
-        if annotations := read.field(delta, "annotations", path, list, None):
-            self.annotations.extend(annotations)
-            data = {"annotations": list(self.annotations)}
-            events += [TextDelta(text=""), PartDataEvent(provider=self.provider, data=data)]
-        if audio := read.field(delta, "audio", path, dict, None):
-            self.add_audio(audio)
+            events.append(RefusalDelta(index=REFUSAL_INDEX, text=text))
+        self.annotations.extend(read.field(delta, "annotations", path, list, None) or [])
+        if (audio := read.field(delta, "audio", path, dict, None)) is not None:
+            self.add_audio(audio, f"{path}.audio", read)
         for index, call in enumerate(read.field(delta, "tool_calls", path, list, None) or []):
             where = f"{path}.tool_calls[{index}]"
             events.extend(self.tool_call(read.object(call, where), where, read))
         if (call := read.field(delta, "function_call", path, dict, None)) is not None:
-            events.extend(self.function_call(call))
+            events.extend(self.function_call(call, f"{path}.function_call", read))
+        for key, value in delta.items():
+            if key not in self.modelled:
+                _gather(self.message_fields, key, value, _joined)
+        return events
 
     def tool_call(self, call: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         index = read.field(call, "index", path, int)
-        function = call.get("function") or {}
-        arguments = function.get("arguments") or ""
+        kind = "custom" if "custom" in call else "function"
+        inner = read.field(call, kind, path, dict, None) or {}
+        where = f"{path}.{kind}"
+        arguments = read.field(
+            inner, "arguments" if kind == "function" else "input", where, str, None
+        )
+        name = read.field(inner, "name", where, str, None) or ""
+        call_id = read.field(call, "id", path, str, None) or ""
         if index in self.calls:
             return [ToolCallDelta(index=index, arguments=arguments)] if arguments else []
         self.calls.add(index)
         # Only the first fragment of a call carries its id and name.
+        data = {self.provider: {"type": "custom"}} if kind == "custom" else {}
         return [
             ToolCallStart(
-                index=index,
-                id=call.get("id") or "",
-                name=function.get("name") or "",
-                arguments=arguments,
+                index=index, id=call_id, name=name, arguments=arguments or "", provider_data=data
             )
         ]
 
-    def function_call(self, call: Mapping[str, Any]) -> list[StreamEvent]:
+    def function_call(
+        self, call: Mapping[str, Any], path: str, read: WireReader
+    ) -> list[StreamEvent]:
         # The deprecated `functions` API streams one call, with no id.
-        arguments = call.get("arguments") or ""
-        if -1 in self.calls:
-            return [ToolCallDelta(index=-1, arguments=arguments)] if arguments else []
-        self.calls.add(-1)
-        data = {self.provider: {"function_call": True}}
-        name = call.get("name") or ""
-        return [ToolCallStart(index=-1, id="", name=name, arguments=arguments, provider_data=data)]
-
-    def add_logprobs(self, logprobs: Any) -> None:
-        if not isinstance(logprobs, dict):
-            return
-        if self.logprobs is None:
-            self.logprobs = {}
-        for key, entries in logprobs.items():
-            kept = self.logprobs.get(key)
-            if isinstance(entries, list) and isinstance(kept, list):
-                kept.extend(entries)
-            elif isinstance(entries, list) or key not in self.logprobs:
-                self.logprobs[key] = list(entries) if isinstance(entries, list) else entries
-
-    def add_audio(self, audio: Mapping[str, Any]) -> None:
-        for key, value in audio.items():
-            if key in ("data", "transcript") and isinstance(value, str):
-                self.audio[key] = self.audio.get(key, "") + value
-            elif value is not None:
-                self.audio[key] = value
-
-    def finish(self, raw: str) -> list[StreamEvent]:
-        events: list[StreamEvent] = []
-        if "data" in self.audio:
-            details = {key: value for key, value in self.audio.items() if key != "data"}
-            part = FilePart(
-                media_type=AUDIO_ANSWER_MEDIA_TYPE,
-                data=self.audio["data"],
-                provider_data={self.provider: {"audio": details}},
+        arguments = read.field(call, "arguments", path, str, None) or ""
+        name = read.field(call, "name", path, str, None) or ""
+        if FUNCTION_CALL_INDEX in self.calls:
+            return (
+                [ToolCallDelta(index=FUNCTION_CALL_INDEX, arguments=arguments)] if arguments else []
             )
-            events.append(PartEvent(part=part))
-        data = {}
-        if self.logprobs is not None:
-            data = {self.provider: {"choice": {"fields": {"logprobs": self.logprobs}}}}
-        reason = decode_finish_reason(raw, dialect=self.dialect)
+        self.calls.add(FUNCTION_CALL_INDEX)
+        data = {self.provider: {"function_call": True}}
+        return [
+            ToolCallStart(
+                index=FUNCTION_CALL_INDEX, id="", name=name, arguments=arguments, provider_data=data
+            )
+        ]
+
+    def add_audio(self, audio: Mapping[str, Any], path: str, read: WireReader) -> None:
+        for key in ("data", "transcript"):
+            if (piece := read.field(audio, key, path, str, None)) is not None:
+                self.audio[key] = self.audio.get(key, "") + piece
+        self.audio.update(
+            {k: v for k, v in audio.items() if k not in ("data", "transcript") and v is not None}
+        )
+
+    def audio_part(self) -> list[StreamEvent]:
+        if "data" not in self.audio:
+            return []
+        details = {key: value for key, value in self.audio.items() if key != "data"}
+        part = FilePart(
+            media_type=AUDIO_ANSWER_MEDIA_TYPE,
+            data=self.audio["data"],
+            provider_data={self.provider: {"audio": details}},
+        )
+        return [PartEvent(index=AUDIO_INDEX, part=part)]
+
+    def closing(self) -> list[StreamEvent]:
+        """The finish event with what the body keeps beside the parts, when that
+        changed since it was last given (fields may follow the finish reason)."""
+        state = (self.choice_fields, self.message_fields, self.annotations)
+        if state == self.sent:
+            return []
+        self.sent = copy_json(state)
+        reason = decode_finish_reason(self.raw, dialect=self.dialect)
         assert reason is not None
-        events.append(FinishEvent(reason=reason, raw_reason=raw, provider_data=data))
+        events: list[StreamEvent] = [
+            FinishEvent(reason=reason, raw_reason=self.raw, provider_data=self.finish_data())
+        ]
+        if self.annotations and self.has_text:
+            annotations = {"annotations": list(self.annotations)}
+            events.append(PartDataEvent(index=TEXT_INDEX, provider=self.provider, data=annotations))
         return events
+
+    def finish_data(self) -> dict[str, dict[str, Any]]:
+        data: dict[str, Any] = {}
+        if self.choice_fields:
+            data["choice"] = {"fields": copy_json(self.choice_fields)}
+        message = copy_json(self.message_fields)
+        if self.annotations and not self.has_text:
+            message["annotations"] = list(self.annotations)
+        if message:
+            data["message"] = {"fields": message}
+        return {self.provider: data} if data else {}
+
+
+def _gather(target: dict[str, Any], key: str, value: Any, merge: Callable[[Any, Any], Any]) -> None:
+    """Adds one chunk's `value` of `key`; a null says nothing once a value came."""
+    if value is None:
+        target.setdefault(key, None)
+    else:
+        old = target.get(key)
+        target[key] = value if old is None else merge(old, value)
+
+
+def _joined(old: Any, new: Any) -> Any:
+    """A delta field: text and lists arrive in pieces."""
+    if isinstance(old, str) and isinstance(new, str):
+        return old + new
+    if isinstance(old, list) and isinstance(new, list):
+        return old + new
+    return new
+
+
+def _latest(old: Any, new: Any) -> Any:
+    """A choice field: each chunk says the latest (objects, the latest of each key)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {**old, **new}
+    return new
+
+
+def _logprobs(old: Any, new: Any) -> Any:
+    """Token logprobs: each list grows by the chunk's entries."""
+    merged = dict(old)
+    for key, value in new.items():
+        if isinstance(value, list) and isinstance(merged.get(key), list):
+            merged[key] = merged[key] + value
+        elif value is not None or key not in merged:
+            merged[key] = value
+    return merged

@@ -1,37 +1,94 @@
-"""Tool definitions: the request's `tools` list to and from `ToolSpec`s.
+"""Tool definitions: the request's `tools` list to and from `ToolSpec`s, for
+Chat Completions (`{"type": "function", "function": {...}}`) and, through
+`function_fields` and `decode_function`, the Responses API (the same fields
+flat beside `"type": "function"`).
 
 A function tool is a `ToolSpec`: `name`, `description`, `parameters`,
-`strict`; other fields of its `function` object stay in
-`provider_data[<provider>]["fields"]`, and a missing `parameters` is marked
-``"absent"``. A list the core cannot hold exactly (a custom tool, a field
-beside `type` and `function`) is also kept whole in
-`provider_options[<provider>]["tools"]`, and sent as it came while its function
-tools are still the request's; otherwise the function tools are sent, then the
-others.
+`strict`. In `provider_data[<provider>]`: ``parameters`` and ``strict``
+(``"absent"``: the wire left them out or null), ``fields`` (the `leftover` of
+the function's fields: what encoding the spec does not give back). A list the
+core cannot hold exactly (a custom or built-in tool, a field beside `type` and
+`function`) is also kept whole in `provider_options[<provider>]["tools"]`, and
+sent as it came while its function tools are still the request's; otherwise
+the function tools are sent, then the others.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from interlingua import ToolSpec
-from interlingua.codec import WireReader
-from interlingua_openai._common import rest
+from interlingua.codec import WireReader, leftover, overlay
+from interlingua_openai._common import entry, provider_data
 
-__all__ = ["decode_tools", "encode_tools"]
+__all__ = ["decode_function", "decode_tools", "encode_tools", "function_fields", "merge_recorded"]
+
+
+def function_fields(spec: ToolSpec, provider: str, *, strict: bool | None = None) -> dict[str, Any]:
+    """A function's `name`, `description`, `parameters`, `strict` on the wire;
+    `strict` is the value sent when the spec leaves it open (None: none sent)."""
+    data = entry(spec, provider)
+    fields: dict[str, Any] = {"name": spec.name}
+    if spec.description is not None:
+        fields["description"] = spec.description
+    if data.get("parameters") != "absent":
+        fields["parameters"] = spec.parameters
+    if spec.strict is not None:
+        fields["strict"] = spec.strict
+    elif strict is not None and data.get("strict") != "absent":
+        fields["strict"] = strict
+    return overlay(fields, data.get("fields", {}))
+
+
+def decode_function(
+    wire: Mapping[str, Any],
+    path: str,
+    read: WireReader,
+    *,
+    framing: Mapping[str, Any] | None = None,
+    strict: bool | None = None,
+) -> ToolSpec:
+    """The spec a function's fields give; `framing` holds the keys around them
+    (`"type": "function"`), `strict` the value sent for a spec that leaves it open."""
+    fields: dict[str, Any] = {"name": read.field(wire, "name", path, str)}
+    for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
+        if wire.get(key) is not None:
+            fields[key] = read.field(wire, key, path, kind)
+    marks = {key: "absent" for key in ("parameters", "strict") if wire.get(key) is None}
+    if strict is None:
+        marks.pop("strict", None)
+    spec = ToolSpec(**fields, provider_data=provider_data(read.provider, **marks))
+    modelled = {**(framing or {}), **function_fields(spec, read.provider, strict=strict)}
+    extra = leftover(wire, modelled)
+    if not extra:
+        return spec
+    return spec.model_copy(
+        update={"provider_data": provider_data(read.provider, **marks, fields=extra)}
+    )
+
+
+def merge_recorded(
+    functions: list[dict[str, Any]],
+    recorded: Any,
+    as_function: Callable[[dict[str, Any]], dict[str, Any]],
+) -> list[dict[str, Any]] | None:
+    """The tools to send: a recorded list as it came while its function tools are
+    still the request's (built-in and custom tools in their places), else the
+    function tools followed by the recorded others; None for no tools at all."""
+    if not isinstance(recorded, list):
+        return functions or None
+    kept = [as_function(t) for t in recorded if _is_function(t)]
+    others = [t for t in recorded if not _is_function(t)]
+    return recorded if kept == functions else (functions + others) or None
 
 
 def encode_tools(
     specs: Sequence[ToolSpec], recorded: Any, provider: str
 ) -> list[dict[str, Any]] | None:
-    """The `tools` list, or None when there is none."""
-    functions = [_tool(spec, provider) for spec in specs]
-    if isinstance(recorded, list):
-        kept = [_as_function_tool(t) for t in recorded if _is_function(t)]
-        others = [t for t in recorded if not _is_function(t)]
-        return recorded if kept == functions else functions + others
-    return functions or None
+    """Chat Completions' `tools` list, or None when there is none."""
+    functions = [{"type": "function", "function": function_fields(s, provider)} for s in specs]
+    return merge_recorded(functions, recorded, _as_function_tool)
 
 
 def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[ToolSpec, ...]:
@@ -43,40 +100,13 @@ def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[
     for index, item in enumerate(items):
         tool = read.object(item, f"tools[{index}]")
         if tool.get("type") == "function":
-            specs.append(_decode_tool(tool, f"tools[{index}]", read))
+            path = f"tools[{index}].function"
+            specs.append(
+                decode_function(read.field(tool, "function", f"tools[{index}]", dict), path, read)
+            )
     if not all(_is_function(t) and set(t) == {"type", "function"} for t in items):
         options["tools"] = items
     return tuple(specs)
-
-
-def _tool(spec: ToolSpec, provider: str) -> dict[str, Any]:
-    data = spec.provider_data.get(provider, {})
-    function: dict[str, Any] = {"name": spec.name}
-    if spec.description is not None:
-        function["description"] = spec.description
-    if data.get("parameters") != "absent":
-        function["parameters"] = spec.parameters
-    if spec.strict is not None:
-        function["strict"] = spec.strict
-    function.update(data.get("fields", {}))
-    return {"type": "function", "function": function}
-
-
-def _decode_tool(tool: Mapping[str, Any], path: str, read: WireReader) -> ToolSpec:
-    function = read.field(tool, "function", path, dict)
-    path = f"{path}.function"
-    known = {"name"}
-    fields: dict[str, Any] = {"name": read.field(function, "name", path, str)}
-    for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
-        if function.get(key) is not None:
-            fields[key] = read.field(function, key, path, kind)
-            known.add(key)
-    data: dict[str, Any] = {}
-    if "parameters" not in function:
-        data["parameters"] = "absent"
-    if extra := rest(function, known):
-        data["fields"] = extra
-    return ToolSpec(**fields, provider_data={read.provider: data} if data else {})
 
 
 def _is_function(tool: Any) -> bool:

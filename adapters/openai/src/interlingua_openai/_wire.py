@@ -14,17 +14,21 @@ Message, from a request (sent back in requests only)
     ``audio``    the assistant `audio` reference (``{"id": ...}``).
     ``fields``   any other message field, verbatim (a tool message's too).
 
-Parts
-    TextPart     ``fields`` (other fields of a text item); ``annotations``
-                 (response: the message's non-empty url citations).
+Parts (``fields`` is always the `leftover` of the wire item: what encoding the
+part does not give back, nested objects and explicit nulls included; encoding
+`overlay`s it)
+    TextPart     ``fields``; ``annotations`` (response: the message's
+                 non-empty url citations).
     RefusalPart  ``in_content``: it was a `refusal` item of a content list,
                  not the message's `refusal` field.
     FilePart     ``type`` (the content-part type, when not the one its media
                  type gives); ``raw_file_data`` (a `file_data` that was no data
-                 URL); ``inner``/``fields`` (other fields of the part's object
-                 and of the part); ``audio`` (an audio answer's `id`,
+                 URL); ``fields``; ``audio`` (an audio answer's `id`,
                  `expires_at`, `transcript`: the audio itself is the data).
-    ToolCallPart ``fields`` (other fields of the call); ``type``
+                 A decoded `file_id` names this dialect's provider as the
+                 part's `provider` (its file store). `input_audio` in a format
+                 the dialect does not take stays an opaque part.
+    ToolCallPart ``fields`` (of the call and of its `function`); ``type``
                  (``"custom"``: a custom tool's call, `arguments` holding its
                  free-form `input`); ``tool_call`` (a call of another kind,
                  whole); ``function_call`` (the deprecated message-level
@@ -32,8 +36,8 @@ Parts
     ToolResultPart ``content`` (the form, as for a message), ``name`` (a `name`
                  the tool message carried), ``role`` (``"function"``: the
                  deprecated function-result message).
-    ToolSpec     ``parameters`` (``"absent"``), ``fields`` (other fields of the
-                 `function` object).
+    ToolSpec     ``parameters`` (``"absent"``: left out or null), ``fields``
+                 (of the `function` object).
 
 ChatResponse (response-only facts, never sent in a request)
     ``fields``   top-level fields the core does not model (`object`, `created`,
@@ -41,13 +45,18 @@ ChatResponse (response-only facts, never sent in a request)
     ``absent``   canonical keys the body lacked (`usage`).
     ``choice``   ``{"fields": {...}, "absent": [...]}`` for the choice
                  (`logprobs` when not null).
-    ``message``  ``{"fields": {...}, "absent": [...]}`` for the message
-                 (`refusal: null` and `annotations: []` are canonical, so
-                 only a deviation is kept).
+    ``message``  ``{"fields": {...}, "absent": [...], "content": "list"}`` for
+                 the message (`refusal: null` and `annotations: []` are
+                 canonical, so only a deviation is kept; ``content``: it came
+                 as a list of parts).
+    ``usage``    the `leftover` of the usage object: what `TokenUsage` cannot
+                 hold (a null detail group, a non-count detail, a router's
+                 `cost`).
     ``choices``  ``[]``: the body had no choice at all.
     ``alternatives`` (from a stream only) the other choices of an `n > 1`
                  stream, dumped `ChatResponse`s: the core's accumulator builds
-                 one message.
+                 one message. `encode_response` sends them as choices, and
+                 `with_alternatives` moves them to `ChatResponse.alternatives`.
 
 ChatRequest.provider_options[<provider>] holds every body field the core does
 not model, verbatim (`n`, `logprobs`, `stream_options`, `user`, ...), and a
@@ -63,7 +72,6 @@ from interlingua import FinishReason
 
 __all__ = [
     "AUDIO_FORMATS",
-    "AUDIO_MEDIA_TYPES",
     "FINISH_REASONS",
     "WIRE_FINISH_REASONS",
     "ChatChoice",
@@ -168,7 +176,8 @@ WIRE_FINISH_REASONS: dict[FinishReason, str] = {
     FinishReason.CONTENT_FILTER: "content_filter",
 }
 
-AUDIO_MEDIA_TYPES: dict[str, str] = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+# The media types `input_audio` takes, with their `format` (the first of each
+# format is the one it decodes to). OpenAI takes wav and mp3 only.
 AUDIO_FORMATS: dict[str, str] = {
     "audio/wav": "wav",
     "audio/x-wav": "wav",

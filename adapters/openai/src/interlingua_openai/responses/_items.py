@@ -3,8 +3,13 @@
 Requests (input items) and responses (output items) share these: the API
 takes its output items back as input. Decoding an assistant-side item gives
 parts whose `provider_data` keeps the item's other fields; encoding groups
-consecutive text parts of one item back into it. Invariant:
+consecutive parts of one message item back into it. Invariant:
 `encode_*(decode_*(x)) == x` for every item the API sends or takes.
+
+A message item's content entry the core does not model becomes an opaque part
+holding the item with that entry alone, beside the parts of the entries it
+does model; encoding merges it back into its item. So a stream, which gives
+the text as it comes, accumulates to the same parts as the finished item.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from interlingua import (
+    ContentPart,
     FilePart,
     OpaquePart,
     ReasoningPart,
@@ -22,31 +28,40 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader
+from interlingua.codec import WireReader, leftover, overlay
 from interlingua_openai._common import (
+    OPENAI_FILE_STORE,
+    FileFields,
+    assert_never,
+    entry,
     fit_call_id,
-    format_data_url,
     guess_media_type,
+    inline_data,
+    inline_url,
+    provider_data,
     rest,
     split_data_url,
+    takes_file,
 )
-from interlingua_openai._wire import AUDIO_FORMATS, AUDIO_MEDIA_TYPES
 from interlingua_openai.responses._wire import CALL_ID_MAX_LENGTH, PROVIDER
 
-__all__ = ["ItemDecoder", "ItemEncoder", "is_assistant_item"]
+__all__ = ["ItemDecoder", "ItemEncoder", "default_content_form", "is_assistant_item"]
 
 _ARGUMENTS = {"function_call": "arguments", "custom_tool_call": "input"}
+# What each input content type can say of a file beside its bytes; `input_file`
+# has `detail` since late 2026 (openai 3.57's `ResponseInputFileParam`).
+_FILE_FIELDS = FileFields(
+    {"input_image": frozenset({"detail"}), "input_file": frozenset({"filename", "detail"})},
+    "the Responses API",
+)
 
 
 def _pd(**data: Any) -> dict[str, dict[str, Any]]:
-    """`provider_data` with the entries of `data` that say something."""
-    kept = {key: value for key, value in data.items() if value is not None and value != {}}
-    return {PROVIDER: kept} if kept else {}
+    return provider_data(PROVIDER, **data)
 
 
 def _data(owner: Any) -> dict[str, Any]:
-    provider_data: dict[str, dict[str, Any]] = owner.provider_data
-    return provider_data.get(PROVIDER, {})
+    return entry(owner, PROVIDER)
 
 
 def is_assistant_item(item: Mapping[str, Any]) -> bool:
@@ -62,17 +77,48 @@ def summary_of(text: str) -> list[dict[str, Any]]:
 
 
 def default_file_type(part: FilePart) -> str:
-    if part.kind == "image":
-        return "input_image"
-    if part.kind == "audio" and part.data is not None:
-        return "input_audio"
-    return "input_file"
+    return "input_image" if part.kind == "image" else "input_file"
 
 
 def default_content_form(parts: Sequence[Any]) -> str:
     """`string` for one plain text part, else `list`."""
     lone = len(parts) == 1 and isinstance(parts[0], TextPart) and not _data(parts[0])
     return "string" if lone else "list"
+
+
+def _message_piece(part: OpaquePart) -> tuple[dict[str, Any], list[Any]] | None:
+    """The item fields and content of an opaque message item (one this codec split
+    off for a content entry it does not model), None for any other opaque part."""
+    data = part.data
+    content = data.get("content")
+    is_message = data.get("type", "message") == "message" and "role" in data
+    if part.provider != PROVIDER or not is_message or not isinstance(content, list) or not content:
+        return None
+    return rest(data, {"content"}), content
+
+
+# --- the wire form of a file, None when the Responses API cannot take it ---
+
+
+def _file_entry(part: FilePart, kind: str, marks: Mapping[str, Any]) -> dict[str, Any] | None:
+    if part.kind == "audio":
+        # Quirk: a message's content is input_text, input_image or input_file
+        # (`ResponseInputMessageContentListParam`); `input_audio` is not among them.
+        return None
+    wire: dict[str, Any] = {"type": kind}
+    if part.file_id is not None:
+        wire["file_id"] = part.file_id
+    elif kind == "input_image":
+        wire["image_url"] = inline_url(part)
+    elif part.url is not None:
+        wire["file_url"] = part.url
+    else:
+        wire["file_data"] = inline_data(part, raw=bool(marks.get("raw_file_data")))
+    if part.filename is not None and kind == "input_file":
+        wire["filename"] = part.filename
+    if part.detail is not None:
+        wire["detail"] = part.detail
+    return wire
 
 
 class ItemDecoder:
@@ -83,7 +129,7 @@ class ItemDecoder:
 
     # --- assistant-side items ---
 
-    def assistant_item(self, item: Mapping[str, Any], path: str) -> list[Any]:
+    def assistant_item(self, item: Mapping[str, Any], path: str) -> list[ContentPart]:
         match item.get("type", "message"):
             case "message":
                 return self.message_parts(item, path)
@@ -93,32 +139,33 @@ class ItemDecoder:
                 return [self.tool_call(item, path)]
         return [OpaquePart(provider=PROVIDER, data=dict(item))]
 
-    def message_parts(self, item: Mapping[str, Any], path: str) -> list[Any]:
+    def message_parts(self, item: Mapping[str, Any], path: str) -> list[ContentPart]:
         fields = rest(item, {"content"})
         content = item.get("content")
         if isinstance(content, str):
             return [TextPart(text=content, provider_data=_pd(item=fields, content="string"))]
-        items = self.read.array(self.read.field(item, "content", path, list), f"{path}.content")
-        known = [
-            entry
-            for entry in items
-            if isinstance(entry, dict) and entry.get("type") in ("output_text", "refusal")
-        ]
-        if not items or len(known) < len(items):
-            # Nothing to hang the item on, or parts the core does not model: kept whole.
+        entries = self.read.array(self.read.field(item, "content", path, list), f"{path}.content")
+        if not entries:
+            # Nothing to hang the item on: kept whole.
             return [OpaquePart(provider=PROVIDER, data=dict(item))]
         return [
-            self.output_part(entry, fields, f"{path}.content[{i}]") for i, entry in enumerate(items)
+            self.output_part(
+                self.read.object(e, f"{path}.content[{i}]"), fields, f"{path}.content[{i}]"
+            )
+            for i, e in enumerate(entries)
         ]
 
-    def output_part(self, entry: Mapping[str, Any], item: dict[str, Any], path: str) -> Any:
-        if entry["type"] == "refusal":
-            text = self.read.field(entry, "refusal", path, str)
-            return RefusalPart(
-                text=text, provider_data=_pd(item=item, part=rest(entry, {"type", "refusal"}))
-            )
-        text = self.read.field(entry, "text", path, str)
-        return TextPart(text=text, provider_data=_pd(item=item, part=rest(entry, {"type", "text"})))
+    def output_part(self, entry: dict[str, Any], item: dict[str, Any], path: str) -> ContentPart:
+        match entry.get("type"):
+            case "refusal":
+                text = self.read.field(entry, "refusal", path, str)
+                extra = leftover(entry, {"type": "refusal", "refusal": text})
+                return RefusalPart(text=text, provider_data=_pd(item=item, part=extra))
+            case "output_text":
+                text = self.read.field(entry, "text", path, str)
+                extra = leftover(entry, {"type": "output_text", "text": text})
+                return TextPart(text=text, provider_data=_pd(item=item, part=extra))
+        return OpaquePart(provider=PROVIDER, data={**item, "content": [entry]})
 
     def reasoning(self, item: Mapping[str, Any], path: str) -> ReasoningPart:
         summary = self.read.field(item, "summary", path, list)
@@ -183,54 +230,47 @@ class ItemDecoder:
 
     # --- content parts of input messages ---
 
-    def content_part(self, entry: Any, path: str) -> Any:
+    def content_part(self, entry: Any, path: str) -> TextPart | FilePart | OpaquePart:
         entry = self.read.object(entry, path)
         kind = self.read.field(entry, "type", path, str)
         match kind:
             case "input_text":
                 text = self.read.field(entry, "text", path, str)
-                return TextPart(text=text, provider_data=_pd(part=rest(entry, {"type", "text"})))
+                extra = leftover(entry, {"type": "input_text", "text": text})
+                return TextPart(text=text, provider_data=_pd(part=extra))
             case "input_image":
-                return self.file(
-                    entry, kind, self.image(entry, path), {"image_url", "file_id", "detail"}
-                )
+                return self.file(entry, kind, self.image(entry, path))
             case "input_file":
-                return self.file(
-                    entry,
-                    kind,
-                    self.document(entry, path),
-                    {"file_data", "file_id", "file_url", "filename"},
-                )
-            case "input_audio":
-                return self.file(entry, kind, self.audio(entry, path), {"input_audio"})
+                return self.file(entry, kind, self.document(entry, path))
         return OpaquePart(provider=PROVIDER, data=entry)
 
     def file(
-        self, entry: Mapping[str, Any], kind: str, fields: dict[str, Any], known: set[str]
+        self, entry: Mapping[str, Any], kind: str, read: tuple[dict[str, Any], dict[str, Any]]
     ) -> FilePart:
-        data = fields.pop("provider_data", {})
+        fields, marks = read
         part = FilePart(**fields)
         if default_file_type(part) != kind:
-            data["type"] = kind
-        return part.model_copy(
-            update={"provider_data": _pd(part=rest(entry, {"type", *known}), **data)}
-        )
+            marks["type"] = kind
+        marks["part"] = leftover(entry, _file_entry(part, kind, marks) or {})
+        return part.model_copy(update={"provider_data": _pd(**marks)})
 
-    def image(self, entry: Mapping[str, Any], path: str) -> dict[str, Any]:
+    def image(self, entry: Mapping[str, Any], path: str) -> tuple[dict[str, Any], dict[str, Any]]:
         fields: dict[str, Any] = {"detail": self.read.field(entry, "detail", path, str, None)}
         url = self.read.field(entry, "image_url", path, str, None)
         file_id = self.read.field(entry, "file_id", path, str, None)
         if (url is None) == (file_id is None):
             raise self.read.error(path, "an input_image needs one of image_url and file_id")
         if file_id is not None:
-            fields.update(file_id=file_id, media_type="image/*")
+            fields.update(file_id=file_id, provider=OPENAI_FILE_STORE, media_type="image/*")
         elif (inline := split_data_url(url or "")) is not None:
             fields["media_type"], fields["data"] = inline
         else:
             fields.update(url=url, media_type=guess_media_type(url, kind="image"))
-        return fields
+        return fields, {}
 
-    def document(self, entry: Mapping[str, Any], path: str) -> dict[str, Any]:
+    def document(
+        self, entry: Mapping[str, Any], path: str
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         filename = self.read.field(entry, "filename", path, str, None)
         sources = {
             key: self.read.field(entry, key, path, str, None)
@@ -241,30 +281,26 @@ class ItemDecoder:
             raise self.read.error(
                 path, "an input_file needs one of file_data, file_id and file_url"
             )
-        fields: dict[str, Any] = {"filename": filename}
+        fields: dict[str, Any] = {
+            "filename": filename,
+            "detail": self.read.field(entry, "detail", path, str, None),
+        }
         source, value = given[0], sources[given[0]]
         guessed = guess_media_type(
             filename or (value if source == "file_url" else None), kind="application"
         )
         match source:
             case "file_id":
-                fields.update(file_id=value, media_type=guessed)
+                fields.update(file_id=value, provider=OPENAI_FILE_STORE, media_type=guessed)
             case "file_url":
                 fields.update(url=value, media_type=guessed)
             case _ if (inline := split_data_url(value or "")) is not None:
                 fields["media_type"], fields["data"] = inline
             case _:
                 # Quirk: bare base64 with a filename, no data URL.
-                fields.update(data=value, media_type=guessed, provider_data={"raw_file_data": True})
-        return fields
-
-    def audio(self, entry: Mapping[str, Any], path: str) -> dict[str, Any]:
-        audio = self.read.field(entry, "input_audio", path, dict)
-        format = self.read.field(audio, "format", f"{path}.input_audio", str)
-        return {
-            "data": self.read.field(audio, "data", f"{path}.input_audio", str),
-            "media_type": AUDIO_MEDIA_TYPES.get(format, f"audio/{format}"),
-        }
+                fields.update(data=value, media_type=guessed)
+                return fields, {"raw_file_data": True}
+        return fields, {}
 
 
 class ItemEncoder:
@@ -276,16 +312,18 @@ class ItemEncoder:
         self.output = output
         self.messages = 0
 
-    def assistant_items(self, parts: Sequence[Any], path: str) -> list[dict[str, Any]]:
+    def assistant_items(self, parts: Sequence[ContentPart], path: str) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
         group: _Group | None = None
         for index, part in enumerate(parts):
             if isinstance(part, TextPart | RefusalPart):
                 group = self.add_text(items, group, part)
-                continue
-            group = None
-            if (item := self.assistant_item(part, f"{path}.parts[{index}]")) is not None:
-                items.append(item)
+            elif isinstance(part, OpaquePart) and (piece := _message_piece(part)) is not None:
+                group = self.add_piece(items, group, *piece)
+            else:
+                group = None
+                if (item := self.assistant_item(part, f"{path}.parts[{index}]")) is not None:
+                    items.append(item)
         return items
 
     def add_text(
@@ -303,11 +341,28 @@ class ItemEncoder:
             group.item["content"].append(entry)
             return group
         if fields is None and not self.output:
-            # Text made elsewhere goes back as a plain assistant message.
+            # Text made elsewhere goes back as a plain assistant message; a refusal as
+            # `refusal` content, which an assistant input message takes ("Invalid
+            # value: 'input_text'. Supported values are: 'output_text' and 'refusal'.").
             content: Any = part.text if isinstance(part, TextPart) else [entry]
             items.append({"role": "assistant", "content": content})
             return None
         item = {**(fields if fields is not None else self.new_message()), "content": [entry]}
+        items.append(item)
+        return _Group(fields, item)
+
+    def add_piece(
+        self,
+        items: list[dict[str, Any]],
+        group: _Group | None,
+        fields: dict[str, Any],
+        content: list[Any],
+    ) -> _Group:
+        """Merges content entries split off a message item back into it."""
+        if group is not None and group.fields == fields:
+            group.item["content"].extend(content)
+            return group
+        item = {**fields, "content": list(content)}
         items.append(item)
         return _Group(fields, item)
 
@@ -322,12 +377,12 @@ class ItemEncoder:
 
     def output_part(self, part: TextPart | RefusalPart, data: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(part, RefusalPart):
-            return {"type": "refusal", "refusal": part.text, **data.get("part", {})}
+            return overlay({"type": "refusal", "refusal": part.text}, data.get("part", {}))
         # An output_text of a response always carries its annotations.
         extra = data.get("part", {"annotations": []} if self.output and "item" not in data else {})
-        return {"type": "output_text", "text": part.text, **extra}
+        return overlay({"type": "output_text", "text": part.text}, extra)
 
-    def assistant_item(self, part: Any, path: str) -> dict[str, Any] | None:
+    def assistant_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
         match part:
             case ReasoningPart():
                 return self.reasoning(part, path)
@@ -339,8 +394,10 @@ class ItemEncoder:
                 self.report.dropped(
                     path, f"a {part.provider} block goes back to {part.provider} only"
                 )
-            case _:
+            case TextPart() | RefusalPart() | FilePart() | ToolResultPart():
                 self.report.dropped(path, f"the Responses API takes no {part.type} from the model")
+            case _:
+                assert_never(part)
         return None
 
     def reasoning(self, part: ReasoningPart, path: str) -> dict[str, Any] | None:
@@ -392,10 +449,12 @@ class ItemEncoder:
             item["output"] = [entry for entry in entries if entry is not None]
         return {**item, **data.get("item", {})}
 
-    def content_part(self, part: Any, path: str) -> dict[str, Any] | None:
+    def content_part(self, part: ContentPart, path: str) -> dict[str, Any] | None:
         match part:
             case TextPart():
-                return {"type": "input_text", "text": part.text, **_data(part).get("part", {})}
+                return overlay(
+                    {"type": "input_text", "text": part.text}, _data(part).get("part", {})
+                )
             case FilePart():
                 return self.file(part, path)
             case OpaquePart() if part.provider == PROVIDER:
@@ -404,58 +463,24 @@ class ItemEncoder:
                 self.report.dropped(
                     path, f"a {part.provider} block goes back to {part.provider} only"
                 )
+            case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
+                # A user or system message holds none (`Message` checks); kept out all the same.
+                self.report.dropped(path, f"a Responses API message takes no {part.type}")
+            case _:
+                assert_never(part)
         return None
 
     def file(self, part: FilePart, path: str) -> dict[str, Any] | None:
+        if not takes_file(part, OPENAI_FILE_STORE, path, self.report):
+            return None
         data = _data(part)
         kind = data.get("type") or default_file_type(part)
-        match kind:
-            case "input_image":
-                entry = self.image(part)
-            case "input_audio":
-                entry = self.audio(part)
-            case _:
-                kind, entry = "input_file", self.document(part, data)
-        if entry is None:
-            self.report.dropped(
-                path, f"the Responses API takes no {part.media_type} file given this way"
-            )
+        wire = _file_entry(part, kind, data)
+        if wire is None:
+            self.report.dropped(path, f"the Responses API takes no {part.media_type} in a message")
             return None
-        return {"type": kind, **entry, **data.get("part", {})}
-
-    def image(self, part: FilePart) -> dict[str, Any] | None:
-        entry: dict[str, Any] = {}
-        if part.file_id is not None:
-            entry["file_id"] = part.file_id
-        else:
-            entry["image_url"] = (
-                part.url
-                if part.url is not None
-                else format_data_url(part.media_type, part.data or "")
-            )
-        if part.detail is not None:
-            entry["detail"] = part.detail
-        return entry
-
-    def audio(self, part: FilePart) -> dict[str, Any] | None:
-        if part.data is None:
-            return None
-        format = AUDIO_FORMATS.get(part.media_type, part.media_type.rpartition("/")[2])
-        return {"input_audio": {"data": part.data, "format": format}}
-
-    def document(self, part: FilePart, data: Mapping[str, Any]) -> dict[str, Any] | None:
-        entry: dict[str, Any] = {}
-        if part.file_id is not None:
-            entry["file_id"] = part.file_id
-        elif part.url is not None:
-            entry["file_url"] = part.url
-        elif data.get("raw_file_data"):
-            entry["file_data"] = part.data
-        else:
-            entry["file_data"] = format_data_url(part.media_type, part.data or "")
-        if part.filename is not None:
-            entry["filename"] = part.filename
-        return entry
+        _FILE_FIELDS.report_unsent(part, kind, path, self.report)
+        return overlay(wire, data.get("part", {}))
 
 
 class _Group:

@@ -4,17 +4,21 @@ The `input` list is flat; the core groups it into turns: a user or system
 item is a message, consecutive model-side items (reasoning, an assistant
 message, function calls, built-in tool items) are one assistant message (a
 second message item starts a new one), consecutive function outputs are one
-tool message. `instructions` is a system message first in line.
+tool message. `instructions` is a system message first in line, and only a
+first system message goes back as `instructions`.
 
 Invariants: `encode_request(decode_request(body)) == body` for any body the
 API takes; a history the API would reject (a call without its output, an
 output without its call unless the request continues a stored response)
-raises `InvalidDataError` first (`_rules`); encoding never changes the
-request, and what the wire cannot take
+raises `InvalidDataError` first (`_rules`), and so does a token limit below
+its minimum; encoding never changes the request, and what the wire cannot take
 is reported: reasoning made by another provider (encrypted reasoning goes
 back to the Responses API only), other providers' opaque parts, files from
-the model, the error flag of a tool output, settings it lacks (`stop`,
-`seed`, `top_k`), and tool-call ids that break OpenAI's rules (rewritten).
+the model, audio in a message, a file in another provider's file store, the
+error flag of a tool output, settings it lacks (`stop`, `seed`, `top_k`) or
+cannot hold (see `interlingua_openai._settings`), a system message flagged as
+`instructions` that is not the first message (sent as a system message in
+the input), and tool-call ids that break OpenAI's rules (rewritten).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any, Literal
 
 from interlingua import (
     ChatRequest,
+    InvalidDataError,
     Message,
     ReasoningConfig,
     ResponseFormat,
@@ -33,9 +38,24 @@ from interlingua import (
     ToolSpec,
     TranslationReport,
 )
-from interlingua.codec import WireReader, as_wire_dict, copy_json, resolve_report
-from interlingua_openai._common import rest
+from interlingua.codec import WireReader, copy_json, resolve_report
+from interlingua_openai._common import (
+    assert_never,
+    encode_context,
+    entry,
+    report_other_providers,
+    rest,
+)
 from interlingua_openai._rules import check_tool_pairs
+from interlingua_openai._settings import (
+    SettingsReader,
+    decode_effort,
+    decode_schema,
+    encode_effort,
+    encode_format,
+    encode_tool_settings,
+)
+from interlingua_openai._tools import decode_function, function_fields, merge_recorded
 from interlingua_openai.responses._items import (
     ItemDecoder,
     ItemEncoder,
@@ -62,7 +82,11 @@ _MODELLED = frozenset(
         "stream",
     }
 )
-_CHOICE_MODES = ("auto", "none", "required")
+# The API answers 400 below it: "Invalid 'max_output_tokens': integer below minimum
+# value. Expected a value >= 16, but got 5 instead." (reported). Raised rather than
+# raised to 16: an answer longer than the caller allowed changes what was asked.
+MIN_OUTPUT_TOKENS = 16
+_API = "the Responses API"
 
 
 def encode_request(
@@ -74,12 +98,34 @@ def encode_request(
 
 def decode_request(body: Any) -> ChatRequest:
     """The `ChatRequest` a Responses API body describes."""
-    return _Decoder().request(as_wire_dict(body))
+    decoder = _Decoder()
+    return decoder.request(decoder.read.body(body))
 
 
 def _data(owner: Any) -> dict[str, Any]:
-    provider_data: dict[str, dict[str, Any]] = owner.provider_data
-    return provider_data.get(PROVIDER, {})
+    return entry(owner, PROVIDER)
+
+
+def _encode_tool_choice(choice: ToolChoice) -> Any:
+    return {"type": "function", "name": choice.name} if choice.mode == "tool" else choice.mode
+
+
+def _named_function(wire: Any) -> str | None:
+    """The name in `{"type": "function", "name": ...}`, if that is all there is."""
+    match wire:
+        case {"type": "function", "name": str(name)} if len(wire) == 2:
+            return name
+    return None
+
+
+def _response_format(wire: Any) -> ResponseFormat | None:
+    """The core form of `text.format`, or None when the core cannot hold it exactly."""
+    match wire:
+        case {"type": "text" | "json_object" as kind} if len(wire) == 1:
+            return ResponseFormat(type=kind)
+        case {"type": "json_schema"}:
+            return decode_schema(wire, frozenset({"type"}))
+    return None
 
 
 # --- encoding ---
@@ -96,41 +142,45 @@ class _Encoder:
         check_tool_pairs(request.messages, PROVIDER, adjacent=False, continued=continued)
         body: dict[str, Any] = {"model": request.model}
         self.input(body, request.messages)
-        self.tools(body, request.tools, options)
-        if request.tool_choice is not None:
-            choice = request.tool_choice
-            body["tool_choice"] = (
-                {"type": "function", "name": choice.name} if choice.mode == "tool" else choice.mode
-            )
-        if request.parallel_tool_calls is not None:
-            body["parallel_tool_calls"] = request.parallel_tool_calls
+        functions = [
+            {"type": "function", **function_fields(spec, PROVIDER, strict=False)}
+            for spec in request.tools
+        ]
+        # Built-in tools the core does not model stay in their places.
+        tools = merge_recorded(functions, options.pop("tools", None), lambda tool: tool)
+        if tools is not None:
+            body["tools"] = tools
+        # A stored prompt (`prompt`) may bring its own tools.
+        has_tools = bool(tools) or "prompt" in options
+        body.update(
+            encode_tool_settings(request, self.report, _encode_tool_choice, has_tools=has_tools)
+        )
         self.sampling(body, request)
         self.reasoning(body, request.reasoning, options)
         self.text(body, request.response_format, options)
         explicit, sent = "stream" in options, options.pop("stream", None)
         if request.stream or explicit:
             body["stream"] = True if request.stream else sent
-        self.context(options, request)
+        encode_context(options, request)
         for key, value in options.items():
             body.setdefault(key, value)
-        for provider, settings in request.provider_options.items():
-            for key in settings if provider != PROVIDER else ():
-                self.report.dropped(f"provider_options.{provider}.{key}", f"a {provider} setting")
+        report_other_providers(request, PROVIDER, self.report)
         return body
 
     def sampling(self, body: dict[str, Any], request: ChatRequest) -> None:
-        if request.max_tokens is not None:
-            body["max_output_tokens"] = request.max_tokens
+        if (limit := request.max_tokens) is not None:
+            if limit < MIN_OUTPUT_TOKENS:
+                problem = f"{_API} takes at least {MIN_OUTPUT_TOKENS} output tokens, not {limit}"
+                raise InvalidDataError([("max_tokens", problem)], subject=f"request for {PROVIDER}")
+            body["max_output_tokens"] = limit
         for name in ("temperature", "top_p"):
             if (value := getattr(request, name)) is not None:
                 body[name] = value
-        for name, value in (
-            ("top_k", request.top_k),
-            ("seed", request.seed),
-            ("stop", request.stop),
-        ):
-            if value:
-                self.report.dropped(name, f"the Responses API has no {name}")
+        for name, value in (("top_k", request.top_k), ("seed", request.seed)):
+            if value is not None:
+                self.report.dropped(name, f"{_API} has no {name}")
+        if request.stop:
+            self.report.dropped("stop", f"{_API} has no stop sequences")
 
     def reasoning(
         self, body: dict[str, Any], config: ReasoningConfig | None, options: dict[str, Any]
@@ -139,13 +189,8 @@ class _Encoder:
         present, recorded = "reasoning" in options, options.pop("reasoning", None)
         reasoning = dict(recorded or {})
         if config is not None:
-            if config.effort is not None:
-                reasoning["effort"] = config.effort
-            elif config.budget_tokens is not None:
-                self.report.dropped(
-                    "reasoning.budget_tokens",
-                    "the Responses API takes an effort, not a token budget",
-                )
+            if (effort := encode_effort(config, self.report, _API)) is not None:
+                reasoning["effort"] = effort
             if config.summary is not None:
                 reasoning["summary"] = config.summary
         if reasoning or present:
@@ -157,58 +202,35 @@ class _Encoder:
         present, recorded = "text" in options, options.pop("text", None)
         text = dict(recorded or {})
         if format is not None:
-            text["format"] = _format(format)
+            kind, schema = encode_format(format, self.report)
+            text["format"] = {"type": kind, **schema}
         if text or present:
             body["text"] = text if text or recorded is not None else None
-
-    def context(self, options: dict[str, Any], request: ChatRequest) -> None:
-        context = request.context
-        if context is None:
-            return
-        if context.user_id is not None and not {"user", "safety_identifier"} & options.keys():
-            options["safety_identifier"] = context.user_id
-        if context.session_id is not None:
-            options.setdefault("prompt_cache_key", context.session_id)
-
-    def tools(
-        self, body: dict[str, Any], tools: Sequence[ToolSpec], options: dict[str, Any]
-    ) -> None:
-        functions = [self.tool(spec) for spec in tools]
-        recorded = options.pop("tools", None)
-        if isinstance(recorded, list):
-            # Built-in tools the core does not model, in their places while the
-            # function tools are still the request's.
-            kept = [t for t in recorded if isinstance(t, dict) and t.get("type") == "function"]
-            others = [t for t in recorded if t not in kept]
-            body["tools"] = recorded if kept == functions else functions + others
-        elif functions:
-            body["tools"] = functions
-
-    def tool(self, spec: ToolSpec) -> dict[str, Any]:
-        data = _data(spec)
-        tool: dict[str, Any] = {"type": "function", "name": spec.name}
-        if spec.description is not None:
-            tool["description"] = spec.description
-        if data.get("parameters") != "absent":
-            tool["parameters"] = spec.parameters
-        if spec.strict is not None:
-            tool["strict"] = spec.strict
-        return {**tool, **data.get("fields", {})}
 
     # --- input ---
 
     def input(self, body: dict[str, Any], messages: Sequence[Message]) -> None:
         items: list[dict[str, Any]] = []
+        sent: list[Message] = []
         for index, message in enumerate(messages):
-            data = _data(message)
-            if message.role == "system" and data.get("instructions"):
+            flagged = message.role == "system" and _data(message).get("instructions")
+            if flagged and index == 0:
                 body["instructions"] = message.text
                 continue
+            if flagged:
+                # `instructions` come before all input: a later system message, or a
+                # second one, would move (or overwrite the first) if sent there.
+                self.report.transformed(
+                    f"messages[{index}]",
+                    f"only a first system message is {_API}'s instructions; "
+                    "sent as a system message in its place",
+                )
+            sent.append(message)
             items.extend(self.message(message, f"messages[{index}]"))
-        lone = [m for m in messages if not _data(m).get("instructions")]
         if (
-            len(lone) == 1
-            and _data(lone[0]).get("input") == "string"
+            len(sent) == 1
+            and _data(sent[0]).get("input") == "string"
+            and items
             and isinstance(items[0].get("content"), str)
         ):
             body["input"] = items[0]["content"]
@@ -225,7 +247,10 @@ class _Encoder:
                     for index, part in enumerate(message.parts)
                     if isinstance(part, ToolResultPart)
                 ]
-        return [self.role_message(message, path)]
+            case "user" | "system":
+                return [self.role_message(message, path)]
+            case _:
+                return assert_never(message.role)
 
     def role_message(self, message: Message, path: str) -> dict[str, Any]:
         data = _data(message)
@@ -240,29 +265,6 @@ class _Encoder:
         return item
 
 
-def _named_function(wire: Any) -> str | None:
-    """The name in `{"type": "function", "name": ...}`, if that is all there is."""
-    if isinstance(wire, dict) and set(wire) == {"type", "name"} and wire["type"] == "function":
-        name = wire["name"]
-        return name if isinstance(name, str) else None
-    return None
-
-
-def _format(format: ResponseFormat) -> dict[str, Any]:
-    if format.type != "json_schema":
-        return {"type": format.type}
-    wire: dict[str, Any] = {
-        "type": "json_schema",
-        "name": format.name or "response",
-        "schema": format.json_schema,
-    }
-    if format.description is not None:
-        wire["description"] = format.description
-    if format.strict is not None:
-        wire["strict"] = format.strict
-    return wire
-
-
 # --- decoding ---
 
 
@@ -272,20 +274,20 @@ class _Decoder:
         self.items = ItemDecoder()
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
-        read = self.read
         options = rest(body, _MODELLED)
+        settings = SettingsReader(body, options, self.read)
         fields: dict[str, Any] = {
-            "model": read.field(body, "model", "", str),
+            "model": self.read.field(body, "model", "", str),
             "messages": self.messages(body, options),
             "tools": self.tools(body.get("tools"), options),
-            "tool_choice": self.tool_choice(body, options),
-            "parallel_tool_calls": self.scalar(body, "parallel_tool_calls", bool, options),
-            "max_tokens": self.scalar(body, "max_output_tokens", int, options),
-            "temperature": self.number(body, "temperature", options),
-            "top_p": self.number(body, "top_p", options),
-            "reasoning": self.reasoning(body, options),
-            "response_format": self.text(body, options),
-            "stream": bool(self.scalar(body, "stream", bool, options)),
+            "tool_choice": settings.tool_choice(_named_function),
+            "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
+            "max_tokens": settings.scalar("max_output_tokens", int),
+            "temperature": settings.number("temperature"),
+            "top_p": settings.number("top_p"),
+            "reasoning": self.reasoning(settings),
+            "response_format": self.text(settings),
+            "stream": bool(settings.scalar("stream", bool)),
         }
         if body.get("stream") is False:
             options["stream"] = False
@@ -293,64 +295,31 @@ class _Decoder:
             fields["provider_options"] = {PROVIDER: options}
         return ChatRequest(**fields)
 
-    def scalar(
-        self, body: Mapping[str, Any], key: str, kind: type[Any], options: dict[str, Any]
-    ) -> Any:
-        if body.get(key) is None:
-            if key in body:
-                options[key] = None
-            return None
-        return self.read.field(body, key, "", kind)
-
-    def number(self, body: Mapping[str, Any], key: str, options: dict[str, Any]) -> Any:
-        value = body.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return value
-        return self.scalar(body, key, float, options)
-
-    def reasoning(self, body: Mapping[str, Any], options: dict[str, Any]) -> ReasoningConfig | None:
-        wire = body.get("reasoning")
+    def reasoning(self, settings: SettingsReader) -> ReasoningConfig | None:
+        wire = settings.object("reasoning")
         if wire is None:
-            if "reasoning" in body:
-                options["reasoning"] = None
             return None
-        wire = self.read.object(wire, "reasoning")
         effort, summary = wire.get("effort"), wire.get("summary")
         modelled = {key for key in ("effort", "summary") if isinstance(wire.get(key), str)}
-        leftover = rest(wire, modelled)
-        if leftover or not modelled:
-            options["reasoning"] = leftover
+        extra = rest(wire, modelled)
+        if extra or not modelled:
+            settings.options["reasoning"] = extra
         if not modelled:
             return None
-        effort = effort if isinstance(effort, str) else None
-        return ReasoningConfig(
-            enabled=effort != "none",
-            effort=effort,
-            summary=summary if isinstance(summary, str) else None,
+        return decode_effort(
+            effort if isinstance(effort, str) else None,
+            summary if isinstance(summary, str) else None,
         )
 
-    def text(self, body: Mapping[str, Any], options: dict[str, Any]) -> ResponseFormat | None:
-        wire = body.get("text")
+    def text(self, settings: SettingsReader) -> ResponseFormat | None:
+        wire = settings.object("text")
         if wire is None:
-            if "text" in body:
-                options["text"] = None
             return None
-        wire = self.read.object(wire, "text")
         format = _response_format(wire.get("format"))
-        leftover = rest(wire, {"format"} if format is not None else set())
-        if leftover or format is None:
-            options["text"] = leftover
+        extra = rest(wire, {"format"} if format is not None else set())
+        if extra or format is None:
+            settings.options["text"] = extra
         return format
-
-    def tool_choice(self, body: Mapping[str, Any], options: dict[str, Any]) -> ToolChoice | None:
-        wire = body.get("tool_choice")
-        if wire in _CHOICE_MODES:
-            return ToolChoice(mode=wire)
-        if (name := _named_function(wire)) is not None:
-            return ToolChoice.tool(name)
-        if "tool_choice" in body:
-            options["tool_choice"] = wire
-        return None
 
     def tools(self, wire: Any, options: dict[str, Any]) -> tuple[ToolSpec, ...]:
         if wire is None:
@@ -360,24 +329,14 @@ class _Decoder:
         for index, item in enumerate(items):
             tool = self.read.object(item, f"tools[{index}]")
             if tool.get("type") == "function":
-                specs.append(self.tool(tool, f"tools[{index}]"))
+                # Quirk: the API takes a `strict` left out as true; one sent so is kept so.
+                spec = decode_function(
+                    tool, f"tools[{index}]", self.read, framing={"type": "function"}, strict=False
+                )
+                specs.append(spec)
         if len(specs) < len(items):
             options["tools"] = items
         return tuple(specs)
-
-    def tool(self, tool: Mapping[str, Any], path: str) -> ToolSpec:
-        known = {"type", "name"}
-        fields: dict[str, Any] = {"name": self.read.field(tool, "name", path, str)}
-        for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
-            if tool.get(key) is not None:
-                fields[key] = self.read.field(tool, key, path, kind)
-                known.add(key)
-        data: dict[str, Any] = {}
-        if "parameters" not in tool:
-            data["parameters"] = "absent"
-        if extra := rest(tool, known):
-            data["fields"] = extra
-        return ToolSpec(**fields, provider_data={PROVIDER: data} if data else {})
 
     # --- input ---
 
@@ -468,26 +427,3 @@ class _Turns:
         if self.results:
             self.messages.append(Message(role="tool", parts=tuple(self.results)))
         self.results = []
-
-
-def _response_format(wire: Any) -> ResponseFormat | None:
-    """The core form of `text.format`, or None when the core cannot hold it exactly."""
-    match wire:
-        case {"type": "text" | "json_object" as kind} if len(wire) == 1:
-            return ResponseFormat(type=kind)
-        case {"type": "json_schema", "name": str(name), "schema": dict(schema)}:
-            extra = set(wire) - {"type", "name", "schema", "description", "strict"}
-            description, strict = wire.get("description"), wire.get("strict")
-            if (
-                not extra
-                and ("description" not in wire or isinstance(description, str))
-                and ("strict" not in wire or isinstance(strict, bool))
-            ):
-                return ResponseFormat(
-                    type="json_schema",
-                    name=name,
-                    description=description,
-                    json_schema=schema,
-                    strict=strict,
-                )
-    return None

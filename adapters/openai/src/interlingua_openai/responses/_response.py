@@ -10,7 +10,11 @@ the signature), function calls, and built-in tool items as opaque parts.
 incomplete reason, else the status.
 
 Invariant: `encode_response(decode_response(body)) == body`; the many fields
-a response echoes (settings, `created_at`, `status`, ...) are kept verbatim.
+a response echoes (settings, `created_at`, `status`, ...) are kept verbatim, and
+so is what `TokenUsage` cannot hold of the usage. A response made elsewhere
+gets the status its finish reason gives; one the API has no status for
+(`pause`, `other`) is sent as `completed`, and its `alternatives` are left out
+(a Responses body holds one answer), each reported.
 """
 
 from __future__ import annotations
@@ -19,10 +23,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ChatResponse, FinishReason, Message, TokenUsage, TranslationReport
-from interlingua.codec import WireReader, as_wire_dict, copy_json, resolve_report
+from interlingua.codec import WireReader, copy_json, overlay, resolve_report
+from interlingua_openai._common import entry
 from interlingua_openai.responses._items import ItemDecoder, ItemEncoder
 from interlingua_openai.responses._wire import (
     CALL_ITEMS,
+    FINISH_STATUSES,
     INCOMPLETE_REASONS,
     PROVIDER,
     RESPONSES_USAGE,
@@ -36,8 +42,8 @@ _MODELLED = ("id", "model", "output", "usage")
 
 def decode_response(body: Any) -> ChatResponse:
     """The `ChatResponse` of a Responses API body (a dict or the SDK's `Response`)."""
-    body = as_wire_dict(body)
     read = WireReader(PROVIDER)
+    body = read.body(body)
     output = read.array(read.field(body, "output", "", list), "output")
     items = ItemDecoder()
     parts = [
@@ -45,13 +51,18 @@ def decode_response(body: Any) -> ChatResponse:
         for index, item in enumerate(output)
         for part in items.assistant_item(read.object(item, f"output[{index}]"), f"output[{index}]")
     ]
-    usage = body.get("usage")
     reason, raw = decode_finish(body)
     data: dict[str, Any] = {
         "fields": {key: value for key, value in body.items() if key not in _MODELLED}
     }
-    if usage is None and "usage" in body:
-        data["fields"]["usage"] = None
+    usage = TokenUsage()
+    if body.get("usage") is None:
+        if "usage" in body:
+            data["fields"]["usage"] = None
+    else:
+        usage, extra = _usage(read.object(body["usage"], "usage"), "usage", read)
+        if extra:
+            data["usage"] = extra
     if absent := [key for key in _MODELLED if key not in body]:
         data["absent"] = absent
     return ChatResponse(
@@ -61,7 +72,7 @@ def decode_response(body: Any) -> ChatResponse:
         message=Message(role="assistant", parts=tuple(parts)),
         finish_reason=reason,
         raw_finish_reason=raw,
-        usage=decode_usage(read.object(usage, "usage")) if usage is not None else TokenUsage(),
+        usage=usage,
         provider_data={PROVIDER: data},
     )
 
@@ -71,19 +82,20 @@ def encode_response(
 ) -> dict[str, Any]:
     """The Responses API body for `response`; losses go to `report`."""
     report = resolve_report(report, PROVIDER)
-    provider_data: dict[str, dict[str, Any]] = response.provider_data
-    data = provider_data.get(PROVIDER, {})
+    data = entry(response, PROVIDER)
     body: dict[str, Any] = {
         "id": response.id or "",
         "model": response.model or "",
         "output": ItemEncoder(report, output=True).assistant_items(
             response.message.parts, "message"
         ),
-        "usage": encode_usage(response.usage),
+        "usage": overlay(encode_usage(response.usage), data.get("usage", {})),
     }
-    body.update(data["fields"] if "fields" in data else _made_elsewhere(response))
+    body.update(data["fields"] if "fields" in data else _made_elsewhere(response, report))
     for key in data.get("absent", ()):
         body.pop(key, None)
+    for index, _ in enumerate(response.alternatives):
+        report.dropped(f"alternatives[{index}]", "a Responses API body holds one answer")
     return copy_json(body)
 
 
@@ -113,14 +125,23 @@ def decode_finish(body: Mapping[str, Any]) -> tuple[FinishReason | None, str | N
     return STATUS_REASONS[status], status
 
 
-def _made_elsewhere(response: ChatResponse) -> dict[str, Any]:
+def _usage(
+    usage: Mapping[str, Any], path: str, read: WireReader
+) -> tuple[TokenUsage, dict[str, Any]]:
+    """The usage, and what `TokenUsage` cannot hold of it."""
+    return decode_usage(usage, path), RESPONSES_USAGE.leftover(usage, path, read)
+
+
+def _made_elsewhere(response: ChatResponse, report: TranslationReport) -> dict[str, Any]:
     """The fields a response made by another provider gets: its status, from the finish reason."""
-    fields: dict[str, Any] = {"object": "response", "created_at": 0, "status": "completed"}
-    match response.finish_reason:
-        case FinishReason.LENGTH:
-            fields.update(status="incomplete", incomplete_details={"reason": "max_output_tokens"})
-        case FinishReason.CONTENT_FILTER:
-            fields.update(status="incomplete", incomplete_details={"reason": "content_filter"})
-        case FinishReason.ERROR:
-            fields["status"] = "failed"
-    return fields
+    fields: dict[str, Any] = {"object": "response", "created_at": 0}
+    reason = response.finish_reason
+    if reason is None:
+        # Not finished (a stream that broke off): decoded back, no finish reason.
+        return {**fields, "status": "in_progress"}
+    if reason not in FINISH_STATUSES:
+        report.transformed(
+            "finish_reason",
+            f"the Responses API has no status for {reason.value!r}; sent as completed",
+        )
+    return {**fields, **FINISH_STATUSES.get(reason, {"status": "completed"})}

@@ -13,10 +13,13 @@ Invariants:
   are added to the parts it made, computed the way `decode_response` does.
 - Each content part, reasoning item and call has its own part index, in
   output order, so parts never mix.
-- `error` events, and a `failed` response, become `ErrorEvent`s; events this
-  codec has no use for (`response.in_progress`, built-in tool progress,
-  annotation-added) are skipped: what they say arrives again in the done
-  item.
+- A message item's content entry the codec does not model is an opaque part
+  of its own (see `_items`), so the text streamed before it is not repeated.
+- `error` events, and a `failed` response, become `ErrorEvent`s typed by their
+  `code`; events this codec has no use for (`response.in_progress`, built-in
+  tool progress, annotation-added) are skipped: what they say arrives again in
+  the done item. An event that is not what the wire promises raises
+  `DecodeError` naming its path (`events[3].item.call_id`).
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from interlingua import (
+    ContentPart,
     ErrorEvent,
     FinishEvent,
-    OpaquePart,
     PartDataEvent,
     PartEvent,
     ReasoningDelta,
@@ -44,14 +47,17 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, as_wire_dict
+from interlingua.codec import WireReader
+from interlingua_openai._common import assert_never
 from interlingua_openai.responses._items import ItemDecoder
 from interlingua_openai.responses._response import decode_finish, decode_usage
-from interlingua_openai.responses._wire import PROVIDER
+from interlingua_openai.responses._wire import PROVIDER, RESPONSES_USAGE
 
 __all__ = ["ResponsesStreamDecoder", "decode_stream"]
 
 _MODELLED = ("id", "model", "output", "usage")
+# The parts deltas build; any other arrives whole.
+_Streamed = (TextPart, RefusalPart, ToolCallPart, ReasoningPart)
 _FINISHED = ("response.completed", "response.incomplete", "response.failed")
 
 
@@ -82,9 +88,9 @@ class ResponsesStreamDecoder:
         return self.slots.setdefault((output_index, content_index), len(self.slots))
 
     def feed(self, event: Any) -> list[StreamEvent]:
-        event = as_wire_dict(event)
         path = f"events[{self.count}]"
         self.count += 1
+        event = self.read.body(event, path)
         kind = self.read.field(event, "type", path, str)
         match kind:
             case "response.created":
@@ -128,15 +134,17 @@ class ResponsesStreamDecoder:
     def item_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
         item = self.read.field(event, "item", path, dict)
         slot = self.indexes(event, path)
+        where = f"{path}.item"
         match item.get("type"):
-            case "function_call" | "custom_tool_call":
-                arguments = item.get("arguments", item.get("input")) or ""
+            case "function_call" | "custom_tool_call" as kind:
+                key = "arguments" if kind == "function_call" else "input"
+                arguments = self.read.field(item, key, where, str, None) or ""
                 self.grow(slot, arguments)
                 return [
                     ToolCallStart(
                         index=slot,
-                        id=item.get("call_id") or "",
-                        name=item.get("name") or "",
+                        id=self.read.field(item, "call_id", where, str, None) or "",
+                        name=self.read.field(item, "name", where, str, None) or "",
                         arguments=arguments,
                     )
                 ]
@@ -149,14 +157,16 @@ class ResponsesStreamDecoder:
     def content_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
         slot = self.indexes(event, path, content=True)
         part = self.read.field(event, "part", path, dict)
-        if part.get("type") == "refusal":
-            text = part.get("refusal") or ""
-            self.grow(slot, text)
-            return [RefusalDelta(index=slot, text=text)]
-        if part.get("type") == "output_text":
-            text = part.get("text") or ""
-            self.grow(slot, text)
-            return [TextDelta(index=slot, text=text)]
+        where = f"{path}.part"
+        match part.get("type"):
+            case "refusal":
+                text = self.read.field(part, "refusal", where, str, None) or ""
+                self.grow(slot, text)
+                return [RefusalDelta(index=slot, text=text)]
+            case "output_text":
+                text = self.read.field(part, "text", where, str, None) or ""
+                self.grow(slot, text)
+                return [TextDelta(index=slot, text=text)]
         return []
 
     def text_delta(self, event: Mapping[str, Any], kind: str, path: str) -> list[StreamEvent]:
@@ -199,9 +209,9 @@ class ResponsesStreamDecoder:
             events.extend(self.completed_part(slot, part))
         return events
 
-    def completed_part(self, slot: int, part: Any) -> list[StreamEvent]:
+    def completed_part(self, slot: int, part: ContentPart) -> list[StreamEvent]:
         seen = self.built.get(slot)
-        if seen is None or isinstance(part, OpaquePart):
+        if seen is None or not isinstance(part, _Streamed):
             # No delta opened it (a built-in tool's item, say): it arrives whole.
             self.built[slot] = ""
             return [PartEvent(index=slot, part=part)]
@@ -214,7 +224,9 @@ class ResponsesStreamDecoder:
             events.append(PartDataEvent(index=slot, provider=PROVIDER, data=data))
         return events
 
-    def rest_of(self, slot: int, part: Any, seen: str) -> list[StreamEvent]:
+    def rest_of(
+        self, slot: int, part: TextPart | RefusalPart | ToolCallPart | ReasoningPart, seen: str
+    ) -> list[StreamEvent]:
         """A delta for what the final part holds beyond what the deltas gave."""
         final = part.arguments if isinstance(part, ToolCallPart) else part.text
         missing = final[len(seen) :] if final.startswith(seen) else ""
@@ -228,30 +240,42 @@ class ResponsesStreamDecoder:
                 return [RefusalDelta(index=slot, text=missing)]
             case TextPart():
                 return [TextDelta(index=slot, text=missing)]
-        return [ReasoningDelta(index=slot, text=missing, provider=PROVIDER)]
+            case ReasoningPart():
+                return [ReasoningDelta(index=slot, text=missing, provider=PROVIDER)]
+            case _:
+                return assert_never(part)
 
     def finished(self, response: Mapping[str, Any]) -> list[StreamEvent]:
         events: list[StreamEvent] = []
-        usage = response.get("usage")
-        if usage is not None:
-            events.append(UsageEvent(usage=decode_usage(self.read.object(usage, "response.usage"))))
         fields = {key: value for key, value in response.items() if key not in _MODELLED}
-        if "usage" in response and usage is None:
+        data: dict[str, Any] = {"fields": fields}
+        if (usage := response.get("usage")) is not None:
+            usage = self.read.object(usage, "response.usage")
+            events.append(UsageEvent(usage=decode_usage(usage, "response.usage")))
+            if extra := RESPONSES_USAGE.leftover(usage, "response.usage", self.read):
+                data["usage"] = extra
+        elif "usage" in response:
             fields["usage"] = None
         reason, raw = decode_finish(response)
         if reason is not None:
-            data = {PROVIDER: {"fields": fields}}
-            events.append(FinishEvent(reason=reason, raw_reason=raw, provider_data=data))
+            events.append(
+                FinishEvent(reason=reason, raw_reason=raw, provider_data={PROVIDER: data})
+            )
         error = response.get("error")
         if isinstance(error, dict):
             events.append(self.error(error))
         return events
 
     def error(self, error: Mapping[str, Any]) -> ErrorEvent:
-        message, code = error.get("message"), error.get("code")
+        """An `error` event or a failed response's `error`: its `code` says what kind
+        (`server_error`, `rate_limit_exceeded`); the event's `type` is `error` itself."""
+        details = error["error"] if isinstance(error.get("error"), dict) else error
+        message, code, kind = details.get("message"), details.get("code"), details.get("type")
+        if not isinstance(code, str):
+            code = kind if isinstance(kind, str) and kind != "error" else None
         return ErrorEvent(
             message=message if isinstance(message, str) else "the response failed",
-            error_type=code if isinstance(code, str) else None,
+            error_type=code,
             provider=PROVIDER,
             body=dict(error),
         )

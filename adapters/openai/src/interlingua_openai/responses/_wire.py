@@ -26,15 +26,26 @@ Parts (an assistant-side item becomes one or more parts)
                       ``content`` (``"list"``: a lone text output sent as a
                       list); output parts the core does not model are opaque.
     FilePart          ``type`` (the content-part type, when not the one its
-                      media type gives), ``raw_file_data``, ``part``.
+                      media type gives), ``raw_file_data``, ``part`` (the
+                      `leftover` of the content part, explicit nulls
+                      included). A decoded `file_id` names ``"openai"`` as
+                      the part's `provider`: both OpenAI APIs read one file
+                      store. `input_audio` (which a message does not take)
+                      stays an opaque part.
     OpaquePart        any other item (a built-in tool's call, an item
-                      reference), whole.
+                      reference), whole; a message item's content entry the
+                      core does not model, as that item with that one entry.
+    ToolSpec          ``strict`` (``"absent"``: left out or null; the API
+                      reads an omitted `strict` as true, so a spec from
+                      elsewhere that leaves it open is sent `strict: false`),
+                      ``parameters`` (``"absent"``), ``fields``.
 
 ChatResponse
     ``fields``        the response's fields but `id`, `model`, `output`,
                       `usage`, verbatim (`status`, `incomplete_details`,
                       `created_at`, the echoed settings, ...).
     ``absent``        of those four, the ones the body lacked.
+    ``usage``         what `TokenUsage` cannot hold of the usage object.
 
 ChatRequest.provider_options["openai-responses"] holds every body field the
 core does not model, verbatim (`include`, `store`, `previous_response_id`,
@@ -51,6 +62,7 @@ from interlingua_openai._common import UsageShape
 
 __all__ = [
     "CALL_ID_MAX_LENGTH",
+    "FINISH_STATUSES",
     "INCOMPLETE_REASONS",
     "PROVIDER",
     "RESPONSES_USAGE",
@@ -106,6 +118,21 @@ STATUS_REASONS: dict[str, FinishReason] = {
     "completed": FinishReason.STOP,
     "failed": FinishReason.ERROR,
     "cancelled": FinishReason.OTHER,
+}
+
+# The status (and details) a response made elsewhere gets for its finish reason.
+FINISH_STATUSES: dict[FinishReason, dict[str, Any]] = {
+    FinishReason.STOP: {"status": "completed"},
+    FinishReason.TOOL_CALLS: {"status": "completed"},
+    FinishReason.LENGTH: {
+        "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"},
+    },
+    FinishReason.CONTENT_FILTER: {
+        "status": "incomplete",
+        "incomplete_details": {"reason": "content_filter"},
+    },
+    FinishReason.ERROR: {"status": "failed"},
 }
 
 # `incomplete_details.reason` of an `incomplete` response.
