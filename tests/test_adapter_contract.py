@@ -35,6 +35,11 @@ def interactions(name: str) -> list[Interaction]:
     return found
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON text, so `1` and `1.0` differ as they do on the wire."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
 def poison(value: Any) -> None:
     """Change every object and array inside `value`, in place."""
     if isinstance(value, dict):
@@ -65,9 +70,9 @@ def test_encoded_requests_share_nothing_with_the_request(name: str) -> None:
         request = adapter.decode_request(original)
         poison(original)
         first = adapter.encode_request(request, report=TranslationReport())
-        assert first == recorded
+        assert same_json(first, recorded)
         poison(first)
-        assert adapter.encode_request(request, report=TranslationReport()) == recorded
+        assert same_json(adapter.encode_request(request, report=TranslationReport()), recorded)
 
 
 @pytest.mark.parametrize("name", sorted(ADAPTERS))
@@ -81,9 +86,9 @@ def test_encoded_responses_share_nothing_with_the_response(name: str) -> None:
         response = adapter.decode_response(original)
         poison(original)
         first = adapter.encode_response(response, report=TranslationReport())
-        assert first == recorded
+        assert same_json(first, recorded)
         poison(first)
-        assert adapter.encode_response(response, report=TranslationReport()) == recorded
+        assert same_json(adapter.encode_response(response, report=TranslationReport()), recorded)
 
 
 def test_every_adapter_folder_is_checked_here() -> None:

@@ -37,7 +37,6 @@ from interlingua_openai import (
     decode_response,
     decode_stream,
     encode_response,
-    with_alternatives,
 )
 from interlingua_openai._response import decode_usage
 from interlingua_openai._stream import TEXT_INDEX
@@ -329,9 +328,8 @@ def test_several_choices_accumulate_to_the_alternatives_of_the_body() -> None:
     response = accumulate(decode_stream(stream))
     assert response.text == "One."
     assert same_json(encode_response(response, report=TranslationReport(strict=True)), body)
-    resolved = with_alternatives(response)
-    assert resolved == decode_response(body)
-    (other,) = resolved.alternatives
+    assert response == decode_response(body)
+    (other,) = response.alternatives
     assert (other.text, other.finish_reason) == ("Two.", FinishReason.LENGTH)
 
 

@@ -32,6 +32,7 @@ from interlingua import (
     ReasoningPart,
     RefusalPart,
     ResponseFormat,
+    ServerError,
     StreamError,
     StreamStart,
     TextPart,
@@ -564,8 +565,9 @@ def test_an_error_event_and_a_failed_response_raise_with_the_partial_answer() ->
         accumulate(decode_stream([added, delta, error]))
     assert caught.value.partial is not None
     assert caught.value.partial.text == "Half"
-    assert caught.value.error is not None
-    assert caught.value.error.type == "server_error"
+    assert isinstance(caught.value.error, ServerError)
+    assert caught.value.error.code == "server_error"
+    assert caught.value.error.retryable
     failed = response_body(
         [], "failed", error={"code": "server_error", "message": "The model failed."}
     )

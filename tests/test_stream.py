@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from interlingua import (
+    AlternativeEvent,
     ChatResponse,
     ErrorEvent,
     FinishEvent,
@@ -221,3 +222,17 @@ def test_a_part_kept_although_malformed_is_flagged_where_it_ends_up() -> None:
     (warning,) = response.warnings
     assert (warning.path, warning.kind) == ("message.parts[1]", "malformed")
     assert warning.reason == "input is not JSON; kept as text"
+
+
+def test_other_choices_become_the_alternatives_in_index_order() -> None:
+    second = ChatResponse(message=Message.assistant("Two."), finish_reason=FinishReason.LENGTH)
+    third = ChatResponse(message=Message.assistant("Three."), finish_reason=FinishReason.STOP)
+    response = accumulate(
+        [
+            TextDelta(text="One."),
+            AlternativeEvent(index=2, response=third),
+            AlternativeEvent(index=1, response=second),
+        ]
+    )
+    assert response.text == "One."
+    assert response.alternatives == (second, third)

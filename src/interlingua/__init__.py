@@ -54,6 +54,7 @@ from interlingua._report import LossKind, TranslationLoss, TranslationReport, Tr
 from interlingua._request import ChatRequest, ReasoningConfig, ResponseFormat
 from interlingua._response import ChatResponse
 from interlingua._stream import (
+    AlternativeEvent,
     ErrorEvent,
     FinishEvent,
     PartDataEvent,
@@ -83,6 +84,7 @@ __all__ = [
     "HISTORY_VERSION",
     "Adapter",
     "AdapterNotFoundError",
+    "AlternativeEvent",
     "AuthenticationError",
     "BadRequestError",
     "CassetteError",

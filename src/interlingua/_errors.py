@@ -181,7 +181,7 @@ class ProviderError(InterlinguaError):
     def retryable(self) -> bool:
         """Whether sending the same request again may succeed."""
         if self.status is None:
-            return self.type in _RETRYABLE_TYPES
+            return self.type in _RETRYABLE_TYPES or self.code in _RETRYABLE_TYPES
         return self.status in {408, 409, 429} or self.status >= 500
 
     @classmethod
@@ -196,8 +196,13 @@ class ProviderError(InterlinguaError):
         body: Any = None,
         request_id: str | None = None,
     ) -> ProviderError:
-        """The most specific subclass for an HTTP status (or in-stream error type)."""
-        subclass = _ERRORS_BY_TYPE.get(type or "") or _subclass_for_status(status)
+        """The most specific subclass for an HTTP status, or, inside a stream, for
+        the provider's error type or code."""
+        subclass = (
+            _ERRORS_BY_TYPE.get(type or "")
+            or _ERRORS_BY_TYPE.get(code or "")
+            or _subclass_for_status(status)
+        )
         return subclass(
             message,
             provider=provider,

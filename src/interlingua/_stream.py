@@ -33,6 +33,7 @@ from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
 
 __all__ = [
+    "AlternativeEvent",
     "ErrorEvent",
     "FinishEvent",
     "PartDataEvent",
@@ -144,12 +145,22 @@ class FinishEvent(CoreModel):
     provider_data: ProviderData = provider_data_field()
 
 
+class AlternativeEvent(CoreModel):
+    """Another choice of a call that asked for several (OpenAI's `n`), whole;
+    it becomes one of the response's `alternatives`, in `index` order."""
+
+    type: Literal["alternative"] = "alternative"
+    index: int
+    response: ChatResponse
+
+
 class ErrorEvent(CoreModel):
     """An error the provider sent inside the stream."""
 
     type: Literal["error"] = "error"
     message: str
     error_type: str | None = None
+    code: str | None = None
     status: int | None = None
     provider: str | None = None
     body: Any = None
@@ -167,6 +178,7 @@ StreamEvent = Annotated[
     | PartDataEvent
     | UsageEvent
     | FinishEvent
+    | AlternativeEvent
     | ErrorEvent,
     Field(discriminator="type"),
 ]
@@ -226,6 +238,7 @@ class StreamAccumulator:
         self._finish: FinishReason | None = None
         self._raw_finish: str | None = None
         self._provider_data: dict[str, dict[str, Any]] = {}
+        self._alternatives: dict[int, ChatResponse] = {}
         self.error: ErrorEvent | None = None
 
     def _builder(self, index: int, kind: str) -> _PartBuilder:
@@ -276,6 +289,8 @@ class StreamAccumulator:
             case FinishEvent():
                 self._finish, self._raw_finish = event.reason, event.raw_reason
                 self._merge_data(event.provider_data)
+            case AlternativeEvent():
+                self._alternatives[event.index] = event.response
             case ErrorEvent():
                 self.error = event
 
@@ -296,6 +311,7 @@ class StreamAccumulator:
             finish_reason=self._finish,
             raw_finish_reason=self._raw_finish,
             usage=self._usage,
+            alternatives=tuple(self._alternatives[k] for k in sorted(self._alternatives)),
             warnings=warnings,
             provider_data=self._provider_data,
         )
@@ -310,6 +326,7 @@ class StreamAccumulator:
             event.message,
             provider=event.provider or self._provider or "unknown",
             type=event.error_type,
+            code=event.code,
             body=event.body,
         )
         return StreamError(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._errors import decode_error as _decode_error
 from interlingua_openai._request import decode_request, encode_request
-from interlingua_openai._response import decode_response, encode_response, with_alternatives
+from interlingua_openai._response import decode_response, encode_response
 from interlingua_openai._stream import ChatStreamDecoder, decode_stream
 
 if TYPE_CHECKING:
@@ -38,7 +38,6 @@ __all__ = [
     "decode_stream",
     "encode_request",
     "encode_response",
-    "with_alternatives",
 ]
 
 _CLIENTS = frozenset({"OpenAIClient", "AsyncOpenAIClient"})

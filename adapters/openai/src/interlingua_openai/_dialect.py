@@ -130,11 +130,6 @@ class ChatCompletionsDialect:
 
         return _response.decode_response(body, dialect=self)
 
-    def with_alternatives(self, response: ChatResponse) -> ChatResponse:
-        from interlingua_openai import _response
-
-        return _response.with_alternatives(response, dialect=self)
-
     def decode_stream(self, events: Iterable[Any]) -> Iterator[StreamEvent]:
         from interlingua_openai import _stream
 

@@ -11,10 +11,7 @@ Invariants:
   annotations live on the text part they annotate.
 - Every choice is kept: the first is the response, the others its
   `alternatives`, each with its own message and finish reason (usage is the
-  call's and stays on the first). A stream carries its other choices in
-  `provider_data` (the core's accumulator builds one message): `encode_response`
-  sends them as choices all the same, and `with_alternatives` makes them the
-  response's `alternatives`.
+  call's and stays on the first); a stream gives them the same way.
 - `content` that came as a list of parts (compatible servers) goes back as one,
   unknown items in it as opaque parts; usage fields `TokenUsage` cannot hold
   (a null detail group, a router's `cost`) are kept beside it.
@@ -48,14 +45,11 @@ from interlingua_openai._parts import PartDecoder, PartEncoder, decode_tool_call
 from interlingua_openai._wire import WIRE_FINISH_REASONS
 
 __all__ = [
-    "ALTERNATIVES",
-    "alternatives_of",
     "decode_finish_reason",
     "decode_response",
     "decode_usage",
     "encode_response",
     "encode_usage",
-    "with_alternatives",
 ]
 
 # A choice always has these; `logprobs` is null unless asked for.
@@ -66,7 +60,6 @@ _BODY_DEFAULTS: dict[str, Any] = {"object": "chat.completion", "created": 0}
 AUDIO_ANSWER_MEDIA_TYPE = "audio/*"
 # Where a stream's response carries its other choices (dumped `ChatResponse`s):
 # the seam until the core's accumulator builds `alternatives` itself.
-ALTERNATIVES = "alternatives"
 
 
 def decode_response(body: Any, *, dialect: ChatCompletionsDialect = OPENAI) -> ChatResponse:
@@ -103,33 +96,6 @@ def decode_finish_reason(
     if raw is None:
         return None
     return dialect.finish_reasons.get(raw, FinishReason.OTHER)
-
-
-def alternatives_of(response: ChatResponse, provider: str) -> tuple[ChatResponse, ...]:
-    """The response's other choices: its `alternatives`, or those its stream carried."""
-    if response.alternatives:
-        return response.alternatives
-    carried = entry(response, provider).get(ALTERNATIVES) or []
-    return tuple(ChatResponse.model_validate(dump) for dump in carried)
-
-
-def with_alternatives(
-    response: ChatResponse, *, dialect: ChatCompletionsDialect = OPENAI
-) -> ChatResponse:
-    """The response with the other choices its stream carried (`n > 1`) as its
-    `alternatives`: `with_alternatives(accumulate(stream))` is the response
-    `decode_response` gives for the same call not streamed."""
-    data = entry(response, dialect.provider)
-    if ALTERNATIVES not in data:
-        return response
-    kept = {key: value for key, value in data.items() if key != ALTERNATIVES}
-    others = {k: v for k, v in response.provider_data.items() if k != dialect.provider}
-    return response.model_copy(
-        update={
-            "alternatives": alternatives_of(response, dialect.provider),
-            "provider_data": {**others, dialect.provider: kept} if kept else others,
-        }
-    )
 
 
 # `_shape` and `_rebuilt` are not `leftover` and `overlay`: a kept field replaces
@@ -317,7 +283,7 @@ class _Encoder:
             body["id"] = response.id
         if response.model is not None:
             body["model"] = response.model
-        answers = (response, *alternatives_of(response, self.provider))
+        answers = (response, *response.alternatives)
         body["choices"] = [self.choice(answer, index) for index, answer in enumerate(answers)]
         if "choices" in data:
             body["choices"] = data["choices"]

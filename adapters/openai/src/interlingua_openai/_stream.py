@@ -8,8 +8,7 @@ client).
 Invariants:
 
 - `accumulate(decode_stream(chunks))` is the `ChatResponse` that
-  `decode_response` gives for the body of the same call not streamed (for
-  `n > 1`, once `with_alternatives` has put the other choices in place), and
+  `decode_response` gives for the body of the same call not streamed, and
   `encode_response` of it is that body.
 - The wire numbers tool calls only (`index` >= 0). Text, refusal, reasoning,
   an audio answer and the deprecated `function_call` each build one part at a
@@ -25,8 +24,8 @@ Invariants:
   the message's. They come with the finish event, and again if more arrive
   after it. Annotations go on the text part, or stay beside the message when
   there is no text, as `decode_response` keeps them.
-- Choices other than the first are accumulated apart and carried in
-  `provider_data[<provider>]["alternatives"]` (see `_response.ALTERNATIVES`).
+- Choices other than the first are accumulated apart and come, whole, as
+  `AlternativeEvent`s when the stream ends: the response's `alternatives`.
 - An `{"error": ...}` chunk becomes an `ErrorEvent`; a chunk that is not what
   the wire promises raises `DecodeError` naming its path (`events[3]...`).
 """
@@ -37,6 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from interlingua import (
+    AlternativeEvent,
     ErrorEvent,
     FilePart,
     FinishEvent,
@@ -55,7 +55,6 @@ from interlingua import (
 from interlingua.codec import WireReader, copy_json
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._response import (
-    ALTERNATIVES,
     AUDIO_ANSWER_MEDIA_TYPE,
     decode_finish_reason,
     decode_usage,
@@ -86,9 +85,6 @@ _CHOICE_MODELLED = frozenset({"index", "delta", "logprobs", "finish_reason"})
 _DELTA_MODELLED = frozenset(
     {"role", "content", "refusal", "tool_calls", "function_call", "audio", "annotations"}
 )
-# Error codes that say more than the error's `type`: OpenAI sends a rate limit as
-# `{"type": "tokens", "code": "rate_limit_exceeded"}`.
-_CLASSIFYING_CODES = frozenset({"rate_limit_exceeded"})
 
 
 def decode_stream(
@@ -139,13 +135,10 @@ class ChatStreamDecoder:
 
     def finish(self) -> list[StreamEvent]:
         """What is known only once the stream ended: the other choices."""
-        if not self.alternatives:
-            return []
-        answers = [
-            self.alternatives[number].response().model_dump(mode="json")
+        return [
+            AlternativeEvent(index=number, response=self.alternatives[number].response())
             for number in sorted(self.alternatives)
         ]
-        return [StreamStart(provider_data={self.provider: {ALTERNATIVES: answers}})]
 
     def alternative(self, number: int) -> StreamAccumulator:
         if number not in self.alternatives:
@@ -200,12 +193,13 @@ class ChatStreamDecoder:
     def error(self, chunk: Mapping[str, Any]) -> ErrorEvent:
         error = chunk["error"]
         details = error if isinstance(error, dict) else {}
+        # A rate limit comes as `{"type": "tokens", "code": "rate_limit_exceeded"}`:
+        # the code says what kind of error it is; the core reads both.
         message, kind, code = details.get("message"), details.get("type"), details.get("code")
-        if code in _CLASSIFYING_CODES or not isinstance(kind, str):
-            kind = code
         return ErrorEvent(
             message=message if isinstance(message, str) else str(error),
             error_type=kind if isinstance(kind, str) else None,
+            code=code if isinstance(code, str) else None,
             provider=self.provider,
             body=dict(chunk),
         )

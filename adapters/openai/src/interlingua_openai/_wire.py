@@ -53,10 +53,6 @@ ChatResponse (response-only facts, never sent in a request)
                  hold (a null detail group, a non-count detail, a router's
                  `cost`).
     ``choices``  ``[]``: the body had no choice at all.
-    ``alternatives`` (from a stream only) the other choices of an `n > 1`
-                 stream, dumped `ChatResponse`s: the core's accumulator builds
-                 one message. `encode_response` sends them as choices, and
-                 `with_alternatives` moves them to `ChatResponse.alternatives`.
 
 ChatRequest.provider_options[<provider>] holds every body field the core does
 not model, verbatim (`n`, `logprobs`, `stream_options`, `user`, ...), and a

@@ -271,11 +271,10 @@ class ResponsesStreamDecoder:
         (`server_error`, `rate_limit_exceeded`); the event's `type` is `error` itself."""
         details = error["error"] if isinstance(error.get("error"), dict) else error
         message, code, kind = details.get("message"), details.get("code"), details.get("type")
-        if not isinstance(code, str):
-            code = kind if isinstance(kind, str) and kind != "error" else None
         return ErrorEvent(
             message=message if isinstance(message, str) else "the response failed",
-            error_type=code,
+            error_type=kind if isinstance(kind, str) and kind != "error" else None,
+            code=code if isinstance(code, str) else None,
             provider=PROVIDER,
             body=dict(error),
         )
