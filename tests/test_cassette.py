@@ -70,6 +70,7 @@ def test_the_export_list() -> None:
         "RECORDING_FORMAT",
         "RecordedRequest",
         "RecordedResponse",
+        "Replay",
         "SSEEvent",
         "load_cassette",
     ]

@@ -7,6 +7,10 @@ values: a `Cassette` of `Interaction`s, each a `RecordedRequest` (None for a
 response-only fixture) and a `RecordedResponse` with its body decoded, its
 JSON parsed and, for a stream, its `SSEEvent`s split.
 
+`Replay(interactions)` serves the recorded answers to a real SDK client (an
+httpx2 client, or a handler for any mock transport) and keeps the requests it
+sent, so a test asserts the exact body its code would send.
+
 Reading YAML needs PyYAML (`pip install "interlingua[testing]"`); importing
 this module does not.
 """
@@ -20,6 +24,7 @@ from interlingua.testing._cassette import (
     SSEEvent,
     load_cassette,
 )
+from interlingua.testing._replay import Replay
 
 __all__ = [
     "RECORDING_FORMAT",
@@ -27,6 +32,7 @@ __all__ = [
     "Interaction",
     "RecordedRequest",
     "RecordedResponse",
+    "Replay",
     "SSEEvent",
     "load_cassette",
 ]

@@ -1,0 +1,70 @@
+"""interlingua.testing.Replay: recorded answers served to real SDK clients, and
+the requests they sent kept for assertions."""
+
+from __future__ import annotations
+
+import anthropic
+import httpx
+import pytest
+
+from conftest import FIXTURES
+from interlingua import CassetteError, ChatRequest
+from interlingua.testing import Replay, load_cassette
+from interlingua_anthropic import AnthropicClient, AsyncAnthropicClient, encode_request
+
+IMAGE = FIXTURES / "anthropic" / "image_input.json"
+
+
+def request_of(replay: Replay) -> ChatRequest:
+    import interlingua_anthropic
+
+    recorded = replay.interactions[0].request
+    assert recorded is not None
+    return interlingua_anthropic.decode_request(recorded.json)
+
+
+def test_an_sdk_client_gets_the_recorded_answer_and_its_request_is_kept() -> None:
+    replay = Replay(load_cassette(IMAGE).interactions)
+    request = request_of(replay)
+    client = AnthropicClient(
+        anthropic.Anthropic(api_key="test-key", max_retries=0, http_client=replay.client())
+    )
+
+    response = client.complete(request)
+
+    assert replay.done
+    assert replay.sent == [encode_request(request)]
+    assert replay.sent[0] == replay.interactions[0].request.json  # type: ignore[union-attr]
+    assert response.text == replay.interactions[0].response.json["content"][0]["text"]  # type: ignore[index]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_an_async_sdk_client_is_answered_alike() -> None:
+    replay = Replay(load_cassette(IMAGE).interactions)
+    client = AsyncAnthropicClient(
+        anthropic.AsyncAnthropic(
+            api_key="test-key", max_retries=0, http_client=replay.async_client()
+        )
+    )
+    response = await client.complete(request_of(replay))
+    assert replay.done
+    assert response.finish_reason is not None
+
+
+def test_a_request_past_the_recording_is_refused() -> None:
+    replay = Replay([])
+    with pytest.raises(CassetteError, match=r"has 0 answers and a request 1 came: POST"):
+        replay.respond(httpx.Request("POST", "https://api.groq.com/openai/v1/chat/completions"))
+
+
+def test_an_httpx_request_gets_an_httpx_response() -> None:
+    replay = Replay(load_cassette(IMAGE).interactions)
+    answer = replay.respond(httpx.Request("POST", "https://api.anthropic.com/v1/messages"))
+    assert isinstance(answer, httpx.Response)
+    assert answer.status_code == 200
+    assert replay.sent == [None]
