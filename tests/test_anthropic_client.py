@@ -1,27 +1,32 @@
 """The Anthropic clients over the real `anthropic` SDK, replaying wire bytes
-(respx intercepting httpx2, or httpx2's mock transport), and the package
-around them. The bytes are the corpus's real traffic, and the project's own
-fixtures in `fixtures/anthropic/`: hand-made, shaped like real traffic."""
+(`interlingua.testing.Replay` as the SDK's http client, or respx intercepting
+the SDK's own client), and the package around them. The bytes are the corpus's
+real traffic, and the project's own fixtures in `fixtures/anthropic/`:
+hand-made, shaped like real traffic."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anthropic
-import httpx
 import httpx2
 import pytest
-import respx
 
 import interlingua
 import interlingua_anthropic
-from conftest import FIXTURES, ROOT, corpus_files, require_corpus
+from conftest import (
+    ROOT,
+    RespxHttpx2,
+    bodies,
+    corpus_files,
+    recorded,
+    requested,
+    require_corpus,
+)
 from interlingua import (
     Adapter,
     BadRequestError,
@@ -39,7 +44,7 @@ from interlingua import (
     accumulate,
     accumulate_async,
 )
-from interlingua.testing import Interaction, load_cassette
+from interlingua.testing import Interaction, Replay, load_cassette
 from interlingua_anthropic import (
     AnthropicClient,
     AsyncAnthropicClient,
@@ -49,11 +54,7 @@ from interlingua_anthropic import (
     encode_request,
 )
 
-HTTPX2_POOLS = (
-    "httpcore2._sync.connection_pool.ConnectionPool",
-    "httpcore2._async.connection_pool.AsyncConnectionPool",
-)
-FIXTURE = FIXTURES / "anthropic"
+API = "https://api.anthropic.com"
 WEATHER = ToolSpec(
     name="get_weather",
     description="The current weather in a city.",
@@ -73,57 +74,22 @@ WEATHER_WIRE = {
 LISBON_WEATHER = '{"city": "Lisbon", "condition": "light rain", "temperature_c": 14}'
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+def sdk(http_client: httpx2.Client | None = None) -> anthropic.Anthropic:
+    """The SDK with a test key and no retries; over its own http client unless given one."""
+    return anthropic.Anthropic(api_key="test-key", max_retries=0, http_client=http_client)
 
 
-@pytest.fixture
-def api() -> Iterator[respx.MockRouter]:
-    """respx, taught to intercept httpx2 (which the anthropic SDK sends through)."""
-    respx.mocks.HTTPCoreMocker.add_targets(*HTTPX2_POOLS)
-    with respx.mock(base_url="https://api.anthropic.com", assert_all_called=True) as router:
-        yield router
-
-
-def replay(
-    api: respx.MockRouter, interactions: list[Interaction] | tuple[Interaction, ...]
-) -> respx.Route:
-    """Answers each POST /v1/messages with the next interaction's response, byte for byte."""
-    answers = iter(interactions)
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        response = next(answers).response
-        return httpx.Response(
-            response.status, headers=response.replay_headers(), content=response.body
-        )
-
-    return api.post("/v1/messages").mock(side_effect=answer)
-
-
-def sent(route: respx.Route) -> list[dict[str, Any]]:
-    return [json.loads(call.request.content) for call in route.calls]
-
-
-def sdk() -> anthropic.Anthropic:
-    return anthropic.Anthropic(api_key="test-key", max_retries=0)
-
-
-def async_sdk() -> anthropic.AsyncAnthropic:
-    return anthropic.AsyncAnthropic(api_key="test-key", max_retries=0)
-
-
-def hand_made(name: str) -> tuple[Interaction, ...]:
-    """A hand-made fixture of `fixtures/anthropic/`, shaped like real traffic."""
-    return load_cassette(FIXTURE / name).interactions
+def async_sdk(http_client: httpx2.AsyncClient | None = None) -> anthropic.AsyncAnthropic:
+    return anthropic.AsyncAnthropic(api_key="test-key", max_retries=0, http_client=http_client)
 
 
 # --- the project's own fixtures ---
 
 
-def test_a_tool_round_trip_with_thinking(api: respx.MockRouter) -> None:
-    interactions = hand_made("tool_round_trip_with_thinking.json")
-    route = replay(api, interactions)
+def test_a_tool_round_trip_with_thinking(respx_httpx2: RespxHttpx2) -> None:
+    """Through the SDK's own client, intercepted by respx."""
+    replay = Replay(recorded("anthropic/tool_round_trip_with_thinking.json"))
+    respx_httpx2(API).post("/v1/messages").mock(side_effect=replay.respond)
     client = AnthropicClient(sdk())
     history = [
         Message.system("You answer weather questions in one sentence."),
@@ -186,15 +152,13 @@ def test_a_tool_round_trip_with_thinking(api: respx.MockRouter) -> None:
             },
         ],
     }
-    assert sent(route) == [first_body, second_body]
-    assert sent(route) == [encode_request(request), encode_request(second_request)]
-    assert sent(route) == [
-        interaction.request.json for interaction in interactions if interaction.request
-    ]
+    assert replay.sent == [first_body, second_body]
+    assert replay.sent == [encode_request(request), encode_request(second_request)]
+    assert replay.sent == bodies(replay.interactions)
     assert first.finish_reason is FinishReason.TOOL_CALLS
     assert second.text == "Yes, there is light rain in Lisbon right now, at about 14 °C."
     assert second.usage.input_tokens == 3 + 512 + 68
-    assert route.calls[0].request.headers["authorization"] == "Bearer test-key"
+    assert replay.requests[0].headers["authorization"] == "Bearer test-key"
 
 
 STREAM_BODY = {
@@ -217,15 +181,14 @@ def stream_request() -> ChatRequest:
     )
 
 
-def test_a_stream_through_the_sdk(api: respx.MockRouter) -> None:
-    interactions = hand_made("stream_thinking_tool_use.json")
-    route = replay(api, interactions)
+def test_a_stream_through_the_sdk() -> None:
+    replay = Replay(recorded("anthropic/stream_thinking_tool_use.json"))
 
-    response = accumulate(AnthropicClient(sdk()).stream(stream_request()))
+    response = accumulate(AnthropicClient(sdk(replay.client())).stream(stream_request()))
 
-    assert sent(route) == [STREAM_BODY]
-    assert sent(route) == [encode_request(stream_request().model_copy(update={"stream": True}))]
-    assert response == accumulate(decode_stream(interactions[0].response.stream_payloads()))
+    assert replay.sent == [STREAM_BODY]
+    assert replay.sent == [encode_request(stream_request().model_copy(update={"stream": True}))]
+    assert response == accumulate(decode_stream(replay.interactions[0].response.stream_payloads()))
     assert [call.parsed_arguments() for call in response.message.tool_calls] == [
         {"city": "Oslo"},
         {"city": "Bergen"},
@@ -235,50 +198,38 @@ def test_a_stream_through_the_sdk(api: respx.MockRouter) -> None:
 
 
 @pytest.mark.anyio
-async def test_a_stream_through_the_async_sdk(api: respx.MockRouter) -> None:
-    interactions = hand_made("stream_thinking_tool_use.json")
-    route = replay(api, interactions)
+async def test_a_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None:
+    """Through the SDK's own async client, intercepted by respx."""
+    replay = Replay(recorded("anthropic/stream_thinking_tool_use.json"))
+    respx_httpx2(API).post("/v1/messages").mock(side_effect=replay.respond)
 
     response = await accumulate_async(
         await AsyncAnthropicClient(async_sdk()).stream(stream_request())
     )
 
-    assert sent(route) == [STREAM_BODY]
-    assert response == accumulate(decode_stream(interactions[0].response.stream_payloads()))
+    assert replay.sent == [STREAM_BODY]
+    assert response == accumulate(decode_stream(replay.interactions[0].response.stream_payloads()))
 
 
 @pytest.mark.anyio
-async def test_a_complete_call_through_the_async_sdk(api: respx.MockRouter) -> None:
-    interaction = hand_made("tool_round_trip_with_thinking.json")[0]
+async def test_a_complete_call_through_the_async_sdk() -> None:
+    interaction = recorded("anthropic/tool_round_trip_with_thinking.json")[0]
     assert interaction.request is not None
-    route = replay(api, [interaction])
+    replay = Replay([interaction])
     request = decode_request(interaction.request.json)
 
-    response = await AsyncAnthropicClient(async_sdk()).complete(request)
+    response = await AsyncAnthropicClient(async_sdk(replay.async_client())).complete(request)
 
-    assert sent(route) == [interaction.request.json]
+    assert replay.sent == [interaction.request.json]
     assert response == decode_response(interaction.response.json)
 
 
 def test_an_image_input_through_httpx2s_mock_transport() -> None:
-    interaction = hand_made("image_input.json")[0]
+    interaction = recorded("anthropic/image_input.json")[0]
     assert interaction.request is not None
     png = interaction.request.json["messages"][0]["content"][0]["source"]["data"]
-    bodies: list[dict[str, Any]] = []
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        bodies.append(json.loads(request.content))
-        response = interaction.response
-        return httpx2.Response(
-            response.status, headers=response.replay_headers(), content=response.body
-        )
-
-    transport = httpx2.MockTransport(answer)
-    client = AnthropicClient(
-        anthropic.Anthropic(
-            api_key="test-key", max_retries=0, http_client=httpx2.Client(transport=transport)
-        )
-    )
+    replay = Replay([interaction])
+    client = AnthropicClient(sdk(replay.client()))
     request = ChatRequest(
         model="claude-sonnet-4-5",
         max_tokens=1024,
@@ -291,7 +242,7 @@ def test_an_image_input_through_httpx2s_mock_transport() -> None:
 
     response = client.complete(request)
 
-    assert bodies == [
+    assert replay.sent == [
         {
             "model": "claude-sonnet-4-5",
             "max_tokens": 1024,
@@ -309,13 +260,12 @@ def test_an_image_input_through_httpx2s_mock_transport() -> None:
             ],
         }
     ]
-    assert bodies[0] == encode_request(request) == interaction.request.json
+    assert replay.sent[0] == encode_request(request) == interaction.request.json
     assert response.text == "Blue."
 
 
-def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
-    interactions = hand_made("error_invalid_request.json")
-    route = replay(api, interactions)
+def test_an_error_status_raises_the_typed_error() -> None:
+    replay = Replay(recorded("anthropic/error_invalid_request.json"))
     request = ChatRequest(
         model="claude-sonnet-4-5",
         max_tokens=1024,
@@ -324,9 +274,9 @@ def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
     )
 
     with pytest.raises(BadRequestError) as raised:
-        AnthropicClient(sdk()).complete(request)
+        AnthropicClient(sdk(replay.client())).complete(request)
 
-    assert sent(route) == [
+    assert replay.sent == [
         {
             "model": "claude-sonnet-4-5",
             "max_tokens": 1024,
@@ -345,10 +295,8 @@ def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
     assert isinstance(error.__cause__, anthropic.BadRequestError)
 
 
-def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answer(
-    api: respx.MockRouter,
-) -> None:
-    replay(api, hand_made("stream_overloaded.json"))
+def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answer() -> None:
+    replay = Replay(recorded("anthropic/stream_overloaded.json"))
     request = ChatRequest(
         model="claude-haiku-4-5",
         max_tokens=1024,
@@ -356,18 +304,17 @@ def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answe
     )
 
     with pytest.raises(StreamError) as raised:
-        accumulate(AnthropicClient(sdk()).stream(request))
+        accumulate(AnthropicClient(sdk(replay.client())).stream(request))
 
+    assert replay.done
     assert isinstance(raised.value.error, OverloadedError)
     assert raised.value.partial is not None
     assert raised.value.partial.text == "Grey breath on the bay"
 
 
 @pytest.mark.anyio
-async def test_an_error_event_in_an_async_stream_raises_a_stream_error(
-    api: respx.MockRouter,
-) -> None:
-    replay(api, hand_made("stream_overloaded.json"))
+async def test_an_error_event_in_an_async_stream_raises_a_stream_error() -> None:
+    replay = Replay(recorded("anthropic/stream_overloaded.json"))
     request = ChatRequest(
         model="claude-haiku-4-5",
         max_tokens=1024,
@@ -375,24 +322,19 @@ async def test_an_error_event_in_an_async_stream_raises_a_stream_error(
     )
 
     with pytest.raises(StreamError) as raised:
-        await accumulate_async(await AsyncAnthropicClient(async_sdk()).stream(request))
+        await accumulate_async(
+            await AsyncAnthropicClient(async_sdk(replay.async_client())).stream(request)
+        )
 
+    assert replay.done
     assert isinstance(raised.value.error, OverloadedError)
     assert raised.value.partial is not None
     assert raised.value.partial.text == "Grey breath on the bay"
 
 
 def test_translation_errors_raise_before_anything_is_sent() -> None:
-    requests: list[httpx2.Request] = []
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        requests.append(request)
-        return httpx2.Response(500)
-
-    http_client = httpx2.Client(transport=httpx2.MockTransport(answer))
-    client = AnthropicClient(
-        anthropic.Anthropic(api_key="test-key", max_retries=0, http_client=http_client)
-    )
+    replay = Replay([])
+    client = AnthropicClient(sdk(replay.client()))
     request = ChatRequest(
         model="claude-haiku-4-5",
         messages=(Message.user("Hi", FilePart(media_type="audio/wav", data="UklGRg==")),),
@@ -403,7 +345,7 @@ def test_translation_errors_raise_before_anything_is_sent() -> None:
     with pytest.raises(TranslationError):
         client.complete(request, report=TranslationReport(strict=True))
 
-    assert requests == []
+    assert replay.requests == []
 
 
 def test_the_client_takes_a_user_built_sdk_client_or_the_options_to_build_one() -> None:
@@ -437,12 +379,10 @@ def corpus_id(path: Path | None) -> str:
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
-def test_the_corpus_replayed_through_the_sdk_client(
-    api: respx.MockRouter, path: Path | None
-) -> None:
+def test_the_corpus_replayed_through_the_sdk_client(path: Path | None) -> None:
     calls = corpus_calls(path)
-    route = replay(api, calls)
-    client = AnthropicClient(sdk())
+    replay = Replay(calls)
+    client = AnthropicClient(sdk(replay.client()))
     expected = []
 
     for call in calls:
@@ -459,18 +399,17 @@ def test_the_corpus_replayed_through_the_sdk_client(
         else:
             assert client.complete(request) == decode_response(call.response.json)
 
-    assert sent(route) == expected
-    assert sent(route) == [call.request.json for call in calls if call.request]
+    assert replay.sent == expected
+    assert replay.sent == bodies(calls)
+    assert requested(replay) == ["POST /v1/messages"] * len(calls)
 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
-async def test_the_corpus_replayed_through_the_async_sdk_client(
-    api: respx.MockRouter, path: Path | None
-) -> None:
+async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | None) -> None:
     calls = corpus_calls(path)
-    route = replay(api, calls)
-    client = AsyncAnthropicClient(async_sdk())
+    replay = Replay(calls)
+    client = AsyncAnthropicClient(async_sdk(replay.async_client()))
 
     for call in calls:
         assert call.request is not None
@@ -484,7 +423,8 @@ async def test_the_corpus_replayed_through_the_async_sdk_client(
         else:
             assert await client.complete(request) == decode_response(call.response.json)
 
-    assert sent(route) == [call.request.json for call in calls if call.request]
+    assert replay.sent == bodies(calls)
+    assert requested(replay) == ["POST /v1/messages"] * len(calls)
 
 
 @pytest.mark.parametrize(
@@ -492,13 +432,11 @@ async def test_the_corpus_replayed_through_the_async_sdk_client(
     [p for p in CORPUS if p is None or p.name.startswith("test_anthropic_model")] or [None],
     ids=corpus_id,
 )
-def test_the_sdks_own_objects_decode_like_the_json(
-    api: respx.MockRouter, path: Path | None
-) -> None:
+def test_the_sdks_own_objects_decode_like_the_json(path: Path | None) -> None:
     """Users calling `messages.create` themselves pass its `Message` or events on."""
     calls = [call for call in corpus_calls(path) if call.response.status < 400]
-    replay(api, calls)
-    client = sdk()
+    replay = Replay(calls)
+    client = sdk(replay.client())
 
     for call in calls:
         # The request does not matter here: the recorded answer comes back whatever it is.
@@ -515,6 +453,8 @@ def test_the_sdks_own_objects_decode_like_the_json(
         else:
             message = client.messages.create(**kwargs)
             assert decode_response(message) == decode_response(call.response.json)
+
+    assert replay.done
 
 
 # --- the package ---

@@ -763,6 +763,92 @@ def test_a_thinking_budget_below_anthropics_minimum_raises() -> None:
     assert raised.value.path == "reasoning.budget_tokens"
 
 
+@pytest.mark.parametrize(
+    ("sampling", "rule"),
+    [
+        ({"temperature": 0.2}, "temperature 1"),
+        ({"temperature": 0.0}, "temperature 1"),
+        ({"top_k": 40}, "top_k"),
+        ({"top_p": 0.9}, "top_p from 0.95 to 1"),
+    ],
+)
+@pytest.mark.parametrize("reasoning", [ReasoningConfig(budget_tokens=1024), ReasoningConfig()])
+def test_thinking_with_sampling_anthropic_refuses_raises_naming_the_field(
+    sampling: dict[str, float], rule: str, reasoning: ReasoningConfig
+) -> None:
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        messages=(Message.user("Hi"),),
+        reasoning=reasoning,
+        **sampling,
+    )
+
+    with pytest.raises(InvalidDataError) as raised:
+        encode_request(request, report=TranslationReport())
+
+    (field,) = sampling
+    assert raised.value.path == field
+    assert rule in str(raised.value)
+    assert "reasoning" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "sampling",
+    [{"temperature": 1.0}, {"top_p": 0.95}, {"top_p": 1.0}, {"temperature": 1, "top_p": 0.99}],
+)
+def test_thinking_with_sampling_anthropic_takes_is_sent_as_asked(
+    sampling: dict[str, float],
+) -> None:
+    # A recorded request (llm-anthropic, thinking_display_regression) sent temperature 1.0
+    # with thinking on, and Anthropic answered 200.
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        messages=(Message.user("Hi"),),
+        reasoning=ReasoningConfig(budget_tokens=1024),
+        **sampling,
+    )
+
+    body, losses = encoded(request)
+
+    assert {key: body[key] for key in sampling} == sampling
+    assert losses == []
+
+
+def test_sampling_without_thinking_is_not_checked() -> None:
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        messages=(Message.user("Hi"),),
+        reasoning=ReasoningConfig(enabled=False),
+        temperature=0.2,
+        top_k=40,
+        top_p=0.5,
+    )
+
+    body, _ = encoded(request)
+
+    assert (body["temperature"], body["top_k"], body["top_p"]) == (0.2, 40, 0.5)
+
+
+def test_every_sampling_field_anthropic_refuses_with_thinking_is_named() -> None:
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        messages=(Message.user("Hi"),),
+        reasoning=ReasoningConfig(budget_tokens=1024),
+        temperature=0.5,
+        top_k=5,
+        top_p=0.5,
+    )
+
+    with pytest.raises(InvalidDataError) as raised:
+        encode_request(request, report=TranslationReport())
+
+    assert [path for path, _ in raised.value.problems] == ["temperature", "top_k", "top_p"]
+
+
 def test_file_fields_anthropic_has_no_place_for_are_reported_as_dropped() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",

@@ -4,19 +4,18 @@ the real anthropic SDK over a mock transport."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import anthropic
 import httpx2
 import pytest
 
+from conftest import recorded
 from interlingua import ChatRequest, DecodeError, Message, ProviderConnectionError, accumulate
 from interlingua.client import sdk_client
-from interlingua.testing import load_cassette
 from interlingua_anthropic import AnthropicClient
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "anthropic"
+(STREAM,) = recorded("anthropic/stream_thinking_tool_use.json")
 REQUEST = ChatRequest(model="claude-sonnet-4-5", max_tokens=64, messages=(Message.user("Hi"),))
 
 
@@ -34,20 +33,20 @@ class _Recorded(httpx2.SyncByteStream):
         self.closed = True
 
 
-def stream_client(stream: _Recorded) -> AnthropicClient:
-    (interaction,) = load_cassette(FIXTURES / "stream_thinking_tool_use.json").interactions
-    headers = interaction.response.replay_headers()
-
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, headers=headers, stream=stream)
-
+def client_answered_by(handler: Callable[[httpx2.Request], httpx2.Response]) -> AnthropicClient:
     http = httpx2.Client(transport=httpx2.MockTransport(handler))
-    return AnthropicClient(anthropic.Anthropic(api_key="test-key", max_retries=0, http_client=http))
+    return AnthropicClient(
+        anthropic.Anthropic(api_key="sk-secret", max_retries=0, http_client=http)
+    )
+
+
+def stream_client(stream: _Recorded) -> AnthropicClient:
+    headers = STREAM.response.replay_headers()
+    return client_answered_by(lambda request: httpx2.Response(200, headers=headers, stream=stream))
 
 
 def recorded_stream() -> _Recorded:
-    (interaction,) = load_cassette(FIXTURES / "stream_thinking_tool_use.json").interactions
-    return _Recorded(interaction.response.body)
+    return _Recorded(STREAM.response.body)
 
 
 def test_a_stream_read_to_the_end_closes_its_response() -> None:
@@ -78,12 +77,8 @@ def test_a_connection_that_fails_is_a_retryable_provider_error() -> None:
     def handler(request: httpx2.Request) -> httpx2.Response:
         raise httpx2.ConnectError("no route to host")
 
-    http = httpx2.Client(transport=httpx2.MockTransport(handler))
-    client = AnthropicClient(
-        anthropic.Anthropic(api_key="sk-secret", max_retries=0, http_client=http)
-    )
     with pytest.raises(ProviderConnectionError) as caught:
-        client.complete(REQUEST)
+        client_answered_by(handler).complete(REQUEST)
     assert caught.value.retryable
     assert caught.value.provider == "anthropic"
     assert isinstance(caught.value.__cause__, anthropic.APIConnectionError)
@@ -104,7 +99,5 @@ def test_a_200_that_is_not_json_is_a_decode_error() -> None:
             200, headers={"content-type": "application/json"}, content=b"<html>oops"
         )
 
-    http = httpx2.Client(transport=httpx2.MockTransport(handler))
-    client = AnthropicClient(anthropic.Anthropic(api_key="k", max_retries=0, http_client=http))
     with pytest.raises(DecodeError, match="the answer is not JSON"):
-        client.complete(REQUEST)
+        client_answered_by(handler).complete(REQUEST)

@@ -1,10 +1,10 @@
 """The OpenAI clients over the real `openai` SDK, replaying recorded wire bytes
-(respx intercepting httpx2, or httpx2's mock transport): the body sent is
-asserted, the answer decoded; and the package around them."""
+(`interlingua.testing.Replay` as the SDK's http client, or respx intercepting
+the SDK's own client): the body sent is asserted, the answer decoded; and the
+package around them."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -12,16 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import httpx2
 import openai
 import pytest
-import respx
 
 import interlingua
 import interlingua_openai
 import interlingua_openai.responses
-from conftest import FIXTURES, ROOT, corpus_files, require_corpus
+from conftest import ROOT, RespxHttpx2, bodies, corpus_files, recorded, requested, require_corpus
 from interlingua import (
     Adapter,
     BadRequestError,
@@ -40,15 +38,11 @@ from interlingua import (
     accumulate,
     accumulate_async,
 )
-from interlingua.testing import Interaction, load_cassette
+from interlingua.testing import Interaction, Replay, load_cassette
 from interlingua_openai import AsyncOpenAIClient, OpenAIClient
 from interlingua_openai.responses import AsyncOpenAIResponsesClient, OpenAIResponsesClient
 
-HTTPX2_POOLS = (
-    "httpcore2._sync.connection_pool.ConnectionPool",
-    "httpcore2._async.connection_pool.AsyncConnectionPool",
-)
-FIXTURE = FIXTURES / "openai"
+API = "https://api.openai.com"
 CHAT_PATH, RESPONSES_PATH = "/v1/chat/completions", "/v1/responses"
 SYSTEM = "You answer weather questions in one sentence."
 QUESTION = "Is it raining in Lisbon right now?"
@@ -73,60 +67,22 @@ WEATHER_FUNCTION = {
 }
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+def sdk(http_client: httpx2.Client | None = None) -> openai.OpenAI:
+    """The SDK with a test key and no retries; over its own http client unless given one."""
+    return openai.OpenAI(api_key="test-key", max_retries=0, http_client=http_client)
 
 
-@pytest.fixture
-def api() -> Iterator[respx.MockRouter]:
-    """respx, taught to intercept httpx2 (which the openai SDK sends through)."""
-    respx.mocks.HTTPCoreMocker.add_targets(*HTTPX2_POOLS)
-    with respx.mock(base_url="https://api.openai.com", assert_all_called=True) as router:
-        yield router
-
-
-def replay(
-    api: respx.MockRouter, path: str, interactions: tuple[Interaction, ...] | list[Interaction]
-) -> respx.Route:
-    """Answers each POST to `path` with the next recorded response, byte for byte."""
-    answers = iter(interactions)
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        recorded = next(answers).response
-        return httpx.Response(
-            recorded.status, headers=recorded.replay_headers(), content=recorded.body
-        )
-
-    return api.post(path).mock(side_effect=answer)
-
-
-def sent(route: respx.Route) -> list[dict[str, Any]]:
-    return [json.loads(call.request.content) for call in route.calls]
-
-
-def sdk() -> openai.OpenAI:
-    return openai.OpenAI(api_key="test-key", max_retries=0)
-
-
-def async_sdk() -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(api_key="test-key", max_retries=0)
-
-
-def recorded(name: str) -> tuple[Interaction, ...]:
-    return load_cassette(FIXTURE / name).interactions
-
-
-def bodies(interactions: tuple[Interaction, ...]) -> list[Any]:
-    return [interaction.request.json for interaction in interactions if interaction.request]
+def async_sdk(http_client: httpx2.AsyncClient | None = None) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(api_key="test-key", max_retries=0, http_client=http_client)
 
 
 # --- the project's own recordings: Chat Completions ---
 
 
-def test_a_chat_tool_round_trip(api: respx.MockRouter) -> None:
-    interactions = recorded("chat_tool_round_trip.json")
-    route = replay(api, CHAT_PATH, interactions)
+def test_a_chat_tool_round_trip(respx_httpx2: RespxHttpx2) -> None:
+    """Through the SDK's own client, intercepted by respx."""
+    replay = Replay(recorded("openai/chat_tool_round_trip.json"))
+    respx_httpx2(API).post(CHAT_PATH).mock(side_effect=replay.respond)
     client = OpenAIClient(sdk())
     history = [
         Message.system(SYSTEM, provider_data={"openai": {"role": "developer"}}),
@@ -178,15 +134,15 @@ def test_a_chat_tool_round_trip(api: respx.MockRouter) -> None:
             {"role": "tool", "tool_call_id": "call_Lx7qT2mVb9RcK4wZs1HnD8Pe", "content": LISBON},
         ],
     }
-    assert sent(route) == [first_body, second_body]
-    assert sent(route) == [encode(request), encode(second_request)]
-    assert sent(route) == bodies(interactions)
+    assert replay.sent == [first_body, second_body]
+    assert replay.sent == [encode(request), encode(second_request)]
+    assert replay.sent == bodies(replay.interactions)
     assert first.finish_reason is FinishReason.TOOL_CALLS
     assert (
         second.text == "Yes, there is light rain in Lisbon right now, 14 °C with a westerly wind."
     )
     assert (second.usage.input_tokens, second.usage.output_tokens) == (124, 19)
-    assert route.calls[0].request.headers["authorization"] == "Bearer test-key"
+    assert replay.requests[0].headers["authorization"] == "Bearer test-key"
 
 
 def encode(request: ChatRequest) -> dict[str, Any]:
@@ -205,13 +161,13 @@ PARALLEL_REQUEST = ChatRequest(
 )
 
 
-def test_a_chat_stream_with_parallel_tool_calls_asks_for_usage(api: respx.MockRouter) -> None:
-    interactions = recorded("chat_stream_parallel_tool_calls.json")
-    route = replay(api, CHAT_PATH, interactions)
-    response = accumulate(OpenAIClient(sdk()).stream(PARALLEL_REQUEST))
-    body = sent(route)[0]
+def test_a_chat_stream_with_parallel_tool_calls_asks_for_usage() -> None:
+    replay = Replay(recorded("openai/chat_stream_parallel_tool_calls.json"))
+    response = accumulate(OpenAIClient(sdk(replay.client())).stream(PARALLEL_REQUEST))
+    (body,) = replay.sent
     assert body["stream_options"] == {"include_usage": True}  # added for a stream
-    assert body == bodies(interactions)[0]
+    assert body == bodies(replay.interactions)[0]
+    assert requested(replay) == [f"POST {CHAT_PATH}"]
     assert [(c.id, c.name, c.arguments) for c in response.message.tool_calls] == [
         ("call_Ow3sR8vK1mT6qY2nB5xL9cHd", "get_weather", '{"city": "Oslo"}'),
         ("call_Pz6tN1wJ4kV8rD3mF7sQ2gLa", "get_time", '{"city": "Oslo"}'),
@@ -221,19 +177,19 @@ def test_a_chat_stream_with_parallel_tool_calls_asks_for_usage(api: respx.MockRo
 
 
 @pytest.mark.anyio
-async def test_a_chat_stream_through_the_async_sdk(api: respx.MockRouter) -> None:
-    interactions = recorded("chat_stream_parallel_tool_calls.json")
-    route = replay(api, CHAT_PATH, interactions)
+async def test_a_chat_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None:
+    """Through the SDK's own async client, intercepted by respx."""
+    replay = Replay(recorded("openai/chat_stream_parallel_tool_calls.json"))
+    respx_httpx2(API).post(CHAT_PATH).mock(side_effect=replay.respond)
     events = await AsyncOpenAIClient(async_sdk()).stream(PARALLEL_REQUEST)
     response = await accumulate_async(events)
-    assert sent(route) == bodies(interactions)
+    assert replay.sent == bodies(replay.interactions)
     assert len(response.message.tool_calls) == 2
 
 
 @pytest.mark.anyio
-async def test_a_refusal_through_the_async_sdk(api: respx.MockRouter) -> None:
-    interactions = recorded("chat_refusal.json")
-    route = replay(api, CHAT_PATH, interactions)
+async def test_a_refusal_through_the_async_sdk() -> None:
+    replay = Replay(recorded("openai/chat_refusal.json"))
     schema = {
         "type": "object",
         "properties": {"steps": {"type": "array", "items": {"type": "string"}}},
@@ -247,8 +203,8 @@ async def test_a_refusal_through_the_async_sdk(api: respx.MockRouter) -> None:
             type="json_schema", name="Instructions", json_schema=schema, strict=True
         ),
     )
-    response = await AsyncOpenAIClient(async_sdk()).complete(request)
-    assert sent(route) == [
+    response = await AsyncOpenAIClient(async_sdk(replay.async_client())).complete(request)
+    assert replay.sent == [
         {
             "model": "gpt-4o",
             "messages": [
@@ -263,19 +219,19 @@ async def test_a_refusal_through_the_async_sdk(api: respx.MockRouter) -> None:
             },
         }
     ]
-    assert sent(route) == bodies(interactions)
+    assert replay.sent == bodies(replay.interactions)
     assert [(p.type, p.text) for p in response.message.parts] == [  # type: ignore[union-attr]
         ("refusal", "I'm sorry, but I can't help with that.")
     ]
     assert response.text == ""
 
 
-def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
-    interactions = recorded("chat_error_400.json")
-    replay(api, CHAT_PATH, interactions)
-    request = interlingua_openai.decode_request(bodies(interactions)[0])
+def test_an_error_status_raises_the_typed_error() -> None:
+    replay = Replay(recorded("openai/chat_error_400.json"))
+    request = interlingua_openai.decode_request(bodies(replay.interactions)[0])
     with pytest.raises(BadRequestError) as caught:
-        OpenAIClient(sdk()).complete(request)
+        OpenAIClient(sdk(replay.client())).complete(request)
+    assert replay.sent == bodies(replay.interactions)
     error = caught.value
     assert (error.status, error.type, error.code) == (
         400,
@@ -287,25 +243,20 @@ def test_an_error_status_raises_the_typed_error(api: respx.MockRouter) -> None:
         == "Unsupported parameter: 'reasoning_effort' is not supported with this model."
     )
     assert error.request_id == "req_0e1d2c3b4a5948678695a4b3c2d1e0f9"
-    assert error.body == interactions[0].response.json
+    assert error.body == replay.interactions[0].response.json
     assert not error.retryable
     assert isinstance(error.__cause__, openai.BadRequestError)
 
 
-def test_complete_on_a_decoded_streaming_request_sends_no_stream_options(
-    api: respx.MockRouter,
-) -> None:
+def test_complete_on_a_decoded_streaming_request_sends_no_stream_options() -> None:
     # "The 'stream_options' parameter is only allowed when 'stream' is enabled." (400)
-    (interaction,) = recorded("chat_stream_error.json")
+    (interaction,) = recorded("openai/chat_stream_error.json")
     request = interlingua_openai.decode_request(interaction.request.json)  # type: ignore[union-attr]
     assert request.stream
     assert request.options_for("openai") == {"stream_options": {"include_usage": True}}
-    route = api.post(CHAT_PATH).respond(
-        200,
-        json={"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": []},
-    )
-    OpenAIClient(sdk()).complete(request)
-    assert sent(route) == [
+    replay = Replay(recorded("openai/chat_refusal.json"))  # any JSON answer will do
+    OpenAIClient(sdk(replay.client())).complete(request)
+    assert replay.sent == [
         {
             "model": "gpt-4o-mini",
             "messages": [{"role": "user", "content": "Write a haiku about fog."}],
@@ -313,21 +264,19 @@ def test_complete_on_a_decoded_streaming_request_sends_no_stream_options(
     ]
 
 
-def test_an_error_status_on_a_stream_raises_before_any_event(api: respx.MockRouter) -> None:
-    replay(api, CHAT_PATH, recorded("chat_error_400.json"))
+def test_an_error_status_on_a_stream_raises_before_any_event() -> None:
+    replay = Replay(recorded("openai/chat_error_400.json"))
     with pytest.raises(BadRequestError):
-        OpenAIClient(sdk()).stream(PARALLEL_REQUEST)
+        OpenAIClient(sdk(replay.client())).stream(PARALLEL_REQUEST)
+    assert replay.done
 
 
-def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer(
-    api: respx.MockRouter,
-) -> None:
-    interactions = recorded("chat_stream_error.json")
-    route = replay(api, CHAT_PATH, interactions)
-    request = interlingua_openai.decode_request(bodies(interactions)[0])
+def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer() -> None:
+    replay = Replay(recorded("openai/chat_stream_error.json"))
+    request = interlingua_openai.decode_request(bodies(replay.interactions)[0])
     with pytest.raises(StreamError) as caught:
-        accumulate(OpenAIClient(sdk()).stream(request))
-    assert sent(route) == bodies(interactions)
+        accumulate(OpenAIClient(sdk(replay.client())).stream(request))
+    assert replay.sent == bodies(replay.interactions)
     assert caught.value.partial is not None
     assert caught.value.partial.text == "Grey breath on the bay"
     assert caught.value.error is not None
@@ -335,12 +284,14 @@ def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer(
 
 
 @pytest.mark.anyio
-async def test_an_error_inside_an_async_stream_raises_a_stream_error(api: respx.MockRouter) -> None:
-    interactions = recorded("chat_stream_error.json")
-    replay(api, CHAT_PATH, interactions)
-    request = interlingua_openai.decode_request(bodies(interactions)[0])
+async def test_an_error_inside_an_async_stream_raises_a_stream_error() -> None:
+    replay = Replay(recorded("openai/chat_stream_error.json"))
+    request = interlingua_openai.decode_request(bodies(replay.interactions)[0])
     with pytest.raises(StreamError) as caught:
-        await accumulate_async(await AsyncOpenAIClient(async_sdk()).stream(request))
+        await accumulate_async(
+            await AsyncOpenAIClient(async_sdk(replay.async_client())).stream(request)
+        )
+    assert replay.sent == bodies(replay.interactions)
     assert caught.value.partial is not None
     assert caught.value.partial.text == "Grey breath on the bay"
 
@@ -348,12 +299,9 @@ async def test_an_error_inside_an_async_stream_raises_a_stream_error(api: respx.
 # --- the project's own recordings: the Responses API ---
 
 
-def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back(
-    api: respx.MockRouter,
-) -> None:
-    interactions = recorded("responses_reasoning_tool_call.json")
-    route = replay(api, RESPONSES_PATH, interactions)
-    client = OpenAIResponsesClient(sdk())
+def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back() -> None:
+    replay = Replay(recorded("openai/responses_reasoning_tool_call.json"))
+    client = OpenAIResponsesClient(sdk(replay.client()))
     options = {"include": ["reasoning.encrypted_content"], "store": False}
     history = [
         Message.system(SYSTEM, provider_data={"openai-responses": {"instructions": True}}),
@@ -373,7 +321,7 @@ def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back(
     second_request = request.model_copy(update={"messages": tuple(history)})
     second = client.complete(second_request, report=strict)
 
-    recorded_reasoning = interactions[0].response.json["output"][0]
+    recorded_reasoning = replay.interactions[0].response.json["output"][0]
     first_body = {
         "model": "gpt-5-mini",
         "instructions": SYSTEM,
@@ -388,7 +336,7 @@ def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back(
         "input": [
             *first_body["input"],
             recorded_reasoning,
-            interactions[0].response.json["output"][1],
+            replay.interactions[0].response.json["output"][1],
             {
                 "type": "function_call_output",
                 "call_id": "call_Qm4Tz8Lx2Vb6Kc1Wn9Rp5Hs3",
@@ -396,8 +344,9 @@ def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back(
             },
         ],
     }
-    assert sent(route) == [first_body, second_body]
-    assert sent(route) == bodies(interactions)
+    assert replay.sent == [first_body, second_body]
+    assert replay.sent == bodies(replay.interactions)
+    assert requested(replay) == [f"POST {RESPONSES_PATH}"] * 2
     assert reasoning.signature == recorded_reasoning["encrypted_content"]  # type: ignore[union-attr]
     assert first.finish_reason is FinishReason.TOOL_CALLS
     assert second.text == "Yes: light rain in Lisbon right now, 14 °C with a westerly wind."
@@ -420,11 +369,12 @@ RESPONSES_STREAM_REQUEST = ChatRequest(
 )
 
 
-def test_a_responses_stream(api: respx.MockRouter) -> None:
-    interactions = recorded("responses_stream_reasoning.json")
-    route = replay(api, RESPONSES_PATH, interactions)
-    response = accumulate(OpenAIResponsesClient(sdk()).stream(RESPONSES_STREAM_REQUEST))
-    assert sent(route) == [
+def test_a_responses_stream() -> None:
+    replay = Replay(recorded("openai/responses_stream_reasoning.json"))
+    response = accumulate(
+        OpenAIResponsesClient(sdk(replay.client())).stream(RESPONSES_STREAM_REQUEST)
+    )
+    assert replay.sent == [
         {
             "model": "gpt-5-mini",
             "input": "Name the capital of Portugal in three words.",
@@ -434,50 +384,44 @@ def test_a_responses_stream(api: respx.MockRouter) -> None:
             "stream": True,
         }
     ]
-    assert sent(route) == bodies(interactions)
+    assert replay.sent == bodies(replay.interactions)
+    assert requested(replay) == [f"POST {RESPONSES_PATH}"]
     assert response.text == "Lisbon, Portugal's capital."
     assert response.message.reasoning[0].text.startswith("**Answering briefly**")
     assert response.usage.reasoning_tokens == 64
 
 
 @pytest.mark.anyio
-async def test_a_responses_stream_and_call_through_the_async_sdk(api: respx.MockRouter) -> None:
-    stream_route = replay(api, RESPONSES_PATH, recorded("responses_stream_reasoning.json"))
-    client = AsyncOpenAIResponsesClient(async_sdk())
+async def test_a_responses_stream_and_call_through_the_async_sdk() -> None:
+    replay = Replay(recorded("openai/responses_stream_reasoning.json"))
+    client = AsyncOpenAIResponsesClient(async_sdk(replay.async_client()))
     response = await accumulate_async(await client.stream(RESPONSES_STREAM_REQUEST))
     assert response.finish_reason is FinishReason.STOP
-    assert sent(stream_route) == bodies(recorded("responses_stream_reasoning.json"))
+    assert replay.sent == bodies(replay.interactions)
 
 
 @pytest.mark.anyio
-async def test_a_responses_call_through_the_async_sdk(api: respx.MockRouter) -> None:
-    interactions = recorded("responses_reasoning_tool_call.json")[:1]
-    route = replay(api, RESPONSES_PATH, interactions)
-    request = interlingua_openai.responses.decode_request(bodies(interactions)[0])
-    async with AsyncOpenAIResponsesClient(async_sdk()) as client:
+async def test_a_responses_call_through_the_async_sdk() -> None:
+    replay = Replay(recorded("openai/responses_reasoning_tool_call.json")[:1])
+    request = interlingua_openai.responses.decode_request(bodies(replay.interactions)[0])
+    async with AsyncOpenAIResponsesClient(async_sdk(replay.async_client())) as client:
         response = await client.complete(request)
-    assert sent(route) == bodies(interactions)
+    assert replay.sent == bodies(replay.interactions)
+    assert requested(replay) == [f"POST {RESPONSES_PATH}"]
     assert [p.type for p in response.message.parts] == ["reasoning", "tool_call"]
 
 
 def test_a_call_through_httpx2s_mock_transport() -> None:
-    (interaction,) = recorded("chat_refusal.json")
-    seen: list[dict[str, Any]] = []
-
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        seen.append(json.loads(request.content))
-        answer = interaction.response
-        return httpx2.Response(answer.status, headers=answer.replay_headers(), content=answer.body)
-
-    http = httpx2.Client(transport=httpx2.MockTransport(handler))
-    with OpenAIClient(openai.OpenAI(api_key="test-key", max_retries=0, http_client=http)) as client:
-        response = client.complete(interlingua_openai.decode_request(interaction.request.json))  # type: ignore[union-attr]
-    assert seen == [interaction.request.json]  # type: ignore[union-attr]
+    replay = Replay(recorded("openai/chat_refusal.json"))
+    (request_json,) = bodies(replay.interactions)
+    with OpenAIClient(sdk(replay.client())) as client:
+        response = client.complete(interlingua_openai.decode_request(request_json))
+    assert replay.sent == [request_json]
     assert response.message.parts[0].type == "refusal"
 
 
-def test_translation_errors_raise_before_anything_is_sent(api: respx.MockRouter) -> None:
-    route = api.post(CHAT_PATH)
+def test_translation_errors_raise_before_anything_is_sent(respx_httpx2: RespxHttpx2) -> None:
+    route = respx_httpx2(API).post(CHAT_PATH)
     request = ChatRequest(model="gpt-4o", top_k=3)
     with pytest.raises(TranslationError):
         OpenAIClient(sdk()).complete(request, report=TranslationReport(strict=True))
@@ -528,14 +472,13 @@ def corpus_id(path: Path | None) -> str:
 
 
 @pytest.mark.parametrize("path", CORPUS or [None], ids=corpus_id)
-def test_the_corpus_replayed_through_the_sdk_client(
-    api: respx.MockRouter, path: Path | None
-) -> None:
-    for interaction in corpus_interactions(path):
+def test_the_corpus_replayed_through_the_sdk_client(path: Path | None) -> None:
+    calls = corpus_interactions(path)
+    replay = Replay(calls)
+    for interaction in calls:
         client_type, _, codec = CLIENTS[interaction.path or ""]
-        route = replay(api, interaction.path or "", [interaction])
         request = codec.decode_request(interaction.request.json)  # type: ignore[union-attr]
-        client = client_type(sdk())
+        client = client_type(sdk(replay.client()))
         if interaction.response.status >= 400:
             with pytest.raises(ProviderError) as caught:
                 client.complete(request)
@@ -545,19 +488,20 @@ def test_the_corpus_replayed_through_the_sdk_client(
         else:
             response = client.complete(request)
             assert response == codec.decode_response(interaction.response.json)
-        assert sent(route)[-1] == interaction.request.json  # type: ignore[union-attr]
+        assert replay.sent[-1] == interaction.request.json  # type: ignore[union-attr]
+    assert replay.sent == bodies(calls)
+    assert requested(replay) == [f"POST {call.path}" for call in calls]
 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("path", CORPUS or [None], ids=corpus_id)
-async def test_the_corpus_replayed_through_the_async_sdk_client(
-    api: respx.MockRouter, path: Path | None
-) -> None:
-    for interaction in corpus_interactions(path):
+async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | None) -> None:
+    calls = corpus_interactions(path)
+    replay = Replay(calls)
+    for interaction in calls:
         _, client_type, codec = CLIENTS[interaction.path or ""]
-        route = replay(api, interaction.path or "", [interaction])
         request = codec.decode_request(interaction.request.json)  # type: ignore[union-attr]
-        client = client_type(async_sdk())
+        client = client_type(async_sdk(replay.async_client()))
         if interaction.response.status >= 400:
             with pytest.raises(ProviderError):
                 await client.complete(request)
@@ -568,7 +512,8 @@ async def test_the_corpus_replayed_through_the_async_sdk_client(
             assert await client.complete(request) == codec.decode_response(
                 interaction.response.json
             )
-        assert sent(route)[-1] == interaction.request.json  # type: ignore[union-attr]
+        assert replay.sent[-1] == interaction.request.json  # type: ignore[union-attr]
+    assert requested(replay) == [f"POST {call.path}" for call in calls]
 
 
 # --- the package ---
@@ -639,7 +584,7 @@ class _BreaksOff(httpx2.SyncByteStream):
 
 
 def test_a_connection_lost_mid_stream_raises_a_stream_error_with_the_partial_answer() -> None:
-    (interaction,) = recorded("chat_stream_error.json")
+    (interaction,) = recorded("openai/chat_stream_error.json")
     answer = interaction.response
 
     def handler(request: httpx2.Request) -> httpx2.Response:

@@ -38,11 +38,6 @@ def test_an_sdk_client_gets_the_recorded_answer_and_its_request_is_kept() -> Non
     assert response.text == replay.interactions[0].response.json["content"][0]["text"]  # type: ignore[index]
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_an_async_sdk_client_is_answered_alike() -> None:
     replay = Replay(load_cassette(IMAGE).interactions)

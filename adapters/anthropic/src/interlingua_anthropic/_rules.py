@@ -21,6 +21,13 @@ Settings Anthropic refuses with thinking on raise `InvalidDataError`
 - a `budget_tokens` under 1024, or not below `max_tokens`, which it is spent
   out of. (The interleaved-thinking beta lifts this second rule; it is a
   header, which the codec does not see.)
+- sampling: "Thinking isn't compatible with `temperature`, `top_p`, or
+  `top_k` modifications", and since Claude 4 (release notes) "when extended
+  thinking is enabled, you can now set top_p to values between 0.95 and 1".
+  So a `temperature` of 1 or none (its 400: "`temperature` may only be set to
+  1 when thinking is enabled"), no `top_k` ("`top_k` must be unset when
+  thinking is enabled"), a `top_p` from 0.95 to 1 (Claude Sonnet 3.7 wants
+  none; the codec does not judge by model).
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ __all__ = ["check_thinking", "check_tool_pairs", "fit_thinking"]
 
 _THINKING_ON = frozenset({"enabled", "adaptive"})
 _FORCED_CHOICES = frozenset({"any", "tool"})
+_MIN_THINKING_TOP_P = 0.95
 
 
 def check_tool_pairs(messages: Sequence[Message]) -> None:
@@ -150,10 +158,47 @@ def _budget_past_max_tokens(body: WireDict) -> Problem | None:
     )
 
 
+def _sampling(
+    field: str, allowed: Callable[[float], bool], takes: str, said: str | None = None
+) -> Callable[[WireDict], Problem | None]:
+    """A rule: `field`, when set, must be `allowed` with thinking on; `said`
+    is Anthropic's own 400 for it."""
+    quote = "" if said is None else f" ('{said}')"
+
+    def rule(body: WireDict) -> Problem | None:
+        value = body.get(field)
+        if value is None or allowed(value):
+            return None
+        return (
+            field,
+            f"Anthropic takes {takes} with reasoning on, not {value}{quote}; "
+            "leave it out, or turn reasoning off",
+        )
+
+    return rule
+
+
 _THINKING_RULES: tuple[Callable[[WireDict], Problem | None], ...] = (
     _forced_tool_choice,
     _small_budget,
     _budget_past_max_tokens,
+    _sampling(
+        "temperature",
+        lambda temperature: temperature == 1,
+        "temperature 1 only",
+        "`temperature` may only be set to 1 when thinking is enabled",
+    ),
+    _sampling(
+        "top_k",
+        lambda top_k: False,
+        "no top_k",
+        "`top_k` must be unset when thinking is enabled",
+    ),
+    _sampling(
+        "top_p",
+        lambda top_p: top_p >= _MIN_THINKING_TOP_P,
+        f"top_p from {_MIN_THINKING_TOP_P} to 1",
+    ),
 )
 
 
