@@ -437,7 +437,7 @@ def test_the_decoder_takes_one_chunk_at_a_time() -> None:
         [ToolCallStart(index=1, id="call_Pz6t", name="get_time")],
         [ToolCallDelta(index=0, arguments='ty": "Oslo"}')],
         [ToolCallDelta(index=1, arguments='{"city": "Oslo"}')],
-        [FinishEvent(reason=FinishReason.TOOL_CALLS, raw_reason="tool_calls")],
+        [FinishEvent(finish_reason=FinishReason.TOOL_CALLS, raw_finish_reason="tool_calls")],
         [UsageEvent(usage=decode_usage(USAGE))],
     ]
     assert decoder.finish() == []

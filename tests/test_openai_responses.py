@@ -522,8 +522,8 @@ def test_a_stream_decodes_one_event_at_a_time() -> None:
                 )
             ),
             FinishEvent(
-                reason=FinishReason.TOOL_CALLS,
-                raw_reason="completed",
+                finish_reason=FinishReason.TOOL_CALLS,
+                raw_finish_reason="completed",
                 provider_data={PROVIDER: {"fields": fields}},
             ),
         ],

@@ -52,8 +52,8 @@ EVENTS: list[StreamEvent] = [
     ToolCallDelta(index=3, arguments='"Paris"}'),
     UsageEvent(usage=TokenUsage(input_tokens=10, output_tokens=42)),
     FinishEvent(
-        reason=FinishReason.TOOL_CALLS,
-        raw_reason="tool_use",
+        finish_reason=FinishReason.TOOL_CALLS,
+        raw_finish_reason="tool_use",
         provider_data={"anthropic": {"stop_sequence": None}},
     ),
 ]

@@ -140,8 +140,8 @@ class UsageEvent(CoreModel):
 
 class FinishEvent(CoreModel):
     type: Literal["finish"] = "finish"
-    reason: FinishReason
-    raw_reason: str | None = None
+    finish_reason: FinishReason
+    raw_finish_reason: str | None = None
     provider_data: ProviderData = provider_data_field()
 
 
@@ -287,7 +287,7 @@ class StreamAccumulator:
             case UsageEvent():
                 self._usage = event.usage
             case FinishEvent():
-                self._finish, self._raw_finish = event.reason, event.raw_reason
+                self._finish, self._raw_finish = event.finish_reason, event.raw_finish_reason
                 self._merge_data(event.provider_data)
             case AlternativeEvent():
                 self._alternatives[event.index] = event.response

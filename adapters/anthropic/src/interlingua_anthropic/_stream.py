@@ -160,8 +160,8 @@ class StreamDecoder:
         if response.finish_reason is not None:
             # The provider data so far goes with the finish, the message's last word.
             finish = FinishEvent(
-                reason=response.finish_reason,
-                raw_reason=response.raw_finish_reason,
+                finish_reason=response.finish_reason,
+                raw_finish_reason=response.raw_finish_reason,
                 provider_data=response.provider_data,
             )
             events.append(finish)

@@ -329,7 +329,9 @@ class _Choice:
         reason = decode_finish_reason(self.raw, dialect=self.dialect)
         assert reason is not None
         events: list[StreamEvent] = [
-            FinishEvent(reason=reason, raw_reason=self.raw, provider_data=self.finish_data())
+            FinishEvent(
+                finish_reason=reason, raw_finish_reason=self.raw, provider_data=self.finish_data()
+            )
         ]
         if self.annotations and self.has_text:
             annotations = {"annotations": list(self.annotations)}

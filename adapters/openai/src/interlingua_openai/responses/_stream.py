@@ -259,7 +259,9 @@ class ResponsesStreamDecoder:
         reason, raw = decode_finish(response)
         if reason is not None:
             events.append(
-                FinishEvent(reason=reason, raw_reason=raw, provider_data={PROVIDER: data})
+                FinishEvent(
+                    finish_reason=reason, raw_finish_reason=raw, provider_data={PROVIDER: data}
+                )
             )
         error = response.get("error")
         if isinstance(error, dict):
