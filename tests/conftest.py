@@ -6,6 +6,12 @@ and the two ways a test answers a real SDK client with recorded traffic.
 * `respx_httpx2(base_url)`: a respx router that intercepts the SDK's own
   default client; `route.mock(side_effect=replay.respond)` serves a replay.
   A few tests keep this path to prove that respx users can mock the SDKs.
+
+Tests that read the corpus (`../shared/corpus`, or `$INTERLINGUA_CORPUS`) fail
+when `CI` is set and the corpus, or the folder they need, is missing or empty;
+elsewhere they skip. A test over every file of a folder is parametrized with
+`corpus_params(folder)` (`ids=corpus_id`) and opens its parameter with
+`from_corpus(param)`; a test that needs a folder calls `require_corpus(folder)`.
 """
 
 from __future__ import annotations
@@ -13,8 +19,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 import pytest
 import respx
@@ -33,6 +40,7 @@ HTTPX2_POOLS = (
 )
 
 RespxHttpx2 = Callable[[str], respx.MockRouter]
+T = TypeVar("T")
 
 
 def corpus_files(provider_dir: str = "", pattern: str = "*") -> list[Path]:
@@ -43,13 +51,75 @@ def corpus_files(provider_dir: str = "", pattern: str = "*") -> list[Path]:
     return sorted(p for p in base.rglob(pattern) if p.is_file() and p.name != "INDEX.md")
 
 
-def require_corpus() -> Path:
-    """The corpus folder. In CI a missing corpus fails the test; elsewhere it skips."""
-    if CORPUS.is_dir():
-        return CORPUS
-    if os.environ.get("CI"):
-        pytest.fail(f"the recorded corpus is required in CI and is missing at {CORPUS}")
-    pytest.skip(f"the recorded corpus is not at {CORPUS}")
+def in_ci() -> bool:
+    """Whether `CI` is set to something true (`CI=false`, `CI=0` or `CI=` are not)."""
+    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class MissingCorpus:
+    """Stands in for the files of corpus folders that hold none (of what a test
+    needs), so a test parametrized over them still runs once: `from_corpus` makes
+    that run fail in CI and skip elsewhere."""
+
+    folders: tuple[str, ...]
+    holding: str = "files"
+
+    def __str__(self) -> str:
+        places = ", ".join(str(CORPUS / folder) for folder in self.folders)
+        return f"the recorded corpus has no {self.holding} in {places}"
+
+
+def corpus_params(
+    *folders: str,
+    pattern: str = "*",
+    keep: Callable[[Path], bool] | None = None,
+    holding: str = "files",
+) -> list[Path | MissingCorpus]:
+    """A parameter list: the files of the corpus `folders` (those `keep` accepts),
+    or, when there are none, a single `MissingCorpus` naming the folders and what
+    they lack. Pass `ids=corpus_id`; open each parameter with `from_corpus`."""
+    folders = folders or ("",)
+    files: list[Path | MissingCorpus] = [
+        path
+        for folder in folders
+        for path in corpus_files(folder, pattern)
+        if keep is None or keep(path)
+    ]
+    return files or [MissingCorpus(folders, holding)]
+
+
+def from_corpus(param: T | MissingCorpus) -> T:
+    """A parameter read from the corpus (a file of `corpus_params`, say), as it
+    is; for `MissingCorpus` the test fails in CI, naming the folder, and skips
+    elsewhere."""
+    if isinstance(param, MissingCorpus):
+        missing_corpus(str(param))
+    return param
+
+
+def corpus_id(param: object) -> str | None:
+    """The test id of a `corpus_params` parameter: the file's path in the corpus,
+    or `missing-<folders>`."""
+    if isinstance(param, MissingCorpus):
+        return "missing-" + "+".join(folder or "corpus" for folder in param.folders)
+    if isinstance(param, Path) and param.is_relative_to(CORPUS):
+        return param.relative_to(CORPUS).as_posix()
+    return None
+
+
+def require_corpus(folder: str = "") -> Path:
+    """The corpus folder `folder` (the whole corpus by default), which must hold
+    files. Missing or empty, it fails the test in CI and skips it elsewhere."""
+    if not corpus_files(folder):
+        missing_corpus(str(MissingCorpus((folder,))))
+    return CORPUS / folder
+
+
+def missing_corpus(message: str) -> NoReturn:
+    if in_ci():
+        pytest.fail(f"{message} (required when CI is set)")
+    pytest.skip(message)
 
 
 def recorded(name: str) -> tuple[Interaction, ...]:

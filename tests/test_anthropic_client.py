@@ -6,7 +6,6 @@ hand-made, shaped like real traffic."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,13 +18,14 @@ import pytest
 import interlingua
 import interlingua_anthropic
 from conftest import (
-    ROOT,
+    MissingCorpus,
     RespxHttpx2,
     bodies,
-    corpus_files,
+    corpus_id,
+    corpus_params,
+    from_corpus,
     recorded,
     requested,
-    require_corpus,
 )
 from interlingua import (
     Adapter,
@@ -364,22 +364,16 @@ def test_the_client_takes_a_user_built_sdk_client_or_the_options_to_build_one() 
 # --- the real traffic of the corpus, replayed through the real client ---
 
 
-def corpus_calls(path: Path | None) -> list[Interaction]:
-    if path is None:
-        require_corpus()
-        pytest.fail("the corpus has no anthropic folder")
+def corpus_calls(param: Path | MissingCorpus) -> list[Interaction]:
+    path = from_corpus(param)
     return [i for i in load_cassette(path).for_provider("anthropic") if i.path == "/v1/messages"]
 
 
-CORPUS = [*corpus_files("anthropic")] or [None]
-
-
-def corpus_id(path: Path | None) -> str:
-    return "corpus-missing" if path is None else f"{path.parent.name}/{path.name}"
+CORPUS = corpus_params("anthropic")
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
-def test_the_corpus_replayed_through_the_sdk_client(path: Path | None) -> None:
+def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_calls(path)
     replay = Replay(calls)
     client = AnthropicClient(sdk(replay.client()))
@@ -406,7 +400,7 @@ def test_the_corpus_replayed_through_the_sdk_client(path: Path | None) -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
-async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | None) -> None:
+async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_calls(path)
     replay = Replay(calls)
     client = AsyncAnthropicClient(async_sdk(replay.async_client()))
@@ -429,10 +423,10 @@ async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | Non
 
 @pytest.mark.parametrize(
     "path",
-    [p for p in CORPUS if p is None or p.name.startswith("test_anthropic_model")] or [None],
+    corpus_params("anthropic", keep=lambda p: p.name.startswith("test_anthropic_model")),
     ids=corpus_id,
 )
-def test_the_sdks_own_objects_decode_like_the_json(path: Path | None) -> None:
+def test_the_sdks_own_objects_decode_like_the_json(path: Path | MissingCorpus) -> None:
     """Users calling `messages.create` themselves pass its `Message` or events on."""
     calls = [call for call in corpus_calls(path) if call.response.status < 400]
     replay = Replay(calls)
@@ -499,18 +493,3 @@ def test_the_export_list() -> None:
     ]
     with pytest.raises(AttributeError):
         interlingua_anthropic.NoSuchClient  # noqa: B018
-
-
-def test_the_readme_example_runs(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    readme = (ROOT / "adapters" / "anthropic" / "README.md").read_text()
-    code = "\n".join(re.findall(r"```python\n(.*?)```", readme, re.DOTALL))
-    monkeypatch.chdir(ROOT)
-
-    exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
-
-    assert capsys.readouterr().out.splitlines() == [
-        "Yes, there is light rain in Lisbon right now, at about 14 °C.",
-        "1014 512",
-    ]

@@ -19,7 +19,14 @@ from typing import Any
 
 import pytest
 
-from conftest import corpus_files, require_corpus
+from conftest import (
+    MissingCorpus,
+    corpus_files,
+    corpus_id,
+    corpus_params,
+    from_corpus,
+    require_corpus,
+)
 from interlingua import (
     AuthenticationError,
     BadRequestError,
@@ -50,23 +57,16 @@ ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {
 }
 
 
-def file_id(path: Path | None) -> str:
-    return "corpus-missing" if path is None else f"{path.parent.name}/{path.name}"
-
-
 @functools.cache
 def cassette(path: Path) -> Cassette:
     return load_cassette(path)
 
 
-def messages_calls(path: Path | None) -> list[Interaction]:
+def messages_calls(param: Path | MissingCorpus) -> list[Interaction]:
     """The file's calls to POST /v1/messages; its other Anthropic calls are
     token counts, checked to be nothing else."""
-    if path is None:
-        require_corpus()
-        pytest.fail("the corpus has no anthropic folder")
     calls = []
-    for interaction in cassette(path).for_provider("anthropic"):
+    for interaction in cassette(from_corpus(param)).for_provider("anthropic"):
         if interaction.path == "/v1/messages":
             calls.append(interaction)
             continue
@@ -87,17 +87,15 @@ def is_failure(call: Interaction) -> bool:
     return call.response.status >= 400
 
 
-def files_with(kind: Callable[[Interaction], bool]) -> list[Path | None]:
-    """The corpus files holding a call of `kind` ([None] without a corpus, which
-    fails in CI)."""
-    return [p for p in corpus_files("anthropic") if any(map(kind, messages_calls(p)))] or [None]
+def files_with(kind: Callable[[Interaction], bool], holding: str) -> list[Path | MissingCorpus]:
+    """The anthropic corpus files holding a call of `kind`."""
+    return corpus_params(
+        "anthropic", keep=lambda path: any(map(kind, messages_calls(path))), holding=holding
+    )
 
 
-ALL_FILES: list[Path | None] = [*corpus_files("anthropic")] or [None]
-
-
-@pytest.mark.parametrize("path", ALL_FILES, ids=file_id)
-def test_every_request_body_round_trips_exactly(path: Path | None) -> None:
+@pytest.mark.parametrize("path", corpus_params("anthropic"), ids=corpus_id)
+def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
     for call in messages_calls(path):
         assert call.request is not None
         body = call.request.json
@@ -107,8 +105,8 @@ def test_every_request_body_round_trips_exactly(path: Path | None) -> None:
         assert report.losses == []
 
 
-@pytest.mark.parametrize("path", files_with(is_answer), ids=file_id)
-def test_every_response_body_round_trips_exactly(path: Path | None) -> None:
+@pytest.mark.parametrize("path", files_with(is_answer, "answers"), ids=corpus_id)
+def test_every_response_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
     for call in filter(is_answer, messages_calls(path)):
         body = call.response.json
         response = decode_response(body)
@@ -119,8 +117,10 @@ def test_every_response_body_round_trips_exactly(path: Path | None) -> None:
         assert len(response.message.parts) == len(body["content"])
 
 
-@pytest.mark.parametrize("path", files_with(is_stream), ids=file_id)
-def test_every_stream_accumulates_to_the_message_its_events_describe(path: Path | None) -> None:
+@pytest.mark.parametrize("path", files_with(is_stream, "streams"), ids=corpus_id)
+def test_every_stream_accumulates_to_the_message_its_events_describe(
+    path: Path | MissingCorpus,
+) -> None:
     for call in filter(is_stream, messages_calls(path)):
         payloads = call.response.stream_payloads()
         message = rebuilt_message(payloads)
@@ -132,8 +132,8 @@ def test_every_stream_accumulates_to_the_message_its_events_describe(path: Path 
         assert_describes(streamed, message)
 
 
-@pytest.mark.parametrize("path", files_with(is_failure), ids=file_id)
-def test_every_error_answer_becomes_the_typed_error(path: Path | None) -> None:
+@pytest.mark.parametrize("path", files_with(is_failure, "error answers"), ids=corpus_id)
+def test_every_error_answer_becomes_the_typed_error(path: Path | MissingCorpus) -> None:
     for call in filter(is_failure, messages_calls(path)):
         body = call.response.json
 
@@ -148,7 +148,7 @@ def test_every_error_answer_becomes_the_typed_error(path: Path | None) -> None:
 
 
 def test_the_corpus_holds_each_kind_of_anthropic_traffic() -> None:
-    require_corpus()
+    require_corpus("anthropic")
     calls = [call for path in corpus_files("anthropic") for call in messages_calls(path)]
     streams = list(filter(is_stream, calls))
     failures = list(filter(is_failure, calls))

@@ -370,5 +370,5 @@ def test_a_body_missing_a_required_field_raises_naming_its_path(
 
 
 def test_something_that_is_no_body_at_all_is_refused() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(DecodeError, match=r"at <root>: expected an object, got an array"):
         decode_response(["not", "a", "body"])

@@ -18,6 +18,7 @@ from interlingua.codec import (
     fit_tool_call_id,
     leftover,
     overlay,
+    wire_model,
 )
 
 read = WireReader("acme")
@@ -157,3 +158,9 @@ def test_a_body_that_is_not_an_object_is_a_decode_error() -> None:
 def test_an_id_holding_a_lone_surrogate_is_rewritten_not_refused() -> None:
     fitted = fit_tool_call_id("call_\ud800", allowed="a-zA-Z0-9_-")
     assert re.fullmatch(r"[a-zA-Z0-9_-]+", fitted)
+
+
+def test_the_model_sent_loses_its_own_routing_prefix_only() -> None:
+    assert wire_model("anthropic:claude-sonnet-4-5", "anthropic") == "claude-sonnet-4-5"
+    assert wire_model("claude-sonnet-4-5", "anthropic") == "claude-sonnet-4-5"
+    assert wire_model("ft:gpt-4o:org::x", "openai") == "ft:gpt-4o:org::x"

@@ -43,3 +43,12 @@ def test_a_request_carries_its_context_but_never_serializes_it() -> None:
     assert request.context is not None
     assert request.context.user_id == "u1"
     assert "context" not in request.model_dump()
+
+
+def test_an_unknown_field_is_refused_and_a_wrong_type_named() -> None:
+    from interlingua import InvalidDataError
+
+    with pytest.raises(InvalidDataError, match="at user: extra inputs are not permitted"):
+        InvocationContext(user="u1")  # type: ignore[call-arg]
+    with pytest.raises(InvalidDataError, match="at user_id"):
+        InvocationContext(user_id=5)  # type: ignore[arg-type]

@@ -110,3 +110,9 @@ def test_openai_in_stream_error_types_are_typed_too() -> None:
     limited = ProviderError.for_status(None, "m", provider="openai", type="rate_limit_exceeded")
     assert isinstance(limited, RateLimitError)
     assert limited.retryable
+
+
+def test_a_quota_that_ran_out_is_not_retried() -> None:
+    error = ProviderError.for_status(429, "quota", provider="openai", code="insufficient_quota")
+    assert isinstance(error, RateLimitError)
+    assert not error.retryable

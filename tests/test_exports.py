@@ -1,4 +1,5 @@
-"""The public names: everything in `__all__` exists, and the core stays provider-free."""
+"""The public names: each export list as it is (`interlingua.testing`'s is pinned in
+test_cassette.py), everything in `__all__` exists, and the core stays provider-free."""
 
 from __future__ import annotations
 
@@ -6,14 +7,120 @@ import subprocess
 import sys
 
 import interlingua
+import interlingua.client
 import interlingua.codec
 import interlingua.testing
 
 
 def test_every_exported_name_exists() -> None:
-    for module in (interlingua, interlingua.codec, interlingua.testing):
+    for module in (interlingua, interlingua.codec, interlingua.client, interlingua.testing):
         missing = [name for name in module.__all__ if not hasattr(module, name)]
         assert missing == [], module.__name__
+
+
+def test_the_export_list() -> None:
+    assert sorted(interlingua.__all__) == [
+        "Adapter",
+        "AdapterNotFoundError",
+        "AlternativeEvent",
+        "AuthenticationError",
+        "BadRequestError",
+        "CassetteError",
+        "ChatHistory",
+        "ChatRequest",
+        "ChatResponse",
+        "ContentPart",
+        "DecodeError",
+        "ENTRY_POINT_GROUP",
+        "ErrorEvent",
+        "FilePart",
+        "FinishEvent",
+        "FinishReason",
+        "HISTORY_FORMAT",
+        "HISTORY_VERSION",
+        "HistoryFormatError",
+        "InterlinguaError",
+        "InvalidDataError",
+        "InvocationContext",
+        "LossKind",
+        "Message",
+        "MessageTemplate",
+        "NotFoundError",
+        "OpaquePart",
+        "OverloadedError",
+        "PartDataEvent",
+        "PartEvent",
+        "PermissionDeniedError",
+        "ProviderConnectionError",
+        "ProviderError",
+        "RateLimitError",
+        "ReasoningConfig",
+        "ReasoningDelta",
+        "ReasoningPart",
+        "ReasoningSignature",
+        "RefusalDelta",
+        "RefusalPart",
+        "ResponseFormat",
+        "Role",
+        "ServerError",
+        "StreamAccumulator",
+        "StreamError",
+        "StreamEvent",
+        "StreamStart",
+        "TextDelta",
+        "TextPart",
+        "TokenUsage",
+        "ToolArgumentsError",
+        "ToolCallDelta",
+        "ToolCallPart",
+        "ToolCallStart",
+        "ToolChoice",
+        "ToolResultContent",
+        "ToolResultPart",
+        "ToolSpec",
+        "TranslationError",
+        "TranslationLoss",
+        "TranslationReport",
+        "TranslationWarning",
+        "UsageEvent",
+        "__version__",
+        "accumulate",
+        "accumulate_async",
+        "available_adapters",
+        "get_adapter",
+        "register_adapter",
+        "route",
+        "sanitize",
+        "split_model",
+    ]
+
+
+def test_the_codec_export_list() -> None:
+    assert sorted(interlingua.codec.__all__) == [
+        "WireReader",
+        "as_wire_dict",
+        "copy_json",
+        "dump_arguments",
+        "fit_tool_call_id",
+        "leftover",
+        "overlay",
+        "resolve_report",
+        "wire_model",
+    ]
+
+
+def test_the_client_export_list() -> None:
+    assert sorted(interlingua.client.__all__) == [
+        "AsyncChatClient",
+        "AsyncEventStream",
+        "ChatClient",
+        "Endpoint",
+        "EventStream",
+        "SDKBinding",
+        "StreamDecoder",
+        "sdk_client",
+        "set_stream",
+    ]
 
 
 def test_the_design_names_are_exported() -> None:
@@ -28,7 +135,7 @@ def test_the_design_names_are_exported() -> None:
 
 def test_importing_the_core_imports_no_provider_sdk_and_no_yaml() -> None:
     code = (
-        "import sys, interlingua, interlingua.codec, interlingua.testing\n"
+        "import sys, interlingua, interlingua.client, interlingua.codec, interlingua.testing\n"
         "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'httpx', 'httpx2', 'yaml'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )

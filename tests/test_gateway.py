@@ -17,20 +17,22 @@ import pytest
 
 import interlingua_anthropic as anthropic_adapter
 import interlingua_openai as openai_adapter
-from conftest import corpus_files, require_corpus
+from conftest import MissingCorpus, corpus_files, corpus_id, from_corpus
 from interlingua import ChatRequest, TranslationReport
 from interlingua.testing import load_cassette
 
 
 def recorded_requests(folder: str, provider: str, path: str) -> list[Any]:
-    """`(name, body)` of each recorded request, or `[None]` when the corpus is absent."""
+    """Each recorded request body to `path`, named `<file>[<k>]`; a single
+    `MissingCorpus` when the folder holds none."""
     bodies = []
     for file in corpus_files(folder, "*.yaml"):
         interactions = load_cassette(file).for_provider(provider)
         for k, interaction in enumerate(interactions):
             if interaction.request is not None and interaction.path == path:
                 bodies.append(pytest.param(interaction.request.json, id=f"{file.stem}[{k}]"))
-    return bodies or [None]
+    missing = MissingCorpus((folder,), f"{provider} requests to {path}")
+    return bodies or [pytest.param(missing, id=corpus_id(missing))]
 
 
 OPENAI_REQUESTS = recorded_requests("openai-chat", "openai", "/v1/chat/completions")
@@ -84,22 +86,16 @@ def unchanged(request: ChatRequest, encode: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("recorded", OPENAI_REQUESTS)
-def test_openai_requests_go_to_anthropic(recorded: dict[str, Any] | None) -> None:
-    if recorded is None:
-        require_corpus()
-        return
-    request = openai_adapter.decode_request(recorded)
+def test_openai_requests_go_to_anthropic(recorded: dict[str, Any] | MissingCorpus) -> None:
+    request = openai_adapter.decode_request(from_corpus(recorded))
     body = unchanged(request, anthropic_adapter.encode_request)
     check_anthropic_rules(body)
     assert body["model"] == request.model
 
 
 @pytest.mark.parametrize("recorded", ANTHROPIC_REQUESTS)
-def test_anthropic_requests_go_to_openai(recorded: dict[str, Any] | None) -> None:
-    if recorded is None:
-        require_corpus()
-        return
-    request = anthropic_adapter.decode_request(recorded)
+def test_anthropic_requests_go_to_openai(recorded: dict[str, Any] | MissingCorpus) -> None:
+    request = anthropic_adapter.decode_request(from_corpus(recorded))
     body = unchanged(request, openai_adapter.encode_request)
     check_openai_rules(body)
     thinking = [p.text for m in request.messages for p in m.reasoning if p.text]

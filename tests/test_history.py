@@ -123,7 +123,7 @@ def test_a_part_that_does_not_fit_its_role_in_a_file_names_message_and_part() ->
             {"role": "system", "parts": [{"type": "tool_call", "id": "c", "name": "f"}]},
         ],
     }
-    with pytest.raises(InvalidDataError, match=r"messages\[0\]\.parts: part 0 \(tool_call\)"):
+    with pytest.raises(InvalidDataError, match=r"messages\[0\]\.parts\[0\]: part 0 \(tool_call\)"):
         ChatHistory.from_document(document)
 
 
@@ -135,7 +135,7 @@ def test_a_missing_field_names_its_path() -> None:
     }
     with pytest.raises(InvalidDataError) as caught:
         ChatHistory.from_document(document)
-    assert caught.value.path == "messages[0].parts[0].tool_result.tool_call_id"
+    assert caught.value.path == "messages[0].parts[0].tool_call_id"
     assert "field required" in str(caught.value)
 
 
@@ -218,3 +218,37 @@ def test_sanitize_does_not_change_its_input() -> None:
     messages = [Message.assistant(CALL_A)]
     sanitize(messages, repair=True)
     assert messages == [Message.assistant(CALL_A)]
+
+
+def test_text_with_a_lone_surrogate_saves_and_loads_back(tmp_path: Path) -> None:
+    # json.loads('"\\ud83d"') gives such text: a provider's body may hold it.
+    history = ChatHistory(messages=[Message.user("half an emoji: \ud83d")])
+    path = tmp_path / "h.json"
+    history.save(path)
+    assert ChatHistory.load(path) == history
+    assert [p.name for p in tmp_path.iterdir()] == ["h.json"]
+
+
+def test_saving_replaces_the_file_whole(tmp_path: Path) -> None:
+    path = tmp_path / "h.json"
+    ChatHistory(messages=[Message.user("first")]).save(path)
+    ChatHistory(messages=[Message.user("second")]).save(path)
+    assert ChatHistory.load(path).last_message.text == "second"
+    assert [p.name for p in tmp_path.iterdir()] == ["h.json"]
+
+
+def test_a_history_refuses_what_is_no_message() -> None:
+    history = ChatHistory()
+    with pytest.raises(InvalidDataError, match=r"at messages\[0\]: expected a Message, got str"):
+        history.add_message("hi")  # type: ignore[arg-type]
+    with pytest.raises(InvalidDataError, match=r"at messages\[0\]\.parts\[0\]"):
+        ChatHistory(messages=[{"role": "user", "parts": [{"type": "nope"}]}])  # type: ignore[list-item]
+    with pytest.raises(InvalidDataError, match="at title"):
+        history.title = 5  # type: ignore[assignment]
+
+
+def test_metadata_and_artefacts_are_json_values() -> None:
+    with pytest.raises(InvalidDataError, match="at metadata"):
+        ChatHistory(metadata={"when": object()})
+    history = ChatHistory(artefacts=[{"kind": "report", "pages": [1, 2]}])
+    assert ChatHistory.from_json(history.to_json()) == history

@@ -73,7 +73,7 @@ def test_a_part_that_does_not_fit_the_role_is_refused(role: str, part: object) -
     text = str(caught.value)
     assert f"({part.type})" in text  # type: ignore[attr-defined]
     assert f"not allowed in a {role} message" in text
-    assert caught.value.path == "parts"
+    assert caught.value.path == f"parts[{1 if role != 'tool' else 0}]"
 
 
 @pytest.mark.parametrize(
@@ -115,3 +115,10 @@ def test_a_message_round_trips_through_json() -> None:
 def test_messages_with_the_same_content_are_equal() -> None:
     assert Message.user("a") == Message.user("a")
     assert Message.user("a") != Message.assistant("a")
+
+
+def test_a_copy_with_changes_is_checked_like_a_new_message() -> None:
+    message = Message.assistant(ToolCallPart(id="c", name="f"))
+    with pytest.raises(InvalidDataError, match=r"at parts\[0\]: part 0 \(tool_call\)"):
+        message.model_copy(update={"role": "system"})
+    assert message.model_copy(update={"id": "m1"}).id == "m1"

@@ -5,7 +5,6 @@ package around them."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +18,16 @@ import pytest
 import interlingua
 import interlingua_openai
 import interlingua_openai.responses
-from conftest import ROOT, RespxHttpx2, bodies, corpus_files, recorded, requested, require_corpus
+from conftest import (
+    MissingCorpus,
+    RespxHttpx2,
+    bodies,
+    corpus_id,
+    corpus_params,
+    from_corpus,
+    recorded,
+    requested,
+)
 from interlingua import (
     Adapter,
     BadRequestError,
@@ -449,7 +457,7 @@ def test_the_client_takes_a_user_built_sdk_client_or_the_options_to_build_one() 
 
 # --- the corpus, replayed through the SDK clients ---
 
-CORPUS = corpus_files("openai-chat") + corpus_files("openai-responses")
+CORPUS = corpus_params("openai-chat", "openai-responses")
 CLIENTS = {
     CHAT_PATH: (OpenAIClient, AsyncOpenAIClient, interlingua_openai),
     RESPONSES_PATH: (
@@ -460,19 +468,13 @@ CLIENTS = {
 }
 
 
-def corpus_interactions(path: Path | None) -> list[Interaction]:
-    if path is None:
-        require_corpus()
-        pytest.fail("no OpenAI cassettes in the corpus")
+def corpus_interactions(param: Path | MissingCorpus) -> list[Interaction]:
+    path = from_corpus(param)
     return [i for i in load_cassette(path).for_provider("openai") if i.path in CLIENTS]
 
 
-def corpus_id(path: Path | None) -> str:
-    return "corpus-missing" if path is None else path.name
-
-
-@pytest.mark.parametrize("path", CORPUS or [None], ids=corpus_id)
-def test_the_corpus_replayed_through_the_sdk_client(path: Path | None) -> None:
+@pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
+def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_interactions(path)
     replay = Replay(calls)
     for interaction in calls:
@@ -494,8 +496,8 @@ def test_the_corpus_replayed_through_the_sdk_client(path: Path | None) -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("path", CORPUS or [None], ids=corpus_id)
-async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | None) -> None:
+@pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
+async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_interactions(path)
     replay = Replay(calls)
     for interaction in calls:
@@ -553,23 +555,6 @@ def test_the_export_lists() -> None:
     )
     with pytest.raises(AttributeError):
         interlingua_openai.NoSuchThing  # type: ignore[attr-defined]  # noqa: B018
-
-
-def test_the_readme_examples_run(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    readme = (ROOT / "adapters" / "openai" / "README.md").read_text(encoding="utf-8")
-    code = "\n".join(re.findall(r"```python\n(.*?)```", readme, re.DOTALL))
-    monkeypatch.chdir(ROOT)
-
-    exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
-
-    assert capsys.readouterr().out.splitlines() == [
-        "Yes: light rain in Lisbon right now, 14 °C with a westerly wind.",
-        "510 128",
-        "messages[2].parts[0]: dropped: openai takes no reasoning back (made by openai-responses)",
-        "['system', 'user', 'assistant', 'tool', 'assistant']",
-    ]
 
 
 class _BreaksOff(httpx2.SyncByteStream):

@@ -23,7 +23,7 @@ import pytest
 
 import interlingua_openai
 import interlingua_openai.responses
-from conftest import corpus_files, require_corpus
+from conftest import MissingCorpus, corpus_id, corpus_params, from_corpus, require_corpus
 from interlingua import (
     AuthenticationError,
     BadRequestError,
@@ -47,7 +47,8 @@ CODECS: dict[str, ModuleType] = {
     "/v1/chat/completions": interlingua_openai,
     "/v1/responses": interlingua_openai.responses,
 }
-FILES = corpus_files("openai-chat") + corpus_files("openai-responses")
+# Each folder on its own, so a missing one is named even when the other is there.
+FILES = corpus_params("openai-chat") + corpus_params("openai-responses")
 
 
 def same_json(a: Any, b: Any) -> bool:
@@ -55,19 +56,13 @@ def same_json(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def file_id(path: Path | None) -> str:
-    return "corpus-missing" if path is None else f"{path.parent.parent.name}/{path.name}"
-
-
 @functools.cache
 def cassette(path: Path) -> Cassette:
     return load_cassette(path)
 
 
-def interactions(path: Path | None) -> list[tuple[Interaction, ModuleType]]:
-    if path is None:
-        require_corpus()
-        pytest.fail("no OpenAI cassettes in the corpus")
+def interactions(param: Path | MissingCorpus) -> list[tuple[Interaction, ModuleType]]:
+    path = from_corpus(param)
     found = [
         (interaction, CODECS[interaction.path or ""])
         for interaction in cassette(path).for_provider("openai")
@@ -77,12 +72,12 @@ def interactions(path: Path | None) -> list[tuple[Interaction, ModuleType]]:
     return found
 
 
-def successes(path: Path | None) -> list[tuple[Interaction, ModuleType]]:
+def successes(path: Path | MissingCorpus) -> list[tuple[Interaction, ModuleType]]:
     return [(i, codec) for i, codec in interactions(path) if i.response.status < 400]
 
 
-@pytest.mark.parametrize("path", FILES or [None], ids=file_id)
-def test_every_request_body_round_trips(path: Path | None) -> None:
+@pytest.mark.parametrize("path", FILES, ids=corpus_id)
+def test_every_request_body_round_trips(path: Path | MissingCorpus) -> None:
     for interaction, codec in interactions(path):
         assert interaction.request is not None
         body = interaction.request.json
@@ -91,8 +86,8 @@ def test_every_request_body_round_trips(path: Path | None) -> None:
         assert report.losses == []
 
 
-@pytest.mark.parametrize("path", FILES or [None], ids=file_id)
-def test_every_response_body_round_trips(path: Path | None) -> None:
+@pytest.mark.parametrize("path", FILES, ids=corpus_id)
+def test_every_response_body_round_trips(path: Path | MissingCorpus) -> None:
     answers = [(i, codec) for i, codec in successes(path) if not i.is_stream]
     for interaction, codec in answers:
         body = interaction.response.json
@@ -104,8 +99,8 @@ def test_every_response_body_round_trips(path: Path | None) -> None:
         assert facts(response) == expected
 
 
-@pytest.mark.parametrize("path", FILES or [None], ids=file_id)
-def test_every_stream_accumulates_to_what_its_chunks_say(path: Path | None) -> None:
+@pytest.mark.parametrize("path", FILES, ids=corpus_id)
+def test_every_stream_accumulates_to_what_its_chunks_say(path: Path | MissingCorpus) -> None:
     streams = [(i, codec) for i, codec in successes(path) if i.is_stream]
     for interaction, codec in streams:
         payloads = interaction.response.stream_payloads()
@@ -120,8 +115,8 @@ def test_every_stream_accumulates_to_what_its_chunks_say(path: Path | None) -> N
             )
 
 
-@pytest.mark.parametrize("path", FILES or [None], ids=file_id)
-def test_every_error_answer_is_a_typed_error(path: Path | None) -> None:
+@pytest.mark.parametrize("path", FILES, ids=corpus_id)
+def test_every_error_answer_is_a_typed_error(path: Path | MissingCorpus) -> None:
     errors = [(i, codec) for i, codec in interactions(path) if i.response.status >= 400]
     for interaction, codec in errors:
         status, body = interaction.response.status, interaction.response.json
@@ -134,8 +129,8 @@ def test_every_error_answer_is_a_typed_error(path: Path | None) -> None:
 
 
 def test_the_corpus_covers_both_apis_and_every_kind_of_answer() -> None:
-    if not FILES:
-        require_corpus()
+    require_corpus("openai-chat")
+    require_corpus("openai-responses")
     found = [(i, codec) for path in FILES for i, codec in interactions(path)]
     chat = [i for i, codec in found if codec is interlingua_openai]
     responses = [i for i, codec in found if codec is interlingua_openai.responses]
@@ -226,13 +221,8 @@ def chat_stream_facts(payloads: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def test_a_corpus_stream_keeps_its_finish_reason_and_usage_details() -> None:
-    path = next(
-        (p for p in FILES if p.name == "test_max_tokens__openai_gpt_4o_completions__stream.yaml"),
-        None,
-    )
-    if path is None:
-        require_corpus()
-        pytest.fail("the max-tokens stream cassette is missing")
+    name = "test_max_tokens__openai_gpt_4o_completions__stream.yaml"
+    (path,) = require_corpus("openai-chat").rglob(name)
     ((interaction, codec),) = interactions(path)
     response = accumulate(codec.decode_stream(interaction.response.stream_payloads()))
     assert response.finish_reason is FinishReason.LENGTH
@@ -245,15 +235,18 @@ def test_a_corpus_stream_keeps_its_finish_reason_and_usage_details() -> None:
 
 # OpenAI calls recorded among another provider's traffic (a Responses call that
 # builds the history of a Mistral test).
-ELSEWHERE = [
-    path
-    for path in corpus_files("mistral") + corpus_files("anthropic") + corpus_files("groq")
-    if path.suffix == ".yaml" and b"api.openai.com" in path.read_bytes()
-]
+ELSEWHERE = corpus_params(
+    "mistral",
+    "anthropic",
+    "groq",
+    pattern="*.yaml",
+    keep=lambda path: b"api.openai.com" in path.read_bytes(),
+    holding="OpenAI calls",
+)
 
 
-@pytest.mark.parametrize("path", ELSEWHERE or [None], ids=file_id)
-def test_openai_calls_recorded_elsewhere_round_trip_too(path: Path | None) -> None:
+@pytest.mark.parametrize("path", ELSEWHERE, ids=corpus_id)
+def test_openai_calls_recorded_elsewhere_round_trip_too(path: Path | MissingCorpus) -> None:
     for interaction, codec in successes(path):
         body = interaction.request.json
         assert same_json(codec.encode_request(codec.decode_request(body)), body)

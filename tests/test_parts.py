@@ -131,3 +131,24 @@ def test_a_tool_result_may_hold_a_provider_block() -> None:
     part = ToolResultPart(tool_call_id="c1", content=(TextPart(text="found"), block))
     assert ToolResultPart.model_validate_json(part.model_dump_json()) == part
     assert part.text == "found"
+
+
+def test_arguments_nested_beyond_reason_are_malformed_not_a_crash() -> None:
+    with pytest.raises(ToolArgumentsError, match="nested too deeply"):
+        ToolCallPart(id="c", name="f", arguments="[" * 200_000).parsed_arguments()
+
+
+def test_nan_is_not_json() -> None:
+    with pytest.raises(ToolArgumentsError, match="NaN is not JSON"):
+        ToolCallPart(id="c", name="f", arguments='{"a": NaN}').parsed_arguments()
+    with pytest.raises(InvalidDataError, match="at arguments: the arguments are not JSON data"):
+        ToolCallPart(id="c", name="f", arguments={"a": float("nan")})  # type: ignore[arg-type]
+    with pytest.raises(InvalidDataError, match="at arguments"):
+        ToolCallPart(id="c", name="f", arguments={"a": object()})  # type: ignore[arg-type]
+
+
+def test_file_content_errors_name_the_data() -> None:
+    with pytest.raises(InvalidDataError, match="at data: the file is given by reference"):
+        FilePart(media_type="image/png", url="https://example.com/x.png").content()
+    with pytest.raises(InvalidDataError, match="at data: not base64"):
+        FilePart(media_type="image/png", data="not base64!").content()

@@ -1,59 +1,81 @@
-"""Property tests: every core value survives JSON, histories survive files, usage adds up."""
+"""Property tests: every core value and stream event survives JSON, histories
+survive files, usage adds up."""
 
 from __future__ import annotations
 
+import enum
+import json
+import types
 from pathlib import Path
+from typing import Annotated, Any, Union, get_args, get_origin
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel, TypeAdapter
 
 from interlingua import (
     ChatHistory,
     ChatRequest,
     ChatResponse,
     ContentPart,
+    ErrorEvent,
     FilePart,
+    FinishEvent,
     FinishReason,
+    InvocationContext,
+    LossKind,
     Message,
     OpaquePart,
     ReasoningConfig,
     ReasoningPart,
     RefusalPart,
     ResponseFormat,
+    StreamEvent,
+    StreamStart,
+    TextDelta,
     TextPart,
     TokenUsage,
     ToolCallPart,
     ToolChoice,
     ToolResultPart,
     ToolSpec,
+    TranslationLoss,
 )
 
 text = st.text(max_size=30)
 names = st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)
+providers = st.sampled_from(["anthropic", "openai", "openai-responses", "mistral", "groq"])
 json_scalars = st.none() | st.booleans() | st.integers(-(10**6), 10**6) | text
 json_values = st.recursive(
     json_scalars,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(names, inner, max_size=3),
     max_leaves=8,
 )
+json_objects = st.dictionaries(names, json_values, max_size=3)
 provider_data = st.dictionaries(
-    st.sampled_from(["anthropic", "openai", "mistral"]),
-    st.dictionaries(names, json_values, max_size=2),
-    max_size=2,
+    providers, st.dictionaries(names, json_values, max_size=2), max_size=2
 )
 
 text_parts = st.builds(TextPart, text=text, provider_data=provider_data)
 file_parts = st.one_of(
     st.builds(FilePart, media_type=st.just("image/png"), data=st.just("aGVsbG8=")),
     st.builds(FilePart, media_type=st.just("application/pdf"), url=text, filename=st.none() | text),
-    st.builds(FilePart, media_type=st.just("image/jpeg"), file_id=names, detail=st.none() | text),
+    st.builds(
+        FilePart,
+        media_type=st.just("image/jpeg"),
+        file_id=names,
+        provider=st.none() | providers,
+        detail=st.none() | text,
+        provider_data=provider_data,
+    ),
 )
 reasoning_parts = st.builds(
     ReasoningPart,
     text=text,
     signature=st.none() | text,
     redacted_data=st.none() | text,
-    provider=st.none() | st.sampled_from(["anthropic", "mistral", "groq"]),
+    provider=st.none() | providers,
 )
 tool_calls = st.builds(ToolCallPart, id=names, name=names, arguments=text)
 tool_results = st.builds(
@@ -63,10 +85,11 @@ tool_results = st.builds(
     content=st.lists(text_parts | file_parts, max_size=2).map(tuple),
     is_error=st.booleans(),
 )
-opaque_parts = st.builds(
-    OpaquePart, provider=names, data=st.dictionaries(names, json_values, max_size=3)
-)
+opaque_parts = st.builds(OpaquePart, provider=names, data=json_objects)
 refusals = st.builds(RefusalPart, text=text)
+content_parts = st.one_of(
+    text_parts, file_parts, reasoning_parts, tool_calls, tool_results, refusals, opaque_parts
+)
 
 
 def _message(role: str, parts: st.SearchStrategy[ContentPart]) -> st.SearchStrategy[Message]:
@@ -97,6 +120,13 @@ usages = st.builds(
     reasoning_tokens=st.integers(0, 10**6),
     details=st.dictionaries(names, st.integers(0, 1000), max_size=3),
 )
+contexts = st.builds(
+    InvocationContext,
+    session_id=st.none() | names,
+    user_id=st.none() | names,
+    llm_settings=st.none() | json_objects,
+    workflow_settings=st.none() | json_objects,
+)
 requests = st.builds(
     ChatRequest,
     model=names,
@@ -108,24 +138,45 @@ requests = st.builds(
         max_size=2,
     ).map(tuple),
     tool_choice=st.none() | st.sampled_from([ToolChoice.auto(), ToolChoice.tool("f")]),
+    parallel_tool_calls=st.none() | st.booleans(),
     max_tokens=st.none() | st.integers(1, 10**5),
-    temperature=st.none() | st.floats(0, 2),
+    temperature=st.none() | st.integers(0, 2) | st.floats(0, 2),
+    top_p=st.none() | st.integers(0, 1) | st.floats(0, 1),
+    top_k=st.none() | st.integers(1, 500),
     stop=st.lists(text, max_size=2).map(tuple),
+    seed=st.none() | st.integers(-(2**63), 2**63 - 1),
     reasoning=st.none() | st.builds(ReasoningConfig, budget_tokens=st.none() | st.integers(1, 9)),
     response_format=st.none() | st.just(ResponseFormat(type="json_object")),
+    stream=st.booleans(),
+    context=st.none() | contexts,
     provider_options=st.dictionaries(names, st.dictionaries(names, json_values, max_size=2)),
-)
-responses = st.builds(
-    ChatResponse,
-    id=st.none() | names,
-    model=st.none() | names,
-    provider=st.none() | names,
-    message=_message("assistant", text_parts | reasoning_parts | tool_calls),
-    finish_reason=st.none() | st.sampled_from(FinishReason),
-    raw_finish_reason=st.none() | text,
-    usage=usages,
     provider_data=provider_data,
 )
+warnings = st.builds(
+    TranslationLoss, path=text, kind=st.sampled_from(get_args(LossKind)), reason=text
+)
+
+
+def _responses(
+    alternatives: st.SearchStrategy[tuple[ChatResponse, ...]],
+) -> st.SearchStrategy[ChatResponse]:
+    return st.builds(
+        ChatResponse,
+        id=st.none() | names,
+        model=st.none() | names,
+        provider=st.none() | names,
+        message=_message("assistant", text_parts | reasoning_parts | tool_calls | refusals),
+        finish_reason=st.none() | st.sampled_from(FinishReason),
+        raw_finish_reason=st.none() | text,
+        usage=usages,
+        alternatives=alternatives,
+        warnings=st.lists(warnings, max_size=2).map(tuple),
+        provider_data=provider_data,
+    )
+
+
+# A response whose alternatives are responses without alternatives of their own.
+responses = _responses(st.lists(_responses(st.just(())), max_size=2).map(tuple))
 
 
 @given(messages)
@@ -134,8 +185,11 @@ def test_a_message_survives_json(message: Message) -> None:
 
 
 @given(requests)
-def test_a_request_survives_json(request: ChatRequest) -> None:
-    assert ChatRequest.model_validate_json(request.model_dump_json()) == request
+def test_a_request_survives_json_all_but_its_context(request: ChatRequest) -> None:
+    dumped = request.model_dump_json()
+
+    assert "context" not in json.loads(dumped)  # it belongs to this call, not to the data
+    assert ChatRequest.model_validate_json(dumped) == request.model_copy(update={"context": None})
 
 
 @given(responses)
@@ -168,3 +222,81 @@ def test_a_whole_number_setting_stays_a_whole_number() -> None:
     dumped = ChatRequest(model="m", temperature=1, top_p=0.5).model_dump_json()
     assert '"temperature":1,' in dumped
     assert '"top_p":0.5,' in dumped
+
+
+# --- stream events: every member of the `StreamEvent` union, found from the union ---
+
+
+def union_members(annotation: Any) -> tuple[Any, ...]:
+    """The members of a union, `Annotated` or not (a lone type for anything else)."""
+    if get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    if get_origin(annotation) in (Union, types.UnionType):
+        return get_args(annotation)
+    return (annotation,)
+
+
+EVENT_CLASSES: tuple[type[BaseModel], ...] = union_members(StreamEvent)
+
+# A strategy for each type an event field has (enums are sampled); a field of
+# another type fails the test with its type named, so a new event gets one here.
+FIELD_STRATEGIES: dict[Any, st.SearchStrategy[Any]] = {
+    str: text,
+    int: st.integers(0, 10**6),
+    bool: st.booleans(),
+    Any: json_values,
+    dict[str, Any]: json_objects,
+    dict[str, dict[str, Any]]: provider_data,
+    TokenUsage: usages,
+    ChatResponse: responses,
+    union_members(ContentPart): content_parts,
+}
+
+
+def field_strategy(annotation: Any) -> st.SearchStrategy[Any]:
+    """Values of an event field's type: an optional field is None or a value."""
+    members = union_members(annotation)
+    if type(None) not in members:
+        return members_strategy(members)
+    return st.none() | members_strategy(tuple(m for m in members if m is not type(None)))
+
+
+def members_strategy(members: tuple[Any, ...]) -> st.SearchStrategy[Any]:
+    key = members[0] if len(members) == 1 else members
+    if isinstance(key, type) and issubclass(key, enum.Enum):
+        return st.sampled_from(key)
+    if key not in FIELD_STRATEGIES:
+        raise LookupError(f"no strategy for a stream event field of type {key!r}")
+    return FIELD_STRATEGIES[key]
+
+
+def event_strategy(event: type[BaseModel]) -> st.SearchStrategy[BaseModel]:
+    fields = {
+        name: field_strategy(info.annotation)
+        for name, info in event.model_fields.items()
+        if name != "type"
+    }
+    return st.builds(event, **fields)
+
+
+def test_the_stream_event_union_is_read_whole() -> None:
+    assert {StreamStart, TextDelta, FinishEvent, ErrorEvent} <= set(EVENT_CLASSES)
+    tags = [event.model_fields["type"].default for event in EVENT_CLASSES]
+    assert len(set(tags)) == len(tags)
+
+
+STREAM_EVENT = TypeAdapter[Any](StreamEvent)
+
+
+@pytest.mark.parametrize("event_class", EVENT_CLASSES, ids=lambda event: event.__name__)
+@settings(max_examples=50)
+@given(data=st.data())
+def test_every_stream_event_survives_json(
+    event_class: type[BaseModel], data: st.DataObject
+) -> None:
+    event = data.draw(event_strategy(event_class))
+
+    restored = STREAM_EVENT.validate_json(STREAM_EVENT.dump_json(event))
+
+    assert type(restored) is event_class
+    assert restored == event

@@ -41,13 +41,19 @@ def test_an_sdk_client_gets_the_recorded_answer_and_its_request_is_kept() -> Non
 @pytest.mark.anyio
 async def test_an_async_sdk_client_is_answered_alike() -> None:
     replay = Replay(load_cassette(IMAGE).interactions)
+    request = request_of(replay)
     client = AsyncAnthropicClient(
         anthropic.AsyncAnthropic(
             api_key="test-key", max_retries=0, http_client=replay.async_client()
         )
     )
-    response = await client.complete(request_of(replay))
+
+    response = await client.complete(request)
+
     assert replay.done
+    assert replay.sent == [encode_request(request)]
+    assert replay.sent[0] == replay.interactions[0].request.json  # type: ignore[union-attr]
+    assert response.text == replay.interactions[0].response.json["content"][0]["text"]  # type: ignore[index]
     assert response.finish_reason is not None
 
 

@@ -35,3 +35,15 @@ def test_without_a_report_every_loss_is_a_warning() -> None:
     with pytest.warns(TranslationWarning, match=r"openai: messages\[0\]: dropped: why"):
         report.dropped("messages[0]", "why")
     assert not report
+
+
+def test_a_warning_names_the_callers_line() -> None:
+    import interlingua_anthropic
+    from interlingua import ChatRequest, FilePart, Message
+
+    request = ChatRequest(
+        model="m", messages=(Message.user("hi", FilePart(media_type="audio/wav", data="AAAA")),)
+    )
+    with pytest.warns(TranslationWarning) as caught:
+        interlingua_anthropic.encode_request(request)
+    assert caught[0].filename == __file__

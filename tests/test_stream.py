@@ -111,8 +111,11 @@ def test_a_text_part_and_a_tool_call_may_share_an_index() -> None:
     )
 
 
+TOOL_CALLS = FinishEvent(finish_reason=FinishReason.TOOL_CALLS, raw_finish_reason="tool_use")
+
+
 def test_a_call_without_argument_deltas_has_empty_object_arguments() -> None:
-    response = accumulate([ToolCallStart(index=0, id="c", name="now")])
+    response = accumulate([ToolCallStart(index=0, id="c", name="now"), TOOL_CALLS])
     assert response.message.tool_calls[0].arguments == "{}"
     assert response.warnings == ()
 
@@ -123,6 +126,7 @@ def test_malformed_arguments_are_kept_and_flagged() -> None:
             TextDelta(index=0, text="x"),
             ToolCallStart(index=1, id="c", name="f"),
             ToolCallDelta(index=1, arguments='{"a": tru'),
+            TOOL_CALLS,
         ]
     )
     assert response.message.tool_calls[0].arguments == '{"a": tru'
@@ -216,6 +220,7 @@ def test_a_part_kept_although_malformed_is_flagged_where_it_ends_up() -> None:
         [
             TextDelta(index=0, text="Searching."),
             PartEvent(index=1, part=block, malformed="input is not JSON; kept as text"),
+            TOOL_CALLS,
         ]
     )
     assert response.message.parts[1] == block
@@ -236,3 +241,23 @@ def test_other_choices_become_the_alternatives_in_index_order() -> None:
     )
     assert response.text == "One."
     assert response.alternatives == (second, third)
+
+
+def test_a_stream_that_ends_without_a_finish_is_flagged_as_maybe_cut_off() -> None:
+    response = accumulate([StreamStart(id="msg_9"), TextDelta(text="Half an")])
+    assert response.text == "Half an"
+    assert response.finish_reason is None
+    (warning,) = response.warnings
+    assert (warning.path, warning.kind) == ("finish_reason", "malformed")
+    assert "may be cut off" in warning.reason
+
+
+def test_a_response_holds_an_assistant_message_and_copies_refresh_their_flags() -> None:
+    from interlingua import InvalidDataError
+
+    with pytest.raises(InvalidDataError, match="a response holds an assistant message"):
+        ChatResponse(message=Message.user("hi"))
+    bad = ChatResponse(message=Message.assistant(ToolCallPart(id="c", name="f", arguments="{")))
+    assert len(bad.warnings) == 1
+    fixed = bad.model_copy(update={"message": Message.assistant("done")})
+    assert fixed.warnings == ()

@@ -66,3 +66,14 @@ def test_a_template_makes_a_message(tmp_path: Path) -> None:
     assert template.message(persona="kind") == Message.user("You are kind.")
     with pytest.raises(InvalidDataError, match="not allowed in a tool message"):
         template.message("tool", persona="x")
+
+
+def test_names_may_be_in_any_script() -> None:
+    assert MessageTemplate("{名前} / {données/clé}").render(
+        {"名前": "Ada", "données": {"clé": 1}}
+    ) == ("Ada / 1")
+
+
+def test_a_line_stays_when_a_given_value_is_only_whitespace() -> None:
+    assert MessageTemplate("a\n{x}{y}\nb").render(x=None, y="  ") == "a\n  \nb"
+    assert MessageTemplate("a\n{x} {z}\nb").render() == "a\nb"

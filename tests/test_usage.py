@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from interlingua import TokenUsage
 
 
@@ -36,16 +38,27 @@ def test_sum_of_three_responses() -> None:
     assert sum(usages) == TokenUsage(input_tokens=6, output_tokens=12, total_tokens=18)
 
 
-def test_sum_of_nothing_is_zero_and_adding_a_number_is_refused() -> None:
-    assert sum([], TokenUsage()) == TokenUsage()
-    try:
+def test_sum_starts_from_zero_and_adding_a_number_is_refused() -> None:
+    one = TokenUsage(input_tokens=1)
+    assert sum([one]) == one
+    assert 0 + one == one
+    with pytest.raises(TypeError):
         TokenUsage() + 1  # type: ignore[operator]
-    except TypeError:
-        pass
-    else:  # pragma: no cover
-        raise AssertionError("adding an int must raise TypeError")
 
 
 def test_uncached_input_is_what_no_cache_touched() -> None:
     usage = TokenUsage(input_tokens=100, cache_read_tokens=60, cache_write_tokens=30)
     assert usage.uncached_input_tokens == 10
+
+
+def test_the_total_is_counted_after_the_counts_are_read() -> None:
+    usage = TokenUsage.model_validate({"input_tokens": "10", "output_tokens": "2"})
+    assert usage.total_tokens == 12
+    assert TokenUsage.model_validate_json('{"input_tokens": 3}').total_tokens == 3
+
+
+def test_a_count_that_is_not_a_number_names_its_field() -> None:
+    from interlingua import InvalidDataError
+
+    with pytest.raises(InvalidDataError, match="at input_tokens"):
+        TokenUsage(input_tokens="many")  # type: ignore[arg-type]

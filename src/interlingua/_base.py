@@ -1,9 +1,15 @@
-"""The base of every core value: frozen pydantic models that raise interlingua errors."""
+"""The base of every core value: pydantic models that raise interlingua errors.
+
+Whatever way a value is made (built, validated from data or JSON, copied with
+changes, or, for the mutable `ChatHistory`, changed in place), it is checked
+against the same rules, and a broken one raises `InvalidDataError` naming the
+path of what is wrong.
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -15,7 +21,14 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     from typing_extensions import Self
 
-__all__ = ["CoreModel", "ProviderData", "empty_field", "provider_data_field", "validate"]
+__all__ = [
+    "CoreModel",
+    "MutableCoreModel",
+    "ProviderData",
+    "empty_field",
+    "provider_data_field",
+    "validate",
+]
 
 # Data one provider needs echoed back to it alone (a signature, a cache marker,
 # a citation list), keyed by provider name: {"anthropic": {"cache_control": {...}}}.
@@ -38,10 +51,8 @@ def provider_data_field() -> Any:
     return empty_field(dict)
 
 
-class CoreModel(BaseModel):
-    """A frozen value. Invalid input raises `InvalidDataError` naming the field."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Checked(BaseModel):
+    """Turns pydantic's ValidationError into `InvalidDataError` at every entry."""
 
     def __init__(self, /, **data: Any) -> None:
         try:
@@ -66,6 +77,40 @@ class CoreModel(BaseModel):
             return super().model_validate_json(*args, **kwargs)
         except ValidationError as exc:
             raise InvalidDataError.from_validation(exc, subject=cls.__name__) from None
+
+    @classmethod
+    def model_validate_strings(cls, *args: Any, **kwargs: Any) -> Self:
+        try:
+            return super().model_validate_strings(*args, **kwargs)
+        except ValidationError as exc:
+            raise InvalidDataError.from_validation(exc, subject=cls.__name__) from None
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy; with `update`, checked like a new value (nested values already
+        checked are taken as they are)."""
+        if not update:
+            return super().model_copy(deep=deep)
+        fields = {name: getattr(self, name) for name in type(self).model_fields}
+        copy = type(self).model_validate({**fields, **update})
+        return copy.model_copy(deep=True) if deep else copy
+
+
+class CoreModel(_Checked):
+    """A frozen value. Invalid input raises `InvalidDataError` naming the field."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class MutableCoreModel(_Checked):
+    """A container changed in place; every assignment is checked."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as exc:
+            raise InvalidDataError.from_validation(exc, subject=type(self).__name__) from None
 
 
 def validate(model: type[M], data: Any, *, subject: str, prefix: tuple[str | int, ...] = ()) -> M:

@@ -6,7 +6,9 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+
+from interlingua._base import CoreModel
 
 if sys.version_info >= (3, 11):
     from typing import Self
@@ -16,7 +18,7 @@ else:  # pragma: no cover
 __all__ = ["InvocationContext"]
 
 
-class InvocationContext(BaseModel):
+class InvocationContext(CoreModel):
     """Who a call is made for, read-only for the length of a request.
 
     Adapters send `user_id` as the provider's own end-user field (OpenAI's
@@ -24,7 +26,8 @@ class InvocationContext(BaseModel):
     carry fields of your own; `from_metadata` fills them by name.
     """
 
-    model_config = ConfigDict(frozen=True)
+    # Subclasses may add fields; an unknown keyword is refused, not ignored.
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     session_id: str | None = None
     user_id: str | None = None
@@ -37,7 +40,8 @@ class InvocationContext(BaseModel):
     ) -> Self:
         """A context from request metadata. Fields are matched by name and
         unknown keys ignored; `session_id` comes from the argument alone."""
-        return cls.model_validate({**(metadata or {}), "session_id": session_id})
+        known = {k: v for k, v in (metadata or {}).items() if k in cls.model_fields}
+        return cls.model_validate({**known, "session_id": session_id})
 
     def outbound_metadata(self) -> dict[str, Any]:
         """What this context forwards to a downstream service: every set field

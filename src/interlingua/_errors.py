@@ -94,9 +94,31 @@ class InvalidDataError(InterlinguaError, ValueError):
         cls, exc: ValidationError, *, subject: str, prefix: Sequence[str | int] = ()
     ) -> InvalidDataError:
         problems = [
-            (format_path([*prefix, *error["loc"]]), _describe(error)) for error in exc.errors()
+            (format_path([*prefix, *_json_loc(error)]), _describe(error)) for error in exc.errors()
         ]
         return cls(problems, subject=subject)
+
+
+def _json_loc(error: Mapping[str, Any]) -> list[str | int]:
+    """The error's place as a path into the JSON: pydantic puts the tag of a
+    discriminated union in its `loc` (`parts.0.tool_result.tool_call_id`), which
+    is no key of the JSON, and a part refused by its message's role names its
+    index in the error's context."""
+    loc: list[str | int] = []
+    for item in error["loc"]:
+        after_index = bool(loc) and isinstance(loc[-1], int)
+        if not (after_index and isinstance(item, str) and item in _union_tags()):
+            loc.append(item)
+    if error["type"] == "part_not_allowed":
+        loc.append(error["ctx"]["index"])
+    return loc
+
+
+def _union_tags() -> frozenset[str]:
+    from interlingua._parts import PART_TYPES
+    from interlingua._stream import EVENT_TYPES
+
+    return PART_TYPES | EVENT_TYPES
 
 
 def _describe(error: Mapping[str, Any]) -> str:
@@ -180,6 +202,8 @@ class ProviderError(InterlinguaError):
     @property
     def retryable(self) -> bool:
         """Whether sending the same request again may succeed."""
+        if self.type in _FINAL_TYPES or self.code in _FINAL_TYPES:
+            return False
         if self.status is None:
             return self.type in _RETRYABLE_TYPES or self.code in _RETRYABLE_TYPES
         return self.status in {408, 409, 429} or self.status >= 500
@@ -270,6 +294,9 @@ _ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
     "api_error": ServerError,
     "server_error": ServerError,
 }
+
+# A 429 that no wait mends: the account is out of credit (OpenAI).
+_FINAL_TYPES = frozenset({"insufficient_quota"})
 
 _RETRYABLE_TYPES = frozenset(
     {"overloaded_error", "rate_limit_error", "rate_limit_exceeded", "api_error", "server_error"}

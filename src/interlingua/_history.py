@@ -10,14 +10,16 @@ message, part and field.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field, JsonValue
 
-from interlingua._base import validate
-from interlingua._errors import HistoryFormatError
+from interlingua._base import MutableCoreModel, validate
+from interlingua._errors import HistoryFormatError, InvalidDataError
 from interlingua._messages import Message
 from interlingua._parts import TextPart, ToolResultPart
 from interlingua._response import ChatResponse
@@ -32,16 +34,17 @@ HISTORY_VERSION = 1
 _MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
-class ChatHistory(BaseModel):
-    """Messages, with the metadata and artefacts a run gathers beside them."""
+class ChatHistory(MutableCoreModel):
+    """Messages, with the metadata and artefacts a run gathers beside them.
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    Metadata and artefacts are JSON values, so a saved history loads back equal.
+    """
 
     id: str | None = None
     title: str | None = None
     messages: list[Message] = Field(default_factory=list)
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    artefacts: list[Any] = Field(default_factory=list)
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    artefacts: list[JsonValue] = Field(default_factory=list)
     usage: TokenUsage = TokenUsage()
 
     @property
@@ -51,30 +54,41 @@ class ChatHistory(BaseModel):
         return self.messages[-1]
 
     def add_message(self, message: Message) -> None:
+        if not isinstance(message, Message):
+            where = f"messages[{len(self.messages)}]"
+            problem = f"expected a Message, got {type(message).__name__}"
+            raise InvalidDataError(
+                [(where, problem)],
+                subject="chat history",
+            )
         self.messages.append(message)
 
     def add_response(self, response: ChatResponse) -> None:
         """Append the response's message and add its usage to the total."""
-        self.messages.append(response.message)
+        self.add_message(response.message)
         self.usage = self.usage + response.usage
 
     def __len__(self) -> int:
         return len(self.messages)
 
     def __iter__(self) -> Iterator[Message]:  # type: ignore[override]
+        # Iterating a history gives its messages (pydantic's gives the fields).
         return iter(self.messages)
 
     def to_json(self, *, indent: int | None = 2) -> str:
         document = {"format": HISTORY_FORMAT, "version": HISTORY_VERSION}
         document.update(self.model_dump(mode="json", exclude_none=True))
-        return json.dumps(document, ensure_ascii=False, indent=indent)
+        # ASCII escapes keep even a lone surrogate (which JSON from a provider may
+        # hold) writable and readable back.
+        return json.dumps(document, ensure_ascii=True, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ChatHistory:
         try:
             document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise HistoryFormatError(f"not JSON: {exc}") from None
+        except (ValueError, RecursionError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise HistoryFormatError(f"not JSON: {reason}") from None
         return cls.from_document(document)
 
     @classmethod
@@ -84,7 +98,17 @@ class ChatHistory(BaseModel):
         return validate(cls, body, subject="chat history")
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json(), encoding="utf-8")
+        """Write the history to `path`, replacing the file only once all is written."""
+        target = Path(path)
+        text = self.to_json()
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+        try:
+            with os.fdopen(handle, "w", encoding="ascii") as file:
+                file.write(text)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
     @classmethod
     def load(cls, path: str | Path) -> ChatHistory:

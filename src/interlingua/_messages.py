@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
-from pydantic import ValidationInfo, field_validator
+from pydantic import JsonValue, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from interlingua._base import CoreModel, ProviderData, empty_field, provider_data_field
@@ -48,7 +48,7 @@ class Message(CoreModel):
     role: Role
     parts: tuple[ContentPart, ...] = ()
     id: str | None = None
-    metadata: dict[str, Any] = empty_field()
+    metadata: dict[str, JsonValue] = empty_field()
     provider_data: ProviderData = provider_data_field()
 
     @field_validator("parts")

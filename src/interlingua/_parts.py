@@ -8,6 +8,7 @@ part's `provider_data`, keyed by provider name, and is never sent elsewhere.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
@@ -15,9 +16,10 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from interlingua._base import CoreModel, ProviderData, provider_data_field
-from interlingua._errors import ToolArgumentsError
+from interlingua._errors import InvalidDataError, ToolArgumentsError
 
 __all__ = [
+    "PART_TYPES",
     "ContentPart",
     "FilePart",
     "OpaquePart",
@@ -75,10 +77,14 @@ class FilePart(CoreModel):
         )
 
     def content(self) -> bytes:
-        """The inline bytes; a `url` or `file_id` part has none to give."""
+        """The inline bytes; a `url` or `file_id` part has none to give, and data
+        that is not base64 raises `InvalidDataError` too."""
         if self.data is None:
-            raise ValueError("this file part is given by reference, not inline data")
-        return base64.b64decode(self.data)
+            raise InvalidDataError([("data", "the file is given by reference, not inline")])
+        try:
+            return base64.b64decode(self.data, validate=True)
+        except binascii.Error as exc:
+            raise InvalidDataError([("data", f"not base64: {exc}")]) from None
 
     @property
     def kind(self) -> str:
@@ -124,22 +130,26 @@ class ToolCallPart(CoreModel):
     @classmethod
     def _dump_mapping(cls, value: Any) -> Any:
         if isinstance(value, Mapping):
-            return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            try:
+                return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"the arguments are not JSON data: {exc}") from None
         return value
 
     def parsed_arguments(self) -> dict[str, Any]:
         """The arguments as an object. Empty text counts as `{}`.
 
         Raises `ToolArgumentsError`, carrying the raw text, when they are not a
-        JSON object.
+        JSON object (NaN and Infinity, which JSON has not, included).
         """
         if not self.arguments.strip():
             return {}
         try:
-            value = json.loads(self.arguments)
-        except json.JSONDecodeError as exc:
+            value = json.loads(self.arguments, parse_constant=_refuse_constant)
+        except (ValueError, RecursionError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise ToolArgumentsError(
-                str(exc), arguments=self.arguments, tool_call_id=self.id
+                reason, arguments=self.arguments, tool_call_id=self.id
             ) from None
         if not isinstance(value, dict):
             raise ToolArgumentsError(
@@ -166,6 +176,10 @@ class OpaquePart(CoreModel):
         """The provider's own `type` of the block, when it has one."""
         value = self.data.get("type")
         return value if isinstance(value, str) else None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 ToolResultContent = Annotated[TextPart | FilePart | OpaquePart, Field(discriminator="type")]
@@ -199,3 +213,17 @@ ContentPart = Annotated[
     TextPart | FilePart | ReasoningPart | ToolCallPart | ToolResultPart | RefusalPart | OpaquePart,
     Field(discriminator="type"),
 ]
+
+# The `type` of every part: the tags of the `ContentPart` union.
+PART_TYPES = frozenset(
+    part.model_fields["type"].default
+    for part in (
+        TextPart,
+        FilePart,
+        ReasoningPart,
+        ToolCallPart,
+        ToolResultPart,
+        RefusalPart,
+        OpaquePart,
+    )
+)

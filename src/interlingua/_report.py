@@ -8,6 +8,7 @@ the path of the part it concerns. In strict mode the first loss raises
 
 from __future__ import annotations
 
+import sys
 import warnings
 from dataclasses import dataclass, field
 from typing import Literal
@@ -76,4 +77,15 @@ class _WarningReport(TranslationReport):
     __slots__ = ()
 
     def _add(self, loss: TranslationLoss) -> None:
-        warnings.warn(f"{self.target}: {loss}", TranslationWarning, stacklevel=4)
+        warnings.warn(f"{self.target}: {loss}", TranslationWarning, stacklevel=_caller_level())
+
+
+def _caller_level() -> int:
+    """The `stacklevel` of the first frame outside interlingua's packages, so the
+    warning names the caller's line and can be filtered by the caller's module."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("interlingua"):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level

@@ -38,18 +38,27 @@ class ChatResponse(CoreModel):
     provider_data: ProviderData = provider_data_field()
 
     @model_validator(mode="after")
-    def _flag_malformed_arguments(self) -> ChatResponse:
-        # However the response was made (decoded, accumulated, built by hand), tool
-        # arguments that are not a JSON object are kept as text and flagged.
-        flagged = {warning.path for warning in self.warnings}
-        found = tuple(w for w in _malformed_arguments(self.message) if w.path not in flagged)
-        if found:
-            object.__setattr__(self, "warnings", (*self.warnings, *found))
+    def _check(self) -> ChatResponse:
+        if self.message.role != "assistant":
+            raise ValueError(
+                f"a response holds an assistant message, not a {self.message.role} one"
+            )
+        # However the response was made (decoded, accumulated, built by hand,
+        # copied with changes), tool arguments that are not a JSON object are kept
+        # as text and flagged: the flags are made anew from the message each time.
+        others = tuple(w for w in self.warnings if not _is_argument_flag(w))
+        found = tuple(_malformed_arguments(self.message))
+        if found or len(others) != len(self.warnings):
+            object.__setattr__(self, "warnings", (*others, *found))
         return self
 
     @property
     def text(self) -> str:
         return self.message.text
+
+
+def _is_argument_flag(warning: TranslationLoss) -> bool:
+    return warning.kind == "malformed" and warning.path.endswith(".arguments")
 
 
 def _malformed_arguments(message: Message) -> Iterator[TranslationLoss]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, Iterable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field
 
@@ -33,6 +33,7 @@ from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
 
 __all__ = [
+    "EVENT_TYPES",
     "AlternativeEvent",
     "ErrorEvent",
     "FinishEvent",
@@ -184,6 +185,12 @@ StreamEvent = Annotated[
 ]
 
 
+# The `type` of every stream event: the tags of the `StreamEvent` union.
+EVENT_TYPES = frozenset(
+    event.model_fields["type"].default for event in get_args(get_args(StreamEvent)[0])
+)
+
+
 @dataclass(slots=True)
 class _PartBuilder:
     kind: str
@@ -316,6 +323,19 @@ class StreamAccumulator:
             provider_data=self._provider_data,
         )
 
+    def finished(self) -> ChatResponse:
+        """The response of a stream that has ended; flagged when it never said
+        why it stopped."""
+        response = self.response()
+        if response.finish_reason is not None:
+            return response
+        cut = TranslationLoss(
+            "finish_reason",
+            "malformed",
+            "the stream ended without a finish reason; it may be cut off",
+        )
+        return response.model_copy(update={"warnings": (*response.warnings, cut)})
+
     def error_for(self) -> StreamError | None:
         """The error to raise when the stream carried one."""
         if self.error is None:
@@ -340,7 +360,9 @@ def accumulate(events: Iterable[StreamEvent]) -> ChatResponse:
     """The `ChatResponse` a stream of events describes.
 
     An error event, or an exception while the stream is read, raises
-    `StreamError` whose `partial` holds what had arrived.
+    `StreamError` whose `partial` holds what had arrived. A stream that ends
+    without saying why it stopped (a connection closed early, cleanly) gives
+    what arrived with a `malformed` warning on `finish_reason`: it may be cut off.
     """
     accumulator = StreamAccumulator()
     try:
@@ -352,7 +374,7 @@ def accumulate(events: Iterable[StreamEvent]) -> ChatResponse:
         raise
     except Exception as exc:
         raise _broken(accumulator, exc) from exc
-    return accumulator.response()
+    return accumulator.finished()
 
 
 async def accumulate_async(events: AsyncIterable[StreamEvent]) -> ChatResponse:
@@ -367,7 +389,7 @@ async def accumulate_async(events: AsyncIterable[StreamEvent]) -> ChatResponse:
         raise
     except Exception as exc:
         raise _broken(accumulator, exc) from exc
-    return accumulator.response()
+    return accumulator.finished()
 
 
 def _broken(accumulator: StreamAccumulator, exc: Exception) -> StreamError:

@@ -22,7 +22,9 @@ from interlingua._parts import TextPart
 
 __all__ = ["MessageTemplate"]
 
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][\w-]*(?:/[\w-]+)*)\}")
+# A name starts with a letter or `_` (any script) and goes on with word
+# characters and `-`; path segments are word characters and `-`.
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^\W\d][\w-]*(?:/[\w-]+)*)\}")
 _ABSENT = object()
 
 
@@ -67,25 +69,29 @@ class MessageTemplate:
 
 
 def _fill_line(line: str, context: Mapping[str, Any]) -> str | None:
-    """The line filled in, or None when it held only placeholders that were blanked."""
-    blanked = False
+    """The line filled in, or None when it held nothing but placeholders, all of
+    them blanked."""
+    blanked, kept = False, False
 
     def substitute(match: re.Match[str]) -> str:
-        nonlocal blanked
+        nonlocal blanked, kept
         token, name = match.group(0), match.group(1)
         if name is None:
+            kept = True
             return token[0]
         if "/" in name:
+            kept = True
             value = _resolve(context, name.split("/"))
             return token if value is _ABSENT else str(value)
         value = context.get(name)
         if value is None:
             blanked = True
             return ""
+        kept = True
         return str(value)
 
     filled = _PLACEHOLDER.sub(substitute, line)
-    if blanked and not filled.strip():
+    if blanked and not kept and not _PLACEHOLDER.sub("", line).strip():
         return None
     return filled
 

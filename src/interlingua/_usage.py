@@ -8,8 +8,6 @@ add up across turns (`a + b`, and `sum(usages)`); so do the numeric `details`.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import model_validator
 
 from interlingua._base import CoreModel, empty_field
@@ -37,13 +35,11 @@ class TokenUsage(CoreModel):
     reasoning_tokens: int = 0
     details: dict[str, int | float] = empty_field()
 
-    @model_validator(mode="before")
-    @classmethod
-    def _default_total(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("total_tokens") is None:
-            total = (data.get("input_tokens") or 0) + (data.get("output_tokens") or 0)
-            return {**data, "total_tokens": total}
-        return data
+    @model_validator(mode="after")
+    def _default_total(self) -> TokenUsage:
+        if "total_tokens" not in self.model_fields_set:
+            object.__setattr__(self, "total_tokens", self.input_tokens + self.output_tokens)
+        return self
 
     @property
     def uncached_input_tokens(self) -> int:

@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, TypeVar, overload
 
+from interlingua._adapter import split_model
 from interlingua._errors import DecodeError
 from interlingua._report import resolve_report
 
@@ -33,6 +34,7 @@ __all__ = [
     "leftover",
     "overlay",
     "resolve_report",
+    "wire_model",
 ]
 
 T = TypeVar("T")
@@ -143,6 +145,14 @@ def _json_type(value: Any) -> str:
     if isinstance(value, bool):
         return "a boolean"
     return _json_name(type(value))
+
+
+def wire_model(model: str, provider: str) -> str:
+    """The model id to send to `provider`: its own `"provider:"` routing prefix
+    taken off (`"anthropic:claude-sonnet-4-5"` -> `"claude-sonnet-4-5"`); any
+    other model string is the provider's to read, and goes as it is."""
+    routed, bare = split_model(model)
+    return bare if routed == provider else model
 
 
 def dump_arguments(value: Any) -> str:

@@ -9,6 +9,9 @@ client sent, so a test asserts the exact body its code would have sent:
     ...
     assert replay.sent[0] == {"model": ..., "messages": [...]}
 
+A request must go where the recorded one went (method and path), or the
+replay refuses it with `CassetteError`; through an SDK, that surfaces as the
+SDK's connection error, the `CassetteError` in its causes.
 `client()`/`async_client()` give httpx2 clients (the transport of the openai,
 anthropic and mistralai SDKs); `respond` is a plain handler for any
 `MockTransport` or a respx route's `side_effect` (groq's httpx).
@@ -36,10 +39,9 @@ class Replay:
 
     @property
     def sent(self) -> list[Any]:
-        """The JSON body of each request sent, in order (None for one without)."""
-        return [
-            json.loads(request.content) if request.content else None for request in self.requests
-        ]
+        """The JSON body of each request sent, in order (None for one without,
+        the text for one that is not JSON)."""
+        return [_body(request.content) for request in self.requests]
 
     @property
     def done(self) -> bool:
@@ -54,7 +56,9 @@ class Replay:
                 f"the recording has {len(self.interactions)} answers and a request "
                 f"{len(self.interactions) + 1} came: {request.method} {request.url}"
             )
-        recorded = self.interactions[len(self.requests)].response
+        interaction = self.interactions[len(self.requests)]
+        _check_target(interaction, request, len(self.requests))
+        recorded = interaction.response
         self.requests.append(request)
         # httpx and httpx2 have the same Response; answer in the request's own kind.
         library = sys.modules[type(request).__module__.partition(".")[0]]
@@ -73,3 +77,27 @@ class Replay:
         import httpx2
 
         return httpx2.AsyncClient(transport=httpx2.MockTransport(self.respond))
+
+
+def _body(content: bytes) -> Any:
+    if not content:
+        return None
+    try:
+        return json.loads(content)
+    except ValueError:
+        return content.decode("utf-8", errors="replace")
+
+
+def _check_target(interaction: Interaction, request: Any, index: int) -> None:
+    """The request goes where the recorded one went (method and path; the query,
+    such as the SDKs' `?beta=true`, is not compared)."""
+    recorded = interaction.request
+    if recorded is None:
+        return
+    expected = (recorded.method, interaction.path)
+    got = (request.method, request.url.path)
+    if expected != got:
+        raise CassetteError(
+            f"request {index + 1} went to {got[0]} {got[1]}; "
+            f"the recording answers {expected[0]} {expected[1]}"
+        )

@@ -89,7 +89,7 @@ def decode_request(body: dict[str, Any]) -> ChatRequest:
 
     Raises `DecodeError` naming the path of a missing or mistyped field.
     """
-    body = _reader.object(copy_json(body), "<root>")
+    body = _reader.body(body)
     system, system_kept = _decode_system(body.get("system"))
     turns = _reader.field(body, "messages", "", list)
     tools, tools_kept = decode_tools(body.get("tools"))

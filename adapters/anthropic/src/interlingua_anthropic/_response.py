@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from interlingua import ChatResponse, FinishReason, Message, TokenUsage, TranslationReport
-from interlingua.codec import WireReader, as_wire_dict, copy_json, leftover, overlay, resolve_report
+from interlingua.codec import WireReader, copy_json, leftover, overlay, resolve_report
 from interlingua_anthropic._blocks import decode_block, encode_part
 from interlingua_anthropic._wire import (
     PROVIDER,
@@ -101,7 +101,7 @@ def decode_response(body: Any) -> ChatResponse:
 
     Raises `DecodeError` naming the path of a missing or mistyped field.
     """
-    data = _reader.object(as_wire_dict(body), "<root>")
+    data = _reader.body(body)
     response = _decode_fields(data)
     written = _encode_fields(response, TranslationReport())
     extras = leftover(data, written)

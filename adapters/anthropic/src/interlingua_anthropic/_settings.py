@@ -35,9 +35,8 @@ from interlingua import (
     ResponseFormat,
     ToolChoice,
     TranslationReport,
-    split_model,
 )
-from interlingua.codec import WireReader
+from interlingua.codec import WireReader, wire_model
 from interlingua_anthropic._wire import (
     DEFAULT_MAX_TOKENS,
     EFFORTS,
@@ -154,7 +153,10 @@ def _decode_context(metadata: Any) -> InvocationContext | None:
 
 def encode_settings(request: ChatRequest, report: TranslationReport) -> WireDict:
     """The body's settings for `request`; what Anthropic has no field for is reported."""
-    body: WireDict = {"model": _bare_model(request.model), "max_tokens": _max_tokens(request)}
+    body: WireDict = {
+        "model": wire_model(request.model, PROVIDER),
+        "max_tokens": _max_tokens(request),
+    }
     scalars = {"temperature": request.temperature, "top_p": request.top_p, "top_k": request.top_k}
     body.update((key, value) for key, value in scalars.items() if value is not None)
     if request.stop:
@@ -171,11 +173,6 @@ def encode_settings(request: ChatRequest, report: TranslationReport) -> WireDict
         body["metadata"] = {"user_id": request.context.user_id}
     _report_unsent(request, report)
     return body
-
-
-def _bare_model(model: str) -> str:
-    provider, bare = split_model(model)
-    return bare if provider == PROVIDER else model
 
 
 def _max_tokens(request: ChatRequest) -> int:

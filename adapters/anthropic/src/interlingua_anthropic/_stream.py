@@ -64,7 +64,7 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, as_wire_dict
+from interlingua.codec import WireReader
 from interlingua_anthropic._blocks import decode_block
 from interlingua_anthropic._response import decode_response
 from interlingua_anthropic._wire import PROVIDER, WireDict
@@ -112,7 +112,7 @@ class StreamDecoder:
         """The stream events for one Anthropic event."""
         path = f"events[{self._count}]"
         self._count += 1
-        event = _reader.object(as_wire_dict(raw), path)
+        event = _reader.body(raw, path)
         match _reader.field(event, "type", path, str):
             case "message_start":
                 return self._start(_reader.field(event, "message", path, dict), path)

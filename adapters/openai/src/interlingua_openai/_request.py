@@ -37,7 +37,7 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, resolve_report
+from interlingua.codec import WireReader, copy_json, resolve_report, wire_model
 from interlingua_openai._common import (
     assert_never,
     entry,
@@ -98,7 +98,7 @@ class _Encoder:
         check_tool_pairs(request.messages, self.provider, adjacent=True)
         options = dict(request.options_for(self.provider))
         body: dict[str, Any] = {
-            "model": request.model,
+            "model": wire_model(request.model, self.provider),
             "messages": self.messages(request.messages),
         }
         tools = encode_tools(request.tools, options.pop("tools", None), self.provider)

@@ -38,7 +38,7 @@ from interlingua import (
     ToolSpec,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, resolve_report
+from interlingua.codec import WireReader, copy_json, resolve_report, wire_model
 from interlingua_openai._common import (
     assert_never,
     encode_context,
@@ -140,7 +140,7 @@ class _Encoder:
         options = dict(request.options_for(PROVIDER))
         continued = bool(options.get("previous_response_id") or options.get("conversation"))
         check_tool_pairs(request.messages, PROVIDER, adjacent=False, continued=continued)
-        body: dict[str, Any] = {"model": request.model}
+        body: dict[str, Any] = {"model": wire_model(request.model, PROVIDER)}
         self.input(body, request.messages)
         functions = [
             {"type": "function", **function_fields(spec, PROVIDER, strict=False)}
