@@ -90,6 +90,10 @@ class _Encoder:
         self.provider = dialect.provider
         self.report = report
         self.parts = PartEncoder(dialect, report)
+        # Ids of the calls last sent as a deprecated `function_call`: their results
+        # go as `function` messages, matched by name (a `tool` message would answer
+        # no `tool_calls` and be refused).
+        self.legacy_calls: dict[str, str] = {}
 
     def data(self, owner: Any) -> dict[str, Any]:
         return entry(owner, self.provider)
@@ -128,6 +132,7 @@ class _Encoder:
                 case "user":
                     out.append(self.user(message, index))
                 case "assistant":
+                    self.legacy_calls = {}
                     out.append(self.assistant(message, index))
                 case "tool":
                     out.extend(self.tool_results(message, index, moved))
@@ -242,6 +247,7 @@ class _Encoder:
         data = self.data(part)
         if data.get("function_call"):
             turn.function_call = {"name": part.name, "arguments": part.arguments}
+            self.legacy_calls[part.id] = part.name
             return
         if "tool_call" in data:
             turn.tool_calls.append(dict(data["tool_call"]))
@@ -312,8 +318,9 @@ class _Encoder:
     def tool_message(
         self, part: ToolResultPart, data: Mapping[str, Any], path: str
     ) -> dict[str, Any]:
-        if data.get("role") == "function":
-            return {"role": "function", "name": part.name or ""}
+        if data.get("role") == "function" or part.tool_call_id in self.legacy_calls:
+            name = part.name or self.legacy_calls.get(part.tool_call_id, "")
+            return {"role": "function", "name": name}
         wire = {
             "role": "tool",
             "tool_call_id": self.call_id(part.tool_call_id, f"{path}.tool_call_id"),

@@ -1,0 +1,1015 @@
+"""Moving a history between providers, mid-conversation.
+
+An application keeps its conversation in a `ChatHistory` and sends it to
+whichever provider it wants next turn. The histories here are built the way
+such an application builds them: every answer is a real recorded response
+(`../shared/corpus`), decoded and appended; the tool results and the user's
+turns are what the application adds. One history may hold turns recorded in
+separate conversations, so what they say does not always follow on; their
+shape is what matters.
+
+At every hop (`send`) the same history goes to the next provider, and:
+- encoding leaves the history unchanged; it saves and loads back equal;
+- the body meets the target's rules, checked here from WIRE-NOTES.md ("Rules
+  a history must meet per provider"), not by the adapter;
+- reasoning goes back only to the provider that made it, its signature or
+  encrypted content exactly; elsewhere it is left out and reported, and no
+  line of it shows anywhere in the body;
+- tool-call ids the target cannot take are rewritten alike in the call and
+  its result, and reported as transformed;
+- every loss names the part of the history it concerns, and strict mode
+  raises `TranslationError` on the first.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+from collections.abc import Callable, Iterator
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import interlingua_anthropic as anthropic_adapter
+import interlingua_openai as openai_adapter
+import interlingua_openai.responses as responses_adapter
+from conftest import (
+    MissingCorpus,
+    corpus_files,
+    corpus_id,
+    corpus_params,
+    from_corpus,
+    require_corpus,
+)
+from interlingua import (
+    ChatHistory,
+    ChatRequest,
+    ChatResponse,
+    FilePart,
+    Message,
+    ReasoningConfig,
+    ReasoningPart,
+    TextPart,
+    ToolResultPart,
+    ToolSpec,
+    TranslationError,
+    TranslationReport,
+    TranslationWarning,
+    accumulate,
+)
+from interlingua.testing import Interaction, load_cassette
+
+# --- the recordings the histories are made of ---
+
+# Anthropic (claude-haiku-4-5) thinks, signs its thinking and calls `fixed_version`
+# (streamed); the second request sends the signed thinking back.
+FIXED_VERSION = (
+    "anthropic/llm-anthropic/test_fixed_version_tool_chain_with_thinking_display_regression.yaml"
+)
+# The Responses API (gpt-5-mini) returns encrypted reasoning and calls `get_weather`;
+# the second request sends the reasoning item back.
+WEATHER = "openai-responses/pydantic-ai/test_tool_choice_matrix[auto-openai_responses].yaml"
+# Chat Completions (gpt-4.1-mini) answers a tool result in text.
+TOKYO = "openai-chat/pydantic-ai/test_openai_instructions_with_tool_calls_keep_instructions.yaml"
+# Chat Completions (gpt-5-mini) calls `get_file`; pydantic-ai sends the image the tool
+# returned in a user message after the tool message, which OpenAI answers.
+GET_FILE = (
+    "openai-chat/pydantic-ai/"
+    "test_multimodal_tool_return_matrix[tool_return_content-url-image-openai_chat].yaml"
+)
+# Anthropic answers with redacted thinking, sent back in the second request.
+REDACTED = "anthropic/pydantic-ai/test_anthropic_model_thinking_part_redacted.yaml"
+# The Responses API calls a tool twice (streamed); chatlas keeps each call under the
+# item id (`fc_...`, 52 characters) and sends that back as the call_id.
+FAVORITE_COLORS = "openai-responses/chatlas/test_chat_callbacks.yaml"
+# A JPEG downloaded from the web (the first interaction), as a tool may fetch one.
+JPEG_DOWNLOAD = "anthropic/pydantic-ai/test_image_url_input_force_download.yaml"
+
+FIXED_VERSION_QUESTION = (
+    "Use the fixed_version tool. Then tell me the version and make one short joke about it. "
+    "Think about it first."
+)
+FIXED_VERSION_CALL = "toolu_01825dXWLSoJwCst1qTsiWdb"
+WEATHER_QUESTION = "What's the weather in Paris?"
+WEATHER_CALL = "call_E4xGYcmG4CvUzTabsGjXo6ba"
+TOKYO_ANSWER = "The temperature in Tokyo is currently 20.0 degrees Celsius."
+PARIS_ANSWER = "Currently it's sunny in Paris with a temperature of 22°C."
+GET_FILE_QUESTION = (
+    "Use the get_file tool now to retrieve a image file, then describe what you received."
+)
+ROSE = "https://www.gstatic.com/webp/gallery3/1.png"
+
+FIXED_VERSION_TOOL = ToolSpec(
+    name="fixed_version",
+    description="Return a fixed test version string",
+    parameters={"properties": {}, "type": "object"},
+)
+WEATHER_TOOL = ToolSpec(
+    name="get_weather",
+    description="Get the current weather for a city.",
+    parameters={
+        "additionalProperties": False,
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+        "type": "object",
+    },
+    strict=True,
+)
+GET_FILE_TOOL = ToolSpec(
+    name="get_file",
+    description="",
+    parameters={"additionalProperties": False, "properties": {}, "type": "object"},
+)
+
+ANTHROPIC_MODEL = "claude-haiku-4-5-20251001"
+THINKING = ReasoningConfig(budget_tokens=1024)
+
+
+def recording(path: str, provider: str | None = None) -> tuple[Interaction, ...]:
+    """The interactions of the corpus file `path` (those with `provider`'s API
+    when given). A missing file fails the test in CI and skips it elsewhere."""
+    folder, _, name = path.rpartition("/")
+    found = [file for file in corpus_files(folder) if file.name == name]
+    if not found:
+        require_corpus(path)  # holds no files: fails in CI, skips elsewhere, naming it
+    cassette = load_cassette(found[0])
+    return cassette.interactions if provider is None else cassette.for_provider(provider)
+
+
+def answer(interaction: Interaction, adapter: Any) -> ChatResponse:
+    """The response the application's client got: the recorded body, or the
+    recorded stream accumulated."""
+    if interaction.is_stream:
+        return accumulate(adapter.decode_stream(interaction.response.stream_payloads()))
+    return adapter.decode_response(interaction.response.json)
+
+
+# --- the histories ---
+
+
+def fixed_version_loop() -> ChatHistory:
+    """Anthropic thinks, signs its thinking and calls a tool; the application runs it.
+
+    [0] user, [1] assistant by Anthropic (signed thinking, tool call), [2] tool.
+    """
+    first, _ = recording(FIXED_VERSION, "anthropic")
+    history = ChatHistory()
+    history.add_message(Message.user(FIXED_VERSION_QUESTION))
+    history.add_response(answer(first, anthropic_adapter))
+    (call,) = history.last_message.tool_calls
+    history.add_message(Message.tool_result(call.id, "0.32a0", name=call.name))
+    return history
+
+
+def weather_loop(history: ChatHistory) -> ChatHistory:
+    """The application falls back to OpenAI in the middle of the tool loop: Chat
+    Completions answers the tool result; the user asks on; the Responses API
+    reasons (encrypted) and calls a tool, which the application runs.
+
+    Adds [3] assistant by Chat Completions, [4] user, [5] assistant by the
+    Responses API (encrypted reasoning, tool call), [6] tool.
+    """
+    _, tokyo = recording(TOKYO, "openai")
+    weather, _ = recording(WEATHER, "openai")
+    history.add_response(answer(tokyo, openai_adapter))
+    history.add_message(Message.user(WEATHER_QUESTION))
+    history.add_response(answer(weather, responses_adapter))
+    (call,) = history.last_message.tool_calls
+    history.add_message(Message.tool_result(call.id, "Sunny, 22C in Paris", name=call.name))
+    return history
+
+
+def saved_and_loaded(history: ChatHistory, folder: Path) -> ChatHistory:
+    """The history written to a file and read back, as the application keeps it
+    between calls; it must load back equal."""
+    path = folder / "chat.json"
+    history.save(path)
+    loaded = ChatHistory.load(path)
+    assert loaded == history
+    assert loaded.model_dump_json() == history.model_dump_json()
+    return loaded
+
+
+# --- one hop, and what holds at every hop ---
+
+Encode = Callable[..., dict[str, Any]]
+
+
+def send(
+    encode: Encode, request: ChatRequest, history: ChatHistory, *, takes_reasoning_of: str | None
+) -> tuple[dict[str, Any], TranslationReport]:
+    """The body and report of `request`, made of `history`'s messages, for a
+    target that takes back the reasoning of `takes_reasoning_of` only."""
+    before = history.model_dump_json()
+    report = TranslationReport()
+    body = encode(request, report=report)
+    assert history.model_dump_json() == before, "encoding changed the history"
+    for loss in report.losses:
+        assert loss.reason
+        if loss.path.startswith("messages"):
+            part_at(history, loss.path)  # names a part the history has
+    sent = set(strings(body))
+    for message in history:
+        for part in message.reasoning:
+            proof = part.redacted_data or part.signature
+            if part.provider == takes_reasoning_of and proof:
+                assert proof in sent, "the signed reasoning goes back to its maker as it came"
+            if part.provider != takes_reasoning_of:
+                shown = shows(part, body, history)
+                assert not shown, f"{part.provider}'s reasoning was sent: {shown!r}"
+    check_strict_mode(encode, request, body, report)
+    assert history.model_dump_json() == before
+    assert ChatHistory.from_json(history.to_json()) == history, "it saves and loads back equal"
+    return body, report
+
+
+def check_strict_mode(
+    encode: Encode, request: ChatRequest, body: dict[str, Any], report: TranslationReport
+) -> None:
+    """Strict mode raises on the first loss the report has, or sends the same body."""
+    strict = TranslationReport(strict=True)
+    if not report.losses:
+        assert encode(request, report=strict) == body
+        return
+    first = report.losses[0]
+    with pytest.raises(TranslationError) as caught:
+        encode(request, report=strict)
+    assert (caught.value.path, caught.value.kind) == (first.path, first.kind)
+    assert caught.value.target == report.target
+
+
+def to_anthropic(
+    history: ChatHistory, *tools: ToolSpec, reasoning: ReasoningConfig | None = THINKING
+) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(
+        model=ANTHROPIC_MODEL,
+        messages=tuple(history.messages),
+        tools=tools,
+        max_tokens=64000,
+        reasoning=reasoning,
+    )
+    body, report = send(
+        anthropic_adapter.encode_request, request, history, takes_reasoning_of="anthropic"
+    )
+    check_anthropic_rules(body)
+    return body, report
+
+
+def to_chat_completions(
+    history: ChatHistory, *tools: ToolSpec
+) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(model="gpt-4.1-mini", messages=tuple(history.messages), tools=tools)
+    body, report = send(openai_adapter.encode_request, request, history, takes_reasoning_of=None)
+    check_chat_completions_rules(body)
+    return body, report
+
+
+def to_responses(
+    history: ChatHistory, *tools: ToolSpec
+) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=tuple(history.messages),
+        tools=tools,
+        provider_options={"openai-responses": {"include": ["reasoning.encrypted_content"]}},
+    )
+    body, report = send(
+        responses_adapter.encode_request, request, history, takes_reasoning_of="openai-responses"
+    )
+    check_responses_rules(body)
+    return body, report
+
+
+def losses(report: TranslationReport) -> list[tuple[str, str]]:
+    return [(loss.path, loss.kind) for loss in report.losses]
+
+
+# --- the targets' rules (WIRE-NOTES.md), and where a loss points ---
+
+TOOL_CALL_ID = re.compile(r"[a-zA-Z0-9_-]+")
+
+
+def blocks(turn: dict[str, Any]) -> list[dict[str, Any]]:
+    content = turn["content"]
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+
+def check_anthropic_rules(body: dict[str, Any]) -> None:
+    """Messages API: system text at the top only, the first turn a user's, turns
+    alternating, each turn's tool_use blocks answered by the tool_result blocks
+    that open the next turn (and only those), ids of [a-zA-Z0-9_-], no blank text."""
+    turns = body["messages"]
+    assert [turn["role"] for turn in turns][:1] == ["user"]
+    assert {turn["role"] for turn in turns} <= {"user", "assistant"}
+    for before, after in pairwise(turns):
+        assert before["role"] != after["role"], "turns must alternate"
+    asked: list[str] = []
+    for turn in turns:
+        content = blocks(turn)
+        results = [block for block in content if block["type"] == "tool_result"]
+        assert content[: len(results)] == results, "tool results open their turn"
+        assert sorted(block["tool_use_id"] for block in results) == sorted(asked)
+        asked = [block["id"] for block in content if block["type"] == "tool_use"]
+        for block in content:
+            assert block["type"] != "text" or block["text"].strip(), "no blank text"
+        for call_id in asked + [block["tool_use_id"] for block in results]:
+            assert TOOL_CALL_ID.fullmatch(call_id), call_id
+    assert not asked, "the last tool calls have no results"
+
+
+def check_chat_completions_rules(body: dict[str, Any]) -> None:
+    """Chat Completions: the tool messages right after an assistant message answer
+    each of its tool calls and nothing else; ids of at most 40 characters of
+    [a-zA-Z0-9_-]; tool messages hold text only; no reasoning field."""
+    calls: list[str] = []
+    answered: list[str] = []
+    for message in body["messages"]:
+        if message["role"] == "tool":
+            assert message["tool_call_id"] in calls, "a tool message answers a call before it"
+            assert isinstance(message["content"], str), "a tool message takes text only"
+            answered.append(message["tool_call_id"])
+            continue
+        assert sorted(answered) == sorted(calls), "every call answered right after it"
+        calls = [call["id"] for call in message.get("tool_calls") or []]
+        answered = []
+        for call_id in calls:
+            assert len(call_id) <= 40, call_id
+            assert TOOL_CALL_ID.fullmatch(call_id), call_id
+        assert not {"reasoning", "reasoning_content"} & message.keys()
+    assert sorted(answered) == sorted(calls)
+
+
+def check_responses_rules(body: dict[str, Any]) -> None:
+    """Responses API: function_call and function_call_output items pair up by
+    call_id, each output after its call; call_ids of at most 64 characters."""
+    items = body["input"] if isinstance(body["input"], list) else []
+    calls: list[str] = []
+    outputs: list[str] = []
+    for item in items:
+        if item.get("type") == "function_call":
+            calls.append(item["call_id"])
+        elif item.get("type") == "function_call_output":
+            assert item["call_id"] in calls, "an output answers a call before it"
+            outputs.append(item["call_id"])
+    assert sorted(outputs) == sorted(calls)
+    for call_id in calls:
+        assert len(call_id) <= 64, call_id
+        assert TOOL_CALL_ID.fullmatch(call_id), call_id
+
+
+_LOSS_PATH = re.compile(
+    r"messages\[(\d+)\](?:\.parts\[(\d+)\](?:\.content\[(\d+)\])?)?(?:\.(\w+))?"
+)
+
+
+def part_at(history: ChatHistory, path: str) -> Any:
+    """The message, part or tool-result content a loss path names; a field at its
+    end (`.id`) must be one of that part's."""
+    match = _LOSS_PATH.fullmatch(path)
+    assert match is not None, f"not a path into the history: {path}"
+    message, part, content, field = match.groups()
+    found: Any = history.messages[int(message)]
+    if part is not None:
+        found = found.parts[int(part)]
+    if content is not None:
+        found = found.content[int(content)]
+    if field is not None:
+        assert field in type(found).model_fields, path
+    return found
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def shows(part: ReasoningPart, body: dict[str, Any], history: ChatHistory) -> str | None:
+    """A piece of `part` found in `body`: its signature, its redacted data, or a line
+    of its text (one long enough to tell, that no visible text of the history has)."""
+    visible = "\n".join(
+        piece.text
+        for message in history
+        for item in message.parts
+        for piece in (item.content if isinstance(item, ToolResultPart) else (item,))
+        if isinstance(piece, TextPart)
+    )
+    lines = [line.strip() for line in part.text.splitlines()]
+    traces = [line for line in lines if len(line) >= 12 and line not in visible]
+    traces += [secret for secret in (part.signature, part.redacted_data) if secret]
+    return next((trace for text in strings(body) for trace in traces if trace in text), None)
+
+
+# --- Anthropic's tool turn with signed thinking, mid tool loop ---
+
+
+def test_the_tool_loop_goes_back_to_anthropic_with_the_thinking_signed_as_it_came() -> None:
+    history = fixed_version_loop()
+    thinking = history.messages[1].parts[0]
+    assert isinstance(thinking, ReasoningPart)
+    assert thinking.provider == "anthropic"
+    body, report = to_anthropic(history, FIXED_VERSION_TOOL)
+    assert not report
+    # What llm-anthropic sent back for this loop, and Anthropic answered.
+    sent_back = recording(FIXED_VERSION, "anthropic")[1].request.json["messages"]
+    assert body["messages"][1]["content"][0] == sent_back[1]["content"][0]
+    assert body["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": thinking.text,
+        "signature": thinking.signature,
+    }
+    # The tool_use block as Anthropic sent it, its `caller` included.
+    assert body["messages"][1]["content"][1] == {
+        **sent_back[1]["content"][1],
+        "caller": {"type": "direct"},
+    }
+    assert body["messages"][2] == sent_back[2]
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+
+
+def test_mid_tool_loop_the_history_goes_to_chat_completions() -> None:
+    history = fixed_version_loop()
+    body, report = to_chat_completions(history, FIXED_VERSION_TOOL)
+    assert body == {
+        "model": "gpt-4.1-mini",
+        "messages": [
+            {"role": "user", "content": FIXED_VERSION_QUESTION},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": FIXED_VERSION_CALL,
+                        "type": "function",
+                        "function": {"name": "fixed_version", "arguments": "{}"},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": FIXED_VERSION_CALL, "content": "0.32a0"},
+        ],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "fixed_version",
+                    "description": "Return a fixed test version string",
+                    "parameters": {"properties": {}, "type": "object"},
+                },
+            }
+        ],
+    }
+    thinking = history.messages[1].reasoning[0]
+    assert losses(report) == [("messages[1].parts[0]", "dropped")]
+    assert part_at(history, "messages[1].parts[0]") is thinking
+    assert "anthropic" in report.losses[0].reason
+    assert report.target == "openai"
+    assert shows(thinking, body, history) is None  # not turned into text
+
+
+def test_without_a_report_each_loss_is_a_warning_naming_the_part() -> None:
+    history = fixed_version_loop()
+    request = ChatRequest(model="gpt-4.1-mini", messages=tuple(history.messages))
+    with pytest.warns(TranslationWarning, match=r"openai: messages\[1\]\.parts\[0\]: dropped"):
+        openai_adapter.encode_request(request)
+
+
+def test_mid_tool_loop_the_history_goes_to_the_responses_api() -> None:
+    history = fixed_version_loop()
+    body, report = to_responses(history, FIXED_VERSION_TOOL)
+    assert body == {
+        "model": "gpt-5-mini",
+        "input": [
+            {"role": "user", "content": FIXED_VERSION_QUESTION},
+            {
+                "type": "function_call",
+                "call_id": FIXED_VERSION_CALL,
+                "name": "fixed_version",
+                "arguments": "{}",
+            },
+            {"type": "function_call_output", "call_id": FIXED_VERSION_CALL, "output": "0.32a0"},
+        ],
+        "tools": [
+            {
+                "type": "function",
+                "name": "fixed_version",
+                "description": "Return a fixed test version string",
+                "parameters": {"properties": {}, "type": "object"},
+                "strict": False,
+            }
+        ],
+        "include": ["reasoning.encrypted_content"],
+    }
+    thinking = history.messages[1].reasoning[0]
+    assert losses(report) == [("messages[1].parts[0]", "dropped")]
+    assert part_at(history, "messages[1].parts[0]") is thinking
+    assert report.target == "openai-responses"
+    assert shows(thinking, body, history) is None  # not turned into text
+
+
+# --- OpenAI answers; the Responses API's encrypted reasoning ---
+
+
+@pytest.fixture
+def weather_history() -> ChatHistory:
+    return weather_loop(fixed_version_loop())
+
+
+def test_encrypted_reasoning_goes_back_to_the_responses_api_exactly(
+    weather_history: ChatHistory,
+) -> None:
+    reasoning = weather_history.messages[5].parts[0]
+    assert isinstance(reasoning, ReasoningPart)
+    assert reasoning.provider == "openai-responses"
+    assert (reasoning.signature or "").startswith("gAAAAA")
+    body, report = to_responses(weather_history, FIXED_VERSION_TOOL, WEATHER_TOOL)
+    # What pydantic-ai sent back for this loop, and the Responses API answered.
+    _, sent_back = recording(WEATHER, "openai")
+    recorded_reasoning, recorded_call, recorded_output = sent_back.request.json["input"][1:]
+    assert body["input"][3:] == [
+        {"role": "assistant", "content": TOKYO_ANSWER},
+        {"role": "user", "content": WEATHER_QUESTION},
+        recorded_reasoning,
+        {**recorded_call, "status": "completed"},
+        recorded_output,
+    ]
+    assert recorded_reasoning["encrypted_content"] == reasoning.signature
+    assert losses(report) == [("messages[1].parts[0]", "dropped")]  # Anthropic's thinking
+
+
+def test_chat_completions_takes_neither_providers_reasoning_back(
+    weather_history: ChatHistory,
+) -> None:
+    body, report = to_chat_completions(weather_history, FIXED_VERSION_TOOL, WEATHER_TOOL)
+    assert body["messages"][3:] == [
+        {"role": "assistant", "content": TOKYO_ANSWER},
+        {"role": "user", "content": WEATHER_QUESTION},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": WEATHER_CALL,
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": WEATHER_CALL, "content": "Sunny, 22C in Paris"},
+    ]
+    assert losses(report) == [
+        ("messages[1].parts[0]", "dropped"),
+        ("messages[5].parts[0]", "dropped"),
+    ]
+    assert [part_at(weather_history, loss.path).provider for loss in report.losses] == [
+        "anthropic",
+        "openai-responses",
+    ]
+
+
+def test_mid_openai_tool_loop_anthropic_gets_its_own_thinking_only_and_thinking_off(
+    weather_history: ChatHistory,
+) -> None:
+    body, report = to_anthropic(weather_history, FIXED_VERSION_TOOL, WEATHER_TOOL)
+    thinking = weather_history.messages[1].parts[0]
+    assert isinstance(thinking, ReasoningPart)
+    assert body["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": thinking.text,
+        "signature": thinking.signature,
+    }
+    assert body["messages"][5:] == [
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": WEATHER_CALL,
+                    "name": "get_weather",
+                    "input": {"city": "Paris"},
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": WEATHER_CALL,
+                    "content": "Sunny, 22C in Paris",
+                }
+            ],
+        },
+    ]
+    # The open tool loop is OpenAI's: no thinking block opens it, which Anthropic
+    # demands with thinking on; so this call goes with thinking off, reported.
+    assert body["thinking"] == {"type": "disabled"}
+    assert losses(report) == [("messages[5].parts[0]", "dropped"), ("reasoning", "transformed")]
+    assert part_at(weather_history, "messages[5].parts[0]").provider == "openai-responses"
+
+
+# --- the whole journey, the history saved and loaded between hops ---
+
+
+def test_a_conversation_moves_from_anthropic_to_openai_and_back(tmp_path: Path) -> None:
+    history = saved_and_loaded(fixed_version_loop(), tmp_path)
+    to_chat_completions(history, FIXED_VERSION_TOOL)
+    to_responses(history, FIXED_VERSION_TOOL)
+
+    history = saved_and_loaded(weather_loop(history), tmp_path)
+    to_chat_completions(history, FIXED_VERSION_TOOL, WEATHER_TOOL)
+    to_responses(history, FIXED_VERSION_TOOL, WEATHER_TOOL)
+
+    _, paris = recording(WEATHER, "openai")
+    history.add_response(answer(paris, responses_adapter))
+    history.add_message(Message.user("Thanks! Which version did the tool report earlier?"))
+    history = saved_and_loaded(history, tmp_path)
+    body, report = to_anthropic(history, FIXED_VERSION_TOOL, WEATHER_TOOL)
+
+    thinking = recording(FIXED_VERSION, "anthropic")[1].request.json["messages"][1]["content"][0]
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+    assert body["messages"] == [
+        {"role": "user", "content": FIXED_VERSION_QUESTION},
+        {
+            "role": "assistant",
+            "content": [
+                thinking,
+                {
+                    "type": "tool_use",
+                    "id": FIXED_VERSION_CALL,
+                    "name": "fixed_version",
+                    "input": {},
+                    "caller": {"type": "direct"},
+                },
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": FIXED_VERSION_CALL, "content": "0.32a0"}
+            ],
+        },
+        {"role": "assistant", "content": TOKYO_ANSWER},
+        {"role": "user", "content": WEATHER_QUESTION},
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": WEATHER_CALL,
+                    "name": "get_weather",
+                    "input": {"city": "Paris"},
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": WEATHER_CALL,
+                    "content": "Sunny, 22C in Paris",
+                }
+            ],
+        },
+        {"role": "assistant", "content": PARIS_ANSWER},
+        {"role": "user", "content": "Thanks! Which version did the tool report earlier?"},
+    ]
+    assert losses(report) == [("messages[5].parts[0]", "dropped")]
+    assert part_at(history, "messages[5].parts[0]").provider == "openai-responses"
+    # Usage of the four answers, from two providers and three APIs, adds up.
+    assert (history.usage.input_tokens, history.usage.output_tokens) == (
+        598 + 75 + 50 + 149,
+        92 + 15 + 81 + 17,
+    )
+
+
+def test_an_application_may_change_the_body_it_sends_without_changing_the_history() -> None:
+    history = fixed_version_loop()
+    before = history.model_dump_json()
+    body, _ = to_anthropic(history, FIXED_VERSION_TOOL)
+    sent = copy.deepcopy(body)
+    # Prompt caching added, and blocks edited, in the body about to be sent.
+    body["messages"][-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+    body["messages"][1]["content"][0]["signature"] = "changed"
+    body["messages"][1]["content"][1]["caller"]["type"] = "changed"
+    assert history.model_dump_json() == before
+    assert to_anthropic(history, FIXED_VERSION_TOOL)[0] == sent
+
+
+# --- redacted thinking ---
+
+
+def test_redacted_thinking_goes_back_to_anthropic_only() -> None:
+    first, second = recording(REDACTED, "anthropic")
+    history = ChatHistory()
+    history.add_message(Message.user(first.request.json["messages"][0]["content"][0]["text"]))
+    history.add_response(answer(first, anthropic_adapter))
+    history.add_message(Message.user("What was that?"))
+    redacted = history.messages[1].parts[0]
+    assert isinstance(redacted, ReasoningPart)
+    assert redacted.redacted
+
+    body, report = to_anthropic(history)
+    assert not report
+    assert body["messages"][1] == second.request.json["messages"][1]  # as pydantic-ai sent it
+
+    for to_openai in (to_chat_completions, to_responses):
+        body, report = to_openai(history)
+        assert losses(report) == [("messages[1].parts[0]", "dropped")]
+        assert part_at(history, "messages[1].parts[0]") is redacted
+
+
+# --- tool-call ids the target cannot take ---
+
+
+def test_ids_too_long_for_chat_completions_are_rewritten_alike_in_call_and_result() -> None:
+    _, answered = recording(FAVORITE_COLORS, "openai")
+    # The history chatlas kept, and sent: the calls under their 52-character item ids.
+    kept = responses_adapter.decode_request(answered.request.json).messages
+    history = ChatHistory(messages=list(kept))
+    history.add_response(answer(answered, responses_adapter))
+    call_ids = [call.id for call in history.messages[1].tool_calls]
+    assert call_ids == [
+        "fc_0ac6a4d9e19151d50169fb7cb76ccc81939c747589e4dddeb4",
+        "fc_0ac6a4d9e19151d50169fb7cb76cdc819384be259721da45e4",
+    ]
+
+    body, report = to_chat_completions(history)
+    on_the_wire = [call["id"] for call in body["messages"][1]["tool_calls"]]
+    assert [len(call_id) for call_id in on_the_wire] == [40, 40]
+    assert len(set(on_the_wire)) == 2
+    assert [m["tool_call_id"] for m in body["messages"][2:4]] == on_the_wire
+    assert losses(report) == [
+        ("messages[1].parts[0].id", "transformed"),
+        ("messages[1].parts[1].id", "transformed"),
+        ("messages[2].parts[0].tool_call_id", "transformed"),
+        ("messages[2].parts[1].tool_call_id", "transformed"),
+    ]
+    for loss, call_id in zip(report.losses, call_ids + call_ids, strict=True):
+        assert getattr(part_at(history, loss.path), loss.path.rpartition(".")[2]) == call_id
+        assert call_id in loss.reason
+    # The same history, to the same provider again: the same stand-ins.
+    assert to_chat_completions(history)[0] == body
+
+    # The Responses API (64 characters) and Anthropic take them as they are.
+    body, report = to_responses(history)
+    assert not report
+    assert [item["call_id"] for item in body["input"][1:5]] == call_ids + call_ids
+    body, report = to_anthropic(history)
+    assert not report
+    assert [block["id"] for block in body["messages"][1]["content"]] == call_ids
+
+
+def test_ids_with_characters_anthropic_cannot_take_are_rewritten_alike() -> None:
+    # No recording has such an id; Kimi K2 (served by Groq, say) names its calls so.
+    kimi = openai_adapter.decode_response(
+        {
+            "id": "chatcmpl-kimi",
+            "object": "chat.completion",
+            "created": 1760000000,
+            "model": "moonshotai/kimi-k2-instruct-0905",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": f"functions.get_weather:{k}",
+                                "type": "function",
+                                "function": {
+                                    "name": "get_weather",
+                                    "arguments": f'{{"city":"{city}"}}',
+                                },
+                            }
+                            for k, city in enumerate(("Lisbon", "Porto"))
+                        ],
+                    },
+                }
+            ],
+            "usage": {"prompt_tokens": 61, "completion_tokens": 30, "total_tokens": 91},
+        }
+    )
+    history = ChatHistory(messages=[Message.user("Is it raining in Lisbon or Porto?")])
+    history.add_response(kimi)
+    for call, result in zip(history.last_message.tool_calls, ("Rain", "Clear"), strict=True):
+        history.add_message(Message.tool_result(call.id, result, name=call.name))
+
+    body, report = to_anthropic(history, WEATHER_TOOL, reasoning=None)
+    calls = [block["id"] for block in body["messages"][1]["content"]]
+    results = [block["tool_use_id"] for block in body["messages"][2]["content"]]
+    assert calls == results
+    assert calls[0] != calls[1]
+    assert losses(report) == [
+        ("messages[1].parts[0].id", "transformed"),
+        ("messages[1].parts[1].id", "transformed"),
+        ("messages[2].parts[0].tool_call_id", "transformed"),
+        ("messages[3].parts[0].tool_call_id", "transformed"),
+    ]
+    assert history.last_message.tool_results[0].tool_call_id == "functions.get_weather:1"
+
+    body, report = to_chat_completions(history, WEATHER_TOOL)
+    calls = [call["id"] for call in body["messages"][1]["tool_calls"]]
+    assert [message["tool_call_id"] for message in body["messages"][2:]] == calls
+    assert calls[0] != calls[1]
+    assert losses(report) == [
+        ("messages[1].parts[0].id", "transformed"),
+        ("messages[1].parts[1].id", "transformed"),
+        ("messages[2].parts[0].tool_call_id", "transformed"),
+        ("messages[3].parts[0].tool_call_id", "transformed"),
+    ]
+
+
+# --- an image inside a tool result ---
+
+
+def get_file_loop(*content: TextPart | FilePart) -> ChatHistory:
+    """Chat Completions calls `get_file`; the tool returns `content`.
+
+    [0] user, [1] assistant by Chat Completions (tool call), [2] tool.
+    """
+    asked, _ = recording(GET_FILE, "openai")
+    history = ChatHistory(messages=[Message.user(GET_FILE_QUESTION)])
+    history.add_response(answer(asked, openai_adapter))
+    (call,) = history.last_message.tool_calls
+    history.add_message(Message.tool_result(call.id, content, name=call.name))
+    return history
+
+
+def test_an_image_in_a_tool_result_goes_to_chat_completions_in_a_user_message() -> None:
+    image = FilePart(media_type="image/png", url=ROSE)
+    history = get_file_loop(TextPart(text="File attached"), image)
+
+    body, report = to_chat_completions(history, GET_FILE_TOOL)
+    # Chat Completions tool messages take text only: the image follows them in a user
+    # message, as pydantic-ai sent it and OpenAI answered.
+    _, described = recording(GET_FILE, "openai")
+    assert body["messages"] == described.request.json["messages"]
+    assert body["messages"][3] == {
+        "role": "user",
+        "content": [{"type": "image_url", "image_url": {"url": ROSE}}],
+    }
+    assert losses(report) == [("messages[2].parts[0].content[1]", "transformed")]
+    assert part_at(history, "messages[2].parts[0].content[1]") is image
+
+    # The Responses API and Anthropic take the image where it is.
+    body, report = to_responses(history, GET_FILE_TOOL)
+    assert not report
+    assert body["input"][2]["output"] == [
+        {"type": "input_text", "text": "File attached"},
+        {"type": "input_image", "image_url": ROSE},
+    ]
+    body, report = to_anthropic(history, GET_FILE_TOOL, reasoning=None)
+    assert not report
+    assert body["messages"][2]["content"][0]["content"] == [
+        {"type": "text", "text": "File attached"},
+        {"type": "image", "source": {"type": "url", "url": ROSE}},
+    ]
+
+    # OpenAI's description appended, the conversation goes on with Anthropic.
+    history.add_response(answer(described, openai_adapter))
+    history.add_message(Message.user("Thanks. Is it a rose?"))
+    body, report = to_anthropic(history, GET_FILE_TOOL)
+    assert not report
+    assert [turn["role"] for turn in body["messages"]] == ["user", "assistant"] * 2 + ["user"]
+
+
+def test_an_image_alone_in_a_tool_result_leaves_a_note_in_the_tool_message() -> None:
+    download, _ = recording(JPEG_DOWNLOAD)
+    assert download.host == "t3.ftcdn.net"
+    assert download.response.body[:3] == b"\xff\xd8\xff"  # a JPEG
+    image = FilePart.from_bytes(download.response.body, "image/jpeg")
+    history = get_file_loop(image)
+
+    body, report = to_chat_completions(history, GET_FILE_TOOL)
+    call_id = history.messages[1].tool_calls[0].id
+    assert body["messages"][2:] == [
+        {"role": "tool", "tool_call_id": call_id, "content": "(the result is in the next message)"},
+        {
+            "role": "user",
+            "content": [
+                {"type": "image_url", "image_url": {"url": f"data:image/jpeg;base64,{image.data}"}}
+            ],
+        },
+    ]
+    assert losses(report) == [("messages[2].parts[0].content[0]", "transformed")]
+
+    body, report = to_anthropic(history, GET_FILE_TOOL, reasoning=None)
+    assert not report
+    assert body["messages"][2]["content"][0]["content"] == [
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": "image/jpeg", "data": image.data},
+        }
+    ]
+
+
+# --- every recorded answer, moved to every provider ---
+
+
+SOURCES: dict[str, tuple[str, str, Any]] = {
+    "anthropic": ("anthropic", "/v1/messages", anthropic_adapter),
+    "openai": ("openai", "/v1/chat/completions", openai_adapter),
+    "openai-responses": ("openai", "/v1/responses", responses_adapter),
+}
+FOLDERS = {
+    "anthropic": "anthropic",
+    "openai": "openai-chat",
+    "openai-responses": "openai-responses",
+}
+
+
+@functools.cache
+def answers_in(path: Path, source: str) -> tuple[Interaction, ...]:
+    """The interactions of `path` in which `source` (an adapter's name) answered."""
+    provider, endpoint, _ = SOURCES[source]
+    return tuple(
+        interaction
+        for interaction in load_cassette(path).for_provider(provider)
+        if interaction.path == endpoint and interaction.response.status == 200
+    )
+
+
+TARGETS: dict[str, Callable[..., tuple[dict[str, Any], TranslationReport]]] = {
+    "anthropic": to_anthropic,
+    "chat-completions": to_chat_completions,
+    "responses-api": to_responses,
+}
+
+
+def recorded_answers() -> list[Any]:
+    params = []
+    for source, folder in FOLDERS.items():
+        found = corpus_params(
+            folder,
+            pattern="*.yaml",
+            keep=lambda path, source=source: bool(answers_in(path, source)),
+            holding=f"answers from {source}",
+        )
+        for path in found:
+            for target in TARGETS:
+                name = f"{corpus_id(path)}->{target}"
+                params.append(pytest.param(source, path, target, id=name))
+    return params
+
+
+def answered(response: ChatResponse) -> tuple[ChatHistory, tuple[ToolSpec, ...]]:
+    """The history an application holds after `response`: its question, the answer,
+    and a result for every tool call (or, when there is none, the user's next turn);
+    with the tools it offered."""
+    history = ChatHistory(messages=[Message.system("Answer briefly."), Message.user("Go ahead.")])
+    history.add_response(response)
+    calls = history.last_message.tool_calls
+    for call in calls:
+        history.add_message(Message.tool_result(call.id, "done", name=call.name))
+    if not calls:
+        history.add_message(Message.user("Go on."))
+    names = dict.fromkeys(call.name for call in calls)
+    return history, tuple(ToolSpec(name=name, parameters={"type": "object"}) for name in names)
+
+
+@pytest.mark.parametrize(("source", "recorded", "target"), recorded_answers())
+def test_every_recorded_answer_moves_to_every_provider(
+    source: str, recorded: Path | MissingCorpus, target: str
+) -> None:
+    """Each answer of the corpus, its tool calls answered, sent on to each API
+    (its own included): every hop's checks (`send`) and the target's rules hold."""
+    adapter = SOURCES[source][2]
+    for interaction in answers_in(from_corpus(recorded), source):
+        history, tools = answered(answer(interaction, adapter))
+        TARGETS[target](history, *tools)
+
+
+def test_a_legacy_function_call_and_its_result_go_back_to_chat_completions_paired() -> None:
+    boston = recording("openai-chat/openllmetry/test_open_ai_function_calls.yaml", "openai")[0]
+    history = ChatHistory(messages=[Message.user("What's the weather like in Boston?")])
+    history.add_response(answer(boston, openai_adapter))
+    (call,) = history.last_message.tool_calls
+    assert (call.id, call.name) == ("", "get_current_weather")  # `functions` name no call
+    history.add_message(Message.tool_result(call.id, "72 F and sunny", name=call.name))
+
+    body, report = to_chat_completions(history)
+    assert body["messages"][1:] == [
+        {
+            "role": "assistant",
+            "content": None,
+            "function_call": {
+                "name": "get_current_weather",
+                "arguments": '{\n  "location": "Boston"\n}',
+            },
+        },
+        {"role": "function", "name": "get_current_weather", "content": "72 F and sunny"},
+    ]
+    assert not report
