@@ -118,6 +118,7 @@ def test_the_client_export_list() -> None:
         "EventStream",
         "SDKBinding",
         "StreamDecoder",
+        "lazy_attributes",
         "sdk_client",
         "set_stream",
     ]

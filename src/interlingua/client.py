@@ -23,7 +23,9 @@ SDK's classes over in its `SDKBinding`.
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,6 +46,7 @@ __all__ = [
     "EventStream",
     "SDKBinding",
     "StreamDecoder",
+    "lazy_attributes",
     "sdk_client",
     "set_stream",
 ]
@@ -148,6 +151,25 @@ class SDKBinding:
                 yield error
                 return
             yield payload
+
+
+def lazy_attributes(
+    package: str, module: str, names: Iterable[str]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """`__getattr__` and `__dir__` for an adapter package whose `names` (its
+    clients) live in `module`, imported on first use: a client module imports its
+    SDK, which takes up to a second, and the codec must not wait for it."""
+    lazy = frozenset(names)
+
+    def getattr_(name: str) -> Any:
+        if name in lazy:
+            return getattr(importlib.import_module(module), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    def dir_() -> list[str]:
+        return sorted(set(vars(sys.modules[package])) | lazy)
+
+    return getattr_, dir_
 
 
 def sdk_client(client: Any, options: dict[str, Any], factory: Callable[..., Any]) -> Any:

@@ -8,8 +8,9 @@ through the SDK; they are imported, and the SDK with them, on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from interlingua.client import lazy_attributes
 from interlingua_anthropic._errors import decode_error
 from interlingua_anthropic._request import decode_request, encode_request
 from interlingua_anthropic._response import decode_response, encode_response
@@ -35,13 +36,5 @@ __all__ = [
 _CLIENTS = frozenset({"AnthropicClient", "AsyncAnthropicClient"})
 
 
-def __getattr__(name: str) -> Any:
-    if name in _CLIENTS:
-        from interlingua_anthropic import _client
-
-        return getattr(_client, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _CLIENTS)
+# The clients import the SDK (up to a second): only on first use.
+__getattr__, __dir__ = lazy_attributes(__name__, "interlingua_anthropic._client", _CLIENTS)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interlingua.client import lazy_attributes
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._errors import decode_error as _decode_error
 from interlingua_openai._request import decode_request, encode_request
@@ -48,14 +49,5 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
     return _decode_error(status, body, provider=PROVIDER)
 
 
-def __getattr__(name: str) -> Any:
-    # The clients import the `openai` SDK (about half a second): only on first use.
-    if name in _CLIENTS:
-        from interlingua_openai import _client
-
-        return getattr(_client, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _CLIENTS)
+# The clients import the SDK (up to a second): only on first use.
+__getattr__, __dir__ = lazy_attributes(__name__, "interlingua_openai._client", _CLIENTS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interlingua.client import lazy_attributes
 from interlingua_openai._errors import decode_error as _decode_error
 from interlingua_openai.responses._request import decode_request, encode_request
 from interlingua_openai.responses._response import decode_response, encode_response
@@ -44,14 +45,5 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
     return _decode_error(status, body, provider=PROVIDER)
 
 
-def __getattr__(name: str) -> Any:
-    # The clients import the `openai` SDK (about half a second): only on first use.
-    if name in _CLIENTS:
-        from interlingua_openai.responses import _client
-
-        return getattr(_client, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _CLIENTS)
+# The clients import the SDK (up to a second): only on first use.
+__getattr__, __dir__ = lazy_attributes(__name__, "interlingua_openai.responses._client", _CLIENTS)
