@@ -9,13 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from interlingua import DecodeError
+from interlingua import DecodeError, TextDelta
 from interlingua.codec import (
     WireReader,
     as_wire_dict,
     copy_json,
+    decode_events,
     dump_arguments,
     fit_tool_call_id,
+    json_or_text,
     leftover,
     overlay,
     wire_model,
@@ -164,3 +166,25 @@ def test_the_model_sent_loses_its_own_routing_prefix_only() -> None:
     assert wire_model("anthropic:claude-sonnet-4-5", "anthropic") == "claude-sonnet-4-5"
     assert wire_model("claude-sonnet-4-5", "anthropic") == "claude-sonnet-4-5"
     assert wire_model("ft:gpt-4o:org::x", "openai") == "ft:gpt-4o:org::x"
+
+
+def test_an_error_body_is_json_when_it_can_be_and_text_otherwise() -> None:
+    assert json_or_text(b'{"error": {"message": "m"}}') == {"error": {"message": "m"}}
+    assert json_or_text("<html>Bad gateway</html>") == "<html>Bad gateway</html>"
+    assert json_or_text({"already": "parsed"}) == {"already": "parsed"}
+
+
+def test_decode_events_feeds_every_payload_then_finishes() -> None:
+    class Echo:
+        def __init__(self) -> None:
+            self.seen: list[int] = []
+
+        def feed(self, payload: int) -> list[TextDelta]:
+            self.seen.append(payload)
+            return [TextDelta(text=str(payload))]
+
+        def finish(self) -> list[TextDelta]:
+            return [TextDelta(text=f"end after {len(self.seen)}")]
+
+    texts = [event.text for event in decode_events(Echo(), [1, 2])]  # type: ignore[attr-defined]
+    assert texts == ["1", "2", "end after 2"]

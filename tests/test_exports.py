@@ -97,11 +97,14 @@ def test_the_export_list() -> None:
 
 def test_the_codec_export_list() -> None:
     assert sorted(interlingua.codec.__all__) == [
+        "StreamDecoder",
         "WireReader",
         "as_wire_dict",
         "copy_json",
+        "decode_events",
         "dump_arguments",
         "fit_tool_call_id",
+        "json_or_text",
         "leftover",
         "overlay",
         "resolve_report",
@@ -117,7 +120,6 @@ def test_the_client_export_list() -> None:
         "Endpoint",
         "EventStream",
         "SDKBinding",
-        "StreamDecoder",
         "lazy_attributes",
         "sdk_client",
         "set_stream",

@@ -987,9 +987,12 @@ def test_every_recorded_answer_moves_to_every_provider(
     """Each answer of the corpus, its tool calls answered, sent on to each API
     (its own included): every hop's checks (`send`) and the target's rules hold."""
     adapter = SOURCES[source][2]
-    for interaction in answers_in(from_corpus(recorded), source):
+    answers = answers_in(from_corpus(recorded), source)
+    assert answers, "the file was picked for holding answers"
+    for interaction in answers:
         history, tools = answered(answer(interaction, adapter))
-        TARGETS[target](history, *tools)
+        body, _ = TARGETS[target](history, *tools)
+        assert body["model"]
 
 
 def test_a_legacy_function_call_and_its_result_go_back_to_chat_completions_paired() -> None:

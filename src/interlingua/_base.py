@@ -9,7 +9,8 @@ path of what is wrong.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -51,14 +52,21 @@ def provider_data_field() -> Any:
     return empty_field(dict)
 
 
+@contextmanager
+def _ours(subject: str) -> Iterator[None]:
+    """pydantic's ValidationError, raised in the block, as `InvalidDataError`."""
+    try:
+        yield
+    except ValidationError as exc:
+        raise InvalidDataError.from_validation(exc, subject=subject) from None
+
+
 class _Checked(BaseModel):
     """Turns pydantic's ValidationError into `InvalidDataError` at every entry."""
 
     def __init__(self, /, **data: Any) -> None:
-        try:
+        with _ours(type(self).__name__):
             super().__init__(**data)
-        except ValidationError as exc:
-            raise InvalidDataError.from_validation(exc, subject=type(self).__name__) from None
 
     # Tells pydantic this __init__ only wraps the base one, so nested values are
     # validated in core without a Python call per part.
@@ -66,24 +74,18 @@ class _Checked(BaseModel):
 
     @classmethod
     def model_validate(cls, *args: Any, **kwargs: Any) -> Self:
-        try:
+        with _ours(cls.__name__):
             return super().model_validate(*args, **kwargs)
-        except ValidationError as exc:
-            raise InvalidDataError.from_validation(exc, subject=cls.__name__) from None
 
     @classmethod
     def model_validate_json(cls, *args: Any, **kwargs: Any) -> Self:
-        try:
+        with _ours(cls.__name__):
             return super().model_validate_json(*args, **kwargs)
-        except ValidationError as exc:
-            raise InvalidDataError.from_validation(exc, subject=cls.__name__) from None
 
     @classmethod
     def model_validate_strings(cls, *args: Any, **kwargs: Any) -> Self:
-        try:
+        with _ours(cls.__name__):
             return super().model_validate_strings(*args, **kwargs)
-        except ValidationError as exc:
-            raise InvalidDataError.from_validation(exc, subject=cls.__name__) from None
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy; with `update`, checked like a new value (nested values already
@@ -107,10 +109,8 @@ class MutableCoreModel(_Checked):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        try:
+        with _ours(type(self).__name__):
             super().__setattr__(name, value)
-        except ValidationError as exc:
-            raise InvalidDataError.from_validation(exc, subject=type(self).__name__) from None
 
 
 def validate(model: type[M], data: Any, *, subject: str, prefix: tuple[str | int, ...] = ()) -> M:

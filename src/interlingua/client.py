@@ -37,6 +37,7 @@ from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua._stream import StreamEvent
+from interlingua.codec import StreamDecoder, decode_events
 
 __all__ = [
     "AsyncChatClient",
@@ -45,7 +46,6 @@ __all__ = [
     "Endpoint",
     "EventStream",
     "SDKBinding",
-    "StreamDecoder",
     "lazy_attributes",
     "sdk_client",
     "set_stream",
@@ -56,14 +56,6 @@ class _EncodeRequest(Protocol):
     def __call__(
         self, request: ChatRequest, *, report: TranslationReport | None = None
     ) -> dict[str, Any]: ...
-
-
-class StreamDecoder(Protocol):
-    """An adapter's stream decoder, fed one payload at a time."""
-
-    def feed(self, payload: Any) -> Iterable[StreamEvent]: ...
-
-    def finish(self) -> Iterable[StreamEvent]: ...
 
 
 def set_stream(request: ChatRequest, stream: bool) -> ChatRequest:
@@ -294,9 +286,7 @@ class ChatClient:
     def _events(self, response: Any) -> Iterator[StreamEvent]:
         decoder = self.endpoint.stream_decoder()
         with self.binding.errors(self.endpoint.provider):
-            for payload in self.binding.payloads(response):
-                yield from decoder.feed(payload)
-        yield from decoder.finish()
+            yield from decode_events(decoder, self.binding.payloads(response))
 
     def close(self) -> None:
         self.sdk.close()

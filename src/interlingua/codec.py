@@ -18,19 +18,25 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
-from typing import Any, TypeVar, overload
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
 from interlingua._errors import DecodeError
 from interlingua._report import resolve_report
 
+if TYPE_CHECKING:
+    from interlingua._stream import StreamEvent
+
 __all__ = [
+    "StreamDecoder",
     "WireReader",
     "as_wire_dict",
     "copy_json",
+    "decode_events",
     "dump_arguments",
     "fit_tool_call_id",
+    "json_or_text",
     "leftover",
     "overlay",
     "resolve_report",
@@ -40,6 +46,35 @@ __all__ = [
 T = TypeVar("T")
 
 _MISSING: Any = object()
+
+
+class StreamDecoder(Protocol):
+    """An adapter's stream decoder, fed one payload at a time."""
+
+    def feed(self, payload: Any) -> Iterable[StreamEvent]: ...
+
+    def finish(self) -> Iterable[StreamEvent]: ...
+
+
+def decode_events(decoder: StreamDecoder, payloads: Iterable[Any]) -> Iterator[StreamEvent]:
+    """Every payload through `decoder`, then what it holds at the end: the body of
+    each adapter's `decode_stream`."""
+    for payload in payloads:
+        yield from decoder.feed(payload)
+    yield from decoder.finish()
+
+
+def json_or_text(body: Any) -> Any:
+    """An error answer's body as JSON when it is JSON text or bytes, else the text
+    (a proxy's HTML page, say); anything already parsed as it is."""
+    if isinstance(body, bytes | bytearray):
+        body = bytes(body).decode("utf-8", errors="replace")
+    if isinstance(body, str):
+        try:
+            return json.loads(body)
+        except (ValueError, RecursionError):
+            return body
+    return body
 
 
 def copy_json(value: T) -> T:

@@ -19,12 +19,12 @@ anthropic and mistralai SDKs); `respond` is a plain handler for any
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable
 from typing import Any
 
 from interlingua._errors import CassetteError
+from interlingua.codec import json_or_text
 from interlingua.testing._cassette import Interaction
 
 __all__ = ["Replay"]
@@ -41,7 +41,9 @@ class Replay:
     def sent(self) -> list[Any]:
         """The JSON body of each request sent, in order (None for one without,
         the text for one that is not JSON)."""
-        return [_body(request.content) for request in self.requests]
+        return [
+            json_or_text(request.content) if request.content else None for request in self.requests
+        ]
 
     @property
     def done(self) -> bool:
@@ -77,15 +79,6 @@ class Replay:
         import httpx2
 
         return httpx2.AsyncClient(transport=httpx2.MockTransport(self.respond))
-
-
-def _body(content: bytes) -> Any:
-    if not content:
-        return None
-    try:
-        return json.loads(content)
-    except ValueError:
-        return content.decode("utf-8", errors="replace")
 
 
 def _check_target(interaction: Interaction, request: Any, index: int) -> None:

@@ -10,10 +10,10 @@ and the message says what little is known.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from interlingua import ProviderError
+from interlingua.codec import json_or_text
 from interlingua_anthropic._wire import PROVIDER
 
 __all__ = ["decode_error"]
@@ -22,7 +22,7 @@ __all__ = ["decode_error"]
 def decode_error(status: int | None, body: Any) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
     stream) and its body, parsed or as text."""
-    data = _parsed(body)
+    data = json_or_text(body)
     error = data.get("error") if isinstance(data, dict) else None
     error = error if isinstance(error, dict) else {}
     details = error.get("details")
@@ -35,17 +35,6 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         body=data,
         request_id=_text(data.get("request_id")) if isinstance(data, dict) else None,
     )
-
-
-def _parsed(body: Any) -> Any:
-    if isinstance(body, bytes | bytearray):
-        body = body.decode("utf-8", errors="replace")
-    if isinstance(body, str):
-        try:
-            return json.loads(body)
-        except ValueError:
-            return body
-    return body
 
 
 def _text(value: Any) -> str | None:

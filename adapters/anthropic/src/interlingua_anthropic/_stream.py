@@ -64,7 +64,7 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader
+from interlingua.codec import WireReader, decode_events
 from interlingua_anthropic._blocks import decode_block
 from interlingua_anthropic._response import decode_response
 from interlingua_anthropic._wire import PROVIDER, WireDict
@@ -93,10 +93,7 @@ _STREAMED: dict[str, WireDict] = {
 def decode_stream(events: Iterable[Any]) -> Iterator[StreamEvent]:
     """The stream events for Anthropic's events: the parsed `data` payloads in
     order, or the SDK's event objects."""
-    decoder = StreamDecoder()
-    for event in events:
-        yield from decoder.feed(event)
-    yield from decoder.finish()
+    return decode_events(StreamDecoder(), events)
 
 
 class StreamDecoder:

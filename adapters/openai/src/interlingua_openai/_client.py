@@ -14,6 +14,7 @@ arguments.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import openai
@@ -25,7 +26,7 @@ from interlingua_openai._dialect import OPENAI
 from interlingua_openai._errors import decode_error
 from interlingua_openai._stream import ChatStreamDecoder
 
-__all__ = ["AsyncOpenAIClient", "OpenAIClient", "sdk_binding"]
+__all__ = ["AsyncOpenAIClient", "OpenAIClient", "chat_prepare", "sdk_binding"]
 
 
 def _error_body(exc: openai.APIStatusError) -> Any:
@@ -59,18 +60,23 @@ def sdk_binding(error_payload: Any) -> SDKBinding:
     )
 
 
-def _chat_prepared(request: ChatRequest, stream: bool) -> ChatRequest:
-    """Streams ask for the usage chunk, unless the request sets `stream_options`;
-    a call that is not streamed sends none ("The 'stream_options' parameter is
-    only allowed when 'stream' is enabled", a 400)."""
-    options = dict(request.options_for(OPENAI.provider))
-    if stream:
-        options.setdefault("stream_options", {"include_usage": True})
-    else:
-        options.pop("stream_options", None)
-    others = {k: v for k, v in request.provider_options.items() if k != OPENAI.provider}
-    provider_options = {**others, OPENAI.provider: options} if options else others
-    return request.model_copy(update={"stream": stream, "provider_options": provider_options})
+def chat_prepare(provider: str) -> Callable[[ChatRequest, bool], ChatRequest]:
+    """The `Endpoint.prepare` of a Chat Completions endpoint whose options are
+    `provider`'s: streams ask for the usage chunk, unless the request sets
+    `stream_options`; a call that is not streamed sends none ("The
+    'stream_options' parameter is only allowed when 'stream' is enabled", a 400)."""
+
+    def prepare(request: ChatRequest, stream: bool) -> ChatRequest:
+        options = dict(request.options_for(provider))
+        if stream:
+            options.setdefault("stream_options", {"include_usage": True})
+        else:
+            options.pop("stream_options", None)
+        others = {k: v for k, v in request.provider_options.items() if k != provider}
+        provider_options = {**others, provider: options} if options else others
+        return request.model_copy(update={"stream": stream, "provider_options": provider_options})
+
+    return prepare
 
 
 def _chat_error_payload(body: Any) -> dict[str, Any]:
@@ -83,7 +89,7 @@ CHAT_COMPLETIONS = Endpoint(
     encode_request=_request.encode_request,
     decode_response=_response.decode_response,
     stream_decoder=ChatStreamDecoder,
-    prepare=_chat_prepared,
+    prepare=chat_prepare(OPENAI.provider),
 )
 SDK = sdk_binding(_chat_error_payload)
 

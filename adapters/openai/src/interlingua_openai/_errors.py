@@ -7,17 +7,17 @@ subclass; the body is kept as received.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from interlingua import ProviderError
+from interlingua.codec import json_or_text
 
 __all__ = ["decode_error"]
 
 
 def decode_error(status: int | None, body: Any, *, provider: str = "openai") -> ProviderError:
     """The typed error for an error answer: `body` as JSON text, bytes or parsed."""
-    payload = _parsed(body)
+    payload = json_or_text(body)
     error = _error_object(payload)
     message = error.get("message")
     if not isinstance(message, str) or not message:
@@ -31,17 +31,6 @@ def decode_error(status: int | None, body: Any, *, provider: str = "openai") -> 
         code=None if code is None else str(code),
         body=payload,
     )
-
-
-def _parsed(body: Any) -> Any:
-    if isinstance(body, bytes | bytearray):
-        body = bytes(body).decode("utf-8", errors="replace")
-    if isinstance(body, str):
-        try:
-            return json.loads(body)
-        except ValueError:
-            return body
-    return body
 
 
 def _error_object(payload: Any) -> dict[str, Any]:

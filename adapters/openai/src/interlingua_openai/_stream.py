@@ -52,7 +52,7 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, copy_json
+from interlingua.codec import WireReader, copy_json, decode_events
 from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._response import (
     AUDIO_ANSWER_MEDIA_TYPE,
@@ -91,10 +91,7 @@ def decode_stream(
     events: Iterable[Any], *, dialect: ChatCompletionsDialect = OPENAI
 ) -> Iterator[StreamEvent]:
     """The stream events of a Chat Completions stream."""
-    decoder = ChatStreamDecoder(dialect)
-    for chunk in events:
-        yield from decoder.feed(chunk)
-    yield from decoder.finish()
+    return decode_events(ChatStreamDecoder(dialect), events)
 
 
 class ChatStreamDecoder:

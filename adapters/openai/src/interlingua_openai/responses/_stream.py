@@ -47,7 +47,7 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader
+from interlingua.codec import WireReader, decode_events
 from interlingua_openai._common import assert_never
 from interlingua_openai.responses._items import ItemDecoder
 from interlingua_openai.responses._response import decode_finish, decode_usage
@@ -63,10 +63,7 @@ _FINISHED = ("response.completed", "response.incomplete", "response.failed")
 
 def decode_stream(events: Iterable[Any]) -> Iterator[StreamEvent]:
     """The stream events of a Responses API stream."""
-    decoder = ResponsesStreamDecoder()
-    for event in events:
-        yield from decoder.feed(event)
-    yield from decoder.finish()
+    return decode_events(ResponsesStreamDecoder(), events)
 
 
 class ResponsesStreamDecoder:
