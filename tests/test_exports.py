@@ -97,6 +97,9 @@ def test_the_export_list() -> None:
 
 def test_the_codec_export_list() -> None:
     assert sorted(interlingua.codec.__all__) == [
+        "PROVIDER_DATA_SECTIONS",
+        "ProviderData",
+        "ProviderEntry",
         "StreamDecoder",
         "WireReader",
         "as_wire_dict",
@@ -105,7 +108,11 @@ def test_the_codec_export_list() -> None:
         "dump_arguments",
         "fit_tool_call_id",
         "json_or_text",
+        "keep",
+        "kept",
         "leftover",
+        "merge_provider_data",
+        "other_fields",
         "overlay",
         "resolve_report",
         "wire_model",

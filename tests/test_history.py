@@ -9,6 +9,7 @@ import pytest
 
 from interlingua import (
     HISTORY_FORMAT,
+    HISTORY_VERSION,
     ChatHistory,
     ChatResponse,
     FilePart,
@@ -52,7 +53,7 @@ def test_a_conversation_is_saved_and_loaded_back_equal(tmp_path: Path) -> None:
     assert loaded == history
     assert loaded.last_message.text == "A clear sky over Paris: sunny, 21 C."
     document = json.loads(path.read_text())
-    assert (document["format"], document["version"]) == (HISTORY_FORMAT, 1)
+    assert (document["format"], document["version"]) == (HISTORY_FORMAT, HISTORY_VERSION)
 
 
 def test_usage_of_three_responses_adds_up_in_the_history() -> None:
@@ -83,8 +84,9 @@ def test_a_file_of_another_format_is_refused() -> None:
 
 
 def test_a_file_of_a_newer_version_is_refused_clearly() -> None:
-    with pytest.raises(HistoryFormatError, match=r"newer interlingua \(version 2\)"):
-        ChatHistory.from_json(json.dumps({"format": HISTORY_FORMAT, "version": 2}))
+    newer = HISTORY_VERSION + 1
+    with pytest.raises(HistoryFormatError, match=rf"newer interlingua \(version {newer}\)"):
+        ChatHistory.from_json(json.dumps({"format": HISTORY_FORMAT, "version": newer}))
 
 
 @pytest.mark.parametrize("version", [0, "1", None, True])
@@ -103,7 +105,7 @@ def test_a_file_that_is_not_a_json_object_is_refused() -> None:
 def test_an_unknown_part_type_in_a_file_names_message_and_part() -> None:
     document = {
         "format": HISTORY_FORMAT,
-        "version": 1,
+        "version": HISTORY_VERSION,
         "messages": [
             {"role": "user", "parts": [{"type": "text", "text": "hi"}]},
             {"role": "assistant", "parts": [{"type": "text", "text": "a"}, {"type": "hologram"}]},
@@ -118,7 +120,7 @@ def test_an_unknown_part_type_in_a_file_names_message_and_part() -> None:
 def test_a_part_that_does_not_fit_its_role_in_a_file_names_message_and_part() -> None:
     document = {
         "format": HISTORY_FORMAT,
-        "version": 1,
+        "version": HISTORY_VERSION,
         "messages": [
             {"role": "system", "parts": [{"type": "tool_call", "id": "c", "name": "f"}]},
         ],
@@ -130,7 +132,7 @@ def test_a_part_that_does_not_fit_its_role_in_a_file_names_message_and_part() ->
 def test_a_missing_field_names_its_path() -> None:
     document = {
         "format": HISTORY_FORMAT,
-        "version": 1,
+        "version": HISTORY_VERSION,
         "messages": [{"role": "tool", "parts": [{"type": "tool_result"}]}],
     }
     with pytest.raises(InvalidDataError) as caught:

@@ -107,7 +107,7 @@ def test_a_message_round_trips_through_json() -> None:
         ToolCallPart(id="c1", name="f", arguments='{"a":1}'),
         id="msg_1",
         metadata={"source": "test"},
-        provider_data={"openai": {"name": "bot"}},
+        provider_data={"openai": {"fields": {"name": "bot"}}},
     )
     assert Message.model_validate_json(message.model_dump_json()) == message
 

@@ -19,7 +19,10 @@ from interlingua import (
 )
 
 PARTS = [
-    TextPart(text="hello", provider_data={"anthropic": {"cache_control": {"type": "ephemeral"}}}),
+    TextPart(
+        text="hello",
+        provider_data={"anthropic": {"fields": {"cache_control": {"type": "ephemeral"}}}},
+    ),
     FilePart.from_bytes(b"\x89PNG...", "image/png", filename="dot.png"),
     FilePart(media_type="application/pdf", url="https://example.com/a.pdf", detail="high"),
     FilePart(media_type="image/jpeg", file_id="file_011"),

@@ -42,6 +42,7 @@ from interlingua import (
     ToolSpec,
     TranslationLoss,
 )
+from interlingua.codec import PROVIDER_DATA_SECTIONS, ProviderData, ProviderEntry
 
 text = st.text(max_size=30)
 names = st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)
@@ -53,9 +54,14 @@ json_values = st.recursive(
     max_leaves=8,
 )
 json_objects = st.dictionaries(names, json_values, max_size=3)
-provider_data = st.dictionaries(
-    providers, st.dictionaries(names, json_values, max_size=2), max_size=2
+provider_entries = st.fixed_dictionaries(
+    {},
+    optional={
+        section: st.dictionaries(names, json_values, min_size=1, max_size=2)
+        for section in PROVIDER_DATA_SECTIONS
+    },
 )
+provider_data = st.dictionaries(providers, provider_entries, max_size=2)
 
 text_parts = st.builds(TextPart, text=text, provider_data=provider_data)
 file_parts = st.one_of(
@@ -246,7 +252,8 @@ FIELD_STRATEGIES: dict[Any, st.SearchStrategy[Any]] = {
     bool: st.booleans(),
     Any: json_values,
     dict[str, Any]: json_objects,
-    dict[str, dict[str, Any]]: provider_data,
+    ProviderData: provider_data,
+    ProviderEntry: provider_entries,
     TokenUsage: usages,
     ChatResponse: responses,
     union_members(ContentPart): content_parts,

@@ -46,7 +46,7 @@ EVENTS: list[StreamEvent] = [
     PartEvent(index=1, part=ReasoningPart(redacted_data="opaque", provider="anthropic")),
     TextDelta(index=2, text="It is "),
     TextDelta(index=2, text="sunny."),
-    PartDataEvent(index=2, provider="anthropic", data={"citations": [{"url": "u"}]}),
+    PartDataEvent(index=2, provider="anthropic", data={"fields": {"citations": [{"url": "u"}]}}),
     ToolCallStart(index=3, id="toolu_1", name="get_weather"),
     ToolCallDelta(index=3, arguments='{"city": '),
     ToolCallDelta(index=3, arguments='"Paris"}'),
@@ -54,7 +54,7 @@ EVENTS: list[StreamEvent] = [
     FinishEvent(
         finish_reason=FinishReason.TOOL_CALLS,
         raw_finish_reason="tool_use",
-        provider_data={"anthropic": {"stop_sequence": None}},
+        provider_data={"anthropic": {"fields": {"stop_sequence": None}}},
     ),
 ]
 
@@ -65,13 +65,16 @@ EXPECTED = ChatResponse(
     message=Message.assistant(
         ReasoningPart(text="Let me think.", signature="sig==", provider="anthropic"),
         ReasoningPart(redacted_data="opaque", provider="anthropic"),
-        TextPart(text="It is sunny.", provider_data={"anthropic": {"citations": [{"url": "u"}]}}),
+        TextPart(
+            text="It is sunny.",
+            provider_data={"anthropic": {"fields": {"citations": [{"url": "u"}]}}},
+        ),
         ToolCallPart(id="toolu_1", name="get_weather", arguments='{"city": "Paris"}'),
     ),
     finish_reason=FinishReason.TOOL_CALLS,
     raw_finish_reason="tool_use",
     usage=TokenUsage(input_tokens=10, output_tokens=42),
-    provider_data={"anthropic": {"stop_sequence": None}},
+    provider_data={"anthropic": {"fields": {"stop_sequence": None}}},
 )
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from interlingua._errors import InvalidDataError
+from interlingua._provider_data import ProviderData
 
 if sys.version_info >= (3, 11):
     from typing import Self
@@ -27,13 +29,11 @@ __all__ = [
     "MutableCoreModel",
     "ProviderData",
     "empty_field",
+    "invalid_data",
     "provider_data_field",
+    "union_tags",
     "validate",
 ]
-
-# Data one provider needs echoed back to it alone (a signature, a cache marker,
-# a citation list), keyed by provider name: {"anthropic": {"cache_control": {...}}}.
-ProviderData = dict[str, dict[str, Any]]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -52,20 +52,49 @@ def provider_data_field() -> Any:
     return empty_field(dict)
 
 
+@cache
+def union_tags(model: type[BaseModel]) -> frozenset[str]:
+    """The tags of every discriminated union a model's validation goes through."""
+    found: set[str] = set()
+    pending: list[Any] = [model.__pydantic_core_schema__]
+    while pending:
+        schema = pending.pop()
+        if isinstance(schema, dict):
+            if schema.get("type") == "tagged-union":
+                found.update(tag for tag in schema["choices"] if isinstance(tag, str))
+            pending.extend(schema.values())
+        elif isinstance(schema, list | tuple):
+            pending.extend(schema)
+    return frozenset(found)
+
+
+def invalid_data(
+    exc: ValidationError,
+    model: type[BaseModel],
+    *,
+    subject: str,
+    prefix: tuple[str | int, ...] = (),
+) -> InvalidDataError:
+    """pydantic's error while validating `model`, as `InvalidDataError`."""
+    return InvalidDataError.from_validation(
+        exc, subject=subject, prefix=prefix, union_tags=union_tags(model)
+    )
+
+
 @contextmanager
-def _ours(subject: str) -> Iterator[None]:
+def _ours(model: type[BaseModel]) -> Iterator[None]:
     """pydantic's ValidationError, raised in the block, as `InvalidDataError`."""
     try:
         yield
     except ValidationError as exc:
-        raise InvalidDataError.from_validation(exc, subject=subject) from None
+        raise invalid_data(exc, model, subject=model.__name__) from None
 
 
 class _Checked(BaseModel):
     """Turns pydantic's ValidationError into `InvalidDataError` at every entry."""
 
     def __init__(self, /, **data: Any) -> None:
-        with _ours(type(self).__name__):
+        with _ours(type(self)):
             super().__init__(**data)
 
     # Tells pydantic this __init__ only wraps the base one, so nested values are
@@ -74,17 +103,17 @@ class _Checked(BaseModel):
 
     @classmethod
     def model_validate(cls, *args: Any, **kwargs: Any) -> Self:
-        with _ours(cls.__name__):
+        with _ours(cls):
             return super().model_validate(*args, **kwargs)
 
     @classmethod
     def model_validate_json(cls, *args: Any, **kwargs: Any) -> Self:
-        with _ours(cls.__name__):
+        with _ours(cls):
             return super().model_validate_json(*args, **kwargs)
 
     @classmethod
     def model_validate_strings(cls, *args: Any, **kwargs: Any) -> Self:
-        with _ours(cls.__name__):
+        with _ours(cls):
             return super().model_validate_strings(*args, **kwargs)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
@@ -109,7 +138,7 @@ class MutableCoreModel(_Checked):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        with _ours(type(self).__name__):
+        with _ours(type(self)):
             super().__setattr__(name, value)
 
 
@@ -118,4 +147,4 @@ def validate(model: type[M], data: Any, *, subject: str, prefix: tuple[str | int
     try:
         return model.__pydantic_validator__.validate_python(data)  # type: ignore[no-any-return]
     except ValidationError as exc:
-        raise InvalidDataError.from_validation(exc, subject=subject, prefix=prefix) from None
+        raise invalid_data(exc, model, subject=subject, prefix=prefix) from None

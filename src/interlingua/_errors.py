@@ -91,34 +91,35 @@ class InvalidDataError(InterlinguaError, ValueError):
 
     @classmethod
     def from_validation(
-        cls, exc: ValidationError, *, subject: str, prefix: Sequence[str | int] = ()
+        cls,
+        exc: ValidationError,
+        *,
+        subject: str,
+        prefix: Sequence[str | int] = (),
+        union_tags: frozenset[str] = frozenset(),
     ) -> InvalidDataError:
+        """The error for pydantic's; `union_tags` are the tags of the discriminated
+        unions of the model validated, which pydantic puts in an error's place
+        (`parts.0.tool_result.tool_call_id`) though they are no key of the JSON."""
         problems = [
-            (format_path([*prefix, *_json_loc(error)]), _describe(error)) for error in exc.errors()
+            (format_path([*prefix, *_json_loc(error, union_tags)]), _describe(error))
+            for error in exc.errors()
         ]
         return cls(problems, subject=subject)
 
 
-def _json_loc(error: Mapping[str, Any]) -> list[str | int]:
-    """The error's place as a path into the JSON: pydantic puts the tag of a
-    discriminated union in its `loc` (`parts.0.tool_result.tool_call_id`), which
-    is no key of the JSON, and a part refused by its message's role names its
-    index in the error's context."""
+def _json_loc(error: Mapping[str, Any], union_tags: frozenset[str]) -> list[str | int]:
+    """The error's place as a path into the JSON: without the union tags, and
+    with the index of a part refused by its message's role, which pydantic
+    keeps in the error's context."""
     loc: list[str | int] = []
     for item in error["loc"]:
         after_index = bool(loc) and isinstance(loc[-1], int)
-        if not (after_index and isinstance(item, str) and item in _union_tags()):
+        if not (after_index and isinstance(item, str) and item in union_tags):
             loc.append(item)
     if error["type"] == "part_not_allowed":
         loc.append(error["ctx"]["index"])
     return loc
-
-
-def _union_tags() -> frozenset[str]:
-    from interlingua._parts import PART_TYPES
-    from interlingua._stream import EVENT_TYPES
-
-    return PART_TYPES | EVENT_TYPES
 
 
 def _describe(error: Mapping[str, Any]) -> str:

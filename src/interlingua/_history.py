@@ -1,10 +1,11 @@
 """A conversation kept between calls, saved as versioned JSON.
 
 The file is one JSON object: `{"format": "interlingua.chat_history",
-"version": 1, ...}`. A file of an older version is migrated on load; one of a
-newer version or another format is refused with `HistoryFormatError`, and a
-message that breaks the core's rules raises `InvalidDataError` naming the
-message, part and field.
+"version": 2, ...}`. A file of an older version is migrated on load (see
+`_migrations`; version 2 keeps provider data in the sections of
+`_provider_data`); one of a newer version or another format is refused with
+`HistoryFormatError`, and a message that breaks the core's rules raises
+`InvalidDataError` naming the message, part and field.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from pydantic import Field, JsonValue
 from interlingua._base import MutableCoreModel, validate
 from interlingua._errors import HistoryFormatError, InvalidDataError
 from interlingua._messages import Message
+from interlingua._migrations import MIGRATIONS
 from interlingua._parts import TextPart, ToolResultPart
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
@@ -28,10 +30,7 @@ from interlingua._usage import TokenUsage
 __all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory", "sanitize"]
 
 HISTORY_FORMAT = "interlingua.chat_history"
-HISTORY_VERSION = 1
-
-# version N -> a function turning a version-N document into version N + 1.
-_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+HISTORY_VERSION = 2
 
 
 class ChatHistory(MutableCoreModel):
@@ -153,7 +152,7 @@ def _checked_header(document: Any) -> dict[str, Any]:
 def _migrate(document: dict[str, Any]) -> dict[str, Any]:
     version = document["version"]
     while version < HISTORY_VERSION:
-        step = _MIGRATIONS.get(version)
+        step = MIGRATIONS.get(version)
         if step is None:
             raise HistoryFormatError(f"version {version} can no longer be read", path="version")
         document = step(document)

@@ -28,6 +28,7 @@ from interlingua._parts import (
     TextPart,
     ToolCallPart,
 )
+from interlingua._provider_data import ProviderEntry, merge_provider_data
 from interlingua._report import TranslationLoss
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
@@ -124,19 +125,23 @@ class PartEvent(CoreModel):
 
 
 class PartDataEvent(CoreModel):
-    """Provider data for the part last begun at `index` (citations, say)."""
+    """Provider data for the part last begun at `index` (citations, say): `data`
+    is laid over what the part keeps for `provider`, section by section."""
 
     type: Literal["part_data"] = "part_data"
     index: int = 0
     provider: str
-    data: dict[str, Any]
+    data: ProviderEntry
 
 
 class UsageEvent(CoreModel):
-    """The usage so far; a later usage event replaces an earlier one."""
+    """The usage so far; a later usage event replaces an earlier one.
+    `provider_data` is what the response keeps of the usage object beside the
+    counts (laid over the response's, as a `FinishEvent`'s is)."""
 
     type: Literal["usage"] = "usage"
     usage: TokenUsage
+    provider_data: ProviderData = provider_data_field()
 
 
 class FinishEvent(CoreModel):
@@ -156,7 +161,9 @@ class AlternativeEvent(CoreModel):
 
 
 class ErrorEvent(CoreModel):
-    """An error the provider sent inside the stream."""
+    """An error the provider sent inside the stream. Adapters make it from the
+    typed error their `decode_error` gives (`from_error`); `accumulate` raises
+    it as the `error` of a `StreamError`."""
 
     type: Literal["error"] = "error"
     message: str
@@ -164,7 +171,32 @@ class ErrorEvent(CoreModel):
     code: str | None = None
     status: int | None = None
     provider: str | None = None
+    request_id: str | None = None
     body: Any = None
+
+    @classmethod
+    def from_error(cls, error: ProviderError) -> ErrorEvent:
+        return cls(
+            message=error.message,
+            error_type=error.type,
+            code=error.code,
+            status=error.status,
+            provider=error.provider,
+            request_id=error.request_id,
+            body=error.body,
+        )
+
+    def to_error(self, provider: str | None = None) -> ProviderError:
+        """The typed error, as the adapter's `decode_error` typed it."""
+        return ProviderError.for_status(
+            self.status,
+            self.message,
+            provider=self.provider or provider or "unknown",
+            type=self.error_type,
+            code=self.code,
+            body=self.body,
+            request_id=self.request_id,
+        )
 
 
 StreamEvent = Annotated[
@@ -201,7 +233,7 @@ class _PartBuilder:
     tool_name: str = ""
     whole: ContentPart | None = None
     malformed: str | None = None
-    provider_data: dict[str, dict[str, Any]] = field(default_factory=dict)
+    provider_data: ProviderData = field(default_factory=dict)
 
     def build(self) -> ContentPart:
         text = "".join(self.chunks)
@@ -223,7 +255,7 @@ class _PartBuilder:
             case _:
                 assert self.whole is not None
                 if data and hasattr(self.whole, "provider_data"):
-                    merged = {**self.whole.provider_data, **data}
+                    merged = merge_provider_data(self.whole.provider_data, data)
                     return self.whole.model_copy(update={"provider_data": merged})
                 return self.whole
 
@@ -244,7 +276,7 @@ class StreamAccumulator:
         self._usage = TokenUsage()
         self._finish: FinishReason | None = None
         self._raw_finish: str | None = None
-        self._provider_data: dict[str, dict[str, Any]] = {}
+        self._provider_data: ProviderData = {}
         self._alternatives: dict[int, ChatResponse] = {}
         self.error: ErrorEvent | None = None
 
@@ -255,8 +287,8 @@ class StreamAccumulator:
         return self._parts[key]
 
     def _merge_data(self, data: ProviderData) -> None:
-        for provider, fields in data.items():
-            self._provider_data[provider] = {**self._provider_data.get(provider, {}), **fields}
+        if data:
+            self._provider_data = merge_provider_data(self._provider_data, data)
 
     def add(self, event: StreamEvent) -> None:
         match event:
@@ -281,7 +313,9 @@ class StreamAccumulator:
                 builder = self._builder(event.index, "tool_call")
                 builder.tool_id, builder.tool_name = event.id, event.name
                 builder.chunks.append(event.arguments)
-                builder.provider_data.update(event.provider_data)
+                builder.provider_data = merge_provider_data(
+                    builder.provider_data, event.provider_data
+                )
             case ToolCallDelta():
                 self._builder(event.index, "tool_call").chunks.append(event.arguments)
             case PartEvent():
@@ -289,10 +323,12 @@ class StreamAccumulator:
                 builder.whole, builder.malformed = event.part, event.malformed
             case PartDataEvent():
                 if (target := self._latest.get(event.index)) is not None:
-                    current = target.provider_data.get(event.provider, {})
-                    target.provider_data[event.provider] = {**current, **event.data}
+                    target.provider_data = merge_provider_data(
+                        target.provider_data, {event.provider: event.data}
+                    )
             case UsageEvent():
                 self._usage = event.usage
+                self._merge_data(event.provider_data)
             case FinishEvent():
                 self._finish, self._raw_finish = event.finish_reason, event.raw_finish_reason
                 self._merge_data(event.provider_data)
@@ -340,15 +376,7 @@ class StreamAccumulator:
         """The error to raise when the stream carried one."""
         if self.error is None:
             return None
-        event = self.error
-        provider_error = ProviderError.for_status(
-            event.status,
-            event.message,
-            provider=event.provider or self._provider or "unknown",
-            type=event.error_type,
-            code=event.code,
-            body=event.body,
-        )
+        provider_error = self.error.to_error(self._provider)
         return StreamError(
             f"the stream ended in an error: {provider_error}",
             partial=self.response(),

@@ -2,10 +2,11 @@
 
 Nothing here knows any provider: reading a required field with a path-naming
 error, turning an SDK object back into its wire dict, keeping the fields the
-core does not model (`leftover`, `overlay`), rewriting tool-call ids to fit a
-provider's rules, deterministically, so a call and its result stay paired,
-and `resolve_report`, the report an encoder fills (the caller's, or one that
-warns).
+core does not model (`leftover`, `other_fields`, `overlay`) in the one layout
+of `provider_data` (`keep`, `kept`: see `interlingua._provider_data`),
+rewriting tool-call ids to fit a provider's rules, deterministically, so a
+call and its result stay paired, and `resolve_report`, the report an encoder
+fills (the caller's, or one that warns).
 
 Wire bodies and core values never share mutable objects: `as_wire_dict`
 hands decoders a fresh copy of a body, and encoders return `copy_json` of
@@ -23,12 +24,23 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
 from interlingua._errors import DecodeError
+from interlingua._provider_data import (
+    PROVIDER_DATA_SECTIONS,
+    ProviderData,
+    ProviderEntry,
+    keep,
+    kept,
+    merge_provider_data,
+)
 from interlingua._report import resolve_report
 
 if TYPE_CHECKING:
     from interlingua._stream import StreamEvent
 
 __all__ = [
+    "PROVIDER_DATA_SECTIONS",
+    "ProviderData",
+    "ProviderEntry",
     "StreamDecoder",
     "WireReader",
     "as_wire_dict",
@@ -37,7 +49,11 @@ __all__ = [
     "dump_arguments",
     "fit_tool_call_id",
     "json_or_text",
+    "keep",
+    "kept",
     "leftover",
+    "merge_provider_data",
+    "other_fields",
     "overlay",
     "resolve_report",
     "wire_model",
@@ -253,6 +269,14 @@ def leftover(wire: Mapping[str, Any], modeled: Mapping[str, Any]) -> dict[str, A
             if inner:
                 rest[key] = inner
     return rest
+
+
+def other_fields(wire: Mapping[str, Any], modeled: Iterable[str]) -> dict[str, Any]:
+    """The fields of `wire` outside `modeled`, verbatim: what an object keeps
+    when the codec rebuilds the `modeled` ones itself (where `leftover` compares
+    with an encoding instead)."""
+    skip = frozenset(modeled)
+    return {key: value for key, value in wire.items() if key not in skip}
 
 
 def overlay(modeled: Mapping[str, Any], extras: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,147 @@
+"""Saved histories of older versions, brought to the current one.
+
+Version 1 (interlingua 0.1) kept each provider's data on a message or part as
+one flat mapping; version 2 keeps it in the three sections of
+`interlingua._provider_data` (`fields`, `forms`, `echo`). The first-party
+adapters of 0.1 wrote the keys in `_V1_KEYS`; every other key was a wire field
+kept verbatim, and goes to `fields`, so nothing in an old file is lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = ["MIGRATIONS"]
+
+# (provider, what holds the data: "message" or a part's type) -> version-1 key ->
+# (section, key in it). A key mapped to the section itself ("fields", None) held a
+# mapping whose entries move there.
+_Place = tuple[str, str | None]
+_ANTHROPIC: dict[str, _Place] = {
+    "content_format": ("forms", "content"),
+    "separate_turn": ("forms", "separate_turn"),
+}
+_OPENAI: dict[str, dict[str, _Place]] = {
+    "message": {
+        "role": ("forms", "role"),
+        "content": ("forms", "content"),
+        "audio": ("echo", "audio"),
+        "name": ("fields", "name"),
+        "fields": ("fields", None),
+    },
+    "text": {"fields": ("fields", None), "annotations": ("echo", "annotations")},
+    "refusal": {"in_content": ("forms", "in_content")},
+    "file": {
+        "type": ("forms", "type"),
+        "raw_file_data": ("forms", "raw_file_data"),
+        "fields": ("fields", None),
+        "audio": ("echo", "audio"),
+    },
+    "tool_call": {
+        "fields": ("fields", None),
+        "type": ("forms", "type"),
+        "tool_call": ("echo", "tool_call"),
+        "function_call": ("forms", "function_call"),
+    },
+    "tool_result": {
+        "content": ("forms", "content"),
+        "role": ("forms", "role"),
+        "name": ("forms", "name"),
+    },
+}
+_RESPONSES: dict[str, dict[str, _Place]] = {
+    "message": {
+        "item": ("fields", None),
+        "content": ("forms", "content"),
+        "instructions": ("forms", "instructions"),
+        "input": ("forms", "input"),
+    },
+    "text": {"item": ("echo", "item"), "part": ("fields", None), "content": ("forms", "content")},
+    "refusal": {
+        "item": ("echo", "item"),
+        "part": ("fields", None),
+        "content": ("forms", "content"),
+    },
+    "reasoning": {"item": ("fields", None), "summary": ("fields", "summary")},
+    "tool_call": {"item": ("fields", None), "type": ("forms", "type")},
+    "tool_result": {
+        "item": ("fields", None),
+        "type": ("forms", "type"),
+        "content": ("forms", "content"),
+    },
+    "file": {
+        "type": ("forms", "type"),
+        "raw_file_data": ("forms", "raw_file_data"),
+        "part": ("fields", None),
+    },
+}
+
+
+def _v1_places(provider: str, owner: str) -> Mapping[str, _Place]:
+    match provider:
+        case "anthropic":
+            return _ANTHROPIC
+        case "openai":
+            return _OPENAI.get(owner, {})
+        case "openai-responses":
+            return _RESPONSES.get(owner, {})
+    return {}
+
+
+def _sections(provider: str, owner: str, flat: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    places = _v1_places(provider, owner)
+    entry: dict[str, dict[str, Any]] = {}
+    for key, value in flat.items():
+        section, name = places.get(key, ("fields", key))
+        target = entry.setdefault(section, {})
+        if name is None and isinstance(value, Mapping):
+            target.update(value)
+        elif section == "forms" and name == "name":
+            target[name] = True  # version 1 kept the name itself; the part holds it
+        else:
+            target[key if name is None else name] = value
+    return {section: values for section, values in entry.items() if values}
+
+
+def _provider_data(owner: str, data: Any) -> Any:
+    if not isinstance(data, dict):
+        return data
+    migrated = {
+        provider: _sections(provider, owner, flat) if isinstance(flat, Mapping) else flat
+        for provider, flat in data.items()
+    }
+    return {provider: entry for provider, entry in migrated.items() if entry}
+
+
+def _part(part: Any) -> Any:
+    if not isinstance(part, dict):
+        return part
+    part = dict(part)
+    if "provider_data" in part:
+        part["provider_data"] = _provider_data(str(part.get("type")), part["provider_data"])
+    if part.get("type") == "tool_result" and isinstance(part.get("content"), list):
+        part["content"] = [_part(inner) for inner in part["content"]]
+    return part
+
+
+def _message(message: Any) -> Any:
+    if not isinstance(message, dict):
+        return message
+    message = dict(message)
+    if "provider_data" in message:
+        message["provider_data"] = _provider_data("message", message["provider_data"])
+    if isinstance(message.get("parts"), list):
+        message["parts"] = [_part(part) for part in message["parts"]]
+    return message
+
+
+def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
+    messages = document.get("messages")
+    if not isinstance(messages, list):
+        return document
+    return {**document, "messages": [_message(message) for message in messages]}
+
+
+# version N -> a function turning a version-N document into version N + 1.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
