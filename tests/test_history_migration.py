@@ -78,4 +78,3 @@ def test_a_migrated_history_is_saved_as_the_current_version(tmp_path: Path) -> N
     saved = json.loads((tmp_path / "chat.json").read_text())
     assert saved["version"] == HISTORY_VERSION == 2
     assert ChatHistory.load(tmp_path / "chat.json") == history
-
