@@ -953,8 +953,8 @@ def test_a_string_content_and_a_one_block_list_are_told_apart() -> None:
 
     request = decode_request(body)
 
-    assert request.messages[0].provider_data == {"anthropic": {"content_format": "blocks"}}
-    assert request.messages[1].provider_data == {"anthropic": {"content_format": "blocks"}}
+    assert request.messages[0].provider_data == {"anthropic": {"forms": {"content": "blocks"}}}
+    assert request.messages[1].provider_data == {"anthropic": {"forms": {"content": "blocks"}}}
     assert request.messages[2] == Message.assistant("Hello")
     assert round_trip(body) == body
 
@@ -999,13 +999,15 @@ def test_a_user_turn_decodes_into_its_tool_results_and_the_rest() -> None:
             tool_call_id="toolu_1",
             name="get_weather",
             content=(TextPart(text="snow"),),
-            provider_data={"anthropic": {"is_error": False, "content_format": "blocks"}},
+            provider_data={
+                "anthropic": {"fields": {"is_error": False}, "forms": {"content": "blocks"}}
+            },
         ),
     )
     assert user.parts == (
         TextPart(
             text="And Bergen?",
-            provider_data={"anthropic": {"cache_control": {"type": "ephemeral"}}},
+            provider_data={"anthropic": {"fields": {"cache_control": {"type": "ephemeral"}}}},
         ),
     )
     assert round_trip(body) == body
@@ -1029,7 +1031,9 @@ def test_a_user_turn_of_its_own_after_tool_results_stays_its_own() -> None:
         ],
     }
 
-    assert decode_request(body).messages[3].provider_data == {"anthropic": {"separate_turn": True}}
+    assert decode_request(body).messages[3].provider_data == {
+        "anthropic": {"forms": {"separate_turn": True}}
+    }
     assert round_trip(body) == body
 
 
@@ -1050,9 +1054,9 @@ def test_consecutive_turns_of_one_role_in_a_body_stay_apart() -> None:
 
     assert [message.provider_data for message in request.messages] == [
         {},
-        {"anthropic": {"separate_turn": True}},
+        {"anthropic": {"forms": {"separate_turn": True}}},
         {},
-        {"anthropic": {"separate_turn": True, "content_format": "blocks"}},
+        {"anthropic": {"forms": {"separate_turn": True, "content": "blocks"}}},
         {},
     ]
     assert round_trip(body) == body
@@ -1228,7 +1232,9 @@ def test_anthropic_tools_are_kept_in_provider_options_and_in_their_place() -> No
         WEATHER.model_copy(
             update={
                 "strict": True,
-                "provider_data": {"anthropic": {"cache_control": {"type": "ephemeral"}}},
+                "provider_data": {
+                    "anthropic": {"fields": {"cache_control": {"type": "ephemeral"}}}
+                },
             }
         ),
     )

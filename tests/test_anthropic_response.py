@@ -100,7 +100,9 @@ def test_every_block_decodes_to_its_part_and_encodes_back() -> None:
         ReasoningPart(redacted_data="EmwKAhgB", provider="anthropic"),
         OpaquePart(provider="anthropic", data=server_call),
         OpaquePart(provider="anthropic", data=server_result),
-        TextPart(text="It rains.", provider_data={"anthropic": {"citations": [citation]}}),
+        TextPart(
+            text="It rains.", provider_data={"anthropic": {"fields": {"citations": [citation]}}}
+        ),
         ToolCallPart(id="toolu_1", name="get_weather", arguments='{"city":"Oslo","days":[1,2]}'),
     )
     assert response.finish_reason is FinishReason.TOOL_CALLS
@@ -166,7 +168,7 @@ def test_the_stop_sequence_met_is_kept() -> None:
 
     response = decode_response(body)
 
-    assert response.provider_data == {"anthropic": {"stop_sequence": "```"}}
+    assert response.provider_data == {"anthropic": {"fields": {"stop_sequence": "```"}}}
     assert round_trip(body) == body
 
 
@@ -190,7 +192,7 @@ def test_usage_counts_every_input_token_and_keeps_the_breakdown() -> None:
         },
     )
     assert response.usage.uncached_input_tokens == 12
-    assert response.provider_data["anthropic"]["usage"] == {
+    assert response.provider_data["anthropic"]["fields"]["usage"] == {
         "service_tier": "standard",
         "inference_geo": "not_available",
     }
@@ -203,7 +205,7 @@ def test_fields_the_core_does_not_model_are_kept() -> None:
 
     response = decode_response(body)
 
-    assert response.provider_data["anthropic"]["container"] == container
+    assert response.provider_data["anthropic"]["fields"]["container"] == container
     assert round_trip(body) == body
 
 
@@ -226,7 +228,7 @@ def test_a_response_made_elsewhere_is_written_in_anthropic_terms() -> None:
             reasoning_tokens=4,
             details={"completion_tokens_details.audio_tokens": 0},
         ),
-        provider_data={"openai": {"system_fingerprint": "fp_1"}},
+        provider_data={"openai": {"fields": {"system_fingerprint": "fp_1"}}},
     )
     report = TranslationReport()
 

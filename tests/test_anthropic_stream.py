@@ -93,7 +93,7 @@ def test_a_stream_with_thinking_text_and_tool_calls_accumulates_to_the_whole_ans
         id="toolu_01OsLoQw5Nc8Vr2Kx7Jb4Tm",
         name="get_weather",
         arguments='{"city": "Oslo"}',
-        provider_data={"anthropic": {"caller": {"type": "direct"}}},
+        provider_data={"anthropic": {"fields": {"caller": {"type": "direct"}}}},
     )
     assert isinstance(bergen, ToolCallPart)
     assert bergen.parsed_arguments() == {"city": "Bergen"}
@@ -111,9 +111,11 @@ def test_a_stream_with_thinking_text_and_tool_calls_accumulates_to_the_whole_ans
     )
     assert response.provider_data == {
         "anthropic": {
-            "stop_sequence": None,
-            "stop_details": None,
-            "usage": {"service_tier": "standard", "inference_geo": "not_available"},
+            "fields": {
+                "stop_sequence": None,
+                "stop_details": None,
+                "usage": {"service_tier": "standard", "inference_geo": "not_available"},
+            }
         }
     }
     assert response.warnings == ()
@@ -208,7 +210,9 @@ def test_citations_arrive_one_by_one_and_join_the_text_block() -> None:
     response = accumulate(decode_stream(payloads))
 
     assert response.message.parts == (
-        TextPart(text="A and B.", provider_data={"anthropic": {"citations": [first, second]}}),
+        TextPart(
+            text="A and B.", provider_data={"anthropic": {"fields": {"citations": [first, second]}}}
+        ),
     )
 
 
@@ -312,7 +316,7 @@ def test_message_delta_fields_beside_delta_and_usage_are_kept() -> None:
 
     response = accumulate(decode_stream(payloads))
 
-    assert response.provider_data["anthropic"]["context_management"] == edits
+    assert response.provider_data["anthropic"]["fields"]["context_management"] == edits
     assert encode_response(response)["context_management"] == edits
 
 

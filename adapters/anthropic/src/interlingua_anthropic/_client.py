@@ -20,7 +20,7 @@ from interlingua.client import AsyncChatClient, ChatClient, Endpoint, SDKBinding
 from interlingua_anthropic._errors import decode_error
 from interlingua_anthropic._request import encode_request
 from interlingua_anthropic._response import decode_response
-from interlingua_anthropic._stream import StreamDecoder
+from interlingua_anthropic._stream import AnthropicStreamDecoder
 from interlingua_anthropic._wire import MESSAGES_PATH, PROVIDER
 
 __all__ = ["AnthropicClient", "AsyncAnthropicClient"]
@@ -30,7 +30,7 @@ MESSAGES = Endpoint(
     path=MESSAGES_PATH,
     encode_request=encode_request,
     decode_response=decode_response,
-    stream_decoder=StreamDecoder,
+    stream_decoder=AnthropicStreamDecoder,
 )
 
 

@@ -13,43 +13,33 @@ Round trips are exact: `encode_request(decode_request(body)) == body`.
   back over the body on encoding; the core's value wins where both give a
   field. Unknown top-level fields are kept whole.
 - Content goes as a string when it is one plain text block. A message whose
-  wire content was such a block in a list carries the marker
-  `provider_data["anthropic"]["content_format"] = "blocks"`; the system
-  message likewise. An empty final assistant turn goes as `[]`; one written
-  `""` decodes to a message without parts marked `content_format: "string"`.
-  An empty `system: ""` (like `[]`) is no system message, and stays in
-  `provider_options`. Markers are never sent.
+  wire content was such a block in a list has the form `content: "blocks"`
+  (`MessageForms`); the system message likewise. An empty final assistant
+  turn goes as `[]`; one written `""` decodes to a message without parts with
+  the form `content: "string"`. An empty `system: ""` (like `[]`) is no
+  system message, and stays in `provider_options`. A turn's other fields are
+  its first message's `fields`.
 - Consecutive messages of one wire role (user and tool messages are user
   turns) go as one turn, as Anthropic merges consecutive turns of a role
   anyway. A message that opened a turn of its own right after a turn of its
-  role carries `provider_data["anthropic"]["separate_turn"] = True`, so a
-  decoded body keeps its turns.
+  role has the form `separate_turn: True`, so a decoded body keeps its turns.
 
 Encoding a history from any provider meets Anthropic's rules on the wire
 only, reporting each change; the request is never changed. System messages go
 to the top-level `system` (one found after the conversation began is moved
-there, reported). Parts Anthropic cannot take are left out or changed (see
-`_blocks`); an assistant message left with nothing is left out (reported),
-while a user or tool message left with nothing raises `InvalidDataError`
-naming it, as leaving it out would change the turns. In the turns as
-Anthropic sees them (consecutive turns of a role merged), tool_result blocks
-go first in their user turn (Anthropic's 400: "tool_use ids were found
-without tool_result blocks immediately after"), and a final assistant turn
-ends in no whitespace ("final assistant content cannot end with trailing
-whitespace"); both reported as transformed. `_rules` holds the checks of the
-history and settings as a whole.
+there, reported). Parts and turns meet Anthropic's rules (`_rules`): what it
+cannot take is left out or changed on the wire, reported; what cannot be
+mended raises `InvalidDataError` naming the message and part.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Any
+from typing import Any, cast
 
 from interlingua import (
     ChatRequest,
-    InvalidDataError,
     Message,
     Role,
     TextPart,
@@ -57,23 +47,28 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, leftover, overlay, resolve_report
-from interlingua_anthropic._blocks import (
-    CONTENT_FORMAT,
-    BlockRole,
-    decode_block,
-    encode_part,
-    plain_text,
+from interlingua.codec import WireReader, copy_json, keep, kept, leftover, overlay, resolve_report
+from interlingua_anthropic._parts import decode_block, encode_part, plain_text
+from interlingua_anthropic._rules import (
+    check_thinking,
+    check_tool_pairs,
+    check_turn_not_empty,
+    fit_thinking,
+    results_first,
+    strip_final_whitespace,
 )
-from interlingua_anthropic._rules import check_thinking, check_tool_pairs, fit_thinking
 from interlingua_anthropic._settings import decode_settings, encode_settings
 from interlingua_anthropic._tools import decode_tools, encode_tools
-from interlingua_anthropic._wire import PROVIDER, WireDict, WireRole
+from interlingua_anthropic._wire import (
+    PROVIDER,
+    BlockRole,
+    MessageForms,
+    WireDict,
+    WireRole,
+    WireTurn,
+)
 
 __all__ = ["decode_request", "encode_request"]
-
-SEPARATE_TURN = "separate_turn"
-_MARKERS = frozenset({CONTENT_FORMAT, SEPARATE_TURN})
 
 # The wire turn each role's messages go in (system text goes to the top level).
 _TURN_ROLES: dict[Role, WireRole] = {"user": "user", "tool": "user", "assistant": "assistant"}
@@ -148,8 +143,8 @@ def _decode_system(value: Any) -> tuple[list[Message], Any]:
     if not blocks:
         return [], blocks
     parts = [_system_part(block, f"system[{k}]") for k, block in enumerate(blocks)]
-    marker = {CONTENT_FORMAT: "blocks"} if plain_text(blocks) is not None else {}
-    return [_message("system", parts, marker)], None
+    forms = MessageForms(content="blocks") if plain_text(blocks) is not None else MessageForms()
+    return [_message("system", parts, forms=forms)], None
 
 
 def _system_part(block: Any, path: str) -> TextPart:
@@ -169,7 +164,7 @@ def _decode_turns(turns: list[Any]) -> list[Message]:
         role = _role(turn, path)
         decoded = _decode_turn(turn, role, path, names)
         if role == previous:
-            decoded[0] = _marked(decoded[0], {SEPARATE_TURN: True})
+            decoded[0] = _marked(decoded[0], MessageForms(separate_turn=True))
         previous = role
         messages.extend(decoded)
     return messages
@@ -179,31 +174,32 @@ def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str
     """The messages of one turn: an assistant message, or a user turn's tool
     results and the rest of it, in the order they came."""
     content = turn.get("content")
-    extras = {key: value for key, value in turn.items() if key not in ("role", "content")}
+    fields = {key: value for key, value in turn.items() if key not in ("role", "content")}
+    forms = MessageForms()
     match content:
         case "":
             parts = []
-            extras[CONTENT_FORMAT] = "string"
+            forms["content"] = "string"
         case str():
             parts = [decode_block({"type": "text", "text": content}, path, role=role)]
         case list():
             where = f"{path}.content"
             parts = [decode_block(b, f"{where}[{k}]", role=role) for k, b in enumerate(content)]
             if plain_text(content) is not None:
-                extras[CONTENT_FORMAT] = "blocks"
+                forms["content"] = "blocks"
         case _:
             raise _reader.error(f"{path}.content", "expected a string or an array")
     names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
     if role == "assistant" or not parts:
-        return [_message(role, parts, extras)]
+        return [_message(role, parts, fields=fields, forms=forms)]
     runs = groupby(parts, key=lambda part: isinstance(part, ToolResultPart))
     messages = [
-        _message("tool", [_named(p, names) for p in run], {})
+        _message("tool", [_named(p, names) for p in run])
         if results
-        else _message("user", list(run), {})
+        else _message("user", list(run))
         for results, run in runs
     ]
-    messages[0] = _marked(messages[0], extras)
+    messages[0] = _marked(messages[0], forms, fields=fields)
     return messages
 
 
@@ -217,16 +213,30 @@ def _role(turn: WireDict, path: str) -> WireRole:
             raise _reader.error(f"{path}.role", f"expected 'user' or 'assistant', got {other!r}")
 
 
-def _message(role: Role, parts: Sequence[Any], data: Mapping[str, Any]) -> Message:
-    provider_data = {PROVIDER: dict(data)} if data else {}
+def _message(
+    role: Role,
+    parts: Sequence[Any],
+    *,
+    fields: Mapping[str, Any] | None = None,
+    forms: MessageForms | None = None,
+) -> Message:
+    provider_data = keep(PROVIDER, fields=fields, forms=forms)
     return Message(role=role, parts=tuple(parts), provider_data=provider_data)
 
 
-def _marked(message: Message, data: Mapping[str, Any]) -> Message:
-    if not data:
+def _marked(
+    message: Message, forms: MessageForms, *, fields: Mapping[str, Any] | None = None
+) -> Message:
+    """The message with `forms` and `fields` added to what it keeps."""
+    if not forms and not fields:
         return message
-    merged = {**message.provider_data.get(PROVIDER, {}), **data}
-    return message.model_copy(update={"provider_data": {**message.provider_data, PROVIDER: merged}})
+    entry = kept(message, PROVIDER)
+    merged = keep(
+        PROVIDER,
+        fields={**entry.get("fields", {}), **(fields or {})},
+        forms={**entry.get("forms", {}), **forms},
+    )
+    return message.model_copy(update={"provider_data": merged})
 
 
 def _named(part: Any, names: Mapping[str, str]) -> Any:
@@ -236,16 +246,6 @@ def _named(part: Any, names: Mapping[str, str]) -> Any:
 
 
 # --- encoding ---
-
-
-@dataclass
-class _Turn:
-    """A wire turn being built: the messages it holds, and their blocks, each
-    with the path of the part it came from."""
-
-    role: WireRole
-    messages: list[Message]
-    blocks: list[tuple[str, WireDict]] = field(default_factory=list)
 
 
 def _encode_system(
@@ -293,104 +293,40 @@ def _encode_parts(
 
 
 def _encode_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireDict]:
-    turns = _results_first(_merged_turns(messages, report), report)
-    _strip_final_whitespace(turns, report)
+    turns = results_first(_merged_turns(messages, report), report)
+    strip_final_whitespace(turns, report)
     return [_render(turn) for turn in turns]
 
 
-def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> list[_Turn]:
+def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireTurn]:
     """The turns of the messages, consecutive ones of a wire role merged unless
     a message is marked as a turn of its own."""
-    turns: list[_Turn] = []
+    turns: list[WireTurn] = []
     talk = [(i, m) for i, m in enumerate(messages) if m.role != "system"]
     for position, (i, message) in enumerate(talk):
         path = f"messages[{i}]"
         blocks = _encode_parts(message, path, report)
-        if not blocks and not _empty_allowed(message, path, report, last=position == len(talk) - 1):
+        last = position == len(talk) - 1
+        if not blocks and not check_turn_not_empty(message, path, report, last=last):
             continue
         role = _TURN_ROLES[message.role]
-        if turns and turns[-1].role == role and not _is_separate(message):
+        if turns and turns[-1].role == role and not _forms(message).get("separate_turn"):
             turns[-1].messages.append(message)
             turns[-1].blocks.extend(blocks)
         else:
-            turns.append(_Turn(role, [message], blocks))
+            turns.append(WireTurn(role, [message], blocks))
     return turns
 
 
-def _empty_allowed(message: Message, path: str, report: TranslationReport, *, last: bool) -> bool:
-    """Whether a message with nothing to send still goes, as an empty turn."""
-    if message.role != "assistant":
-        reason = (
-            "nothing Anthropic takes is left in this message, and Anthropic rejects an empty turn"
-        )
-        raise InvalidDataError([(path, reason)], subject="request for anthropic")
-    if last:
-        return True  # the API takes an empty final assistant turn
-    report.dropped(path, "nothing Anthropic takes is left in this assistant message")
-    return False
+def _forms(message: Message) -> MessageForms:
+    return cast(MessageForms, kept(message, PROVIDER).get("forms", {}))
 
 
-def _is_separate(message: Message) -> bool:
-    return bool(message.provider_data.get(PROVIDER, {}).get(SEPARATE_TURN))
-
-
-def _results_first(turns: list[_Turn], report: TranslationReport) -> list[_Turn]:
-    """The turns with each run of user turns, as Anthropic merges it, starting
-    with its tool_result blocks: a run where a result comes after other
-    content is sent as one turn, its results first."""
-    fitted: list[_Turn] = []
-    for role, group in groupby(turns, key=lambda turn: turn.role):
-        run = list(group)
-        blocks = [pair for turn in run for pair in turn.blocks]
-        late = _late_results(blocks)
-        if role == "assistant" or not late:
-            fitted.extend(run)
-            continue
-        for path in late:
-            report.transformed(
-                path,
-                "moved to the front of its user turn: Anthropic merges consecutive user turns "
-                "and wants the tool_result blocks first ('tool_use ids were found without "
-                "tool_result blocks immediately after')",
-            )
-        results = [pair for pair in blocks if _is_result(pair)]
-        rest = [pair for pair in blocks if not _is_result(pair)]
-        fitted.append(_Turn("user", [m for turn in run for m in turn.messages], results + rest))
-    return fitted
-
-
-def _is_result(pair: tuple[str, WireDict]) -> bool:
-    return pair[1].get("type") == "tool_result"
-
-
-def _late_results(blocks: list[tuple[str, WireDict]]) -> list[str]:
-    """The paths of the tool_result blocks that come after some other block."""
-    first_other = next((k for k, pair in enumerate(blocks) if not _is_result(pair)), len(blocks))
-    return [pair[0] for pair in blocks[first_other:] if _is_result(pair)]
-
-
-def _strip_final_whitespace(turns: list[_Turn], report: TranslationReport) -> None:
-    """A final assistant turn (a prefill) ends in no whitespace."""
-    if not turns or turns[-1].role != "assistant" or not turns[-1].blocks:
-        return
-    path, block = turns[-1].blocks[-1]
-    text = block.get("text")
-    if block.get("type") != "text" or not isinstance(text, str) or text == text.rstrip():
-        return
-    turns[-1].blocks[-1] = (path, {**block, "text": text.rstrip()})
-    report.transformed(
-        path,
-        "trailing whitespace stripped: Anthropic rejects a final assistant turn ending in it "
-        "('final assistant content cannot end with trailing whitespace')",
-    )
-
-
-def _render(turn: _Turn) -> WireDict:
+def _render(turn: WireTurn) -> WireDict:
     blocks = [block for _, block in turn.blocks]
     wire: WireDict = {"role": turn.role, "content": _content(blocks, _format(turn.messages[0]))}
     for message in turn.messages:
-        extras = message.provider_data.get(PROVIDER, {})
-        wire = overlay(wire, {key: value for key, value in extras.items() if key not in _MARKERS})
+        wire = overlay(wire, kept(message, PROVIDER).get("fields", {}))
     return wire
 
 
@@ -404,5 +340,4 @@ def _content(blocks: list[WireDict], form: str | None) -> str | list[WireDict]:
 
 
 def _format(message: Message) -> str | None:
-    value = message.provider_data.get(PROVIDER, {}).get(CONTENT_FORMAT)
-    return value if isinstance(value, str) else None
+    return _forms(message).get("content")

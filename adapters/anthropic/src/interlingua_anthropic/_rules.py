@@ -1,101 +1,335 @@
-"""What Anthropic would reject in a history, caught before sending.
+"""What Anthropic accepts: every rule, with Anthropic's own words, in one place.
 
-Anthropic answers 400 when a tool call has no result in the next user turn,
-or a result answers no call of the assistant turn before
-(`check_tool_pairs`): that cannot be mended on the wire without changing the
-conversation, so it raises `InvalidDataError` naming each message and part
-(`interlingua.sanitize()` repairs such a history).
+Parts (`part_left_out`, `part_changed`, `unsent_fields`, `fit_tool_ids`): what
+Anthropic cannot take is left out (or changed) on the wire and reported.
 
-With thinking on, Anthropic wants the assistant turn before the last tool
-results to start with a thinking block (its 400: "When `thinking` is
-enabled, a final `assistant` message must start with a thinking block ...
-To avoid this requirement, disable `thinking`"). A history from elsewhere has
-none, so `fit_thinking` sends that request with thinking off, and reports it.
-Both look at the turns as Anthropic does: consecutive turns of a role merged.
+Turns, seen as Anthropic sees them (consecutive turns of a role merged): an
+unanswered call, or a result answering none, cannot be mended without
+changing the conversation and raises `InvalidDataError` naming each message
+and part (`interlingua.sanitize()` repairs it); order and whitespace are
+mended on the wire, reported.
 
-Settings Anthropic refuses with thinking on raise `InvalidDataError`
-(`check_thinking`), as changing them would change what the caller asked for
-(Anthropic's extended-thinking guide, "feature compatibility"):
-- a forced tool choice (`any`, `tool`): "Thinking may not be enabled when
-  tool_choice forces tool use";
-- a `budget_tokens` under 1024, or not below `max_tokens`, which it is spent
-  out of. (The interleaved-thinking beta lifts this second rule; it is a
-  header, which the codec does not see.)
-- sampling: "Thinking isn't compatible with `temperature`, `top_p`, or
-  `top_k` modifications", and since Claude 4 (release notes) "when extended
-  thinking is enabled, you can now set top_p to values between 0.95 and 1".
-  So a `temperature` of 1 or none (its 400: "`temperature` may only be set to
-  1 when thinking is enabled"), no `top_k` ("`top_k` must be unset when
-  thinking is enabled"), a `top_p` from 0.95 to 1 (Claude Sonnet 3.7 wants
-  none; the codec does not judge by model).
+Thinking (`fit_thinking`, `check_thinking`): settings Anthropic refuses with
+thinking on raise (its extended-thinking guide, "feature compatibility"); a
+history with no thinking block where Anthropic wants one is sent with
+thinking off, reported.
 """
 
 from __future__ import annotations
 
+import binascii
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import groupby
 
-from interlingua import InvalidDataError, Message, ToolCallPart, ToolResultPart, TranslationReport
-from interlingua_anthropic._wire import MIN_THINKING_BUDGET, Thinking, WireDict
+from typing_extensions import assert_never
 
-__all__ = ["check_thinking", "check_tool_pairs", "fit_thinking"]
+from interlingua import (
+    ContentPart,
+    FilePart,
+    InvalidDataError,
+    Message,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolArgumentsError,
+    ToolCallPart,
+    ToolResultPart,
+    TranslationReport,
+)
+from interlingua.codec import fit_tool_call_id
+from interlingua_anthropic._wire import PROVIDER, BlockRole, Thinking, WireDict, WireTurn
+
+__all__ = [
+    "EFFORTS",
+    "IMAGE_MEDIA_TYPES",
+    "MIN_THINKING_BUDGET",
+    "TOOL_ID_CHARACTERS",
+    "check_thinking",
+    "check_tool_pairs",
+    "check_turn_not_empty",
+    "fit_thinking",
+    "fit_tool_ids",
+    "part_changed",
+    "part_left_out",
+    "results_first",
+    "strip_final_whitespace",
+    "unsent_fields",
+]
+
+# Quirk: tool-use ids must match ^[a-zA-Z0-9_-]+$ (reported by users; the API answers 400).
+TOOL_ID_CHARACTERS = "a-zA-Z0-9_-"
+# Inline images the API accepts; any other image type is rejected with a 400.
+IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+# `thinking.budget_tokens` is at least this (the API answers 400 below it).
+MIN_THINKING_BUDGET = 1024
+# `output_config.effort` levels; the API rejects others (`xhigh` on some models only).
+EFFORTS = frozenset({"low", "medium", "high", "max", "xhigh"})
 
 _THINKING_ON = frozenset({"enabled", "adaptive"})
 _FORCED_CHOICES = frozenset({"any", "tool"})
 _MIN_THINKING_TOP_P = 0.95
 
+_REQUEST = "request for anthropic"
+_UNANSWERED = (
+    "tool call {!r} has no result in the next user turn, which Anthropic rejects; "
+    "interlingua.sanitize() repairs such a history"
+)
+_UNASKED = "tool result for {!r} answers no tool call of the turn before"
+
+Problem = tuple[str, str]
+
+
+# --- parts ---
+
+
+def part_left_out(part: ContentPart, *, role: BlockRole, in_request: bool) -> str | None:
+    """Why Anthropic cannot take `part` in a `role` block, or None when it can.
+    `in_request`: the rules the API holds requests to (no blank text)."""
+    match part:
+        case TextPart() | RefusalPart():
+            return _blank(part.text) if in_request else None
+        case ReasoningPart():
+            return _reasoning_left_out(part)
+        case FilePart():
+            return _in_assistant_turn(part, role) or _foreign_file_id(part) or _media_left_out(part)
+        case OpaquePart():
+            if part.provider == PROVIDER:
+                return None
+            return f"a {part.provider} block ({part.block_type}) goes back to {part.provider} only"
+        case ToolCallPart() | ToolResultPart():
+            return None
+        case _:
+            assert_never(part)
+
+
+def _blank(text: str) -> str | None:
+    # Quirk: Anthropic rejects a text block that is empty or only whitespace.
+    if not text:
+        return "empty text; Anthropic rejects empty text blocks"
+    if not text.strip():
+        return (
+            "whitespace-only text; Anthropic rejects it "
+            "('text content blocks must contain non-whitespace text')"
+        )
+    return None
+
+
+def _reasoning_left_out(part: ReasoningPart) -> str | None:
+    if part.provider != PROVIDER:
+        made_by = part.provider or "an unknown provider"
+        return f"reasoning made by {made_by} goes back to {made_by} only"
+    if part.redacted_data is None and not part.signature:
+        return "Anthropic takes its thinking back only with the signature it came with"
+    return None
+
+
+def _in_assistant_turn(part: FilePart, role: BlockRole) -> str | None:
+    if role != "assistant":
+        return None
+    return (
+        f"Anthropic takes {part.media_type} files in user turns and tool results only "
+        "('image' blocks are not permitted within assistant turns)"
+    )
+
+
+def _foreign_file_id(part: FilePart) -> str | None:
+    if part.file_id is None or part.provider in (None, PROVIDER):
+        return None
+    return f"a file id of {part.provider}'s file store, which Anthropic cannot resolve"
+
+
+def _media_left_out(part: FilePart) -> str | None:
+    match part.kind:
+        case "image":
+            if part.data is not None and part.media_type not in IMAGE_MEDIA_TYPES:
+                types = ", ".join(sorted(IMAGE_MEDIA_TYPES))
+                return f"Anthropic takes inline images as {types} only"
+            return None
+        case "text":
+            return _text_file_left_out(part)
+        case _ if part.media_type == "application/pdf":
+            return None
+        case _:
+            return f"Anthropic takes images, PDFs and plain text, not {part.media_type}"
+
+
+def _text_file_left_out(part: FilePart) -> str | None:
+    if part.url is not None:
+        # Quirk: a `url` document source is fetched as a PDF; plain text goes inline.
+        return "Anthropic takes a document by URL as a PDF only; a text file must be inline"
+    if part.data is None:
+        return None
+    try:
+        part.content().decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return "a text file that is not UTF-8 text in base64"
+    return None
+
+
+def part_changed(part: ContentPart) -> str | None:
+    """How `part` changes on its way to Anthropic, or None when it goes as it is."""
+    match part:
+        case RefusalPart():
+            return "a refusal is sent as text; Anthropic has no refusal block"
+        case FilePart():
+            if part.kind == "text" and part.media_type != "text/plain":
+                return f"{part.media_type} is sent as a text/plain document"
+            return None
+        case ToolCallPart():
+            try:
+                part.parsed_arguments()
+            except ToolArgumentsError as exc:
+                return f"{exc}; sent with input {{}}"
+            return None
+        case TextPart() | ReasoningPart() | ToolResultPart() | OpaquePart():
+            return None
+        case _:
+            assert_never(part)
+
+
+def unsent_fields(part: ContentPart) -> Iterator[tuple[str, str]]:
+    """The fields of a part that go with it but have no Anthropic field."""
+    if not isinstance(part, FilePart):
+        return
+    if part.kind == "image" and part.filename is not None:
+        yield "filename", "Anthropic's image blocks have no file name (documents have a title)"
+    if part.detail is not None:
+        yield "detail", "Anthropic has no image detail setting"
+
+
+_ID_FIELDS = {"tool_use": "id", "tool_result": "tool_use_id"}
+
+
+def fit_tool_ids(block: WireDict, path: str, report: TranslationReport) -> WireDict:
+    """The block with its tool-call id fitted to Anthropic's alphabet (reported)."""
+    key = _ID_FIELDS.get(block.get("type", ""))
+    if key is None:
+        return block
+    original = block[key]
+    fitted = fit_tool_call_id(original, allowed=TOOL_ID_CHARACTERS)
+    if fitted == original:
+        return block
+    where = "id" if key == "id" else "tool_call_id"
+    reason = f"tool-call id {original!r} is not ^[{TOOL_ID_CHARACTERS}]+$; sent as {fitted!r}"
+    report.transformed(f"{path}.{where}", reason)
+    return {**block, key: fitted}
+
+
+# --- turns ---
+
 
 def check_tool_pairs(messages: Sequence[Message]) -> None:
     """Every tool call answered in the next user turn, every result there
     answering a call of the assistant turn before; else `InvalidDataError`."""
-    problems: list[tuple[str, str]] = []
+    problems: list[Problem] = []
     calls: dict[str, str] = {}
     talk = [(i, message) for i, message in enumerate(messages) if message.role != "system"]
     for is_assistant, run in groupby(talk, key=lambda item: item[1].role == "assistant"):
+        kind = ToolCallPart if is_assistant else ToolResultPart
+        found = {
+            part.id
+            if isinstance(part, ToolCallPart)
+            else part.tool_call_id: f"messages[{i}].parts[{j}]"
+            for i, message in run
+            for j, part in enumerate(message.parts)
+            if isinstance(part, kind)
+        }
         if is_assistant:
-            calls = dict(_calls(run))
+            calls = found
             continue
-        results = dict(_results(run))
         problems += [
-            (path, _unanswered(call_id))
-            for call_id, path in calls.items()
-            if call_id not in results
+            (path, _UNANSWERED.format(call)) for call, path in calls.items() if call not in found
         ]
         problems += [
-            (path, _unasked(call_id)) for call_id, path in results.items() if call_id not in calls
+            (path, _UNASKED.format(call)) for call, path in found.items() if call not in calls
         ]
         calls = {}
     if problems:
-        raise InvalidDataError(problems, subject="request for anthropic")
+        raise InvalidDataError(problems, subject=_REQUEST)
 
 
-def _calls(run: Iterator[tuple[int, Message]]) -> Iterator[tuple[str, str]]:
-    for i, message in run:
-        for j, part in enumerate(message.parts):
-            if isinstance(part, ToolCallPart):
-                yield part.id, f"messages[{i}].parts[{j}]"
+def check_turn_not_empty(
+    message: Message, path: str, report: TranslationReport, *, last: bool
+) -> bool:
+    """Whether a message with nothing left to send still goes, as an empty turn:
+    Anthropic takes an empty final assistant turn; another empty assistant
+    message is left out (reported); an empty user or tool message raises, as
+    leaving it out would change the turns."""
+    if message.role != "assistant":
+        reason = (
+            "nothing Anthropic takes is left in this message, and Anthropic rejects an empty turn"
+        )
+        raise InvalidDataError([(path, reason)], subject=_REQUEST)
+    if last:
+        return True
+    report.dropped(path, "nothing Anthropic takes is left in this assistant message")
+    return False
 
 
-def _results(run: Iterator[tuple[int, Message]]) -> Iterator[tuple[str, str]]:
-    for i, message in run:
-        for j, part in enumerate(message.parts):
-            if isinstance(part, ToolResultPart):
-                yield part.tool_call_id, f"messages[{i}].parts[{j}]"
+def results_first(turns: list[WireTurn], report: TranslationReport) -> list[WireTurn]:
+    """The turns with each run of user turns, as Anthropic merges it, starting
+    with its tool_result blocks: a run where a result comes after other
+    content is sent as one turn, its results first."""
+    fitted: list[WireTurn] = []
+    for role, group in groupby(turns, key=lambda turn: turn.role):
+        run = list(group)
+        blocks = [pair for turn in run for pair in turn.blocks]
+        late = _late_results(blocks)
+        if role == "assistant" or not late:
+            fitted.extend(run)
+            continue
+        for path in late:
+            report.transformed(
+                path,
+                "moved to the front of its user turn: Anthropic merges consecutive user turns "
+                "and wants the tool_result blocks first ('tool_use ids were found without "
+                "tool_result blocks immediately after')",
+            )
+        results = [pair for pair in blocks if _is_result(pair)]
+        rest = [pair for pair in blocks if not _is_result(pair)]
+        messages = [message for turn in run for message in turn.messages]
+        fitted.append(WireTurn("user", messages, results + rest))
+    return fitted
 
 
-def _unanswered(call_id: str) -> str:
-    return (
-        f"tool call {call_id!r} has no result in the next user turn, which Anthropic "
-        "rejects; interlingua.sanitize() repairs such a history"
+def _is_result(pair: tuple[str, WireDict]) -> bool:
+    return pair[1].get("type") == "tool_result"
+
+
+def _late_results(blocks: list[tuple[str, WireDict]]) -> list[str]:
+    """The paths of the tool_result blocks that come after some other block."""
+    first_other = next((k for k, pair in enumerate(blocks) if not _is_result(pair)), len(blocks))
+    return [pair[0] for pair in blocks[first_other:] if _is_result(pair)]
+
+
+def strip_final_whitespace(turns: list[WireTurn], report: TranslationReport) -> None:
+    """A final assistant turn (a prefill) ends in no whitespace."""
+    if not turns or turns[-1].role != "assistant" or not turns[-1].blocks:
+        return
+    path, block = turns[-1].blocks[-1]
+    text = block.get("text")
+    if block.get("type") != "text" or not isinstance(text, str) or text == text.rstrip():
+        return
+    turns[-1].blocks[-1] = (path, {**block, "text": text.rstrip()})
+    report.transformed(
+        path,
+        "trailing whitespace stripped: Anthropic rejects a final assistant turn ending in it "
+        "('final assistant content cannot end with trailing whitespace')",
     )
 
 
-def _unasked(call_id: str) -> str:
-    return f"tool result for {call_id!r} answers no tool call of the turn before"
+# --- thinking ---
 
 
 def fit_thinking(body: WireDict, report: TranslationReport) -> None:
-    """Turns thinking off in `body` when its last tool loop has no thinking block."""
+    """Turns thinking off in `body` when its last tool loop has no thinking block.
+
+    With thinking on, Anthropic wants the assistant turn before the last tool
+    results to start with a thinking block (its 400: "When `thinking` is
+    enabled, a final `assistant` message must start with a thinking block ...
+    To avoid this requirement, disable `thinking`").
+    """
     if not _thinking_on(body):
         return
     runs = [list(run) for _, run in groupby(body["messages"], key=lambda turn: turn["role"])]
@@ -119,10 +353,7 @@ def check_thinking(body: WireDict) -> None:
         return
     problems = [problem for rule in _THINKING_RULES if (problem := rule(body)) is not None]
     if problems:
-        raise InvalidDataError(problems, subject="request for anthropic")
-
-
-Problem = tuple[str, str]
+        raise InvalidDataError(problems, subject=_REQUEST)
 
 
 def _forced_tool_choice(body: WireDict) -> Problem | None:
@@ -148,6 +379,8 @@ def _small_budget(body: WireDict) -> Problem | None:
 
 
 def _budget_past_max_tokens(body: WireDict) -> Problem | None:
+    # Quirk: the interleaved-thinking beta lifts this rule; it is a header, which
+    # the codec does not see.
     budget, max_tokens = body["thinking"].get("budget_tokens"), body.get("max_tokens")
     if not isinstance(budget, int) or not isinstance(max_tokens, int) or max_tokens > budget:
         return None
@@ -178,6 +411,10 @@ def _sampling(
     return rule
 
 
+# "Thinking isn't compatible with `temperature`, `top_p`, or `top_k`
+# modifications", and since Claude 4 (release notes) "when extended thinking is
+# enabled, you can now set top_p to values between 0.95 and 1" (Claude Sonnet
+# 3.7 wants none; the codec does not judge by model).
 _THINKING_RULES: tuple[Callable[[WireDict], Problem | None], ...] = (
     _forced_tool_choice,
     _small_budget,

@@ -24,9 +24,10 @@ any thinking budget (the budget is spent out of `max_tokens`).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from typing import Any, Literal
+
+from typing_extensions import assert_never
 
 from interlingua import (
     ChatRequest,
@@ -37,19 +38,9 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import WireReader, wire_model
-from interlingua_anthropic._wire import (
-    DEFAULT_MAX_TOKENS,
-    EFFORTS,
-    PROVIDER,
-    Thinking,
-    WireDict,
-)
+from interlingua_anthropic._rules import EFFORTS
+from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER, Thinking, WireDict
 from interlingua_anthropic._wire import ToolChoice as WireToolChoice
-
-if sys.version_info >= (3, 11):
-    from typing import assert_never
-else:  # pragma: no cover
-    from typing_extensions import assert_never
 
 __all__ = ["decode_settings", "encode_settings"]
 

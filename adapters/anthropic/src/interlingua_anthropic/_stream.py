@@ -14,8 +14,9 @@
     message_delta                           UsageEvent (cumulative), and with a stop
                                             reason FinishEvent (with the message's
                                             provider data so far)
-    error                                   ErrorEvent: `accumulate` raises StreamError
-                                            whose `partial` keeps what had arrived
+    error                                   ErrorEvent, typed by `decode_error`:
+                                            `accumulate` raises StreamError whose
+                                            `partial` keeps what had arrived
     ping, message_stop                      nothing
 
 Invariant: `accumulate(decode_stream(events))` equals `decode_response` of
@@ -40,10 +41,11 @@ event types gracefully").
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from typing_extensions import assert_never
 
 from interlingua import (
     ChatResponse,
@@ -64,17 +66,13 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, decode_events
-from interlingua_anthropic._blocks import decode_block
+from interlingua.codec import ProviderEntry, WireReader, decode_events
+from interlingua_anthropic._errors import decode_error
+from interlingua_anthropic._parts import decode_block
 from interlingua_anthropic._response import decode_response
 from interlingua_anthropic._wire import PROVIDER, WireDict
 
-if sys.version_info >= (3, 11):
-    from typing import assert_never
-else:  # pragma: no cover
-    from typing_extensions import assert_never
-
-__all__ = ["StreamDecoder", "decode_stream"]
+__all__ = ["AnthropicStreamDecoder", "decode_stream"]
 
 _reader = WireReader(PROVIDER)
 
@@ -93,10 +91,10 @@ _STREAMED: dict[str, WireDict] = {
 def decode_stream(events: Iterable[Any]) -> Iterator[StreamEvent]:
     """The stream events for Anthropic's events: the parsed `data` payloads in
     order, or the SDK's event objects."""
-    return decode_events(StreamDecoder(), events)
+    return decode_events(AnthropicStreamDecoder(), events)
 
 
-class StreamDecoder:
+class AnthropicStreamDecoder:
     """Decodes one stream an event at a time, keeping what later events need."""
 
     def __init__(self) -> None:
@@ -122,7 +120,7 @@ class StreamDecoder:
             case "message_delta":
                 return self._message_delta(event, path)
             case "error":
-                return [*self.finish(), _error(event, path)]
+                return [*self.finish(), ErrorEvent.from_error(decode_error(None, event))]
             case _:
                 return []
 
@@ -201,7 +199,7 @@ class StreamDecoder:
             case "citations_delta":
                 citations = self._citations.setdefault(index, [])
                 citations.append(_reader.field(delta, "citation", where, dict))
-                data = {"citations": list(citations)}
+                data: ProviderEntry = {"fields": {"citations": list(citations)}}
                 return [PartDataEvent(index=index, provider=PROVIDER, data=data)]
             case _:
                 return []
@@ -296,13 +294,3 @@ def _decoded(message: WireDict, path: str) -> ChatResponse:
         return decode_response(message)
     except DecodeError as exc:
         raise _reader.error(f"{path}.{exc.path}", exc.problems[0][1]) from None
-
-
-def _error(event: WireDict, path: str) -> ErrorEvent:
-    error = _reader.field(event, "error", path, dict, None) or {}
-    return ErrorEvent(
-        message=str(error.get("message") or "the stream reported an error"),
-        error_type=error.get("type") if isinstance(error.get("type"), str) else None,
-        provider=PROVIDER,
-        body=event,
-    )

@@ -2,7 +2,7 @@
 
 A client tool (`type` absent or `custom`) is a `ToolSpec`: `name`,
 `description`, `input_schema` as `parameters`, `strict`; its other fields
-(`cache_control`, `type: "custom"`...) stay in `provider_data["anthropic"]`.
+(`cache_control`, `type: "custom"`...) are its provider data's `fields`.
 
 Anthropic's own tools (`web_search_20250305`, `code_execution_...`, any
 other `type`) have no core form, and no meaning elsewhere: they are kept as
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from interlingua import ToolSpec
-from interlingua.codec import WireReader, leftover, overlay
+from interlingua.codec import WireReader, keep, kept, leftover, overlay
 from interlingua_anthropic._wire import PROVIDER, Tool, WireDict
 
 __all__ = ["decode_tools", "encode_tools"]
@@ -32,18 +32,18 @@ def decode_tools(value: Any) -> tuple[tuple[ToolSpec, ...], list[Any] | None]:
         return (), None
     tools = _reader.array(value, "tools")
     specs: list[ToolSpec] = []
-    kept: list[Any] = []
+    listed: list[Any] = []
     for k, raw in enumerate(tools):
         tool = _reader.object(raw, f"tools[{k}]")
         if tool.get("type") in (None, "custom"):
             specs.append(_decode_tool(tool, f"tools[{k}]"))
-            kept.append(specs[-1].name)
+            listed.append(specs[-1].name)
         else:
-            kept.append(tool)
-    first = next((k for k, tool in enumerate(kept) if isinstance(tool, dict)), len(kept))
-    if all(isinstance(tool, dict) for tool in kept[first:]):
-        kept = kept[first:]  # the default order: no names needed
-    return tuple(specs), (kept if kept or not specs else None)
+            listed.append(tool)
+    first = next((k for k, tool in enumerate(listed) if isinstance(tool, dict)), len(listed))
+    if all(isinstance(tool, dict) for tool in listed[first:]):
+        listed = listed[first:]  # the default order: no names needed
+    return tuple(specs), (listed if listed or not specs else None)
 
 
 def _decode_tool(tool: WireDict, path: str) -> ToolSpec:
@@ -53,20 +53,22 @@ def _decode_tool(tool: WireDict, path: str) -> ToolSpec:
         parameters=_reader.field(tool, "input_schema", path, dict),
         strict=_reader.field(tool, "strict", path, bool, None),
     )
-    extras = leftover(tool, _tool(spec))
-    return spec.model_copy(update={"provider_data": {PROVIDER: extras}}) if extras else spec
+    fields = leftover(tool, _tool(spec))
+    return (
+        spec.model_copy(update={"provider_data": keep(PROVIDER, fields=fields)}) if fields else spec
+    )
 
 
-def encode_tools(specs: Sequence[ToolSpec], kept: Any) -> list[Any] | None:
+def encode_tools(specs: Sequence[ToolSpec], listed: Any) -> list[Any] | None:
     """The client tools first, then the kept list with the names in it resolved."""
-    if not specs and kept is None:
+    if not specs and listed is None:
         return None
     by_name = {
-        spec.name: overlay(_tool(spec), spec.provider_data.get(PROVIDER, {})) for spec in specs
+        spec.name: overlay(_tool(spec), kept(spec, PROVIDER).get("fields", {})) for spec in specs
     }
     placed = [
         by_name.pop(tool) if isinstance(tool, str) else tool
-        for tool in kept or ()
+        for tool in listed or ()
         if not isinstance(tool, str) or tool in by_name
     ]
     return [*by_name.values(), *placed]

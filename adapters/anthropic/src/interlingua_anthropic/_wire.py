@@ -1,29 +1,41 @@
-"""The Anthropic Messages API as this adapter sees it: wire shapes and constants.
+"""The Anthropic Messages API as this adapter sees it: wire shapes, constants,
+and what the adapter keeps in `provider_data["anthropic"]`.
 
 Bodies are read and written as plain JSON values (`WireDict`). The TypedDicts
 below name the shapes the adapter builds, field for field as the API takes
-them (`POST /v1/messages`); anything else a body carries travels beside the
-core values, never inside them (`interlingua.codec.leftover` finds it,
-`overlay` lays it back).
+them (`POST /v1/messages`).
+
+Provider data (the sections of `interlingua._provider_data`):
+
+    fields  on every value: the wire object's fields the core does not model,
+            verbatim: a block's `cache_control`, `citations`, `caller`; a turn's
+            other fields; a response's `stop_sequence`, `container`, the usage's
+            `service_tier`; a tool's `type: "custom"`, `cache_control`
+    forms   `MessageForms`, `ToolResultForms`, `ResponseForms` below
+    echo    none: Anthropic's own blocks carry all it needs back
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
+
+if TYPE_CHECKING:
+    from interlingua import Message
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
-    "EFFORTS",
-    "IMAGE_MEDIA_TYPES",
     "MESSAGES_PATH",
-    "MIN_THINKING_BUDGET",
     "PROVIDER",
-    "TOOL_ID_CHARACTERS",
-    "Block",
+    "BlockRole",
     "MessageBody",
-    "RequestTurn",
+    "MessageForms",
+    "ResponseForms",
+    "ToolResultForms",
     "WireDict",
+    "WireRole",
+    "WireTurn",
 ]
 
 PROVIDER = "anthropic"
@@ -32,24 +44,10 @@ MESSAGES_PATH = "/v1/messages"
 # `max_tokens` is required by the API; this is sent when a request sets none.
 DEFAULT_MAX_TOKENS = 4096
 
-# Tool-use ids must match ^[a-zA-Z0-9_-]+$ (reported by users; the API answers 400).
-TOOL_ID_CHARACTERS = "a-zA-Z0-9_-"
-
-# Inline images the API accepts; any other image type is rejected with a 400.
-IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
-
-# A file given by URL or file id carries no media type on the wire.
-URL_IMAGE_MEDIA_TYPE = "image/*"
-URL_DOCUMENT_MEDIA_TYPE = "application/pdf"
-
-# `thinking.budget_tokens` is at least this (the API answers 400 below it).
-MIN_THINKING_BUDGET = 1024
-
-# `output_config.effort` levels; the API rejects others (`xhigh` on some models only).
-EFFORTS = frozenset({"low", "medium", "high", "max", "xhigh"})
-
 WireDict = dict[str, Any]
 WireRole = Literal["user", "assistant"]
+# Where a block goes: a turn, the system prompt, or a tool result's content.
+BlockRole = Literal["system", "user", "assistant", "tool_result"]
 
 
 # --- content blocks ---
@@ -129,20 +127,14 @@ class ToolResultBlock(_ToolResultFields, total=False):
     is_error: bool
 
 
-Block = (
-    TextBlock
-    | ThinkingBlock
-    | RedactedThinkingBlock
-    | ToolUseBlock
-    | ImageBlock
-    | DocumentBlock
-    | ToolResultBlock
-)
+@dataclass
+class WireTurn:
+    """A request turn being built: the messages it holds, and their blocks, each
+    with the path of the part it came from."""
 
-
-class RequestTurn(TypedDict):
     role: WireRole
-    content: str | list[WireDict]
+    messages: list[Message]
+    blocks: list[tuple[str, WireDict]] = field(default_factory=list)
 
 
 # --- request settings ---
@@ -191,3 +183,30 @@ class MessageBody(TypedDict):
     content: list[WireDict]
     stop_reason: str | None
     usage: WireDict
+
+
+# --- forms: how the wire wrote what the core holds (never sent) ---
+
+
+class MessageForms(TypedDict, total=False):
+    """A message decoded from a request's `system` or `messages`."""
+
+    # "blocks": one plain text block sent as a list, where a string is the
+    # default; "string": an empty final assistant turn written `""` (not `[]`).
+    content: Literal["blocks", "string"]
+    # The message opened a turn of its own right after a turn of its wire role.
+    separate_turn: Literal[True]
+
+
+class ToolResultForms(TypedDict, total=False):
+    """A tool result whose content was one plain text block in a list."""
+
+    content: Literal["blocks"]
+
+
+class ResponseForms(TypedDict, total=False):
+    """Fields the API always sends (`stop_sequence`, the four usage counts) that
+    this body left out (`absent`) or sent as null (`null`), by dotted path."""
+
+    absent: list[str]
+    null: list[str]

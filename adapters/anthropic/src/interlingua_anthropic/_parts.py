@@ -17,28 +17,27 @@ A `file` source's part has `provider="anthropic"`: the id points into
 Anthropic's file store.
 
 Invariant: `encode_part(decode_block(block)) == block` for every block Anthropic
-sends. The part holds the fields the core models; `provider_data["anthropic"]`
-holds the rest verbatim (`cache_control`, `citations`, `caller`, a null the
-API echoed), found with `leftover` against the block the part's own fields
-give. One key there is a marker, never sent: `content_format: "blocks"` on a
-tool result whose content was a one-text-block list, since a lone plain text
-goes as a string by default. A block inside a tool result that the core does
-not model (a `search_result`, say) is an OpaquePart of its content.
+sends. The part holds the fields the core models; its provider data's `fields`
+hold the rest verbatim (`cache_control`, `citations`, `caller`, a null the API
+echoed), found with `leftover` against the block the part's own fields give.
+A tool result whose content was a one-text-block list has the form
+`content: "blocks"`, since a lone plain text goes as a string by default. A
+block inside a tool result that the core does not model (a `search_result`,
+say) is an OpaquePart of its content.
 
-Encoding is where a part from any provider meets Anthropic's rules: what
-Anthropic cannot take is left out (or changed) on the wire and reported with
-the part's path; the part itself never changes. What a block may hold
-depends on where it goes (`BlockRole`): no files in an assistant turn, and,
-in a request, no blank text anywhere.
+Encoding is where a part from any provider meets Anthropic's rules (`_rules`):
+what Anthropic cannot take is left out (or changed) on the wire and reported
+with the part's path. What a block may hold depends on where it goes
+(`BlockRole`).
 """
 
 from __future__ import annotations
 
 import base64
-import binascii
-import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, cast
+
+from typing_extensions import assert_never
 
 from interlingua import (
     ContentPart,
@@ -53,14 +52,18 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, dump_arguments, fit_tool_call_id, leftover, overlay
-from interlingua_anthropic._wire import (
+from interlingua.codec import WireReader, dump_arguments, keep, kept, leftover, overlay
+from interlingua_anthropic._rules import (
     IMAGE_MEDIA_TYPES,
+    fit_tool_ids,
+    part_changed,
+    part_left_out,
+    unsent_fields,
+)
+from interlingua_anthropic._wire import (
     PROVIDER,
-    TOOL_ID_CHARACTERS,
-    URL_DOCUMENT_MEDIA_TYPE,
-    URL_IMAGE_MEDIA_TYPE,
     Base64Source,
+    BlockRole,
     DocumentBlock,
     FileSource,
     ImageBlock,
@@ -70,28 +73,17 @@ from interlingua_anthropic._wire import (
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
+    ToolResultForms,
     ToolUseBlock,
     URLSource,
     WireDict,
 )
 
-if sys.version_info >= (3, 11):
-    from typing import assert_never
-else:  # pragma: no cover
-    from typing_extensions import assert_never
+__all__ = ["decode_block", "encode_part", "plain_text"]
 
-__all__ = [
-    "CONTENT_FORMAT",
-    "BlockRole",
-    "decode_block",
-    "encode_part",
-    "plain_text",
-]
-
-BlockRole = Literal["system", "user", "assistant", "tool_result"]
-
-# Marker key in provider_data["anthropic"]: the wire held a list where a string was the default.
-CONTENT_FORMAT = "content_format"
+# A file given by URL or file id carries no media type on the wire.
+URL_IMAGE_MEDIA_TYPE = "image/*"
+URL_DOCUMENT_MEDIA_TYPE = "application/pdf"
 
 _reader = WireReader(PROVIDER)
 
@@ -113,8 +105,10 @@ def decode_block(raw: Any, path: str, *, role: BlockRole) -> ContentPart:
         return OpaquePart(provider=PROVIDER, data=block)
     if isinstance(part, ToolResultPart):
         return part  # it keeps its own provider data (see _tool_result)
-    extras = leftover(block, _block_for(part, _full_block))
-    return part.model_copy(update={"provider_data": {PROVIDER: extras}}) if extras else part
+    fields = leftover(block, _block_for(part, _full_block))
+    return (
+        part.model_copy(update={"provider_data": keep(PROVIDER, fields=fields)}) if fields else part
+    )
 
 
 def _text(block: WireDict, path: str) -> TextPart:
@@ -228,10 +222,10 @@ def _tool_result(block: WireDict, path: str) -> ToolResultPart:
         content=parts,
         is_error=_reader.field(block, "is_error", path, bool, False) is True,
     )
-    extras = leftover(block, _block_for(part, _full_block))
-    if isinstance(content, list) and plain_text(content) is not None:
-        extras[CONTENT_FORMAT] = "blocks"
-    return part.model_copy(update={"provider_data": {PROVIDER: extras}}) if extras else part
+    fields = leftover(block, _block_for(part, _full_block))
+    listed = isinstance(content, list) and plain_text(content) is not None
+    provider_data = keep(PROVIDER, fields=fields, forms={"content": "blocks" if listed else None})
+    return part.model_copy(update={"provider_data": provider_data}) if provider_data else part
 
 
 def _result_content(raw: Any, path: str) -> ToolResultContent:
@@ -294,12 +288,7 @@ def _block_for(part: ContentPart, inner: InnerEncoder) -> Mapping[str, Any]:
 
 def _full_block(part: ContentPart, _index: int = 0) -> WireDict:
     """The block with the part's Anthropic fields laid over: what Anthropic sent."""
-    return overlay(_block_for(part, _full_block), _wire_extras(part))
-
-
-def _wire_extras(part: ContentPart) -> Mapping[str, Any]:
-    extras: Mapping[str, Any] = getattr(part, "provider_data", {}).get(PROVIDER, {})
-    return {key: value for key, value in extras.items() if key != CONTENT_FORMAT}
+    return overlay(_block_for(part, _full_block), kept(part, PROVIDER).get("fields", {}))
 
 
 def _input(part: ToolCallPart) -> dict[str, Any]:
@@ -324,22 +313,19 @@ def _source(part: FilePart) -> Source:
     if part.file_id is not None:
         return FileSource(type="file", file_id=part.file_id)
     if part.kind == "text":
-        # Anthropic takes a plain-text document as the text itself.
-        return PlainTextSource(type="text", media_type="text/plain", data=_utf8(part))
+        # Quirk: Anthropic takes a plain-text document as the text itself, not base64.
+        text = part.content().decode("utf-8")
+        return PlainTextSource(type="text", media_type="text/plain", data=text)
     return Base64Source(type="base64", media_type=part.media_type, data=part.data or "")
-
-
-def _utf8(part: FilePart) -> str:
-    return part.content().decode("utf-8")
 
 
 def _tool_result_block(part: ToolResultPart, inner: InnerEncoder) -> ToolResultBlock:
     block = ToolResultBlock(type="tool_result", tool_use_id=part.tool_call_id)
-    extras = part.provider_data.get(PROVIDER, {})
+    forms = cast(ToolResultForms, kept(part, PROVIDER).get("forms", {}))
     if part.content:
         blocks = [b for k, p in enumerate(part.content) if (b := inner(p, k)) is not None]
         text = plain_text(blocks)
-        if text is None or extras.get(CONTENT_FORMAT) == "blocks":
+        if text is None or forms.get("content") == "blocks":
             block["content"] = list(blocks)
         else:
             block["content"] = text
@@ -364,152 +350,17 @@ def encode_part(
 
     `in_request` applies the rules the API holds requests to (no blank text).
     """
-    if (reason := _left_out(part, role=role, in_request=in_request)) is not None:
+    if (reason := part_left_out(part, role=role, in_request=in_request)) is not None:
         report.dropped(path, reason)
         return None
-    if (reason := _changed(part)) is not None:
+    if (reason := part_changed(part)) is not None:
         report.transformed(path, reason)
-    for field, reason in _unsent_fields(part):
+    for field, reason in unsent_fields(part):
         report.dropped(f"{path}.{field}", reason)
 
     def inner(content: ContentPart, k: int) -> WireDict | None:
         where = f"{path}.content[{k}]"
         return encode_part(content, where, report, role="tool_result", in_request=in_request)
 
-    block = overlay(_block_for(part, inner), _wire_extras(part))
-    return _fit_ids(block, path, report)
-
-
-def _left_out(part: ContentPart, *, role: BlockRole, in_request: bool) -> str | None:
-    """Why Anthropic cannot take `part` there, or None when it can."""
-    match part:
-        case TextPart() | RefusalPart():
-            return _blank(part.text) if in_request else None
-        case ReasoningPart():
-            return _reasoning_left_out(part)
-        case FilePart():
-            return _file_left_out(part, role)
-        case OpaquePart():
-            if part.provider == PROVIDER:
-                return None
-            return f"a {part.provider} block ({part.block_type}) goes back to {part.provider} only"
-        case ToolCallPart() | ToolResultPart():
-            return None
-        case _:
-            assert_never(part)
-
-
-def _blank(text: str) -> str | None:
-    """Anthropic rejects a text block that is empty or only whitespace."""
-    if not text:
-        return "empty text; Anthropic rejects empty text blocks"
-    if not text.strip():
-        return (
-            "whitespace-only text; Anthropic rejects it "
-            "('text content blocks must contain non-whitespace text')"
-        )
-    return None
-
-
-def _reasoning_left_out(part: ReasoningPart) -> str | None:
-    if part.provider != PROVIDER:
-        made_by = part.provider or "an unknown provider"
-        return f"reasoning made by {made_by} goes back to {made_by} only"
-    if part.redacted_data is None and not part.signature:
-        return "Anthropic takes its thinking back only with the signature it came with"
-    return None
-
-
-def _file_left_out(part: FilePart, role: BlockRole) -> str | None:
-    return _in_assistant_turn(part, role) or _foreign_file_id(part) or _media_left_out(part)
-
-
-def _in_assistant_turn(part: FilePart, role: BlockRole) -> str | None:
-    if role != "assistant":
-        return None
-    return (
-        f"Anthropic takes {part.media_type} files in user turns and tool results only "
-        "('image' blocks are not permitted within assistant turns)"
-    )
-
-
-def _foreign_file_id(part: FilePart) -> str | None:
-    if part.file_id is None or part.provider in (None, PROVIDER):
-        return None
-    return f"a file id of {part.provider}'s file store, which Anthropic cannot resolve"
-
-
-def _media_left_out(part: FilePart) -> str | None:
-    match part.kind:
-        case "image":
-            if part.data is not None and part.media_type not in IMAGE_MEDIA_TYPES:
-                types = ", ".join(sorted(IMAGE_MEDIA_TYPES))
-                return f"Anthropic takes inline images as {types} only"
-            return None
-        case "text":
-            return _text_file_left_out(part)
-        case _ if part.media_type == "application/pdf":
-            return None
-        case _:
-            return f"Anthropic takes images, PDFs and plain text, not {part.media_type}"
-
-
-def _text_file_left_out(part: FilePart) -> str | None:
-    if part.url is not None:
-        # A `url` document source is fetched as a PDF; plain text goes inline.
-        return "Anthropic takes a document by URL as a PDF only; a text file must be inline"
-    if part.data is None:
-        return None
-    try:
-        _utf8(part)
-    except (binascii.Error, UnicodeDecodeError):
-        return "a text file that is not UTF-8 text in base64"
-    return None
-
-
-def _changed(part: ContentPart) -> str | None:
-    """How `part` changes on its way to Anthropic, or None when it goes as it is."""
-    match part:
-        case RefusalPart():
-            return "a refusal is sent as text; Anthropic has no refusal block"
-        case FilePart():
-            if part.kind == "text" and part.media_type != "text/plain":
-                return f"{part.media_type} is sent as a text/plain document"
-            return None
-        case ToolCallPart():
-            try:
-                part.parsed_arguments()
-            except ToolArgumentsError as exc:
-                return f"{exc}; sent with input {{}}"
-            return None
-        case TextPart() | ReasoningPart() | ToolResultPart() | OpaquePart():
-            return None
-        case _:
-            assert_never(part)
-
-
-def _unsent_fields(part: ContentPart) -> Iterator[tuple[str, str]]:
-    """The fields of a part that go with it but have no Anthropic field."""
-    if not isinstance(part, FilePart):
-        return
-    if part.kind == "image" and part.filename is not None:
-        yield "filename", "Anthropic's image blocks have no file name (documents have a title)"
-    if part.detail is not None:
-        yield "detail", "Anthropic has no image detail setting"
-
-
-_ID_FIELDS = {"tool_use": "id", "tool_result": "tool_use_id"}
-
-
-def _fit_ids(block: WireDict, path: str, report: TranslationReport) -> WireDict:
-    key = _ID_FIELDS.get(block.get("type", ""))
-    if key is None:
-        return block
-    original = block[key]
-    fitted = fit_tool_call_id(original, allowed=TOOL_ID_CHARACTERS)
-    if fitted == original:
-        return block
-    where = "id" if key == "id" else "tool_call_id"
-    reason = f"tool-call id {original!r} is not ^[{TOOL_ID_CHARACTERS}]+$; sent as {fitted!r}"
-    report.transformed(f"{path}.{where}", reason)
-    return {**block, key: fitted}
+    block = overlay(_block_for(part, inner), kept(part, PROVIDER).get("fields", {}))
+    return fit_tool_ids(block, path, report)
