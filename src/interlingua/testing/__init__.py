@@ -15,14 +15,13 @@ Reading YAML needs PyYAML (`pip install "interlingua[testing]"`); importing
 this module does not.
 """
 
-from interlingua.testing._cassette import (
-    RECORDING_FORMAT,
+from interlingua.testing._cassette import RECORDING_FORMAT, load_cassette
+from interlingua.testing._records import (
     Cassette,
     Interaction,
     RecordedRequest,
     RecordedResponse,
     SSEEvent,
-    load_cassette,
 )
 from interlingua.testing._replay import Replay
 

@@ -12,10 +12,7 @@
 * interlingua's own recordings (`fixtures/`): a `.json` file whose `format`
   is `interlingua.recording`; see `RECORDING_FORMAT`.
 
-Invariants: every body is the bytes a client would have read (decompressed);
-`json` is that body parsed, or None; `events` is set exactly when the body
-is a server-sent-event stream. Header names are lower-case and every header
-value is a tuple of strings. These types are pure values.
+What it gives is the values of `_records`.
 """
 
 from __future__ import annotations
@@ -23,25 +20,24 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import re
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from interlingua._errors import CassetteError, format_path
+from interlingua.testing._records import (
+    LINE_BREAK,
+    Cassette,
+    Headers,
+    Interaction,
+    RecordedRequest,
+    RecordedResponse,
+    SSEEvent,
+    parse_sse,
+)
 
-__all__ = [
-    "RECORDING_FORMAT",
-    "Cassette",
-    "Interaction",
-    "RecordedRequest",
-    "RecordedResponse",
-    "SSEEvent",
-    "load_cassette",
-]
+__all__ = ["RECORDING_FORMAT", "load_cassette"]
 
 RECORDING_FORMAT = "interlingua.recording"
 """The project's own recording file, one JSON object:
@@ -57,127 +53,7 @@ Bodies are kept as JSON values so that they read and diff well; the wire bytes
 are rebuilt from them (`json.dumps`, and `event:`/`data:` lines for a stream).
 """
 
-Headers = Mapping[str, tuple[str, ...]]
 _Loc = tuple[str | int, ...]
-
-_PROVIDERS_BY_HOST: dict[str, str] = {
-    "api.openai.com": "openai",
-    "api.anthropic.com": "anthropic",
-    "api.mistral.ai": "mistral",
-    "api.groq.com": "groq",
-}
-
-# The body is replayed already decoded, so its recorded framing no longer holds.
-_NOT_REPLAYED = frozenset({"content-encoding", "content-length", "transfer-encoding", "set-cookie"})
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-@dataclass(frozen=True, slots=True)
-class SSEEvent:
-    """One server-sent event: its `event:` name (None when absent) and its data."""
-
-    event: str | None
-    data: str
-
-    def json(self) -> Any:
-        """The data parsed as JSON."""
-        return json.loads(self.data)
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedRequest:
-    """The request as recorded; `url` has its `#fragment` removed."""
-
-    method: str
-    url: str
-    headers: Headers
-    body: bytes | None
-    json: Any | None
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedResponse:
-    """The response as a client would have read it."""
-
-    status: int
-    headers: Headers
-    body: bytes
-    json: Any | None
-    events: tuple[SSEEvent, ...] | None
-
-    def stream_payloads(self) -> list[Any]:
-        """Each event's data parsed as JSON, leaving out the `[DONE]` sentinel."""
-        if self.events is None:
-            raise CassetteError("the response is not an event stream")
-        payloads: list[Any] = []
-        for index, event in enumerate(self.events):
-            if event.data.strip() == "[DONE]":
-                continue
-            try:
-                payloads.append(event.json())
-            except ValueError as exc:
-                raise CassetteError(f"events[{index}].data is not JSON: {exc}") from exc
-        return payloads
-
-    def replay_headers(self) -> dict[str, str]:
-        """Headers fit to serve `body` to an HTTP client again."""
-        headers = {
-            name: ", ".join(values)
-            for name, values in self.headers.items()
-            if name not in _NOT_REPLAYED
-        }
-        headers.setdefault("content-type", self._default_content_type())
-        return headers
-
-    def _default_content_type(self) -> str:
-        if self.events is not None:
-            return "text/event-stream"
-        if self.json is not None:
-            return "application/json"
-        return "application/octet-stream"
-
-
-@dataclass(frozen=True, slots=True)
-class Interaction:
-    """One request and its response; `request` is None for a response-only fixture."""
-
-    request: RecordedRequest | None
-    response: RecordedResponse
-
-    @property
-    def host(self) -> str | None:
-        return None if self.request is None else urlsplit(self.request.url).hostname
-
-    @property
-    def path(self) -> str | None:
-        """The URL path, without the query."""
-        return None if self.request is None else urlsplit(self.request.url).path
-
-    @property
-    def provider(self) -> str | None:
-        """`openai`, `anthropic`, `mistral` or `groq` by host; None for any other host."""
-        return _PROVIDERS_BY_HOST.get(self.host or "")
-
-    @property
-    def is_stream(self) -> bool:
-        """Whether the response is a server-sent-event stream."""
-        return self.response.events is not None
-
-
-@dataclass(frozen=True, slots=True)
-class Cassette:
-    """The interactions of one recording file, in recorded order."""
-
-    path: Path
-    interactions: tuple[Interaction, ...]
-
-    def for_provider(self, name: str) -> tuple[Interaction, ...]:
-        """The interactions with `name`'s API host (image downloads and others left out)."""
-        if name not in _PROVIDERS_BY_HOST.values():
-            known = ", ".join(sorted(_PROVIDERS_BY_HOST.values()))
-            raise ValueError(f"unknown provider {name!r}; known: {known}")
-        return tuple(i for i in self.interactions if i.provider == name)
 
 
 def load_cassette(path: str | os.PathLike[str]) -> Cassette:
@@ -233,7 +109,7 @@ def _body_response(data: bytes) -> RecordedResponse:
 
 def _chunks_response(data: bytes) -> RecordedResponse:
     events: list[SSEEvent] = []
-    for number, line in enumerate(_LINE_BREAK.split(_text(data, ())), start=1):
+    for number, line in enumerate(LINE_BREAK.split(_text(data, ())), start=1):
         if not line.strip():
             continue
         try:
@@ -405,7 +281,7 @@ def _body(
         return body, None, None
     media_type = _header(headers, "content-type").partition(";")[0].strip().lower()
     if media_type == "text/event-stream" or body.lstrip().startswith((b"event:", b"data:")):
-        return body, None, _parse_sse(_text(body, loc))
+        return body, None, parse_sse(_text(body, loc))
     return body, _json_body(body, media_type, loc), None
 
 
@@ -442,34 +318,6 @@ def _json_body(body: bytes, media_type: str, loc: _Loc) -> Any | None:
             message = f"Content-Type is {media_type} but the body is not JSON: {exc}"
             raise _ShapeError(loc, message) from exc
         return None
-
-
-def _parse_sse(text: str) -> tuple[SSEEvent, ...]:
-    """Server-sent events, as the HTML spec's event-stream interpretation reads them.
-
-    One difference: a last event with no blank line after it is kept, not discarded.
-    """
-    events: list[SSEEvent] = []
-    name: str | None = None
-    data: list[str] = []
-    for line in _LINE_BREAK.split(text.removeprefix("\ufeff")):
-        if not line:
-            if data:
-                events.append(SSEEvent(event=name or None, data="\n".join(data)))
-            name, data = None, []
-            continue
-        if line.startswith(":"):
-            continue
-        field, _, value = line.partition(":")
-        value = value.removeprefix(" ")
-        if field == "event":
-            name = value
-        elif field == "data":
-            data.append(value)
-        # `id`, `retry` and unknown fields do not change the event's content.
-    if data:
-        events.append(SSEEvent(event=name or None, data="\n".join(data)))
-    return tuple(events)
 
 
 # --- small readers ---

@@ -25,7 +25,7 @@ from typing import Any
 
 from interlingua._errors import CassetteError
 from interlingua.codec import json_or_text
-from interlingua.testing._cassette import Interaction
+from interlingua.testing._records import Interaction
 
 __all__ = ["Replay"]
 

@@ -1,0 +1,179 @@
+"""Recorded interactions as plain values: what `load_cassette` gives, whatever
+the file it read, and what `Replay` serves.
+
+Every body is the bytes a client would have read (decompressed); `json` is
+that body parsed, or None; `events` is set exactly when the body is a
+server-sent-event stream. Header names are lower-case and every header value
+is a tuple of strings. These types are pure values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from interlingua._errors import CassetteError
+
+__all__ = [
+    "LINE_BREAK",
+    "Cassette",
+    "Headers",
+    "Interaction",
+    "RecordedRequest",
+    "RecordedResponse",
+    "SSEEvent",
+    "parse_sse",
+]
+
+Headers = Mapping[str, tuple[str, ...]]
+_PROVIDERS_BY_HOST: dict[str, str] = {
+    "api.openai.com": "openai",
+    "api.anthropic.com": "anthropic",
+    "api.mistral.ai": "mistral",
+    "api.groq.com": "groq",
+}
+
+# The body is replayed already decoded, so its recorded framing no longer holds.
+_NOT_REPLAYED = frozenset({"content-encoding", "content-length", "transfer-encoding", "set-cookie"})
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, slots=True)
+class SSEEvent:
+    """One server-sent event: its `event:` name (None when absent) and its data."""
+
+    event: str | None
+    data: str
+
+    def json(self) -> Any:
+        """The data parsed as JSON."""
+        return json.loads(self.data)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    """The request as recorded; `url` has its `#fragment` removed."""
+
+    method: str
+    url: str
+    headers: Headers
+    body: bytes | None
+    json: Any | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedResponse:
+    """The response as a client would have read it."""
+
+    status: int
+    headers: Headers
+    body: bytes
+    json: Any | None
+    events: tuple[SSEEvent, ...] | None
+
+    def stream_payloads(self) -> list[Any]:
+        """Each event's data parsed as JSON, leaving out the `[DONE]` sentinel."""
+        if self.events is None:
+            raise CassetteError("the response is not an event stream")
+        payloads: list[Any] = []
+        for index, event in enumerate(self.events):
+            if event.data.strip() == "[DONE]":
+                continue
+            try:
+                payloads.append(event.json())
+            except ValueError as exc:
+                raise CassetteError(f"events[{index}].data is not JSON: {exc}") from exc
+        return payloads
+
+    def replay_headers(self) -> dict[str, str]:
+        """Headers fit to serve `body` to an HTTP client again."""
+        headers = {
+            name: ", ".join(values)
+            for name, values in self.headers.items()
+            if name not in _NOT_REPLAYED
+        }
+        headers.setdefault("content-type", self._default_content_type())
+        return headers
+
+    def _default_content_type(self) -> str:
+        if self.events is not None:
+            return "text/event-stream"
+        if self.json is not None:
+            return "application/json"
+        return "application/octet-stream"
+
+
+@dataclass(frozen=True, slots=True)
+class Interaction:
+    """One request and its response; `request` is None for a response-only fixture."""
+
+    request: RecordedRequest | None
+    response: RecordedResponse
+
+    @property
+    def host(self) -> str | None:
+        return None if self.request is None else urlsplit(self.request.url).hostname
+
+    @property
+    def path(self) -> str | None:
+        """The URL path, without the query."""
+        return None if self.request is None else urlsplit(self.request.url).path
+
+    @property
+    def provider(self) -> str | None:
+        """`openai`, `anthropic`, `mistral` or `groq` by host; None for any other host."""
+        return _PROVIDERS_BY_HOST.get(self.host or "")
+
+    @property
+    def is_stream(self) -> bool:
+        """Whether the response is a server-sent-event stream."""
+        return self.response.events is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Cassette:
+    """The interactions of one recording file, in recorded order."""
+
+    path: Path
+    interactions: tuple[Interaction, ...]
+
+    def for_provider(self, name: str) -> tuple[Interaction, ...]:
+        """The interactions with `name`'s API host (image downloads and others left out)."""
+        if name not in _PROVIDERS_BY_HOST.values():
+            known = ", ".join(sorted(_PROVIDERS_BY_HOST.values()))
+            raise ValueError(f"unknown provider {name!r}; known: {known}")
+        return tuple(i for i in self.interactions if i.provider == name)
+
+
+def parse_sse(text: str) -> tuple[SSEEvent, ...]:
+    """Server-sent events, as the HTML spec's event-stream interpretation reads them.
+
+    One difference: a last event with no blank line after it is kept, not discarded.
+    """
+    events: list[SSEEvent] = []
+    name: str | None = None
+    data: list[str] = []
+    for line in LINE_BREAK.split(text.removeprefix("\ufeff")):
+        if not line:
+            if data:
+                events.append(SSEEvent(event=name or None, data="\n".join(data)))
+            name, data = None, []
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if field == "event":
+            name = value
+        elif field == "data":
+            data.append(value)
+        # `id`, `retry` and unknown fields do not change the event's content.
+    if data:
+        events.append(SSEEvent(event=name or None, data="\n".join(data)))
+    return tuple(events)
