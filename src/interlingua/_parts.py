@@ -2,7 +2,8 @@
 
 Parts are pure values: frozen, compared by content, with one discriminator
 field `type`. Whatever a provider needs echoed back to it alone lives in the
-part's `provider_data`, keyed by provider name, and is never sent elsewhere.
+part's `provider_data`, keyed by provider name (in the sections of
+`_provider_data`), and is never sent elsewhere.
 """
 
 from __future__ import annotations

@@ -50,9 +50,9 @@ class ChatRequest(CoreModel):
     `model` may carry a provider prefix (`"anthropic:claude-sonnet-4-5"`) for
     routing. `provider_options` holds, per provider name, the body fields that
     provider alone has; they are sent to it and reported as dropped elsewhere.
-    `provider_data` holds, per provider name, how a decoded request was written
-    on that provider's wire (which of two names a field had, a lone string for
-    a list): forms reused when it goes back there, and no loss anywhere else.
+    `provider_data` holds, per provider name, the `forms` a decoded request was
+    written in on that provider's wire (which of two names a field had, a lone
+    string for a list): reused when it goes back there, no loss anywhere else.
     """
 
     model: str
