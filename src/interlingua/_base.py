@@ -94,8 +94,12 @@ class _Checked(BaseModel):
     """Turns pydantic's ValidationError into `InvalidDataError` at every entry."""
 
     def __init__(self, /, **data: Any) -> None:
-        with _ours(type(self)):
-            super().__init__(**data)
+        # BaseModel.__init__ without its wrapper around the validator: the
+        # one call every core value is built through.
+        try:
+            self.__pydantic_validator__.validate_python(data, self_instance=self)
+        except ValidationError as exc:
+            raise invalid_data(exc, type(self), subject=type(self).__name__) from None
 
     # Tells pydantic this __init__ only wraps the base one, so nested values are
     # validated in core without a Python call per part.
