@@ -32,14 +32,20 @@ from interlingua import (
     UsageEvent,
     accumulate,
 )
+from interlingua.codec import WireReader
 from interlingua_openai import (
+    OPENAI,
     ChatStreamDecoder,
     decode_response,
     decode_stream,
     encode_response,
 )
-from interlingua_openai._response import decode_usage
 from interlingua_openai._stream import TEXT_INDEX
+from interlingua_openai._usage import CHAT_USAGE
+
+
+def decode_usage(usage: dict[str, Any]) -> TokenUsage:
+    return CHAT_USAGE.decode(usage, "usage", WireReader("openai"))
 
 
 def same_json(a: Any, b: Any) -> bool:
@@ -416,7 +422,7 @@ def test_annotations_without_text_make_no_text_part() -> None:
 
 
 def test_the_decoder_takes_one_chunk_at_a_time() -> None:
-    decoder = ChatStreamDecoder()
+    decoder = ChatStreamDecoder(OPENAI)
     fields = {
         "object": "chat.completion",
         "created": 1780312902,

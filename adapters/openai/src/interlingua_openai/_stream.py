@@ -14,7 +14,8 @@ Invariants:
   an audio answer and the deprecated `function_call` each build one part at a
   fixed index below zero, so data for one part never lands on another.
 - The usage-only chunk (`choices: []`, with `stream_options.include_usage`)
-  gives the usage, and what `TokenUsage` cannot hold of it is kept beside;
+  gives the usage, and what `TokenUsage` cannot hold of it comes with it
+  (`UsageEvent.provider_data`, as `decode_response` keeps it);
   `obfuscation` and other per-chunk noise are ignored.
 - What the body holds beside the parts is rebuilt: `created`,
   `service_tier`, `system_fingerprint` and later top-level fields
@@ -26,8 +27,9 @@ Invariants:
   there is no text, as `decode_response` keeps them.
 - Choices other than the first are accumulated apart and come, whole, as
   `AlternativeEvent`s when the stream ends: the response's `alternatives`.
-- An `{"error": ...}` chunk becomes an `ErrorEvent`; a chunk that is not what
-  the wire promises raises `DecodeError` naming its path (`events[3]...`).
+- An `{"error": ...}` chunk is typed by `decode_error` and becomes its
+  `ErrorEvent`; a chunk that is not what the wire promises raises
+  `DecodeError` naming its path (`events[3]...`).
 """
 
 from __future__ import annotations
@@ -52,13 +54,19 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, copy_json, decode_events
-from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
-from interlingua_openai._response import (
-    AUDIO_ANSWER_MEDIA_TYPE,
-    decode_finish_reason,
-    decode_usage,
+from interlingua.codec import (
+    ProviderData,
+    ProviderEntry,
+    WireReader,
+    copy_json,
+    decode_events,
+    keep,
 )
+from interlingua_openai._dialect import ChatCompletionsDialect
+from interlingua_openai._errors import decode_error
+from interlingua_openai._finish import decode_finish_reason
+from interlingua_openai._response import AUDIO_ANSWER_MEDIA_TYPE
+from interlingua_openai._wire import ChoiceShape
 
 __all__ = [
     "AUDIO_INDEX",
@@ -87,9 +95,7 @@ _DELTA_MODELLED = frozenset(
 )
 
 
-def decode_stream(
-    events: Iterable[Any], *, dialect: ChatCompletionsDialect = OPENAI
-) -> Iterator[StreamEvent]:
+def decode_stream(events: Iterable[Any], dialect: ChatCompletionsDialect) -> Iterator[StreamEvent]:
     """The stream events of a Chat Completions stream."""
     return decode_events(ChatStreamDecoder(dialect), events)
 
@@ -97,7 +103,7 @@ def decode_stream(
 class ChatStreamDecoder:
     """Turns chunks into events one at a time; `finish()` after the last chunk."""
 
-    def __init__(self, dialect: ChatCompletionsDialect = OPENAI) -> None:
+    def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.dialect = dialect
         self.provider = dialect.provider
         self.read = WireReader(dialect.provider)
@@ -112,7 +118,8 @@ class ChatStreamDecoder:
         self.count += 1
         chunk = self.read.body(chunk, path)
         if chunk.get("error") is not None:
-            return [self.error(chunk)]
+            error = decode_error(None, chunk, provider=self.provider)
+            return [ErrorEvent.from_error(error)]
         events: list[StreamEvent] = []
         if (start := self.start(chunk, path)) is not None:
             events.append(start)
@@ -170,7 +177,7 @@ class ChatStreamDecoder:
             id=response_id,
             model=model,
             provider=self.provider,
-            provider_data={self.provider: {"fields": dict(self.fields)}},
+            provider_data=keep(self.provider, fields=self.fields),
         )
 
     def usage(self, chunk: Mapping[str, Any], path: str) -> list[StreamEvent]:
@@ -180,26 +187,9 @@ class ChatStreamDecoder:
             return []
         where = f"{path}.usage"
         usage = self.read.object(usage, where)
-        events: list[StreamEvent] = [
-            UsageEvent(usage=decode_usage(usage, where, dialect=self.dialect))
-        ]
-        if extra := self.dialect.usage.leftover(usage, where, self.read):
-            events.append(StreamStart(provider_data={self.provider: {"usage": extra}}))
-        return events
-
-    def error(self, chunk: Mapping[str, Any]) -> ErrorEvent:
-        error = chunk["error"]
-        details = error if isinstance(error, dict) else {}
-        # A rate limit comes as `{"type": "tokens", "code": "rate_limit_exceeded"}`:
-        # the code says what kind of error it is; the core reads both.
-        message, kind, code = details.get("message"), details.get("type"), details.get("code")
-        return ErrorEvent(
-            message=message if isinstance(message, str) else str(error),
-            error_type=kind if isinstance(kind, str) else None,
-            code=code if isinstance(code, str) else None,
-            provider=self.provider,
-            body=dict(chunk),
-        )
+        decoded, extra = self.dialect.usage.decode_kept(usage, where, self.read)
+        data = keep(self.provider, echo={"usage": extra or None})
+        return [UsageEvent(usage=decoded, provider_data=data)]
 
 
 class _Choice:
@@ -272,7 +262,7 @@ class _Choice:
             return [ToolCallDelta(index=index, arguments=arguments)] if arguments else []
         self.calls.add(index)
         # Only the first fragment of a call carries its id and name.
-        data = {self.provider: {"type": "custom"}} if kind == "custom" else {}
+        data = keep(self.provider, forms={"type": "custom"}) if kind == "custom" else {}
         return [
             ToolCallStart(
                 index=index, id=call_id, name=name, arguments=arguments or "", provider_data=data
@@ -290,7 +280,7 @@ class _Choice:
                 [ToolCallDelta(index=FUNCTION_CALL_INDEX, arguments=arguments)] if arguments else []
             )
         self.calls.add(FUNCTION_CALL_INDEX)
-        data = {self.provider: {"function_call": True}}
+        data = keep(self.provider, forms={"function_call": True})
         return [
             ToolCallStart(
                 index=FUNCTION_CALL_INDEX, id="", name=name, arguments=arguments, provider_data=data
@@ -312,7 +302,7 @@ class _Choice:
         part = FilePart(
             media_type=AUDIO_ANSWER_MEDIA_TYPE,
             data=self.audio["data"],
-            provider_data={self.provider: {"audio": details}},
+            provider_data=keep(self.provider, echo={"audio": details}),
         )
         return [PartEvent(index=AUDIO_INDEX, part=part)]
 
@@ -323,7 +313,7 @@ class _Choice:
         if state == self.sent:
             return []
         self.sent = copy_json(state)
-        reason = decode_finish_reason(self.raw, dialect=self.dialect)
+        reason = decode_finish_reason(self.raw, self.dialect.finish_reasons)
         assert reason is not None
         events: list[StreamEvent] = [
             FinishEvent(
@@ -331,20 +321,21 @@ class _Choice:
             )
         ]
         if self.annotations and self.has_text:
-            annotations = {"annotations": list(self.annotations)}
+            annotations: ProviderEntry = {"echo": {"annotations": list(self.annotations)}}
             events.append(PartDataEvent(index=TEXT_INDEX, provider=self.provider, data=annotations))
         return events
 
-    def finish_data(self) -> dict[str, dict[str, Any]]:
-        data: dict[str, Any] = {}
-        if self.choice_fields:
-            data["choice"] = {"fields": copy_json(self.choice_fields)}
+    def finish_data(self) -> ProviderData:
+        """The choice's and the message's fields, as `decode_response` keeps them."""
+        choice: ChoiceShape = {"fields": copy_json(self.choice_fields)}
         message = copy_json(self.message_fields)
         if self.annotations and not self.has_text:
             message["annotations"] = list(self.annotations)
-        if message:
-            data["message"] = {"fields": message}
-        return {self.provider: data} if data else {}
+        echo = {
+            "choice": choice if self.choice_fields else None,
+            "message": {"fields": message} if message else None,
+        }
+        return keep(self.provider, echo=echo)
 
 
 def _gather(target: dict[str, Any], key: str, value: Any, merge: Callable[[Any, Any], Any]) -> None:
