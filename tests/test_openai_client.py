@@ -93,7 +93,7 @@ def test_a_chat_tool_round_trip(respx_httpx2: RespxHttpx2) -> None:
     respx_httpx2(API).post(CHAT_PATH).mock(side_effect=replay.respond)
     client = OpenAIClient(sdk())
     history = [
-        Message.system(SYSTEM, provider_data={"openai": {"role": "developer"}}),
+        Message.system(SYSTEM, provider_data={"openai": {"forms": {"role": "developer"}}}),
         Message.user(QUESTION),
     ]
     request = ChatRequest(
@@ -312,8 +312,10 @@ def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back() -> Non
     client = OpenAIResponsesClient(sdk(replay.client()))
     options = {"include": ["reasoning.encrypted_content"], "store": False}
     history = [
-        Message.system(SYSTEM, provider_data={"openai-responses": {"instructions": True}}),
-        Message.user(QUESTION, provider_data={"openai-responses": {"content": "list"}}),
+        Message.system(
+            SYSTEM, provider_data={"openai-responses": {"forms": {"instructions": True}}}
+        ),
+        Message.user(QUESTION, provider_data={"openai-responses": {"forms": {"content": "list"}}}),
     ]
     request = ChatRequest(
         model="gpt-5-mini",
@@ -366,7 +368,7 @@ RESPONSES_STREAM_REQUEST = ChatRequest(
     messages=(
         Message.user(
             "Name the capital of Portugal in three words.",
-            provider_data={"openai-responses": {"input": "string"}},
+            provider_data={"openai-responses": {"forms": {"input": "string"}}},
         ),
     ),
     reasoning=ReasoningConfig(effort="low", summary="auto"),

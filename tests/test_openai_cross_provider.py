@@ -192,7 +192,7 @@ def test_reasoning_made_by_the_responses_api_goes_back_there_only() -> None:
         text="Look it up.",
         signature="gAAAAABp9Qx3",
         provider="openai-responses",
-        provider_data={"openai-responses": {"item": {"id": "rs_1"}}},
+        provider_data={"openai-responses": {"fields": {"id": "rs_1"}}},
     )
     request = ChatRequest(
         model="gpt-5", messages=(Message.user("Hi"), Message.assistant(reasoning, "Hello"))

@@ -192,7 +192,7 @@ def test_the_history_is_grouped_into_turns() -> None:
     assert instructions.role == "system"
     assert instructions.text == "You answer weather questions in one sentence."
     assert developer.role == "system"
-    assert developer.provider_data == {PROVIDER: {"item": {"role": "developer"}}}
+    assert developer.provider_data == {PROVIDER: {"fields": {"role": "developer"}}}
     assert user.parts[1] == FilePart(
         media_type="image/png", url="https://example.com/map.png", detail="high"
     )
@@ -202,13 +202,13 @@ def test_the_history_is_grouped_into_turns() -> None:
         text="**Checking**\n\nCall get_weather.",
         signature=ENCRYPTED,
         provider=PROVIDER,
-        provider_data={PROVIDER: {"item": {"id": "rs_068a2c5e9f1b3d7a"}}},
+        provider_data={PROVIDER: {"fields": {"id": "rs_068a2c5e9f1b3d7a"}}},
     )
     assert call == ToolCallPart(
         id="call_Qm4Tz8Lx2Vb6Kc1Wn9Rp5Hs3",
         name="get_weather",
         arguments='{"city":"Lisbon"}',
-        provider_data={PROVIDER: {"item": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}}},
+        provider_data={PROVIDER: {"fields": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}}},
     )
     assert results.parts == (
         ToolResultPart(
@@ -504,7 +504,7 @@ def test_a_stream_decodes_one_event_at_a_time() -> None:
             PartDataEvent(
                 index=0,
                 provider=PROVIDER,
-                data={"item": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}},
+                data={"fields": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}},
             )
         ],
         [
@@ -855,7 +855,7 @@ def test_a_tool_without_strict_is_sent_not_strict_unless_it_came_so_from_this_ap
 
 
 def test_only_a_first_system_message_becomes_the_instructions() -> None:
-    flagged = {PROVIDER: {"instructions": True}}
+    flagged = {PROVIDER: {"forms": {"instructions": True}}}
     request = ChatRequest(
         model="gpt-5-mini",
         messages=(
