@@ -52,6 +52,7 @@ __all__ = [
     "encode_tool_call",
     "inline_data",
     "inline_url",
+    "opaque_item",
     "split_data_url",
     "wire_content",
 ]
@@ -84,6 +85,16 @@ def inline_url(part: FilePart) -> str:
 def inline_data(part: FilePart, *, raw: bool) -> str:
     """The part's inline data as a data URL, or bare (`raw`) as it came."""
     return (part.data or "") if raw else f"data:{part.media_type};base64,{part.data or ''}"
+
+
+def opaque_item(
+    part: OpaquePart, provider: str, path: str, report: TranslationReport
+) -> dict[str, Any] | None:
+    """An opaque part's item, back to the provider that made it only (else reported)."""
+    if part.provider == provider:
+        return dict(part.data)
+    report.dropped(path, f"a {part.provider} block goes back to {part.provider} only")
+    return None
 
 
 # --- the form of `content` ---
@@ -219,10 +230,7 @@ class PartEncoder:
                 assert_never(part)
 
     def opaque(self, part: OpaquePart, path: str) -> dict[str, Any] | None:
-        if part.provider == self.provider:
-            return dict(part.data)
-        self.report.dropped(path, f"a {part.provider} block goes back to {part.provider} only")
-        return None
+        return opaque_item(part, self.provider, path, self.report)
 
     def file(self, part: FilePart, path: str) -> dict[str, Any] | None:
         if not takes_file(part, self.provider, path, self.report):

@@ -40,7 +40,6 @@ from interlingua import (
 )
 from interlingua.codec import (
     ProviderEntry,
-    WireReader,
     copy_json,
     keep,
     kept,
@@ -92,10 +91,8 @@ def decode_request(body: Any, dialect: ChatCompletionsDialect) -> ChatRequest:
 
 class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
-        self.dialect = dialect
-        self.provider = dialect.provider
-        self.report = report
         self.parts = PartEncoder(dialect, report)
+        self.dialect, self.provider, self.report = dialect, dialect.provider, report
         # Ids of the calls last sent as a deprecated `function_call`: their results
         # go as `function` messages, matched by name (a `tool` message would answer
         # no `tool_calls` and be refused).
@@ -334,10 +331,8 @@ class _AssistantTurn:
 
 class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
-        self.dialect = dialect
-        self.provider = dialect.provider
-        self.read = WireReader(dialect.provider)
         self.parts = PartDecoder(dialect)
+        self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
         read = self.read

@@ -42,7 +42,6 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import (
-    WireReader,
     copy_json,
     keep,
     kept,
@@ -116,10 +115,8 @@ def _rebuilt(
 
 class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
-        self.dialect = dialect
-        self.provider = dialect.provider
-        self.read = WireReader(dialect.provider)
         self.parts = PartDecoder(dialect)
+        self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
 
     def response(self, body: dict[str, Any]) -> ChatResponse:
         read = self.read
@@ -225,10 +222,8 @@ class _Decoder:
 
 class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
-        self.dialect = dialect
-        self.provider = dialect.provider
-        self.report = report
         self.parts = PartEncoder(dialect, report)
+        self.dialect, self.provider, self.report = dialect, dialect.provider, report
 
     def response(self, response: ChatResponse) -> dict[str, Any]:
         entry = kept(response, self.provider)

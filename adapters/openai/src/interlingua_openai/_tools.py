@@ -23,7 +23,14 @@ from interlingua import ToolSpec
 from interlingua.codec import WireReader, keep, kept, leftover, overlay
 from interlingua_openai._wire import ToolSpecForms
 
-__all__ = ["decode_function", "decode_tools", "encode_tools", "function_fields", "merge_recorded"]
+__all__ = [
+    "decode_function",
+    "decode_tools",
+    "encode_tools",
+    "function_fields",
+    "merge_recorded",
+    "read_function_tools",
+]
 
 
 def function_fields(spec: ToolSpec, provider: str, *, strict: bool | None = None) -> dict[str, Any]:
@@ -95,22 +102,33 @@ def encode_tools(
     return merge_recorded(functions, recorded, _as_function_tool)
 
 
-def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[ToolSpec, ...]:
-    """The function tools; the whole list goes to `options` when they are not all there is."""
+def read_function_tools(
+    wire: Any, read: WireReader, decode: Callable[[dict[str, Any], str], ToolSpec]
+) -> tuple[tuple[ToolSpec, ...], list[Any]]:
+    """The specs of a `tools` list's function tools (`decode` reads one at its
+    path), and the list."""
     if wire is None:
-        return ()
+        return (), []
     items = read.array(wire, "tools")
     specs = []
     for index, item in enumerate(items):
-        tool = read.object(item, f"tools[{index}]")
+        path = f"tools[{index}]"
+        tool = read.object(item, path)
         if tool.get("type") == "function":
-            path = f"tools[{index}].function"
-            specs.append(
-                decode_function(read.field(tool, "function", f"tools[{index}]", dict), path, read)
-            )
+            specs.append(decode(tool, path))
+    return tuple(specs), items
+
+
+def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[ToolSpec, ...]:
+    """The function tools; the whole list goes to `options` when they are not all there is."""
+
+    def decode(tool: dict[str, Any], path: str) -> ToolSpec:
+        return decode_function(read.field(tool, "function", path, dict), f"{path}.function", read)
+
+    specs, items = read_function_tools(wire, read, decode)
     if not all(_is_function(t) and set(t) == {"type", "function"} for t in items):
         options["tools"] = items
-    return tuple(specs)
+    return specs
 
 
 def _is_function(tool: Any) -> bool:

@@ -38,7 +38,7 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import ProviderEntry, WireReader, keep, kept, leftover, other_fields, overlay
-from interlingua_openai._parts import inline_data, inline_url, split_data_url
+from interlingua_openai._parts import inline_data, inline_url, opaque_item, split_data_url
 from interlingua_openai._rules import OPENAI_FILE_STORE, guess_media_type, takes_file
 from interlingua_openai.responses._rules import (
     ASSISTANT_CONTENT,
@@ -352,12 +352,8 @@ class PartEncoder:
                 return self.reasoning(part, path)
             case ToolCallPart():
                 return self.tool_call(part, path)
-            case OpaquePart() if part.provider == PROVIDER:
-                return dict(part.data)
             case OpaquePart():
-                self.report.dropped(
-                    path, f"a {part.provider} block goes back to {part.provider} only"
-                )
+                return opaque_item(part, PROVIDER, path, self.report)
             case TextPart() | RefusalPart() | FilePart() | ToolResultPart():
                 self.report.dropped(path, f"the Responses API takes no {part.type} from the model")
             case _:
@@ -397,12 +393,8 @@ class PartEncoder:
                 return overlay({"type": "input_text", "text": part.text}, fields)
             case FilePart():
                 return self.file(part, path)
-            case OpaquePart() if part.provider == PROVIDER:
-                return dict(part.data)
             case OpaquePart():
-                self.report.dropped(
-                    path, f"a {part.provider} block goes back to {part.provider} only"
-                )
+                return opaque_item(part, PROVIDER, path, self.report)
             case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
                 # A user or system message holds none (`Message` checks); kept out all the same.
                 self.report.dropped(path, f"a Responses API message takes no {part.type}")

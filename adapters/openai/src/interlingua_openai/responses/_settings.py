@@ -96,16 +96,13 @@ def _encode_reasoning(
     options: dict[str, Any],
     report: TranslationReport,
 ) -> None:
-    # What the core does not model (a null, other keys) was kept in options.
-    present, recorded = "reasoning" in options, options.pop("reasoning", None)
-    reasoning = dict(recorded or {})
+    modelled: dict[str, Any] = {}
     if config is not None:
         if (effort := encode_effort(config, report, _API)) is not None:
-            reasoning["effort"] = effort
+            modelled["effort"] = effort
         if config.summary is not None:
-            reasoning["summary"] = config.summary
-    if reasoning or present:
-        body["reasoning"] = reasoning if reasoning or recorded is not None else None
+            modelled["summary"] = config.summary
+    _encode_object(body, "reasoning", options, modelled)
 
 
 def _encode_text(
@@ -114,13 +111,22 @@ def _encode_text(
     options: dict[str, Any],
     report: TranslationReport,
 ) -> None:
-    present, recorded = "text" in options, options.pop("text", None)
-    text = dict(recorded or {})
+    modelled: dict[str, Any] = {}
     if format is not None:
         kind, schema = encode_format(format, report)
-        text["format"] = {"type": kind, **schema}
-    if text or present:
-        body["text"] = text if text or recorded is not None else None
+        modelled["format"] = {"type": kind, **schema}
+    _encode_object(body, "text", options, modelled)
+
+
+def _encode_object(
+    body: dict[str, Any], key: str, options: dict[str, Any], modelled: Mapping[str, Any]
+) -> None:
+    """`body[key]`: the object `options` kept (its other fields, or a null) with
+    the `modelled` fields laid over it."""
+    present, recorded = key in options, options.pop(key, None)
+    merged = {**(recorded or {}), **modelled}
+    if merged or present:
+        body[key] = merged if merged or recorded is not None else None
 
 
 def decode_settings(

@@ -16,7 +16,12 @@ from typing import Any
 
 from interlingua import ToolSpec
 from interlingua.codec import WireReader
-from interlingua_openai._tools import decode_function, function_fields, merge_recorded
+from interlingua_openai._tools import (
+    decode_function,
+    function_fields,
+    merge_recorded,
+    read_function_tools,
+)
 from interlingua_openai.responses._wire import PROVIDER
 
 __all__ = ["decode_tools", "encode_tools"]
@@ -35,17 +40,11 @@ def encode_tools(specs: Sequence[ToolSpec], recorded: Any) -> list[dict[str, Any
 
 def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[ToolSpec, ...]:
     """The function tools; the whole list goes to `options` when they are not all there is."""
-    if wire is None:
-        return ()
-    items = read.array(wire, "tools")
-    specs = []
-    for index, item in enumerate(items):
-        tool = read.object(item, f"tools[{index}]")
-        if tool.get("type") == "function":
-            path = f"tools[{index}]"
-            specs.append(
-                decode_function(tool, path, read, framing={"type": "function"}, strict=False)
-            )
+
+    def decode(tool: dict[str, Any], path: str) -> ToolSpec:
+        return decode_function(tool, path, read, framing={"type": "function"}, strict=False)
+
+    specs, items = read_function_tools(wire, read, decode)
     if len(specs) < len(items):
         options["tools"] = items
-    return tuple(specs)
+    return specs
