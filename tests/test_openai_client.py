@@ -5,6 +5,7 @@ package around them."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -254,6 +255,29 @@ def test_an_error_status_raises_the_typed_error() -> None:
     assert error.body == replay.interactions[0].response.json
     assert not error.retryable
     assert isinstance(error.__cause__, openai.BadRequestError)
+
+
+def test_the_responses_client_names_its_errors_after_its_api(respx_httpx2: RespxHttpx2) -> None:
+    (interaction,) = recorded("openai/chat_error_400.json")  # an OpenAI error answer
+    route = (
+        respx_httpx2(API)
+        .post(RESPONSES_PATH)
+        .respond(400, json=interaction.response.json, headers={"x-request-id": "req_1"})
+    )
+    request = ChatRequest(model="gpt-5-mini", messages=(Message.user("Hi"),))
+    with pytest.raises(BadRequestError) as caught:
+        OpenAIResponsesClient(sdk()).complete(request)
+    assert json.loads(route.calls.last.request.content) == {
+        "model": "gpt-5-mini",
+        "input": [{"role": "user", "content": "Hi"}],
+    }
+    error = caught.value
+    assert (error.provider, error.status, error.code, error.request_id) == (
+        "openai-responses",
+        400,
+        "unsupported_parameter",
+        "req_1",
+    )
 
 
 def test_complete_on_a_decoded_streaming_request_sends_no_stream_options() -> None:

@@ -20,6 +20,7 @@ from interlingua import (
     ChatRequest,
     ChatResponse,
     DecodeError,
+    ErrorEvent,
     FilePart,
     FinishEvent,
     FinishReason,
@@ -28,6 +29,7 @@ from interlingua import (
     Message,
     OpaquePart,
     PartDataEvent,
+    RateLimitError,
     ReasoningConfig,
     ReasoningPart,
     RefusalPart,
@@ -573,6 +575,32 @@ def test_an_error_event_and_a_failed_response_raise_with_the_partial_answer() ->
     )
     with pytest.raises(StreamError, match="The model failed"):
         accumulate(decode_stream([added, delta, {"type": "response.failed", "response": failed}]))
+
+
+def test_in_stream_errors_are_typed_by_decode_error() -> None:
+    event = {
+        "type": "error",
+        "code": "rate_limit_exceeded",
+        "message": "Rate limit reached for gpt-5-mini.",
+        "param": None,
+    }
+    (error_event,) = ResponsesStreamDecoder().feed(event)
+    assert error_event == ErrorEvent.from_error(decode_error(None, event))
+    error = error_event.to_error()
+    assert isinstance(error, RateLimitError)
+    # The event's `type` names the event, not the error.
+    assert (error.message, error.type, error.code, error.provider, error.body) == (
+        "Rate limit reached for gpt-5-mini.",
+        None,
+        "rate_limit_exceeded",
+        PROVIDER,
+        event,
+    )
+    failed = response_body([], "failed", error={"code": "server_error", "message": "It failed."})
+    events = ResponsesStreamDecoder().feed({"type": "response.failed", "response": failed})
+    assert events[-1] == ErrorEvent.from_error(decode_error(None, failed["error"]))
+    assert isinstance(events[-1], ErrorEvent)
+    assert (events[-1].message, events[-1].code) == ("It failed.", "server_error")
 
 
 def test_an_error_answer_is_typed() -> None:
