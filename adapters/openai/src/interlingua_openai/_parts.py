@@ -39,7 +39,13 @@ from interlingua import (
 from interlingua.codec import WireReader, keep, kept, leftover, overlay
 from interlingua_openai._dialect import ChatCompletionsDialect
 from interlingua_openai._rules import FILE_FIELDS, guess_media_type, takes_file
-from interlingua_openai._wire import ContentForm, FileForms, ToolCallForms
+from interlingua_openai._wire import (
+    ContentForm,
+    FileForms,
+    RefusalForms,
+    ToolCallEcho,
+    ToolCallForms,
+)
 
 __all__ = [
     "ABSENT",
@@ -378,7 +384,7 @@ class PartDecoder:
                     parts.append(self.text(item, where))
                 case "refusal":
                     refusal = self.read.field(item, "refusal", where, str)
-                    data = keep(self.provider, forms={"in_content": True})
+                    data = keep(self.provider, forms=RefusalForms(in_content=True))
                     parts.append(RefusalPart(text=refusal, provider_data=data))
                 case _:
                     parts.append(OpaquePart(provider=self.provider, data=item))
@@ -428,7 +434,7 @@ def decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
         return ToolCallPart(
             id=call_id,
             name=name if isinstance(name, str) else kind,
-            provider_data=keep(read.provider, echo={"tool_call": item}),
+            provider_data=keep(read.provider, echo=ToolCallEcho(tool_call=item)),
         )
     inner = read.field(item, kind, path, dict)
     name = read.field(inner, "name", f"{path}.{kind}", str)
@@ -451,5 +457,5 @@ def decode_function_call(call: Mapping[str, Any], path: str, read: WireReader) -
         id="",
         name=read.field(call, "name", path, str),
         arguments=read.field(call, "arguments", path, str),
-        provider_data=keep(read.provider, forms={"function_call": True}),
+        provider_data=keep(read.provider, forms=ToolCallForms(function_call=True)),
     )

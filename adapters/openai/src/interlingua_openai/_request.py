@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from typing_extensions import assert_never
 
@@ -65,7 +65,13 @@ from interlingua_openai._settings import (
     report_other_providers,
 )
 from interlingua_openai._tools import decode_tools, encode_tools
-from interlingua_openai._wire import MessageForms, RequestForms, ToolResultForms
+from interlingua_openai._wire import (
+    AudioReference,
+    MessageEcho,
+    MessageForms,
+    RequestForms,
+    ToolResultForms,
+)
 
 __all__ = ["decode_request", "encode_request"]
 
@@ -385,7 +391,7 @@ class _Decoder:
         data = keep(
             self.provider,
             fields=other_fields(wire, ("role", "content")),
-            forms={"content": form},
+            forms=MessageForms(content=form) if form else None,
         )
         return Message(role="user", parts=tuple(parts), provider_data=data)
 
@@ -411,8 +417,13 @@ class _Decoder:
         fields.update(
             {key: wire[key] for key in known - {"role", "content"} if key in wire and not wire[key]}
         )
-        form = content_marker(wire, items, has_other=bool(calls or refusal is not None or audio))
-        data = keep(self.provider, fields=fields, forms={"content": form}, echo={"audio": audio})
+        forms: MessageForms = {}
+        if form := content_marker(
+            wire, items, has_other=bool(calls or refusal is not None or audio)
+        ):
+            forms["content"] = form
+        echo = MessageEcho(audio=cast("AudioReference", audio)) if audio else None
+        data = keep(self.provider, fields=fields, forms=forms, echo=echo)
         return Message(role="assistant", parts=tuple(parts), provider_data=data)
 
     def tool_result(self, wire: Mapping[str, Any], role: str, path: str) -> Message:

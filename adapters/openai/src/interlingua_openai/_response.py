@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from typing_extensions import assert_never
 
@@ -53,7 +53,14 @@ from interlingua.codec import (
 from interlingua_openai._dialect import ChatCompletionsDialect
 from interlingua_openai._finish import decode_finish_reason, encode_finish_reason
 from interlingua_openai._parts import PartDecoder, PartEncoder, encode_tool_call
-from interlingua_openai._wire import MessageShape, ResponseForms
+from interlingua_openai._wire import (
+    AudioAnswer,
+    FileEcho,
+    MessageShape,
+    ResponseEcho,
+    ResponseForms,
+    TextEcho,
+)
 
 __all__ = ["AUDIO_ANSWER_MEDIA_TYPE", "decode_response", "encode_response"]
 
@@ -144,7 +151,8 @@ class _Decoder:
         if not answers:
             forms["choices"] = "empty"
             answers = [ChatResponse(**common)]
-        data = keep(self.provider, fields=fields, forms=forms, echo={"usage": extra or None})
+        echo = ResponseEcho(usage=extra) if extra else None
+        data = keep(self.provider, fields=fields, forms=forms, echo=echo)
         head = answers[0]
         return head.model_copy(
             update={
@@ -165,15 +173,17 @@ class _Decoder:
         if "index" not in choice:
             choice_shape.setdefault("absent", []).append("index")
         parts, message_shape = self.message(message, f"{path}.message")
+        echo: ResponseEcho = {}
+        if choice_shape:
+            echo["choice"] = choice_shape
+        if message_shape:
+            echo["message"] = message_shape
         return ChatResponse(
             **common,
             message=Message(role="assistant", parts=tuple(parts)),
             finish_reason=decode_finish_reason(raw, self.dialect.finish_reasons),
             raw_finish_reason=raw,
-            provider_data=keep(
-                self.provider,
-                echo={"choice": choice_shape or None, "message": message_shape or None},
-            ),
+            provider_data=keep(self.provider, echo=echo),
         )
 
     def message(self, message: Mapping[str, Any], path: str) -> tuple[list[Any], MessageShape]:
@@ -207,7 +217,7 @@ class _Decoder:
             return False
         text = parts[texts[0]]
         data = merge_provider_data(
-            text.provider_data, keep(self.provider, echo={"annotations": annotations})
+            text.provider_data, keep(self.provider, echo=TextEcho(annotations=annotations))
         )
         parts[texts[0]] = text.model_copy(update={"provider_data": data})
         return True
@@ -216,8 +226,13 @@ class _Decoder:
         return FilePart(
             media_type=AUDIO_ANSWER_MEDIA_TYPE,
             data=self.read.field(audio, "data", path, str),
-            provider_data=keep(self.provider, echo={"audio": other_fields(audio, ("data",))}),
+            provider_data=keep(self.provider, echo=FileEcho(audio=_audio_answer(audio))),
         )
+
+
+def _audio_answer(audio: Mapping[str, Any]) -> AudioAnswer:
+    """What an audio answer keeps beside its data (`id`, `expires_at`, `transcript`)."""
+    return cast("AudioAnswer", other_fields(audio, ("data",)))
 
 
 class _Encoder:

@@ -34,7 +34,7 @@ options.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
 from interlingua.codec import WireReader, kept
@@ -298,7 +298,9 @@ class _ChatSettings(SettingsReader):
         self.forms = forms
 
     def max_tokens(self, default: str) -> int | None:
-        other = "max_tokens" if default == "max_completion_tokens" else "max_completion_tokens"
+        other: Literal["max_tokens", "max_completion_tokens"] = (
+            "max_tokens" if default == "max_completion_tokens" else "max_completion_tokens"
+        )
         if default in self.body and other in self.body:
             # Both names at once: kept as sent, the core holds neither.
             self.options.update({default: self.body[default], other: self.body[other]})
@@ -306,7 +308,7 @@ class _ChatSettings(SettingsReader):
         if other in self.body:
             value = self.scalar(other, int)
             if value is not None:
-                self.forms["max_tokens_field"] = other  # type: ignore[typeddict-item]
+                self.forms["max_tokens_field"] = other
             return value  # type: ignore[no-any-return]
         return self.scalar(default, int)  # type: ignore[no-any-return]
 

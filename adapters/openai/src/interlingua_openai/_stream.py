@@ -35,7 +35,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from interlingua import (
     AlternativeEvent,
@@ -61,12 +61,13 @@ from interlingua.codec import (
     copy_json,
     decode_events,
     keep,
+    other_fields,
 )
 from interlingua_openai._dialect import ChatCompletionsDialect
 from interlingua_openai._errors import decode_error
 from interlingua_openai._finish import decode_finish_reason
 from interlingua_openai._response import AUDIO_ANSWER_MEDIA_TYPE
-from interlingua_openai._wire import ChoiceShape
+from interlingua_openai._wire import AudioAnswer, FileEcho, ResponseEcho, TextEcho, ToolCallForms
 
 __all__ = [
     "AUDIO_INDEX",
@@ -188,7 +189,7 @@ class ChatStreamDecoder:
         where = f"{path}.usage"
         usage = self.read.object(usage, where)
         decoded, extra = self.dialect.usage.decode_kept(usage, where, self.read)
-        data = keep(self.provider, echo={"usage": extra or None})
+        data = keep(self.provider, echo=ResponseEcho(usage=extra) if extra else None)
         return [UsageEvent(usage=decoded, provider_data=data)]
 
 
@@ -262,7 +263,7 @@ class _Choice:
             return [ToolCallDelta(index=index, arguments=arguments)] if arguments else []
         self.calls.add(index)
         # Only the first fragment of a call carries its id and name.
-        data = keep(self.provider, forms={"type": "custom"}) if kind == "custom" else {}
+        data = keep(self.provider, forms=ToolCallForms(type="custom")) if kind == "custom" else {}
         return [
             ToolCallStart(
                 index=index, id=call_id, name=name, arguments=arguments or "", provider_data=data
@@ -280,7 +281,7 @@ class _Choice:
                 [ToolCallDelta(index=FUNCTION_CALL_INDEX, arguments=arguments)] if arguments else []
             )
         self.calls.add(FUNCTION_CALL_INDEX)
-        data = keep(self.provider, forms={"function_call": True})
+        data = keep(self.provider, forms=ToolCallForms(function_call=True))
         return [
             ToolCallStart(
                 index=FUNCTION_CALL_INDEX, id="", name=name, arguments=arguments, provider_data=data
@@ -298,11 +299,11 @@ class _Choice:
     def audio_part(self) -> list[StreamEvent]:
         if "data" not in self.audio:
             return []
-        details = {key: value for key, value in self.audio.items() if key != "data"}
+        details = cast("AudioAnswer", other_fields(self.audio, ("data",)))
         part = FilePart(
             media_type=AUDIO_ANSWER_MEDIA_TYPE,
             data=self.audio["data"],
-            provider_data=keep(self.provider, echo={"audio": details}),
+            provider_data=keep(self.provider, echo=FileEcho(audio=details)),
         )
         return [PartEvent(index=AUDIO_INDEX, part=part)]
 
@@ -321,20 +322,20 @@ class _Choice:
             )
         ]
         if self.annotations and self.has_text:
-            annotations: ProviderEntry = {"echo": {"annotations": list(self.annotations)}}
+            annotations: ProviderEntry = {"echo": {**TextEcho(annotations=list(self.annotations))}}
             events.append(PartDataEvent(index=TEXT_INDEX, provider=self.provider, data=annotations))
         return events
 
     def finish_data(self) -> ProviderData:
         """The choice's and the message's fields, as `decode_response` keeps them."""
-        choice: ChoiceShape = {"fields": copy_json(self.choice_fields)}
+        echo: ResponseEcho = {}
+        if self.choice_fields:
+            echo["choice"] = {"fields": copy_json(self.choice_fields)}
         message = copy_json(self.message_fields)
         if self.annotations and not self.has_text:
             message["annotations"] = list(self.annotations)
-        echo = {
-            "choice": choice if self.choice_fields else None,
-            "message": {"fields": message} if message else None,
-        }
+        if message:
+            echo["message"] = {"fields": message}
         return keep(self.provider, echo=echo)
 
 

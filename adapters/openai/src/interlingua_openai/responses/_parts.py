@@ -46,7 +46,14 @@ from interlingua_openai.responses._rules import (
     fit_call_id,
     takes_in_message,
 )
-from interlingua_openai.responses._wire import PROVIDER, RESULT_ITEMS, FileForms
+from interlingua_openai.responses._wire import (
+    PROVIDER,
+    RESULT_ITEMS,
+    FileForms,
+    OutputTextEcho,
+    OutputTextForms,
+    ToolCallForms,
+)
 
 __all__ = ["PartDecoder", "PartEncoder", "default_content_form", "is_assistant_item"]
 
@@ -131,7 +138,8 @@ class PartDecoder:
         fields = other_fields(item, ("content",))
         content = item.get("content")
         if isinstance(content, str):
-            data = keep(PROVIDER, forms={"content": "string"}, echo={"item": fields or None})
+            echo = OutputTextEcho(item=fields) if fields else None
+            data = keep(PROVIDER, forms=OutputTextForms(content="string"), echo=echo)
             return [TextPart(text=content, provider_data=data)]
         entries = self.read.array(self.read.field(item, "content", path, list), f"{path}.content")
         if not entries:
@@ -152,7 +160,7 @@ class PartDecoder:
         key = "text" if kind == "output_text" else "refusal"
         text = self.read.field(entry, key, path, str)
         fields = leftover(entry, {"type": kind, key: text})
-        data = keep(PROVIDER, fields=fields, echo={"item": item or None})
+        data = keep(PROVIDER, fields=fields, echo=OutputTextEcho(item=item) if item else None)
         if kind == "refusal":
             return RefusalPart(text=text, provider_data=data)
         return TextPart(text=text, provider_data=data)
@@ -190,7 +198,7 @@ class PartDecoder:
             provider_data=keep(
                 PROVIDER,
                 fields=other_fields(item, ("type", "call_id", "name", arguments)),
-                forms={"type": kind if kind != "function_call" else None},
+                forms=ToolCallForms(type=kind) if kind == "custom_tool_call" else None,
             ),
         )
 

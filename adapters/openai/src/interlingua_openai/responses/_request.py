@@ -48,7 +48,12 @@ from interlingua_openai.responses._parts import (
 from interlingua_openai.responses._rules import check_tool_pairs, fit_call_id
 from interlingua_openai.responses._settings import MODELLED, decode_settings, encode_settings
 from interlingua_openai.responses._tools import decode_tools, encode_tools
-from interlingua_openai.responses._wire import PROVIDER, RESULT_ITEMS
+from interlingua_openai.responses._wire import (
+    PROVIDER,
+    RESULT_ITEMS,
+    MessageForms,
+    ToolResultForms,
+)
 
 __all__ = ["decode_request", "encode_request"]
 
@@ -200,7 +205,7 @@ class _Decoder:
         messages: list[Message] = []
         instructions = body.get("instructions")
         if isinstance(instructions, str):
-            data = keep(PROVIDER, forms={"instructions": True})
+            data = keep(PROVIDER, forms=MessageForms(instructions=True))
             messages.append(
                 Message(role="system", parts=(TextPart(text=instructions),), provider_data=data)
             )
@@ -208,7 +213,7 @@ class _Decoder:
             options["instructions"] = instructions
         wire = body.get("input")
         if isinstance(wire, str):
-            data = keep(PROVIDER, forms={"input": "string"})
+            data = keep(PROVIDER, forms=MessageForms(input="string"))
             messages.append(Message(role="user", parts=(TextPart(text=wire),), provider_data=data))
         elif wire:
             messages.extend(_Turns(self).build(self.read.array(wire, "input")))
@@ -221,7 +226,7 @@ class _Decoder:
         if role not in ("user", "system", "developer"):
             raise self.read.error(f"{path}.role", f"unknown role {role!r}")
         content = item.get("content")
-        forms: dict[str, Any] = {}
+        forms: MessageForms = {}
         if isinstance(content, str):
             parts: list[Any] = [TextPart(text=content)]
         else:
@@ -241,7 +246,9 @@ class _Decoder:
     def tool_result(self, item: Mapping[str, Any], path: str) -> ToolResultPart:
         kind = self.read.field(item, "type", path, str)
         output = item.get("output")
-        forms: dict[str, Any] = {"type": kind if kind != "function_call_output" else None}
+        forms: ToolResultForms = {}
+        if kind == "custom_tool_call_output":
+            forms["type"] = "custom_tool_call_output"
         content: list[Any] = []
         if isinstance(output, str):
             content = [TextPart(text=output)]

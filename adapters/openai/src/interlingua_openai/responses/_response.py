@@ -25,7 +25,7 @@ from interlingua.codec import WireReader, copy_json, keep, kept, overlay, resolv
 from interlingua_openai.responses._finish import decode_finish, encode_status
 from interlingua_openai.responses._parts import PartDecoder, PartEncoder
 from interlingua_openai.responses._usage import RESPONSES_USAGE
-from interlingua_openai.responses._wire import PROVIDER, ResponseForms
+from interlingua_openai.responses._wire import PROVIDER, ResponseEcho, ResponseForms
 
 __all__ = ["KeptResponse", "decode_response", "encode_response", "kept_response"]
 
@@ -58,7 +58,7 @@ def decode_response(body: Any) -> ChatResponse:
             PROVIDER,
             fields=response.fields,
             forms=response.forms,
-            echo={"usage": response.usage_kept or None},
+            echo=ResponseEcho(usage=response.usage_kept) if response.usage_kept else None,
         ),
     )
 

@@ -55,7 +55,7 @@ from interlingua_openai.responses._errors import decode_error
 from interlingua_openai.responses._finish import decode_finish
 from interlingua_openai.responses._parts import PartDecoder
 from interlingua_openai.responses._response import kept_response
-from interlingua_openai.responses._wire import PROVIDER
+from interlingua_openai.responses._wire import PROVIDER, ResponseEcho
 
 __all__ = ["ResponsesStreamDecoder", "decode_stream"]
 
@@ -250,7 +250,8 @@ class ResponsesStreamDecoder:
         kept = kept_response(response, "response", self.read)
         events: list[StreamEvent] = []
         if kept.usage is not None:
-            usage_data = keep(PROVIDER, echo={"usage": kept.usage_kept or None})
+            echo = ResponseEcho(usage=kept.usage_kept) if kept.usage_kept else None
+            usage_data = keep(PROVIDER, echo=echo)
             events.append(UsageEvent(usage=kept.usage, provider_data=usage_data))
         reason, raw = decode_finish(response)
         if reason is not None:

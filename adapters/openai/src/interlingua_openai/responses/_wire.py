@@ -39,6 +39,8 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
+from interlingua_openai import _wire as chat_wire
+
 __all__ = [
     "CALL_ITEMS",
     "PROVIDER",
@@ -105,13 +107,10 @@ class ToolResultForms(TypedDict, total=False):
     """A lone text output sent as a list."""
 
 
-class ToolSpecForms(TypedDict, total=False):
-    parameters: Literal["absent"]
-    """The function had no `parameters` (or a null)."""
-    strict: Literal["absent"]
-    """The function had no `strict` (or a null). The API reads an omitted
-    `strict` as true, so a spec from elsewhere that leaves it open is sent
-    `strict: false`."""
+# A function tool's forms, as Chat Completions' (`parameters`, `strict`:
+# "absent"). The API reads an omitted `strict` as true, so a spec from elsewhere
+# that leaves it open is sent `strict: false`.
+ToolSpecForms = chat_wire.ToolSpecForms
 
 
 # --- responses (never saved in a history) ---
