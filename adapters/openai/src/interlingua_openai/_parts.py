@@ -123,12 +123,11 @@ def content_marker(
     """The form a message's `content` came in, to keep: None when it is the default one."""
     if "content" not in wire:
         return "absent"
-    content = wire["content"]
-    default = content_form(items, has_other=has_other)
-    if content is None:
-        return None if default == "null" else "null"
-    if isinstance(content, list):
-        return None if default == "list" else "list"
+    content, default = wire["content"], content_form(items, has_other=has_other)
+    if content is None and default != "null":
+        return "null"
+    if isinstance(content, list) and default != "list":
+        return "list"
     return None
 
 
@@ -329,66 +328,44 @@ class PartDecoder:
             return values, {"raw_file_data": True}
         return values, {}
 
-    def user_content(
-        self, wire: Mapping[str, Any], path: str
-    ) -> tuple[list[TextPart | FilePart | OpaquePart], list[Any]]:
-        """The parts of a user message's `content`, and its items."""
-        content = wire.get("content")
-        if isinstance(content, str):
-            return [TextPart(text=content)], [{"type": "text", "text": content}]
-        if content is None:
-            return [], []
-        items = self.read.array(content, f"{path}.content")
-        return [self.user_part(item, f"{path}.content[{i}]") for i, item in enumerate(items)], items
-
-    def text_content(
-        self, wire: Mapping[str, Any], path: str, owner: str
-    ) -> tuple[list[TextPart | OpaquePart], list[dict[str, Any]]]:
-        """Text parts of a system or tool message; a tool message keeps other
-        items as opaque parts, a system message (text only in the core) refuses them."""
-        content = wire.get("content")
-        path = f"{path}.content"
-        if content is None:
-            return [], []
-        if isinstance(content, str):
-            return [TextPart(text=content)], [{"type": "text", "text": content}]
-        items = self.read.array(content, path)
-        parts: list[TextPart | OpaquePart] = []
-        for index, item in enumerate(items):
-            item = self.read.object(item, f"{path}[{index}]")
-            if item.get("type") == "text":
-                parts.append(self.text(item, f"{path}[{index}]"))
-            elif owner == "a tool message":
-                parts.append(OpaquePart(provider=self.provider, data=item))
-            else:
-                raise self.read.error(f"{path}[{index}].type", f"{owner} takes text parts only")
-        return parts, items
-
-    def assistant_content(
-        self, wire: Mapping[str, Any], path: str
-    ) -> tuple[list[TextPart | RefusalPart | OpaquePart], list[dict[str, Any]]]:
-        """The parts of an assistant message's `content`, and its items: text,
-        refusals of a content list, and items this codec does not model, opaque."""
+    def content(
+        self, wire: Mapping[str, Any], path: str, item_part: Callable[[Any, str], ContentPart]
+    ) -> tuple[list[Any], list[Any]]:
+        """The parts of a message's `content` (a string, null, or a list whose
+        items `item_part` reads), and its items."""
         content = wire.get("content")
         if content is None:
             return [], []
         if isinstance(content, str):
             return [TextPart(text=content)], [{"type": "text", "text": content}]
         items = self.read.array(content, f"{path}.content")
-        parts: list[TextPart | RefusalPart | OpaquePart] = []
-        for index, item in enumerate(items):
-            where = f"{path}.content[{index}]"
-            item = self.read.object(item, where)
-            match item.get("type"):
-                case "text":
-                    parts.append(self.text(item, where))
-                case "refusal":
-                    refusal = self.read.field(item, "refusal", where, str)
-                    data = keep(self.provider, forms=RefusalForms(in_content=True))
-                    parts.append(RefusalPart(text=refusal, provider_data=data))
-                case _:
-                    parts.append(OpaquePart(provider=self.provider, data=item))
-        return parts, items
+        return [item_part(item, f"{path}.content[{i}]") for i, item in enumerate(items)], items
+
+    def system_item(self, item: Any, path: str) -> TextPart:
+        """A system message's item: text only (as the core's system message)."""
+        item = self.read.object(item, path)
+        if item.get("type") != "text":
+            raise self.read.error(f"{path}.type", "a system message takes text parts only")
+        return self.text(item, path)
+
+    def tool_item(self, item: Any, path: str) -> TextPart | OpaquePart:
+        """A tool message's item: text, or an opaque item."""
+        item = self.read.object(item, path)
+        if item.get("type") == "text":
+            return self.text(item, path)
+        return OpaquePart(provider=self.provider, data=item)
+
+    def assistant_item(self, item: Any, path: str) -> TextPart | RefusalPart | OpaquePart:
+        """An assistant message's item: text, a refusal, or an opaque item."""
+        item = self.read.object(item, path)
+        match item.get("type"):
+            case "text":
+                return self.text(item, path)
+            case "refusal":
+                refusal = self.read.field(item, "refusal", path, str)
+                data = keep(self.provider, forms=RefusalForms(in_content=True))
+                return RefusalPart(text=refusal, provider_data=data)
+        return OpaquePart(provider=self.provider, data=item)
 
     def tool_calls(self, wire: Mapping[str, Any], path: str) -> list[ToolCallPart]:
         """The calls of an assistant message: `tool_calls`, then a legacy `function_call`."""

@@ -364,36 +364,27 @@ class _Decoder:
         wire = self.read.object(wire, path)
         role = self.read.field(wire, "role", path, str)
         match role:
-            case "system" | "developer":
-                return self.system(wire, role, path)
-            case "user":
-                return self.user(wire, path)
+            case "system" | "developer" | "user":
+                return self.role_message(wire, role, path)
             case "assistant":
                 return self.assistant(wire, path)
             case "tool" | "function":
                 return self.tool_result(wire, role, path)
         raise self.read.error(f"{path}.role", f"unknown role {role!r}")
 
-    def system(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
-        parts, items = self.parts.text_content(wire, path, "a system message")
+    def role_message(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
+        """A system (or developer) or a user message."""
+        user = role == "user"
+        parts, items = self.parts.content(
+            wire, path, self.parts.user_part if user else self.parts.system_item
+        )
         forms: MessageForms = {}
         if role == "developer":
             forms["role"] = "developer"
-        if (form := content_marker(wire, items, has_other=False)) is not None:
+        if form := content_marker(wire, items, has_other=False):
             forms["content"] = form
-        fields = other_fields(wire, ("role", "content"))
-        data = keep(self.provider, fields=fields, forms=forms)
-        return Message(role="system", parts=tuple(parts), provider_data=data)
-
-    def user(self, wire: Mapping[str, Any], path: str) -> Message:
-        parts, items = self.parts.user_content(wire, path)
-        form = content_marker(wire, items, has_other=False)
-        data = keep(
-            self.provider,
-            fields=other_fields(wire, ("role", "content")),
-            forms=MessageForms(content=form) if form else None,
-        )
-        return Message(role="user", parts=tuple(parts), provider_data=data)
+        data = keep(self.provider, fields=other_fields(wire, ("role", "content")), forms=forms)
+        return Message(role="user" if user else "system", parts=tuple(parts), provider_data=data)
 
     def assistant(self, wire: Mapping[str, Any], path: str) -> Message:
         parts: list[Any] = []
@@ -404,7 +395,7 @@ class _Decoder:
             if wire.get(reasoning) is not None:
                 text = self.read.field(wire, reasoning, path, str)
                 parts.append(ReasoningPart(text=text, provider=self.provider))
-        content, items = self.parts.assistant_content(wire, path)
+        content, items = self.parts.content(wire, path, self.parts.assistant_item)
         parts.extend(content)
         refusal = self.read.field(wire, "refusal", path, str, None)
         if refusal is not None:
@@ -427,7 +418,7 @@ class _Decoder:
         return Message(role="assistant", parts=tuple(parts), provider_data=data)
 
     def tool_result(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
-        parts, items = self.parts.text_content(wire, path, "a tool message")
+        parts, items = self.parts.content(wire, path, self.parts.tool_item)
         name = self.read.field(wire, "name", path, str, None)
         forms: ToolResultForms = {}
         if (form := content_marker(wire, items, has_other=False)) is not None:

@@ -194,7 +194,7 @@ class _Decoder:
             modelled.add(reasoning)
             text = read.field(message, reasoning, path, str)
             parts.append(ReasoningPart(text=text, provider=self.provider))
-        parts.extend(self.parts.assistant_content(message, path)[0])
+        parts.extend(self.parts.content(message, path, self.parts.assistant_item)[0])
         if (annotations := message.get("annotations")) and self.annotate(parts, annotations):
             modelled.add("annotations")
         if (refusal := read.field(message, "refusal", path, str, None)) is not None:
