@@ -51,10 +51,7 @@ __all__ = [
     "ABSENT",
     "PartDecoder",
     "PartEncoder",
-    "content_form",
     "content_marker",
-    "decode_function_call",
-    "decode_tool_call",
     "encode_tool_call",
     "inline_data",
     "inline_url",
@@ -106,7 +103,7 @@ def opaque_item(
 # --- the form of `content` ---
 
 
-def content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str:
+def _content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str:
     """The form `content` takes by default: `string` for one plain text part, `list`
     for several parts, and without parts `null` beside tool calls or a refusal
     (an assistant turn), else an empty string."""
@@ -123,7 +120,7 @@ def content_marker(
     """The form a message's `content` came in, to keep: None when it is the default one."""
     if "content" not in wire:
         return "absent"
-    content, default = wire["content"], content_form(items, has_other=has_other)
+    content, default = wire["content"], _content_form(items, has_other=has_other)
     if content is None and default != "null":
         return "null"
     if isinstance(content, list) and default != "list":
@@ -139,7 +136,7 @@ def wire_content(items: list[dict[str, Any]], form: str | None, *, has_other: bo
         return None
     if not items and form == "absent":
         return ABSENT
-    match content_form(items, has_other=has_other):
+    match _content_form(items, has_other=has_other):
         case "string":
             return items[0]["text"]
         case "list":
@@ -370,12 +367,12 @@ class PartDecoder:
     def tool_calls(self, wire: Mapping[str, Any], path: str) -> list[ToolCallPart]:
         """The calls of an assistant message: `tool_calls`, then a legacy `function_call`."""
         calls = [
-            decode_tool_call(item, f"{path}.tool_calls[{i}]", self.read)
+            _decode_tool_call(item, f"{path}.tool_calls[{i}]", self.read)
             for i, item in enumerate(self.read.field(wire, "tool_calls", path, list, None) or [])
         ]
         function_call = self.read.field(wire, "function_call", path, dict, None)
         if function_call is not None:
-            calls.append(decode_function_call(function_call, f"{path}.function_call", self.read))
+            calls.append(_decode_function_call(function_call, f"{path}.function_call", self.read))
         return calls
 
 
@@ -399,7 +396,7 @@ def encode_tool_call(part: ToolCallPart, call_id: str, provider: str) -> dict[st
     return overlay(_call(kind, call_id, part.name, part.arguments), entry.get("fields", {}))
 
 
-def decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
+def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
     """One entry of `tool_calls`: a function call, a custom tool's call, or
     another kind kept whole."""
     item = read.object(item, path)
@@ -428,7 +425,7 @@ def decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
     )
 
 
-def decode_function_call(call: Mapping[str, Any], path: str, read: WireReader) -> ToolCallPart:
+def _decode_function_call(call: Mapping[str, Any], path: str, read: WireReader) -> ToolCallPart:
     """The deprecated message-level `function_call`, which has no id."""
     return ToolCallPart(
         id="",

@@ -1,38 +1,11 @@
-"""What Chat Completions accepts, each rule with OpenAI's own words, checked
-before anything is sent.
+"""What Chat Completions accepts, checked before anything is sent: each rule
+with OpenAI's own words (its 400 text, or its SDK's or documentation's).
 
-Where the call survives a change, the encoder makes it and reports it; where
-a change would alter the conversation, `InvalidDataError` names each message
-and part:
-
-- Tool calls and results pair up, results right after their calls' message
-  (`check_tool_pairs`): "An assistant message with 'tool_calls' must be
-  followed by tool messages responding to each 'tool_call_id'", and
-  "messages with role 'tool' must be a response to a preceeding message with
-  'tool_calls'". Raised; `interlingua.sanitize()` repairs such a history.
-- A tool-call id has at most 40 characters (`fit_call_id`): "Invalid
-  'messages[2].tool_calls[0].id': string too long. Expected a string with
-  maximum length 40" (reported); characters outside [a-zA-Z0-9_-] are kept
-  out to be safe. Rewritten, the same way for a call and its result.
-- At most 4 stop sequences (`fit_stop`): "Invalid 'stop': array too long.
-  Expected an array with maximum length 4" (reported). The first ones are
-  sent: the model may write past one it was not given, a loss the call
-  survives.
-- `tool_choice` and `parallel_tool_calls` only beside tools
-  (`tool_settings`): "Invalid value for 'parallel_tool_calls':
-  'parallel_tool_calls' is only allowed when 'tools' are specified." (and
-  alike for `tool_choice`). Left out.
-- A JSON schema has a name (`schema_name`): "Missing required parameter:
-  'response_format.json_schema.name'". A nameless one is sent as `response`.
-- `input_audio.format` "currently supports "wav" and "mp3"" (the SDK's
-  `ChatCompletionContentPartInputAudioParam`): `AUDIO_FORMATS`.
-- Files: the types OpenAI takes (`MEDIA_TYPES`); what each content-part type
-  says of a file beside its bytes (`FILE_FIELDS`: a `detail` on images, a
-  `filename` on files; the others left out and reported); a `file_id` only of
-  OpenAI's own file store (`takes_file`; one of another provider's store is
-  left out and reported).
-- `stream_options` only in a stream: "The 'stream_options' parameter is only
-  allowed when 'stream' is enabled" (`STREAM_ONLY_OPTIONS`, the client's).
+Where the call survives a change, the encoder makes it and reports it (a
+rewritten tool-call id, stop sequences past the limit, tool settings without
+tools, a nameless schema, a file the wire cannot carry); where a change would
+alter the conversation (unpaired tool calls and results), `InvalidDataError`
+names each message and part.
 """
 
 from __future__ import annotations
@@ -71,14 +44,30 @@ __all__ = [
     "tool_settings",
 ]
 
+_REPAIR = "interlingua.sanitize() repairs such a history"
+
+# "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with
+# maximum length 40" (reported); characters outside [a-zA-Z0-9_-] are kept out to
+# be safe. Rewritten by `fit_call_id`, the same way for a call and its result.
 TOOL_CALL_ID_CHARACTERS = "a-zA-Z0-9_-"
 TOOL_CALL_ID_MAX_LENGTH = 40
+
+# "Invalid 'stop': array too long. Expected an array with maximum length 4"
+# (reported). The first ones are sent (`fit_stop`): the model may write past one
+# it was not given, a loss the call survives.
 MAX_STOP_SEQUENCES = 4
+
+# "Missing required parameter: 'response_format.json_schema.name'": a nameless
+# schema is sent under this one (`schema_name`).
 DEFAULT_SCHEMA_NAME = "response"
+
+# "The 'stream_options' parameter is only allowed when 'stream' is enabled": a
+# call that is not streamed sends none (the client's `chat_prepare`).
 STREAM_ONLY_OPTIONS = ("stream_options",)
 
-# The media types `input_audio` takes, with their `format` (the first of each
-# format is the one it decodes to).
+# `input_audio.format` "currently supports "wav" and "mp3"" (the SDK's
+# `ChatCompletionContentPartInputAudioParam`): the media types it takes, with
+# their `format` (the first of each format is the one it decodes to).
 AUDIO_FORMATS: dict[str, str] = {
     "audio/wav": "wav",
     "audio/x-wav": "wav",
@@ -87,13 +76,11 @@ AUDIO_FORMATS: dict[str, str] = {
     "audio/mp3": "mp3",
 }
 
-_REPAIR = "interlingua.sanitize() repairs such a history"
-
 # Both APIs read `file_id`s from OpenAI's one file store (`/v1/files`): a file
 # part either of them decodes names `"openai"` (not `"openai-responses"`) as its
-# `provider`, and either takes it back.
+# `provider`, and either takes it back; one of another store is left out
+# (`takes_file`).
 OPENAI_FILE_STORE = "openai"
-
 
 # The file types OpenAI takes, by extension: a media type is a label here (the
 # wire rarely says one), and must not depend on the machine's mimetypes database.
@@ -173,6 +160,11 @@ def check_tool_pairs(
 ) -> None:
     """Every tool call answered and every result answering a call, else `InvalidDataError`.
 
+    Chat Completions wants results right after their calls' message: "An
+    assistant message with 'tool_calls' must be followed by tool messages
+    responding to each 'tool_call_id'", and "messages with role 'tool' must be a
+    response to a preceeding message with 'tool_calls'".
+
     `adjacent`: results must follow their calls' message directly (Chat
     Completions); else anywhere after them (the Responses API). `continued`: the
     request continues a stored response, whose calls a result may answer.
@@ -250,7 +242,9 @@ def tool_settings(
     settings: dict[str, Any], report: TranslationReport, *, has_tools: bool
 ) -> dict[str, Any]:
     """`settings` (`tool_choice`, `parallel_tool_calls`) when there are tools to
-    choose from; else none, each reported."""
+    choose from; else none, each reported: "Invalid value for
+    'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools'
+    are specified." (and alike for `tool_choice`)."""
     if has_tools:
         return settings
     for name in settings:
