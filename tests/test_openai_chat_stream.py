@@ -246,7 +246,15 @@ def test_later_top_level_fields_such_as_moderation_are_kept() -> None:
         chunk({}, "stop"),
         chunk(moderation=moderation) | {"choices": []},
     ]
-    body = encode_response(accumulate(decode_stream(stream)))
+    events = list(decode_stream(stream))
+    # The stream starts once; what comes later comes with the finish event, again.
+    assert [type(event) for event in events].count(StreamStart) == 1
+    assert events[-1] == FinishEvent(
+        finish_reason=FinishReason.STOP,
+        raw_finish_reason="stop",
+        provider_data={"openai": {"fields": {"moderation": moderation}}},
+    )
+    body = encode_response(accumulate(iter(events)))
     assert body["moderation"] == moderation
     assert "obfuscation" not in body
 

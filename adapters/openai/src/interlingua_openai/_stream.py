@@ -18,13 +18,14 @@ Invariants:
   (`UsageEvent.provider_data`, as `decode_response` keeps it);
   `obfuscation` and other per-chunk noise are ignored.
 - What the body holds beside the parts is rebuilt: `created`,
-  `service_tier`, `system_fingerprint` and later top-level fields
-  (`moderation`) as the response's `fields`; choice-level fields (token
-  `logprobs`, `content_filter_results`, `stop_reason`) and delta fields the
-  codec does not model (`reasoning_content`, text joined) as the choice's and
-  the message's. They come with the finish event, and again if more arrive
-  after it. Annotations go on the text part, or stay beside the message when
-  there is no text, as `decode_response` keeps them.
+  `service_tier`, `system_fingerprint` as the response's `fields` (with the
+  stream's start), and top-level fields that come later (`moderation`) with
+  the first choice's finish event; choice-level fields (token `logprobs`,
+  `content_filter_results`, `stop_reason`) and delta fields the codec does not
+  model (`reasoning_content`, text joined) as the choice's and the message's.
+  They come with the finish event, and again if more arrive after it.
+  Annotations go on the text part, or stay beside the message when there is
+  no text, as `decode_response` keeps them.
 - Choices other than the first are accumulated apart and come, whole, as
   `AlternativeEvent`s when the stream ends: the response's `alternatives`.
 - An `{"error": ...}` chunk is typed by `decode_error` and becomes its
@@ -110,6 +111,7 @@ class ChatStreamDecoder:
         self.read = WireReader(dialect.provider)
         self.count = 0
         self.fields: dict[str, Any] = {}
+        self.late_fields: dict[str, Any] = {}
         self.identity: tuple[str | None, str | None] | None = None
         self.choices: dict[int, _Choice] = {}
         self.alternatives: dict[int, StreamAccumulator] = {}
@@ -136,14 +138,22 @@ class ChatStreamDecoder:
                 accumulator = self.alternative(number)
                 for event in produced:
                     accumulator.add(event)
-        return events + self.usage(chunk, path)
+        events += self.usage(chunk, path)
+        if self.late_fields and (head := self.choices.get(0)) and head.raw is not None:
+            events.append(head.finish_event(keep(self.provider, fields=self.late_fields)))
+            self.late_fields = {}
+        return events
 
     def finish(self) -> list[StreamEvent]:
         """What is known only once the stream ended: the other choices."""
-        return [
+        events: list[StreamEvent] = [
             AlternativeEvent(index=number, response=self.alternatives[number].response())
             for number in sorted(self.alternatives)
         ]
+        if self.late_fields:
+            # Cut off before the first choice finished: no finish event carries them.
+            events.append(StreamStart(provider_data=keep(self.provider, fields=self.late_fields)))
+        return events
 
     def alternative(self, number: int) -> StreamAccumulator:
         if number not in self.alternatives:
@@ -154,8 +164,9 @@ class ChatStreamDecoder:
         return self.alternatives[number]
 
     def start(self, chunk: Mapping[str, Any], path: str) -> StreamStart | None:
-        """The response's identity on the first chunk; after it, a new top-level field."""
-        first = not self.fields
+        """The response's identity and fields on the first chunk; a top-level field
+        that comes later waits in `late_fields` for the first choice's finish."""
+        first = self.identity is None
         if first:
             # The body this stream describes is a `chat.completion`, not a chunk.
             self.fields = {"object": "chat.completion"}
@@ -168,12 +179,13 @@ class ChatStreamDecoder:
             and value is not None
             and self.fields.get(key) != value
         }
-        if not first and not extra:
-            return None
         self.fields.update(extra)
+        if not first:
+            self.late_fields.update(extra)
+            return None
         response_id = self.read.field(chunk, "id", path, str, None)
         model = self.read.field(chunk, "model", path, str, None)
-        self.identity = self.identity or (response_id, model)
+        self.identity = (response_id, model)
         return StreamStart(
             id=response_id,
             model=model,
@@ -314,17 +326,17 @@ class _Choice:
         if state == self.sent:
             return []
         self.sent = copy_json(state)
-        reason = decode_finish_reason(self.raw, self.dialect.finish_reasons)
-        assert reason is not None
-        events: list[StreamEvent] = [
-            FinishEvent(
-                finish_reason=reason, raw_finish_reason=self.raw, provider_data=self.finish_data()
-            )
-        ]
+        events: list[StreamEvent] = [self.finish_event(self.finish_data())]
         if self.annotations and self.has_text:
             annotations: ProviderEntry = {"echo": {**TextEcho(annotations=list(self.annotations))}}
             events.append(PartDataEvent(index=TEXT_INDEX, provider=self.provider, data=annotations))
         return events
+
+    def finish_event(self, data: ProviderData) -> FinishEvent:
+        """The finish event of this choice, with `data` for the response."""
+        reason = decode_finish_reason(self.raw, self.dialect.finish_reasons)
+        assert reason is not None
+        return FinishEvent(finish_reason=reason, raw_finish_reason=self.raw, provider_data=data)
 
     def finish_data(self) -> ProviderData:
         """The choice's and the message's fields, as `decode_response` keeps them."""
