@@ -248,7 +248,7 @@ class PartEncoder:
         return overlay(item, entry.get("fields", {}))
 
 
-_FileFields = tuple[dict[str, Any], FileForms]
+_FileValues = tuple[dict[str, Any], FileForms]
 
 
 class PartDecoder:
@@ -293,7 +293,7 @@ class PartDecoder:
         data = keep(self.provider, fields=fields, forms=forms)
         return part.model_copy(update={"provider_data": data}) if data else part
 
-    def image(self, image: Mapping[str, Any], path: str) -> _FileFields:
+    def image(self, image: Mapping[str, Any], path: str) -> _FileValues:
         url = self.read.field(image, "url", path, str)
         values: dict[str, Any] = {"detail": self.read.field(image, "detail", path, str, None)}
         if (inline := split_data_url(url)) is not None:
@@ -302,12 +302,12 @@ class PartDecoder:
             values.update(url=url, media_type=guess_media_type(url, kind="image"))
         return values, {}
 
-    def audio(self, audio: Mapping[str, Any], path: str) -> _FileFields:
+    def audio(self, audio: Mapping[str, Any], path: str) -> _FileValues:
         format = self.read.field(audio, "format", path, str)
         media_type = self.dialect.audio_media_type(format) or f"audio/{format}"
         return {"data": self.read.field(audio, "data", path, str), "media_type": media_type}, {}
 
-    def document(self, document: Mapping[str, Any], path: str) -> _FileFields:
+    def document(self, document: Mapping[str, Any], path: str) -> _FileValues:
         filename = self.read.field(document, "filename", path, str, None)
         file_id = self.read.field(document, "file_id", path, str, None)
         file_data = self.read.field(document, "file_data", path, str, None)

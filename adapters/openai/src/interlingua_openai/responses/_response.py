@@ -38,11 +38,13 @@ def decode_response(body: Any) -> ChatResponse:
     read = WireReader(PROVIDER)
     body = read.body(body)
     output = read.array(read.field(body, "output", "", list), "output")
-    items = PartDecoder()
+    decoder = PartDecoder()
     parts = [
         part
         for index, item in enumerate(output)
-        for part in items.assistant_item(read.object(item, f"output[{index}]"), f"output[{index}]")
+        for part in decoder.assistant_item(
+            read.object(item, f"output[{index}]"), f"output[{index}]"
+        )
     ]
     reason, raw = decode_finish(body)
     response = kept_response(body, "", read)

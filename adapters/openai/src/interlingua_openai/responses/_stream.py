@@ -74,7 +74,7 @@ class ResponsesStreamDecoder:
 
     def __init__(self) -> None:
         self.read = WireReader(PROVIDER)
-        self.items = PartDecoder()
+        self.parts = PartDecoder()
         self.count = 0
         self.slots: dict[tuple[int, int], int] = {}
         self.built: dict[int, str] = {}  # the text (or arguments) each slot has so far
@@ -201,7 +201,7 @@ class ResponsesStreamDecoder:
         """The item's final parts: what the deltas missed, and their provider data."""
         item = self.read.field(event, "item", path, dict)
         output_index = self.read.field(event, "output_index", path, int)
-        parts = self.items.assistant_item(item, f"{path}.item")
+        parts = self.parts.assistant_item(item, f"{path}.item")
         events: list[StreamEvent] = []
         for position, part in enumerate(parts):
             content_index = position if item.get("type", "message") == "message" else -1
