@@ -36,7 +36,6 @@ from interlingua import (
 )
 from interlingua.codec import WireReader
 from interlingua_openai import (
-    OPENAI,
     ChatStreamDecoder,
     decode_error,
     decode_response,
@@ -298,7 +297,7 @@ def test_an_in_stream_rate_limit_is_a_retryable_rate_limit_error() -> None:
 
 def test_an_error_chunk_is_the_event_of_the_error_decode_error_types() -> None:
     server = {"error": {"message": "The server had an error", "type": "server_error"}}
-    decoder = ChatStreamDecoder(OPENAI)
+    decoder = ChatStreamDecoder()
     decoder.feed(chunk({"content": "Fog"}))
     (event,) = decoder.feed(server)
     assert event == ErrorEvent.from_error(decode_error(None, server))
@@ -472,7 +471,7 @@ def test_annotations_without_text_make_no_text_part() -> None:
 
 
 def test_the_decoder_takes_one_chunk_at_a_time() -> None:
-    decoder = ChatStreamDecoder(OPENAI)
+    decoder = ChatStreamDecoder()
     fields = {
         "object": "chat.completion",
         "created": 1780312902,

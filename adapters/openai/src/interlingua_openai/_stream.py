@@ -64,7 +64,7 @@ from interlingua.codec import (
     keep,
     other_fields,
 )
-from interlingua_openai._dialect import ChatCompletionsDialect
+from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
 from interlingua_openai._errors import decode_error
 from interlingua_openai._finish import decode_finish_reason
 from interlingua_openai._response import AUDIO_ANSWER_MEDIA_TYPE
@@ -103,9 +103,10 @@ def decode_stream(events: Iterable[Any], dialect: ChatCompletionsDialect) -> Ite
 
 
 class ChatStreamDecoder:
-    """Turns chunks into events one at a time; `finish()` after the last chunk."""
+    """Turns chunks into events one at a time; `finish()` after the last chunk.
+    The dialect is OpenAI's unless told."""
 
-    def __init__(self, dialect: ChatCompletionsDialect) -> None:
+    def __init__(self, dialect: ChatCompletionsDialect = OPENAI) -> None:
         self.dialect = dialect
         self.provider = dialect.provider
         self.read = WireReader(dialect.provider)
