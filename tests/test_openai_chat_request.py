@@ -135,9 +135,9 @@ def test_every_feature_lands_in_the_core() -> None:
     developer, system, user, call, result, answer, refusal, thanks = request.messages
     assert developer.role == "system"
     assert developer.text == "Answer tersely."
-    assert developer.provider_data == {"openai": {"role": "developer"}}
-    assert system.provider_data == {"openai": {"content": "list"}}
-    assert user.provider_data == {"openai": {"name": "ana"}}
+    assert developer.provider_data == {"openai": {"forms": {"role": "developer"}}}
+    assert system.provider_data == {"openai": {"forms": {"content": "list"}}}
+    assert user.provider_data == {"openai": {"fields": {"name": "ana"}}}
     text, inline, linked, audio, pdf, file_id = user.parts
     assert text == TextPart(text="What is in these?")
     assert inline == FilePart(media_type="image/png", data=PNG, detail="low")
@@ -163,7 +163,9 @@ def test_every_feature_lands_in_the_core() -> None:
     assert request.response_format == ResponseFormat(
         type="json_schema", name="answer", json_schema={"type": "object"}, strict=True
     )
-    assert request.provider_data == {"openai": {"max_tokens_field": "max_tokens", "stop": "string"}}
+    assert request.provider_data == {
+        "openai": {"forms": {"max_tokens_field": "max_tokens", "stop": "string"}}
+    }
     assert request.options_for("openai") == {
         "n": 2,
         "logprobs": True,

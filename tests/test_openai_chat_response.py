@@ -25,9 +25,12 @@ from interlingua import (
     ToolCallPart,
     TranslationReport,
 )
-from interlingua_openai import decode_response, encode_response
-from interlingua_openai._dialect import ChatCompletionsDialect
-from interlingua_openai._response import decode_response as decode_with
+from interlingua_openai import (
+    ChatCompletionsCodec,
+    ChatCompletionsDialect,
+    decode_response,
+    encode_response,
+)
 
 USAGE = {
     "prompt_tokens": 1300,
@@ -167,7 +170,7 @@ def test_annotations_live_on_the_text_they_annotate() -> None:
     body = completion(answer(content="Foggy.", annotations=[citation]))
     response = decode_response(body)
     assert response.message.parts == (
-        TextPart(text="Foggy.", provider_data={"openai": {"annotations": [citation]}}),
+        TextPart(text="Foggy.", provider_data={"openai": {"echo": {"annotations": [citation]}}}),
     )
     assert encode_response(response) == body
 
@@ -182,7 +185,9 @@ def test_an_audio_answer_is_a_file_with_its_transcript() -> None:
             data="UklGRg==",
             provider_data={
                 "openai": {
-                    "audio": {"id": "audio_6f2e", "expires_at": 1780316444, "transcript": "Hi!"}
+                    "echo": {
+                        "audio": {"id": "audio_6f2e", "expires_at": 1780316444, "transcript": "Hi!"}
+                    }
                 }
             },
         ),
@@ -250,7 +255,10 @@ def test_an_old_body_without_the_newer_fields_goes_back_without_them() -> None:
     response = decode_response(body)
     assert response.message.parts == (
         ToolCallPart(
-            id="", name="f", arguments="{}", provider_data={"openai": {"function_call": True}}
+            id="",
+            name="f",
+            arguments="{}",
+            provider_data={"openai": {"forms": {"function_call": True}}},
         ),
     )
     assert encode_response(response) == body
@@ -265,7 +273,9 @@ def test_logprobs_and_unknown_fields_are_kept() -> None:
     response = decode_response(body)
     assert encode_response(response) == body
     assert (
-        response.provider_data["openai"]["choice"]["fields"]["logprobs"]["content"][0]["token"]
+        response.provider_data["openai"]["echo"]["choice"]["fields"]["logprobs"]["content"][0][
+            "token"
+        ]
         == "Hi"
     )
 
@@ -331,12 +341,13 @@ def test_a_dialect_with_a_reasoning_field_reads_it() -> None:
     )
     body = completion({"role": "assistant", "content": "4", "reasoning": "2 + 2"})
     del body["service_tier"]
-    response = decode_with(body, dialect=groq_like)
+    groq = ChatCompletionsCodec(groq_like)
+    response = groq.decode_response(body)
     assert response.message.parts == (
         ReasoningPart(text="2 + 2", provider="groq"),
         TextPart(text="4"),
     )
-    assert groq_like.encode_response(response) == body
+    assert groq.encode_response(response) == body
 
 
 @pytest.mark.parametrize(

@@ -15,11 +15,13 @@ from openai.types.chat import ChatCompletionChunk
 
 from interlingua import (
     DecodeError,
+    ErrorEvent,
     FinishEvent,
     FinishReason,
     Message,
     RateLimitError,
     RefusalPart,
+    ServerError,
     StreamError,
     StreamStart,
     TextDelta,
@@ -32,14 +34,20 @@ from interlingua import (
     UsageEvent,
     accumulate,
 )
+from interlingua.codec import WireReader
 from interlingua_openai import (
     ChatStreamDecoder,
+    decode_error,
     decode_response,
     decode_stream,
     encode_response,
 )
-from interlingua_openai._response import decode_usage
 from interlingua_openai._stream import TEXT_INDEX
+from interlingua_openai._usage import CHAT_USAGE
+
+
+def decode_usage(usage: dict[str, Any]) -> TokenUsage:
+    return CHAT_USAGE.decode(usage, "usage", WireReader("openai"))
 
 
 def same_json(a: Any, b: Any) -> bool:
@@ -237,7 +245,15 @@ def test_later_top_level_fields_such_as_moderation_are_kept() -> None:
         chunk({}, "stop"),
         chunk(moderation=moderation) | {"choices": []},
     ]
-    body = encode_response(accumulate(decode_stream(stream)))
+    events = list(decode_stream(stream))
+    # The stream starts once; what comes later comes with the finish event, again.
+    assert [type(event) for event in events].count(StreamStart) == 1
+    assert events[-1] == FinishEvent(
+        finish_reason=FinishReason.STOP,
+        raw_finish_reason="stop",
+        provider_data={"openai": {"fields": {"moderation": moderation}}},
+    )
+    body = encode_response(accumulate(iter(events)))
     assert body["moderation"] == moderation
     assert "obfuscation" not in body
 
@@ -277,6 +293,45 @@ def test_an_in_stream_rate_limit_is_a_retryable_rate_limit_error() -> None:
     assert isinstance(error, RateLimitError)
     assert error.retryable
     assert error.body == {"error": limit}
+
+
+def test_an_error_chunk_is_the_event_of_the_error_decode_error_types() -> None:
+    server = {"error": {"message": "The server had an error", "type": "server_error"}}
+    decoder = ChatStreamDecoder()
+    decoder.feed(chunk({"content": "Fog"}))
+    (event,) = decoder.feed(server)
+    assert event == ErrorEvent.from_error(decode_error(None, server))
+    error = event.to_error()
+    assert isinstance(error, ServerError)
+    assert (error.message, error.type, error.code, error.status, error.provider) == (
+        "The server had an error",
+        "server_error",
+        None,
+        None,
+        "openai",
+    )
+    assert error.body == server
+
+
+def test_an_error_chunk_with_a_bare_message_keeps_it() -> None:
+    # A proxy in front of a compatible server may answer `{"error": "<text>"}`.
+    with pytest.raises(StreamError) as caught:
+        accumulate(decode_stream([chunk({"content": "Fog"}), {"error": "upstream timed out"}]))
+    assert caught.value.error is not None
+    assert caught.value.error.message == "upstream timed out"
+    assert caught.value.error.body == {"error": "upstream timed out"}
+
+
+def test_leftover_usage_comes_with_the_usage_event_not_a_second_start() -> None:
+    usage = {**USAGE, "cost": 0.00021, "prompt_tokens_details": None}
+    events = list(decode_stream([chunk({"content": "Hi"}, "stop"), chunk(usage=usage)]))
+    assert [type(event).__name__ for event in events].count("StreamStart") == 1
+    (usage_event,) = [event for event in events if isinstance(event, UsageEvent)]
+    assert usage_event.provider_data == {
+        "openai": {"echo": {"usage": {"cost": 0.00021, "prompt_tokens_details": None}}}
+    }
+    body = encode_response(accumulate(iter(events)))
+    assert same_json(body["usage"], usage)
 
 
 def test_malformed_tool_arguments_are_kept_and_flagged() -> None:

@@ -5,6 +5,7 @@ package around them."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -93,7 +94,7 @@ def test_a_chat_tool_round_trip(respx_httpx2: RespxHttpx2) -> None:
     respx_httpx2(API).post(CHAT_PATH).mock(side_effect=replay.respond)
     client = OpenAIClient(sdk())
     history = [
-        Message.system(SYSTEM, provider_data={"openai": {"role": "developer"}}),
+        Message.system(SYSTEM, provider_data={"openai": {"forms": {"role": "developer"}}}),
         Message.user(QUESTION),
     ]
     request = ChatRequest(
@@ -256,6 +257,29 @@ def test_an_error_status_raises_the_typed_error() -> None:
     assert isinstance(error.__cause__, openai.BadRequestError)
 
 
+def test_the_responses_client_names_its_errors_after_its_api(respx_httpx2: RespxHttpx2) -> None:
+    (interaction,) = recorded("openai/chat_error_400.json")  # an OpenAI error answer
+    route = (
+        respx_httpx2(API)
+        .post(RESPONSES_PATH)
+        .respond(400, json=interaction.response.json, headers={"x-request-id": "req_1"})
+    )
+    request = ChatRequest(model="gpt-5-mini", messages=(Message.user("Hi"),))
+    with pytest.raises(BadRequestError) as caught:
+        OpenAIResponsesClient(sdk()).complete(request)
+    assert json.loads(route.calls.last.request.content) == {
+        "model": "gpt-5-mini",
+        "input": [{"role": "user", "content": "Hi"}],
+    }
+    error = caught.value
+    assert (error.provider, error.status, error.code, error.request_id) == (
+        "openai-responses",
+        400,
+        "unsupported_parameter",
+        "req_1",
+    )
+
+
 def test_complete_on_a_decoded_streaming_request_sends_no_stream_options() -> None:
     # "The 'stream_options' parameter is only allowed when 'stream' is enabled." (400)
     (interaction,) = recorded("openai/chat_stream_error.json")
@@ -312,8 +336,10 @@ def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back() -> Non
     client = OpenAIResponsesClient(sdk(replay.client()))
     options = {"include": ["reasoning.encrypted_content"], "store": False}
     history = [
-        Message.system(SYSTEM, provider_data={"openai-responses": {"instructions": True}}),
-        Message.user(QUESTION, provider_data={"openai-responses": {"content": "list"}}),
+        Message.system(
+            SYSTEM, provider_data={"openai-responses": {"forms": {"instructions": True}}}
+        ),
+        Message.user(QUESTION, provider_data={"openai-responses": {"forms": {"content": "list"}}}),
     ]
     request = ChatRequest(
         model="gpt-5-mini",
@@ -366,7 +392,7 @@ RESPONSES_STREAM_REQUEST = ChatRequest(
     messages=(
         Message.user(
             "Name the capital of Portugal in three words.",
-            provider_data={"openai-responses": {"input": "string"}},
+            provider_data={"openai-responses": {"forms": {"input": "string"}}},
         ),
     ),
     reasoning=ReasoningConfig(effort="low", summary="auto"),

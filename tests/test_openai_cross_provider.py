@@ -22,7 +22,7 @@ from interlingua import (
     TranslationError,
     TranslationReport,
 )
-from interlingua_openai import ChatCompletionsDialect
+from interlingua_openai import ChatCompletionsCodec, ChatCompletionsDialect
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n-radar-").decode()
 ODD_ID = "toolu_01:weather/lookup#1"  # characters OpenAI does not take
@@ -192,7 +192,7 @@ def test_reasoning_made_by_the_responses_api_goes_back_there_only() -> None:
         text="Look it up.",
         signature="gAAAAABp9Qx3",
         provider="openai-responses",
-        provider_data={"openai-responses": {"item": {"id": "rs_1"}}},
+        provider_data={"openai-responses": {"fields": {"id": "rs_1"}}},
     )
     request = ChatRequest(
         model="gpt-5", messages=(Message.user("Hi"), Message.assistant(reasoning, "Hello"))
@@ -222,7 +222,7 @@ def test_a_dialect_with_reasoning_takes_back_its_own_reasoning_only() -> None:
         messages=(Message.user("2+2?"), Message.assistant(own, REQUEST.messages[2].parts[0], "4")),
     )
     report = TranslationReport()
-    body = groq_like.encode_request(request, report=report)
+    body = ChatCompletionsCodec(groq_like).encode_request(request, report=report)
     assert body["messages"][1] == {"role": "assistant", "content": "4", "reasoning": "2 + 2 = 4"}
     assert losses(report) == [("messages[1].parts[1]", "dropped")]
     openai_report = TranslationReport()

@@ -20,6 +20,7 @@ from interlingua import (
     ChatRequest,
     ChatResponse,
     DecodeError,
+    ErrorEvent,
     FilePart,
     FinishEvent,
     FinishReason,
@@ -28,6 +29,7 @@ from interlingua import (
     Message,
     OpaquePart,
     PartDataEvent,
+    RateLimitError,
     ReasoningConfig,
     ReasoningPart,
     RefusalPart,
@@ -192,7 +194,7 @@ def test_the_history_is_grouped_into_turns() -> None:
     assert instructions.role == "system"
     assert instructions.text == "You answer weather questions in one sentence."
     assert developer.role == "system"
-    assert developer.provider_data == {PROVIDER: {"item": {"role": "developer"}}}
+    assert developer.provider_data == {PROVIDER: {"fields": {"role": "developer"}}}
     assert user.parts[1] == FilePart(
         media_type="image/png", url="https://example.com/map.png", detail="high"
     )
@@ -202,13 +204,13 @@ def test_the_history_is_grouped_into_turns() -> None:
         text="**Checking**\n\nCall get_weather.",
         signature=ENCRYPTED,
         provider=PROVIDER,
-        provider_data={PROVIDER: {"item": {"id": "rs_068a2c5e9f1b3d7a"}}},
+        provider_data={PROVIDER: {"fields": {"id": "rs_068a2c5e9f1b3d7a"}}},
     )
     assert call == ToolCallPart(
         id="call_Qm4Tz8Lx2Vb6Kc1Wn9Rp5Hs3",
         name="get_weather",
         arguments='{"city":"Lisbon"}',
-        provider_data={PROVIDER: {"item": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}}},
+        provider_data={PROVIDER: {"fields": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}}},
     )
     assert results.parts == (
         ToolResultPart(
@@ -504,7 +506,7 @@ def test_a_stream_decodes_one_event_at_a_time() -> None:
             PartDataEvent(
                 index=0,
                 provider=PROVIDER,
-                data={"item": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}},
+                data={"fields": {"id": "fc_068a2c5e9f1b3d7a", "status": "completed"}},
             )
         ],
         [
@@ -573,6 +575,32 @@ def test_an_error_event_and_a_failed_response_raise_with_the_partial_answer() ->
     )
     with pytest.raises(StreamError, match="The model failed"):
         accumulate(decode_stream([added, delta, {"type": "response.failed", "response": failed}]))
+
+
+def test_in_stream_errors_are_typed_by_decode_error() -> None:
+    event = {
+        "type": "error",
+        "code": "rate_limit_exceeded",
+        "message": "Rate limit reached for gpt-5-mini.",
+        "param": None,
+    }
+    (error_event,) = ResponsesStreamDecoder().feed(event)
+    assert error_event == ErrorEvent.from_error(decode_error(None, event))
+    error = error_event.to_error()
+    assert isinstance(error, RateLimitError)
+    # The event's `type` names the event, not the error.
+    assert (error.message, error.type, error.code, error.provider, error.body) == (
+        "Rate limit reached for gpt-5-mini.",
+        None,
+        "rate_limit_exceeded",
+        PROVIDER,
+        event,
+    )
+    failed = response_body([], "failed", error={"code": "server_error", "message": "It failed."})
+    events = ResponsesStreamDecoder().feed({"type": "response.failed", "response": failed})
+    assert events[-1] == ErrorEvent.from_error(decode_error(None, failed["error"]))
+    assert isinstance(events[-1], ErrorEvent)
+    assert (events[-1].message, events[-1].code) == ("It failed.", "server_error")
 
 
 def test_an_error_answer_is_typed() -> None:
@@ -855,7 +883,7 @@ def test_a_tool_without_strict_is_sent_not_strict_unless_it_came_so_from_this_ap
 
 
 def test_only_a_first_system_message_becomes_the_instructions() -> None:
-    flagged = {PROVIDER: {"instructions": True}}
+    flagged = {PROVIDER: {"forms": {"instructions": True}}}
     request = ChatRequest(
         model="gpt-5-mini",
         messages=(

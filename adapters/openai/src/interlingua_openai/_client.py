@@ -19,14 +19,19 @@ from typing import Any
 
 import openai
 
-from interlingua import ChatRequest
+from interlingua import ChatRequest, ProviderError
 from interlingua.client import AsyncChatClient, ChatClient, Endpoint, SDKBinding, sdk_client
-from interlingua_openai import _request, _response
-from interlingua_openai._dialect import OPENAI
-from interlingua_openai._errors import decode_error
-from interlingua_openai._stream import ChatStreamDecoder
+from interlingua_openai._codec import OPENAI_CODEC, ChatCompletionsCodec
+from interlingua_openai._rules import STREAM_ONLY_OPTIONS
+from interlingua_openai._wire import CHAT_COMPLETIONS_PATH
 
-__all__ = ["AsyncOpenAIClient", "OpenAIClient", "chat_prepare", "sdk_binding"]
+__all__ = [
+    "AsyncOpenAIClient",
+    "OpenAIClient",
+    "chat_completions_endpoint",
+    "chat_prepare",
+    "sdk_binding",
+]
 
 
 def _error_body(exc: openai.APIStatusError) -> Any:
@@ -37,9 +42,13 @@ def _error_body(exc: openai.APIStatusError) -> Any:
         return exc.body
 
 
-def sdk_binding(error_payload: Any) -> SDKBinding:
-    """The openai SDK, for an endpoint whose in-stream error event `error_payload`
-    rebuilds from the body the SDK raised with."""
+def sdk_binding(
+    decode_error: Callable[[int | None, Any], ProviderError],
+    error_payload: Callable[[Any], Any],
+) -> SDKBinding:
+    """The openai SDK, for an endpoint whose errors `decode_error` types, and
+    whose in-stream error event `error_payload` rebuilds from the body the SDK
+    raised with."""
 
     def in_stream_payload(exc: Exception) -> Any | None:
         # The SDK raises an error payload inside the stream as a plain `APIError`.
@@ -63,15 +72,15 @@ def sdk_binding(error_payload: Any) -> SDKBinding:
 def chat_prepare(provider: str) -> Callable[[ChatRequest, bool], ChatRequest]:
     """The `Endpoint.prepare` of a Chat Completions endpoint whose options are
     `provider`'s: streams ask for the usage chunk, unless the request sets
-    `stream_options`; a call that is not streamed sends none ("The
-    'stream_options' parameter is only allowed when 'stream' is enabled", a 400)."""
+    `stream_options`; a call that is not streamed sends none (`_rules`)."""
 
     def prepare(request: ChatRequest, stream: bool) -> ChatRequest:
         options = dict(request.options_for(provider))
         if stream:
             options.setdefault("stream_options", {"include_usage": True})
         else:
-            options.pop("stream_options", None)
+            for name in STREAM_ONLY_OPTIONS:
+                options.pop(name, None)
         others = {k: v for k, v in request.provider_options.items() if k != provider}
         provider_options = {**others, provider: options} if options else others
         return request.model_copy(update={"stream": stream, "provider_options": provider_options})
@@ -83,15 +92,20 @@ def _chat_error_payload(body: Any) -> dict[str, Any]:
     return {"error": body if isinstance(body, dict) else {"message": str(body)}}
 
 
-CHAT_COMPLETIONS = Endpoint(
-    provider=OPENAI.provider,
-    path="/chat/completions",
-    encode_request=_request.encode_request,
-    decode_response=_response.decode_response,
-    stream_decoder=ChatStreamDecoder,
-    prepare=chat_prepare(OPENAI.provider),
-)
-SDK = sdk_binding(_chat_error_payload)
+def chat_completions_endpoint(codec: ChatCompletionsCodec) -> Endpoint:
+    """The Chat Completions endpoint of `codec`'s server."""
+    return Endpoint(
+        provider=codec.PROVIDER,
+        path=CHAT_COMPLETIONS_PATH,
+        encode_request=codec.encode_request,
+        decode_response=codec.decode_response,
+        stream_decoder=codec.stream_decoder,
+        prepare=chat_prepare(codec.PROVIDER),
+    )
+
+
+CHAT_COMPLETIONS = chat_completions_endpoint(OPENAI_CODEC)
+SDK = sdk_binding(OPENAI_CODEC.decode_error, _chat_error_payload)
 
 
 class OpenAIClient(ChatClient):

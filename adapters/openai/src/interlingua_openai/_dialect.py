@@ -2,15 +2,14 @@
 
 OpenAI, Groq and many others speak Chat Completions with small differences. A
 `ChatCompletionsDialect` holds those differences as settings and a few
-overridable hooks; the codec modules (`_request`, `_response`, `_stream`,
-`_errors`) take a dialect and never name a provider themselves. `OPENAI` is
-OpenAI's dialect, and the module-level functions of this package are bound
-to it.
+overridable hooks; it is data, and knows no codec: `ChatCompletionsCodec`
+(`interlingua_openai._codec`) binds the one codec to a dialect. `OPENAI` is
+OpenAI's dialect.
 
 What a dialect decides (Groq, say, subclasses and overrides these):
 
 - `provider`: its name, the key of its `provider_data`/`provider_options`,
-  and whose reasoning, opaque parts and raw finish reasons it takes back.
+  and whose reasoning, opaque parts, files and raw finish reasons it takes back.
 - `reasoning_field`: the assistant message field carrying reasoning text
   (Groq: `reasoning`), read from responses and stream deltas and sent back in
   requests for reasoning this provider made. None: the wire has none
@@ -21,8 +20,6 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   None: no limit); the rest are left out and reported.
 - `audio_formats`: the media types `input_audio` takes, with the wire's format
   name for each (OpenAI: wav and mp3); other audio is left out and reported.
-- A `file_id` is read from the file store of `provider`: one of another
-  provider's store is left out and reported.
 - `tool_message_name`: whether a `name` seen on a tool message goes back
   (Groq rejects it).
 - `assistant_content_parts`: whether an assistant `content` may be a list of
@@ -38,33 +35,22 @@ What a dialect decides (Groq, say, subclasses and overrides these):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from interlingua import FinishReason, ReasoningPart
-from interlingua_openai._common import TOOL_CALL_ID_CHARACTERS, TOOL_CALL_ID_MAX_LENGTH, UsageShape
-from interlingua_openai._wire import AUDIO_FORMATS, FINISH_REASONS
-
-if TYPE_CHECKING:
-    from interlingua import (
-        ChatRequest,
-        ChatResponse,
-        ProviderError,
-        StreamEvent,
-        TranslationReport,
-    )
-
-__all__ = ["CHAT_USAGE", "OPENAI", "ChatCompletionsDialect"]
-
-CHAT_USAGE = UsageShape(
-    input="prompt_tokens",
-    output="completion_tokens",
-    groups=("prompt_tokens_details", "completion_tokens_details"),
-    cache_read="prompt_tokens_details.cached_tokens",
-    cache_write="prompt_tokens_details.cache_write_tokens",
-    reasoning="completion_tokens_details.reasoning_tokens",
+from interlingua_openai._finish import FINISH_REASONS
+from interlingua_openai._rules import (
+    AUDIO_FORMATS,
+    MAX_STOP_SEQUENCES,
+    TOOL_CALL_ID_CHARACTERS,
+    TOOL_CALL_ID_MAX_LENGTH,
 )
+from interlingua_openai._usage import CHAT_USAGE, UsageShape
+from interlingua_openai._wire import PROVIDER
+
+__all__ = ["OPENAI", "ChatCompletionsDialect"]
 
 
 def _openai_message_defaults() -> dict[str, Any]:
@@ -76,20 +62,18 @@ def _openai_message_defaults() -> dict[str, Any]:
 class ChatCompletionsDialect:
     """The settings and hooks of one Chat Completions server; see the module doc."""
 
-    provider: str = "openai"
+    provider: str = PROVIDER
     reasoning_field: str | None = None
     tool_call_id_characters: str = TOOL_CALL_ID_CHARACTERS
     tool_call_id_max_length: int = TOOL_CALL_ID_MAX_LENGTH
     max_tokens_field: str = "max_completion_tokens"
-    max_stop_sequences: int | None = 4
+    max_stop_sequences: int | None = MAX_STOP_SEQUENCES
     audio_formats: Mapping[str, str] = field(default_factory=lambda: AUDIO_FORMATS)
     tool_message_name: bool = True
     assistant_content_parts: bool = True
     message_defaults: Mapping[str, Any] = field(default_factory=_openai_message_defaults)
     finish_reasons: Mapping[str, FinishReason] = field(default_factory=lambda: FINISH_REASONS)
     usage: UsageShape = CHAT_USAGE
-
-    # --- hooks ---
 
     def takes_reasoning(self, part: ReasoningPart) -> bool:
         """Whether `part` may go back in an assistant message's `reasoning_field`."""
@@ -102,43 +86,6 @@ class ChatCompletionsDialect:
     def stream_usage(self, chunk: Mapping[str, Any]) -> Any:
         """The usage object a stream chunk carries, or None."""
         return chunk.get("usage")
-
-    # --- the codec, bound to this dialect ---
-    # The codec modules import this one, so they are imported where used.
-
-    def encode_request(
-        self, request: ChatRequest, *, report: TranslationReport | None = None
-    ) -> dict[str, Any]:
-        from interlingua_openai import _request
-
-        return _request.encode_request(request, report=report, dialect=self)
-
-    def decode_request(self, body: Any) -> ChatRequest:
-        from interlingua_openai import _request
-
-        return _request.decode_request(body, dialect=self)
-
-    def encode_response(
-        self, response: ChatResponse, *, report: TranslationReport | None = None
-    ) -> dict[str, Any]:
-        from interlingua_openai import _response
-
-        return _response.encode_response(response, report=report, dialect=self)
-
-    def decode_response(self, body: Any) -> ChatResponse:
-        from interlingua_openai import _response
-
-        return _response.decode_response(body, dialect=self)
-
-    def decode_stream(self, events: Iterable[Any]) -> Iterator[StreamEvent]:
-        from interlingua_openai import _stream
-
-        return _stream.decode_stream(events, dialect=self)
-
-    def decode_error(self, status: int | None, body: Any) -> ProviderError:
-        from interlingua_openai import _errors
-
-        return _errors.decode_error(status, body, provider=self.provider)
 
 
 OPENAI = ChatCompletionsDialect()

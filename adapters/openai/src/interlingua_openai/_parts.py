@@ -1,60 +1,109 @@
-"""Content parts of Chat Completions messages to and from core parts: text,
-images, audio and files, opaque items, tool calls, and the form `content`
-takes. The request and response codecs share these.
+"""Content parts of Chat Completions messages to and from core parts, for
+requests and responses alike, and the form `content` takes; the Responses API
+shares the data-URL helpers.
+
+    wire item                                   core part
+    {"type": "text", "text"}                    TextPart
+    {"type": "image_url", "image_url": {url}}   FilePart (a data URL: its data)
+    {"type": "input_audio", ...} (wav, mp3)     FilePart (audio)
+    {"type": "file", "file": {file_data|file_id, filename}}   FilePart
+    any other item                              OpaquePart (back to this provider only)
+    tool_calls[i] function / custom             ToolCallPart
+    tool_calls[i] of another kind               ToolCallPart, the call in `echo.tool_call`
+    function_call (deprecated)                  ToolCallPart, `forms.function_call`
 
 Invariant: decoding then encoding a part gives it back (what the core does not
-model, explicit nulls included, is the `leftover` of the item kept in the
-part's `provider_data`, and `overlay`ed when it goes back); a part type the
-wire has no name for stays an `OpaquePart` that goes back to this provider only.
+model, explicit nulls included, is the `leftover` of the item, kept in the
+part's `fields` and `overlay`ed when it goes back).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from interlingua import FilePart, OpaquePart, TextPart, ToolCallPart, TranslationReport
-from interlingua.codec import WireReader, leftover, overlay
-from interlingua_openai._common import (
-    FileFields,
-    entry,
-    guess_media_type,
-    inline_data,
-    inline_url,
-    provider_data,
-    split_data_url,
-    takes_file,
+from typing_extensions import assert_never
+
+from interlingua import (
+    ContentPart,
+    FilePart,
+    OpaquePart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    TranslationReport,
 )
+from interlingua.codec import WireReader, keep, kept, leftover, overlay
 from interlingua_openai._dialect import ChatCompletionsDialect
+from interlingua_openai._rules import FILE_FIELDS, guess_media_type, takes_file
+from interlingua_openai._wire import (
+    ContentForm,
+    FileForms,
+    RefusalForms,
+    ToolCallEcho,
+    ToolCallForms,
+)
 
 __all__ = [
     "ABSENT",
     "PartDecoder",
     "PartEncoder",
-    "content_form",
-    "decode_tool_call",
-    "default_file_type",
+    "content_marker",
     "encode_tool_call",
+    "inline_data",
+    "inline_url",
+    "opaque_item",
+    "split_data_url",
     "wire_content",
 ]
 
 # `content` left out of a message altogether.
 ABSENT: Any = object()
 
+# Only the canonical form `data:<type>;base64,<data>` is split; any other data
+# URL (parameters, no base64) stays a URL so that it goes back unchanged.
+_DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+*-]+);base64,(.*)", re.DOTALL)
+
 # The content-part type a file goes in by its kind, unless told otherwise.
 _FILE_TYPES = {"image": "image_url", "audio": "input_audio"}
-# What each content-part type can say of a file beside its bytes.
-_FILE_FIELDS = FileFields(
-    {
-        "image_url": frozenset({"detail"}),
-        "file": frozenset({"filename"}),
-        "input_audio": frozenset(),
-    },
-    "Chat Completions",
-)
 
 
-def content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str:
+# --- files, for both APIs ---
+
+
+def split_data_url(url: str) -> tuple[str, str] | None:
+    """`(media_type, base64 data)` of a canonical base64 data URL, else None."""
+    match = _DATA_URL.fullmatch(url)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def inline_url(part: FilePart) -> str:
+    """The part's URL, or its inline data as a data URL."""
+    return part.url if part.url is not None else inline_data(part, raw=False)
+
+
+def inline_data(part: FilePart, *, raw: bool) -> str:
+    """The part's inline data as a data URL, or bare (`raw`) as it came."""
+    return (part.data or "") if raw else f"data:{part.media_type};base64,{part.data or ''}"
+
+
+def opaque_item(
+    part: OpaquePart, provider: str, path: str, report: TranslationReport
+) -> dict[str, Any] | None:
+    """An opaque part's item, back to the provider that made it only (else reported)."""
+    if part.provider == provider:
+        return dict(part.data)
+    report.dropped(path, f"a {part.provider} block goes back to {part.provider} only")
+    return None
+
+
+# --- the form of `content` ---
+
+
+def _content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str:
     """The form `content` takes by default: `string` for one plain text part, `list`
     for several parts, and without parts `null` beside tool calls or a refusal
     (an assistant turn), else an empty string."""
@@ -65,6 +114,20 @@ def content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str:
     return "null" if has_other else "empty"
 
 
+def content_marker(
+    wire: Mapping[str, Any], items: list[dict[str, Any]], *, has_other: bool
+) -> ContentForm | None:
+    """The form a message's `content` came in, to keep: None when it is the default one."""
+    if "content" not in wire:
+        return "absent"
+    content, default = wire["content"], _content_form(items, has_other=has_other)
+    if content is None and default != "null":
+        return "null"
+    if isinstance(content, list) and default != "list":
+        return "list"
+    return None
+
+
 def wire_content(items: list[dict[str, Any]], form: str | None, *, has_other: bool) -> Any:
     """`content` in the recorded form (`form`), or else in the default one."""
     if form == "list":
@@ -73,7 +136,7 @@ def wire_content(items: list[dict[str, Any]], form: str | None, *, has_other: bo
         return None
     if not items and form == "absent":
         return ABSENT
-    match content_form(items, has_other=has_other):
+    match _content_form(items, has_other=has_other):
         case "string":
             return items[0]["text"]
         case "list":
@@ -83,12 +146,11 @@ def wire_content(items: list[dict[str, Any]], form: str | None, *, has_other: bo
     return ""
 
 
-def default_file_type(part: FilePart) -> str:
-    """The content-part type a file goes in unless told otherwise."""
-    return "file" if part.file_id is not None else _FILE_TYPES.get(part.kind, "file")
-
-
 # --- the wire form of one file part, None when the wire cannot say it ---
+
+
+def _default_file_type(part: FilePart) -> str:
+    return "file" if part.file_id is not None else _FILE_TYPES.get(part.kind, "file")
 
 
 def _image(part: FilePart, dialect: ChatCompletionsDialect, raw: bool) -> dict[str, Any] | None:
@@ -126,17 +188,15 @@ _FILE_ENCODERS: dict[
 
 
 def _file_item(
-    part: FilePart, kind: str, marks: Mapping[str, Any], dialect: ChatCompletionsDialect
+    part: FilePart, kind: str, forms: Mapping[str, Any], dialect: ChatCompletionsDialect
 ) -> dict[str, Any] | None:
-    inner = _FILE_ENCODERS[kind](part, dialect, bool(marks.get("raw_file_data")))
+    inner = _FILE_ENCODERS[kind](part, dialect, bool(forms.get("raw_file_data")))
     return None if inner is None else {"type": kind, kind: inner}
 
 
 def _unsendable(part: FilePart, kind: str, dialect: ChatCompletionsDialect) -> str:
     """Why a file cannot go in a Chat Completions content part."""
     if kind == "input_audio" and part.data is not None:
-        # Quirk: `input_audio.format` "currently supports "wav" and "mp3"" (the SDK's
-        # `ChatCompletionContentPartInputAudioParam`).
         taken = " and ".join(sorted(set(dialect.audio_formats.values())))
         return f"Chat Completions takes audio as {taken} only, not {part.media_type}"
     source = "a URL" if part.url is not None else "a file id"
@@ -152,27 +212,43 @@ class PartEncoder:
         self.report = report
 
     def text(self, part: TextPart) -> dict[str, Any]:
-        return overlay(
-            {"type": "text", "text": part.text}, entry(part, self.provider).get("fields", {})
-        )
+        fields = kept(part, self.provider).get("fields", {})
+        return overlay({"type": "text", "text": part.text}, fields)
+
+    def user_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
+        """A user message's content part; None when it cannot go (reported)."""
+        match part:
+            case TextPart():
+                return self.text(part)
+            case FilePart():
+                return self.file(part, path)
+            case OpaquePart():
+                return self.opaque(part, path)
+            case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
+                # A user message holds none (`Message` checks); kept out all the same.
+                self.report.dropped(path, f"a user message takes no {part.type}")
+                return None
+            case _:
+                assert_never(part)
 
     def opaque(self, part: OpaquePart, path: str) -> dict[str, Any] | None:
-        if part.provider == self.provider:
-            return dict(part.data)
-        self.report.dropped(path, f"a {part.provider} block goes back to {part.provider} only")
-        return None
+        return opaque_item(part, self.provider, path, self.report)
 
     def file(self, part: FilePart, path: str) -> dict[str, Any] | None:
         if not takes_file(part, self.provider, path, self.report):
             return None
-        data = entry(part, self.provider)
-        kind = data.get("type") or default_file_type(part)
-        item = _file_item(part, kind, data, self.dialect)
+        entry = kept(part, self.provider)
+        forms = entry.get("forms", {})
+        kind = forms.get("type") or _default_file_type(part)
+        item = _file_item(part, kind, forms, self.dialect)
         if item is None:
             self.report.dropped(path, _unsendable(part, kind, self.dialect))
             return None
-        _FILE_FIELDS.report_unsent(part, kind, path, self.report)
-        return overlay(item, data.get("fields", {}))
+        FILE_FIELDS.report_unsent(part, kind, path, self.report)
+        return overlay(item, entry.get("fields", {}))
+
+
+_FileValues = tuple[dict[str, Any], FileForms]
 
 
 class PartDecoder:
@@ -183,13 +259,10 @@ class PartDecoder:
         self.provider = dialect.provider
         self.read = WireReader(dialect.provider)
 
-    def pd(self, **data: Any) -> dict[str, dict[str, Any]]:
-        return provider_data(self.provider, **data)
-
     def text(self, item: Mapping[str, Any], path: str) -> TextPart:
         text = self.read.field(item, "text", path, str)
         fields = leftover(item, {"type": "text", "text": text})
-        return TextPart(text=text, provider_data=self.pd(fields=fields))
+        return TextPart(text=text, provider_data=keep(self.provider, fields=fields))
 
     def user_part(self, item: Any, path: str) -> TextPart | FilePart | OpaquePart:
         item = self.read.object(item, path)
@@ -212,92 +285,151 @@ class PartDecoder:
     def file(self, item: Mapping[str, Any], kind: str, path: str) -> FilePart:
         inner = self.read.field(item, kind, path, dict)
         readers = {"image_url": self.image, "input_audio": self.audio, "file": self.document}
-        fields, marks = readers[kind](inner, f"{path}.{kind}")
-        part = FilePart(**fields)
-        if default_file_type(part) != kind:
-            marks["type"] = kind
-        marks["fields"] = leftover(item, _file_item(part, kind, marks, self.dialect) or {})
-        return part.model_copy(update={"provider_data": self.pd(**marks)})
+        values, forms = readers[kind](inner, f"{path}.{kind}")
+        part = FilePart(**values)
+        if _default_file_type(part) != kind:
+            forms["type"] = kind
+        fields = leftover(item, _file_item(part, kind, forms, self.dialect) or {})
+        data = keep(self.provider, fields=fields, forms=forms)
+        return part.model_copy(update={"provider_data": data}) if data else part
 
-    def image(self, image: Mapping[str, Any], path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    def image(self, image: Mapping[str, Any], path: str) -> _FileValues:
         url = self.read.field(image, "url", path, str)
-        fields: dict[str, Any] = {"detail": self.read.field(image, "detail", path, str, None)}
+        values: dict[str, Any] = {"detail": self.read.field(image, "detail", path, str, None)}
         if (inline := split_data_url(url)) is not None:
-            fields["media_type"], fields["data"] = inline
+            values["media_type"], values["data"] = inline
         else:
-            fields.update(url=url, media_type=guess_media_type(url, kind="image"))
-        return fields, {}
+            values.update(url=url, media_type=guess_media_type(url, kind="image"))
+        return values, {}
 
-    def audio(self, audio: Mapping[str, Any], path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    def audio(self, audio: Mapping[str, Any], path: str) -> _FileValues:
         format = self.read.field(audio, "format", path, str)
         media_type = self.dialect.audio_media_type(format) or f"audio/{format}"
         return {"data": self.read.field(audio, "data", path, str), "media_type": media_type}, {}
 
-    def document(
-        self, document: Mapping[str, Any], path: str
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def document(self, document: Mapping[str, Any], path: str) -> _FileValues:
         filename = self.read.field(document, "filename", path, str, None)
         file_id = self.read.field(document, "file_id", path, str, None)
         file_data = self.read.field(document, "file_data", path, str, None)
         if (file_id is None) == (file_data is None):
             raise self.read.error(path, "a file part needs one of file_data and file_id")
-        fields: dict[str, Any] = {"filename": filename}
+        values: dict[str, Any] = {"filename": filename}
         guessed = guess_media_type(filename, kind="application")
         if file_id is not None:
-            fields.update(file_id=file_id, provider=self.provider, media_type=guessed)
+            values.update(file_id=file_id, provider=self.provider, media_type=guessed)
         elif (inline := split_data_url(file_data or "")) is not None:
-            fields["media_type"], fields["data"] = inline
+            values["media_type"], values["data"] = inline
         else:
             # Quirk: some clients send bare base64 with a filename, no data URL.
-            fields.update(data=file_data, media_type=guessed)
-            return fields, {"raw_file_data": True}
-        return fields, {}
+            values.update(data=file_data, media_type=guessed)
+            return values, {"raw_file_data": True}
+        return values, {}
+
+    def content(
+        self, wire: Mapping[str, Any], path: str, item_part: Callable[[Any, str], ContentPart]
+    ) -> tuple[list[Any], list[Any]]:
+        """The parts of a message's `content` (a string, null, or a list whose
+        items `item_part` reads), and its items."""
+        content = wire.get("content")
+        if content is None:
+            return [], []
+        if isinstance(content, str):
+            return [TextPart(text=content)], [{"type": "text", "text": content}]
+        items = self.read.array(content, f"{path}.content")
+        return [item_part(item, f"{path}.content[{i}]") for i, item in enumerate(items)], items
+
+    def system_item(self, item: Any, path: str) -> TextPart:
+        """A system message's item: text only (as the core's system message)."""
+        item = self.read.object(item, path)
+        if item.get("type") != "text":
+            raise self.read.error(f"{path}.type", "a system message takes text parts only")
+        return self.text(item, path)
+
+    def tool_item(self, item: Any, path: str) -> TextPart | OpaquePart:
+        """A tool message's item: text, or an opaque item."""
+        item = self.read.object(item, path)
+        if item.get("type") == "text":
+            return self.text(item, path)
+        return OpaquePart(provider=self.provider, data=item)
+
+    def assistant_item(self, item: Any, path: str) -> TextPart | RefusalPart | OpaquePart:
+        """An assistant message's item: text, a refusal, or an opaque item."""
+        item = self.read.object(item, path)
+        match item.get("type"):
+            case "text":
+                return self.text(item, path)
+            case "refusal":
+                refusal = self.read.field(item, "refusal", path, str)
+                data = keep(self.provider, forms=RefusalForms(in_content=True))
+                return RefusalPart(text=refusal, provider_data=data)
+        return OpaquePart(provider=self.provider, data=item)
+
+    def tool_calls(self, wire: Mapping[str, Any], path: str) -> list[ToolCallPart]:
+        """The calls of an assistant message: `tool_calls`, then a legacy `function_call`."""
+        calls = [
+            _decode_tool_call(item, f"{path}.tool_calls[{i}]", self.read)
+            for i, item in enumerate(self.read.field(wire, "tool_calls", path, list, None) or [])
+        ]
+        function_call = self.read.field(wire, "function_call", path, dict, None)
+        if function_call is not None:
+            calls.append(_decode_function_call(function_call, f"{path}.function_call", self.read))
+        return calls
 
 
 # --- tool calls, in requests and responses alike ---
 
 
+def _call(kind: str, call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    """One function or custom call of `tool_calls`, as the codec writes it."""
+    if kind == "custom":
+        return {"id": call_id, "type": "custom", "custom": {"name": name, "input": arguments}}
+    function = {"name": name, "arguments": arguments}
+    return {"id": call_id, "type": "function", "function": function}
+
+
 def encode_tool_call(part: ToolCallPart, call_id: str, provider: str) -> dict[str, Any]:
     """One entry of `tool_calls` (a custom tool's call, a call of another kind kept whole)."""
-    data = entry(part, provider)
-    if "tool_call" in data:
-        return dict(data["tool_call"])
-    if data.get("type") == "custom":
-        call = {
-            "id": call_id,
-            "type": "custom",
-            "custom": {"name": part.name, "input": part.arguments},
-        }
-    else:
-        function = {"name": part.name, "arguments": part.arguments}
-        call = {"id": call_id, "type": "function", "function": function}
-    return overlay(call, data.get("fields", {}))
+    entry = kept(part, provider)
+    if "tool_call" in (echo := entry.get("echo", {})):
+        return dict(echo["tool_call"])
+    kind = entry.get("forms", {}).get("type", "function")
+    return overlay(_call(kind, call_id, part.name, part.arguments), entry.get("fields", {}))
 
 
-def decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
+def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
     """One entry of `tool_calls`: a function call, a custom tool's call, or
     another kind kept whole."""
     item = read.object(item, path)
     call_id = read.field(item, "id", path, str)
     kind = read.field(item, "type", path, str, None) or "function"
-    provider = read.provider
     if kind not in ("function", "custom"):
         body = item.get(kind)
         name = body.get("name") if isinstance(body, dict) else None
         return ToolCallPart(
             id=call_id,
             name=name if isinstance(name, str) else kind,
-            provider_data={provider: {"tool_call": item}},
+            provider_data=keep(read.provider, echo=ToolCallEcho(tool_call=item)),
         )
     inner = read.field(item, kind, path, dict)
-    arguments = "arguments" if kind == "function" else "input"
-    part = ToolCallPart(
-        id=call_id,
-        name=read.field(inner, "name", f"{path}.{kind}", str),
-        arguments=read.field(inner, arguments, f"{path}.{kind}", str),
-        provider_data=provider_data(provider, type="custom" if kind == "custom" else None),
+    name = read.field(inner, "name", f"{path}.{kind}", str)
+    arguments = read.field(
+        inner, "arguments" if kind == "function" else "input", f"{path}.{kind}", str
     )
-    fields = leftover(item, encode_tool_call(part, call_id, provider))
-    return part.model_copy(
-        update={"provider_data": provider_data(provider, **entry(part, provider), fields=fields)}
+    forms: ToolCallForms = {"type": "custom"} if kind == "custom" else {}
+    fields = leftover(item, _call(kind, call_id, name, arguments))
+    return ToolCallPart(
+        id=call_id,
+        name=name,
+        arguments=arguments,
+        provider_data=keep(read.provider, fields=fields, forms=forms),
+    )
+
+
+def _decode_function_call(call: Mapping[str, Any], path: str, read: WireReader) -> ToolCallPart:
+    """The deprecated message-level `function_call`, which has no id."""
+    return ToolCallPart(
+        id="",
+        name=read.field(call, "name", path, str),
+        arguments=read.field(call, "arguments", path, str),
+        provider_data=keep(read.provider, forms=ToolCallForms(function_call=True)),
     )

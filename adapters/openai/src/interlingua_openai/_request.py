@@ -9,20 +9,21 @@ Invariants:
 - A history OpenAI would reject (a tool call left unanswered, a result
   answering none) raises `InvalidDataError` before anything is built (`_rules`).
 - Encoding never changes the request. What the wire cannot take is left out
-  of the body and reported: reasoning made elsewhere (Chat Completions takes
-  none back), opaque parts of other providers, assistant files, a file in
-  another provider's file store, audio in a format it does not take, a file's
-  `detail` or `filename` where its content part has none, the error flag of a
-  tool result, other providers' options, and settings it cannot hold (see
-  `_settings`). What must change shape is reported as transformed: a tool-call
-  id that breaks OpenAI's rules, files in a tool result (moved to a user
-  message after the tool messages).
+  and reported: reasoning made elsewhere (Chat Completions takes none back),
+  opaque parts of other providers, assistant files, files `_rules` refuses,
+  the error flag of a tool result, other providers' options, settings it
+  cannot hold (`_settings`). Reported as transformed: a tool-call id that
+  breaks OpenAI's rules, files in a tool result (moved to a user message
+  after the tool messages).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from typing_extensions import assert_never
 
 from interlingua import (
     ChatRequest,
@@ -37,27 +38,40 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, resolve_report, wire_model
-from interlingua_openai._common import (
-    assert_never,
-    entry,
-    fit_call_id,
-    report_other_providers,
-    rest,
+from interlingua.codec import (
+    ProviderEntry,
+    copy_json,
+    keep,
+    kept,
+    other_fields,
+    overlay,
+    resolve_report,
+    wire_model,
 )
-from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
+from interlingua_openai._dialect import ChatCompletionsDialect
 from interlingua_openai._parts import (
     ABSENT,
     PartDecoder,
     PartEncoder,
-    content_form,
-    decode_tool_call,
+    content_marker,
     encode_tool_call,
     wire_content,
 )
-from interlingua_openai._rules import check_tool_pairs
-from interlingua_openai._settings import MODELLED, decode_settings, encode_settings
+from interlingua_openai._rules import check_tool_pairs, fit_call_id
+from interlingua_openai._settings import (
+    MODELLED,
+    decode_settings,
+    encode_settings,
+    report_other_providers,
+)
 from interlingua_openai._tools import decode_tools, encode_tools
+from interlingua_openai._wire import (
+    AudioReference,
+    MessageEcho,
+    MessageForms,
+    RequestForms,
+    ToolResultForms,
+)
 
 __all__ = ["decode_request", "encode_request"]
 
@@ -66,16 +80,13 @@ FILES_MOVED_NOTE = "(the result is in the next message)"
 
 
 def encode_request(
-    request: ChatRequest,
-    *,
-    report: TranslationReport | None = None,
-    dialect: ChatCompletionsDialect = OPENAI,
+    request: ChatRequest, dialect: ChatCompletionsDialect, report: TranslationReport | None = None
 ) -> dict[str, Any]:
     """The Chat Completions body for `request`; losses go to `report`."""
     return copy_json(_Encoder(dialect, resolve_report(report, dialect.provider)).request(request))
 
 
-def decode_request(body: Any, *, dialect: ChatCompletionsDialect = OPENAI) -> ChatRequest:
+def decode_request(body: Any, dialect: ChatCompletionsDialect) -> ChatRequest:
     """The `ChatRequest` a Chat Completions body describes."""
     decoder = _Decoder(dialect)
     return decoder.request(decoder.read.body(body))
@@ -86,17 +97,15 @@ def decode_request(body: Any, *, dialect: ChatCompletionsDialect = OPENAI) -> Ch
 
 class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
-        self.dialect = dialect
-        self.provider = dialect.provider
-        self.report = report
         self.parts = PartEncoder(dialect, report)
+        self.dialect, self.provider, self.report = dialect, dialect.provider, report
         # Ids of the calls last sent as a deprecated `function_call`: their results
         # go as `function` messages, matched by name (a `tool` message would answer
         # no `tool_calls` and be refused).
         self.legacy_calls: dict[str, str] = {}
 
-    def data(self, owner: Any) -> dict[str, Any]:
-        return entry(owner, self.provider)
+    def forms(self, owner: Any) -> dict[str, Any]:
+        return kept(owner, self.provider).get("forms", {})
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
         check_tool_pairs(request.messages, self.provider, adjacent=True)
@@ -108,10 +117,7 @@ class _Encoder:
         tools = encode_tools(request.tools, options.pop("tools", None), self.provider)
         if tools is not None:
             body["tools"] = tools
-        settings = encode_settings(
-            request, options, self.dialect, self.report, has_tools=bool(tools)
-        )
-        body.update(settings)
+        body.update(encode_settings(request, options, self.dialect, self.report, bool(tools)))
         for key, value in options.items():
             body.setdefault(key, value)
         report_other_providers(request, self.provider, self.report)
@@ -142,52 +148,37 @@ class _Encoder:
             out.append({"role": "user", "content": moved})
         return out
 
-    def finish(self, wire: dict[str, Any], content: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    def finish(self, wire: dict[str, Any], content: Any, owner: Message) -> dict[str, Any]:
+        """`wire` with its `content`, and the fields the message keeps laid over."""
         if content is not ABSENT:
             wire["content"] = content
-        if "name" in data:
-            wire["name"] = data["name"]
-        for key, value in data.get("fields", {}).items():
-            wire.setdefault(key, value)
-        return wire
+        return overlay(wire, kept(owner, self.provider).get("fields", {}))
 
     def system(self, message: Message) -> dict[str, Any]:
-        data = self.data(message)
-        role = "developer" if data.get("role") == "developer" else "system"
+        forms = self.forms(message)
+        role = "developer" if forms.get("role") == "developer" else "system"
         items = [self.parts.text(part) for part in message.parts if isinstance(part, TextPart)]
-        content = wire_content(items, data.get("content"), has_other=False)
-        return self.finish({"role": role}, content, data)
+        content = wire_content(items, forms.get("content"), has_other=False)
+        return self.finish({"role": role}, content, message)
 
     def user(self, message: Message, index: int) -> dict[str, Any]:
-        data = self.data(message)
-        items: list[dict[str, Any]] = []
-        for position, part in enumerate(message.parts):
-            path = f"messages[{index}].parts[{position}]"
-            match part:
-                case TextPart():
-                    items.append(self.parts.text(part))
-                case FilePart():
-                    if (item := self.parts.file(part, path)) is not None:
-                        items.append(item)
-                case OpaquePart():
-                    if (item := self.parts.opaque(part, path)) is not None:
-                        items.append(item)
-                case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
-                    # A user message holds none (`Message` checks); kept out all the same.
-                    self.report.dropped(path, f"a user message takes no {part.type}")
-                case _:
-                    assert_never(part)
-        content = wire_content(items, data.get("content"), has_other=False)
-        return self.finish({"role": "user"}, content, data)
+        items = [
+            item
+            for position, part in enumerate(message.parts)
+            if (item := self.parts.user_item(part, f"messages[{index}].parts[{position}]"))
+        ]
+        content = wire_content(items, self.forms(message).get("content"), has_other=False)
+        return self.finish({"role": "user"}, content, message)
 
     def assistant(self, message: Message, index: int) -> dict[str, Any]:
-        data = self.data(message)
-        turn = _AssistantTurn(audio=data.get("audio"))
+        entry = kept(message, self.provider)
+        turn = _AssistantTurn(entry.get("echo", {}).get("audio"))
         for position, part in enumerate(message.parts):
             self.assistant_part(turn, part, f"messages[{index}].parts[{position}]")
         wire: dict[str, Any] = {"role": "assistant"}
         has_other = bool(turn.tool_calls or turn.function_call or turn.refusals or turn.audio)
-        content = wire_content(turn.items, data.get("content"), has_other=has_other)
+        form = entry.get("forms", {}).get("content")
+        content = wire_content(turn.items, form, has_other=has_other)
         if isinstance(content, list) and not self.dialect.assistant_content_parts:
             content = self.joined(content, index)
         if turn.reasoning and self.dialect.reasoning_field is not None:
@@ -200,7 +191,7 @@ class _Encoder:
             wire["function_call"] = turn.function_call
         if turn.audio is not None:
             wire["audio"] = turn.audio
-        return self.finish(wire, content, data)
+        return self.finish(wire, content, message)
 
     def joined(self, items: list[dict[str, Any]], index: int) -> str:
         # A dialect whose assistant content is a string only.
@@ -211,20 +202,21 @@ class _Encoder:
         return "\n\n".join(str(item.get("text", item.get("refusal", ""))) for item in items)
 
     def assistant_part(self, turn: _AssistantTurn, part: ContentPart, path: str) -> None:
+        entry = kept(part, self.provider)
         match part:
             case TextPart():
                 turn.items.append(self.parts.text(part))
-            case RefusalPart() if self.data(part).get("in_content"):
+            case RefusalPart() if entry.get("forms", {}).get("in_content"):
                 turn.items.append({"type": "refusal", "refusal": part.text})
             case RefusalPart():
                 turn.refusals.append(part.text)
             case ToolCallPart():
-                self.tool_call(turn, part, path)
+                self.tool_call(turn, part, entry, path)
             case ReasoningPart():
                 self.reasoning_part(turn, part, path)
-            case FilePart() if "audio" in self.data(part):
+            case FilePart() if "audio" in (echo := entry.get("echo", {})):
                 # An audio answer goes back as the reference to it.
-                turn.audio = {"id": self.data(part)["audio"]["id"]}
+                turn.audio = {"id": echo["audio"]["id"]}
             case FilePart():
                 self.report.dropped(path, "a Chat Completions assistant turn takes no files")
             case OpaquePart():
@@ -243,14 +235,15 @@ class _Encoder:
         made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
         self.report.dropped(path, f"{self.provider} takes no reasoning back ({made_by})")
 
-    def tool_call(self, turn: _AssistantTurn, part: ToolCallPart, path: str) -> None:
-        data = self.data(part)
-        if data.get("function_call"):
+    def tool_call(
+        self, turn: _AssistantTurn, part: ToolCallPart, entry: ProviderEntry, path: str
+    ) -> None:
+        if entry.get("forms", {}).get("function_call"):
             turn.function_call = {"name": part.name, "arguments": part.arguments}
             self.legacy_calls[part.id] = part.name
             return
-        if "tool_call" in data:
-            turn.tool_calls.append(dict(data["tool_call"]))
+        if "tool_call" in (echo := entry.get("echo", {})):
+            turn.tool_calls.append(dict(echo["tool_call"]))
             return
         call_id = self.call_id(part.id, f"{path}.id")
         turn.tool_calls.append(encode_tool_call(part, call_id, self.provider))
@@ -271,28 +264,25 @@ class _Encoder:
         for position, part in enumerate(message.parts):
             if isinstance(part, ToolResultPart):
                 path = f"messages[{index}].parts[{position}]"
-                out.append(self.tool_result(part, self.data(message), path, moved))
+                wire = self.tool_result(part, path, moved)
+                out.append(overlay(wire, kept(message, self.provider).get("fields", {})))
         return out
 
     def tool_result(
-        self,
-        part: ToolResultPart,
-        message_data: Mapping[str, Any],
-        path: str,
-        moved: list[dict[str, Any]],
+        self, part: ToolResultPart, path: str, moved: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        data = self.data(part)
-        wire = self.tool_message(part, data, path)
+        forms = self.forms(part)
+        wire = self.tool_message(part, forms, path)
         items: list[dict[str, Any]] = []
-        files = 0
+        files_before = len(moved)
         for position, item in enumerate(part.content):
             where = f"{path}.content[{position}]"
             match item:
                 case TextPart():
                     items.append(self.parts.text(item))
                 case OpaquePart():
-                    if (entry := self.parts.opaque(item, where)) is not None:
-                        items.append(entry)
+                    if (opaque := self.parts.opaque(item, where)) is not None:
+                        items.append(opaque)
                 case FilePart():
                     if (file := self.parts.file(item, where)) is not None:
                         # Quirk: a tool message takes text only; its files follow
@@ -303,45 +293,43 @@ class _Encoder:
                             "the file is sent in a user message after the tool results",
                         )
                         moved.append(file)
-                        files += 1
                 case _:
                     assert_never(item)
         if part.is_error:
             self.report.dropped(
                 f"{path}.is_error", "a Chat Completions tool message has no error flag"
             )
-        content = wire_content(items, data.get("content"), has_other=False)
-        if content == "" and files:
-            content = FILES_MOVED_NOTE
-        return self.finish(wire, content, {"fields": message_data.get("fields", {})})
+        content = wire_content(items, forms.get("content"), has_other=False)
+        if content is not ABSENT:
+            moved_all = content == "" and len(moved) > files_before
+            wire["content"] = FILES_MOVED_NOTE if moved_all else content
+        return wire
 
     def tool_message(
-        self, part: ToolResultPart, data: Mapping[str, Any], path: str
+        self, part: ToolResultPart, forms: Mapping[str, Any], path: str
     ) -> dict[str, Any]:
-        if data.get("role") == "function" or part.tool_call_id in self.legacy_calls:
+        if forms.get("role") == "function" or part.tool_call_id in self.legacy_calls:
             name = part.name or self.legacy_calls.get(part.tool_call_id, "")
             return {"role": "function", "name": name}
         wire = {
             "role": "tool",
             "tool_call_id": self.call_id(part.tool_call_id, f"{path}.tool_call_id"),
         }
-        if "name" in data and self.dialect.tool_message_name:
-            wire["name"] = data["name"]
+        if forms.get("name") and self.dialect.tool_message_name and part.name is not None:
+            wire["name"] = part.name
         return wire
 
 
+@dataclass(slots=True)
 class _AssistantTurn:
     """What an assistant message's parts add up to on the wire."""
 
-    __slots__ = ("audio", "function_call", "items", "reasoning", "refusals", "tool_calls")
-
-    def __init__(self, *, audio: dict[str, Any] | None) -> None:
-        self.items: list[dict[str, Any]] = []
-        self.refusals: list[str] = []
-        self.reasoning: list[str] = []
-        self.tool_calls: list[dict[str, Any]] = []
-        self.function_call: dict[str, Any] | None = None
-        self.audio = audio
+    audio: dict[str, Any] | None
+    items: list[dict[str, Any]] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    function_call: dict[str, Any] | None = None
 
 
 # --- decoding ---
@@ -349,29 +337,24 @@ class _AssistantTurn:
 
 class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
-        self.dialect = dialect
-        self.provider = dialect.provider
-        self.read = WireReader(dialect.provider)
         self.parts = PartDecoder(dialect)
-
-    def pd(self, **data: Any) -> dict[str, dict[str, Any]]:
-        return self.parts.pd(**data)
+        self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
         read = self.read
-        options = rest(body, MODELLED)
-        hints: dict[str, Any] = {}
+        options = other_fields(body, MODELLED)
+        forms: RequestForms = {}
         messages = read.array(read.field(body, "messages", "", list), "messages")
         fields: dict[str, Any] = {
             "model": read.field(body, "model", "", str),
             "messages": tuple(self.message(item, i) for i, item in enumerate(messages)),
             "tools": decode_tools(body.get("tools"), read, options),
-            **decode_settings(body, options, hints, self.dialect),
+            **decode_settings(body, options, forms, self.dialect),
         }
         if options:
             fields["provider_options"] = {self.provider: options}
-        if hints:
-            fields["provider_data"] = {self.provider: hints}
+        if data := keep(self.provider, forms=forms):
+            fields["provider_data"] = data
         return ChatRequest(**fields)
 
     # --- messages ---
@@ -381,172 +364,80 @@ class _Decoder:
         wire = self.read.object(wire, path)
         role = self.read.field(wire, "role", path, str)
         match role:
-            case "system" | "developer":
-                return self.system(wire, role, path)
-            case "user":
-                return self.user(wire, path)
+            case "system" | "developer" | "user":
+                return self.role_message(wire, role, path)
             case "assistant":
                 return self.assistant(wire, path)
             case "tool" | "function":
                 return self.tool_result(wire, role, path)
         raise self.read.error(f"{path}.role", f"unknown role {role!r}")
 
-    def common(self, wire: Mapping[str, Any], known: set[str], path: str) -> dict[str, Any]:
-        """The `name` and the fields this codec does not model, of any message."""
-        data: dict[str, Any] = {}
-        if wire.get("name") is not None:
-            data["name"] = self.read.field(wire, "name", path, str)
-            known = known | {"name"}
-        data["fields"] = rest(wire, known)
-        return data
-
-    def form(
-        self, wire: Mapping[str, Any], items: list[dict[str, Any]], *, has_other: bool
-    ) -> str | None:
-        """The content marker: None when `content` has its default form."""
-        if "content" not in wire:
-            return "absent"
-        content = wire["content"]
-        default = content_form(items, has_other=has_other)
-        if content is None:
-            return None if default == "null" else "null"
-        if isinstance(content, list):
-            return None if default == "list" else "list"
-        return None
-
-    def system(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
-        parts, items = self.text_content(wire, path, "a system message")
-        data = self.common(wire, {"role", "content"}, path)
-        return Message(
-            role="system",
-            parts=tuple(parts),
-            provider_data=self.pd(
-                role="developer" if role == "developer" else None,
-                content=self.form(wire, items, has_other=False),
-                **data,
-            ),
+    def role_message(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
+        """A system (or developer) or a user message."""
+        user = role == "user"
+        parts, items = self.parts.content(
+            wire, path, self.parts.user_part if user else self.parts.system_item
         )
-
-    def text_content(
-        self, wire: Mapping[str, Any], path: str, owner: str
-    ) -> tuple[list[Any], list[dict[str, Any]]]:
-        """Text parts of a system or tool message; a tool message keeps other
-        items as opaque parts, a system message (text only in the core) refuses them."""
-        content = wire.get("content")
-        path = f"{path}.content"
-        if content is None:
-            return [], []
-        if isinstance(content, str):
-            return [TextPart(text=content)], [{"type": "text", "text": content}]
-        items = self.read.array(content, path)
-        parts: list[Any] = []
-        for index, item in enumerate(items):
-            item = self.read.object(item, f"{path}[{index}]")
-            if item.get("type") == "text":
-                parts.append(self.parts.text(item, f"{path}[{index}]"))
-            elif owner == "a tool message":
-                parts.append(OpaquePart(provider=self.provider, data=item))
-            else:
-                raise self.read.error(f"{path}[{index}].type", f"{owner} takes text parts only")
-        return parts, items
-
-    def user(self, wire: Mapping[str, Any], path: str) -> Message:
-        content = wire.get("content")
-        parts: list[Any] = []
-        items: list[dict[str, Any]] = []
-        if isinstance(content, str):
-            parts, items = [TextPart(text=content)], [{"type": "text", "text": content}]
-        elif content is not None:
-            items = self.read.array(content, f"{path}.content")
-            parts = [
-                self.parts.user_part(item, f"{path}.content[{i}]") for i, item in enumerate(items)
-            ]
-        data = self.common(wire, {"role", "content"}, path)
-        form = self.form(wire, items, has_other=False)
-        return Message(role="user", parts=tuple(parts), provider_data=self.pd(content=form, **data))
+        forms: MessageForms = {}
+        if role == "developer":
+            forms["role"] = "developer"
+        if form := content_marker(wire, items, has_other=False):
+            forms["content"] = form
+        data = keep(self.provider, fields=other_fields(wire, ("role", "content")), forms=forms)
+        return Message(role="user" if user else "system", parts=tuple(parts), provider_data=data)
 
     def assistant(self, wire: Mapping[str, Any], path: str) -> Message:
         parts: list[Any] = []
         known = {"role", "content", "refusal", "tool_calls", "function_call", "audio"}
-        field = self.dialect.reasoning_field
-        if field is not None:
-            known.add(field)
-            if wire.get(field) is not None:
-                text = self.read.field(wire, field, path, str)
+        reasoning = self.dialect.reasoning_field
+        if reasoning is not None:
+            known.add(reasoning)
+            if wire.get(reasoning) is not None:
+                text = self.read.field(wire, reasoning, path, str)
                 parts.append(ReasoningPart(text=text, provider=self.provider))
-        items = self.assistant_content(wire, path, parts)
+        content, items = self.parts.content(wire, path, self.parts.assistant_item)
+        parts.extend(content)
         refusal = self.read.field(wire, "refusal", path, str, None)
         if refusal is not None:
             parts.append(RefusalPart(text=refusal))
-        calls = self.tool_calls(wire, path)
+        calls = self.parts.tool_calls(wire, path)
         parts.extend(calls)
         audio = self.read.field(wire, "audio", path, dict, None)
-        data = self.common(wire, known, path)
+        fields = other_fields(wire, known)
         # A field sent as null (or an empty list) is kept as sent.
-        data["fields"].update(
+        fields.update(
             {key: wire[key] for key in known - {"role", "content"} if key in wire and not wire[key]}
         )
-        has_other = bool(calls or refusal is not None or audio)
-        form = self.form(wire, items, has_other=has_other)
-        data = self.pd(content=form, audio=audio, **data)
+        forms: MessageForms = {}
+        if form := content_marker(
+            wire, items, has_other=bool(calls or refusal is not None or audio)
+        ):
+            forms["content"] = form
+        echo = MessageEcho(audio=cast("AudioReference", audio)) if audio else None
+        data = keep(self.provider, fields=fields, forms=forms, echo=echo)
         return Message(role="assistant", parts=tuple(parts), provider_data=data)
 
-    def assistant_content(
-        self, wire: Mapping[str, Any], path: str, parts: list[Any]
-    ) -> list[dict[str, Any]]:
-        content = wire.get("content")
-        if content is None:
-            return []
-        if isinstance(content, str):
-            parts.append(TextPart(text=content))
-            return [{"type": "text", "text": content}]
-        items = self.read.array(content, f"{path}.content")
-        for index, item in enumerate(items):
-            where = f"{path}.content[{index}]"
-            item = self.read.object(item, where)
-            match item.get("type"):
-                case "text":
-                    parts.append(self.parts.text(item, where))
-                case "refusal":
-                    refusal = self.read.field(item, "refusal", where, str)
-                    parts.append(RefusalPart(text=refusal, provider_data=self.pd(in_content=True)))
-                case _:
-                    parts.append(OpaquePart(provider=self.provider, data=item))
-        return items
-
-    def tool_calls(self, wire: Mapping[str, Any], path: str) -> list[ToolCallPart]:
-        calls = [
-            decode_tool_call(item, f"{path}.tool_calls[{i}]", self.read)
-            for i, item in enumerate(self.read.field(wire, "tool_calls", path, list, None) or [])
-        ]
-        function_call = self.read.field(wire, "function_call", path, dict, None)
-        if function_call is not None:
-            where = f"{path}.function_call"
-            calls.append(
-                ToolCallPart(
-                    id="",
-                    name=self.read.field(function_call, "name", where, str),
-                    arguments=self.read.field(function_call, "arguments", where, str),
-                    provider_data={self.provider: {"function_call": True}},
-                )
-            )
-        return calls
-
     def tool_result(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
-        parts, items = self.text_content(wire, path, "a tool message")
+        parts, items = self.parts.content(wire, path, self.parts.tool_item)
         name = self.read.field(wire, "name", path, str, None)
-        # An explicit `"name": null` stays among the message's fields, as sent.
-        known = {"role", "content", "tool_call_id"} | ({"name"} if name is not None else set())
-        form = self.form(wire, items, has_other=False)
+        forms: ToolResultForms = {}
+        if (form := content_marker(wire, items, has_other=False)) is not None:
+            forms["content"] = form
         if role == "function":
             # The deprecated `functions` API: results are matched by name, not id.
-            call_id, data = "", self.pd(role="function", content=form)
+            call_id, forms["role"] = "", "function"
             name = self.read.field(wire, "name", path, str)
         else:
             call_id = self.read.field(wire, "tool_call_id", path, str)
-            data = self.pd(name=name, content=form)
+            if name is not None:
+                forms["name"] = True
         result = ToolResultPart(
-            tool_call_id=call_id, name=name, content=tuple(parts), provider_data=data
+            tool_call_id=call_id,
+            name=name,
+            content=tuple(parts),
+            provider_data=keep(self.provider, forms=forms),
         )
-        fields = self.pd(fields=rest(wire, known))
-        return Message(role="tool", parts=(result,), provider_data=fields)
+        # An explicit `"name": null` stays among the message's fields, as sent.
+        known = ("role", "content", "tool_call_id") + (("name",) if name is not None else ())
+        data = keep(self.provider, fields=other_fields(wire, known))
+        return Message(role="tool", parts=(result,), provider_data=data)

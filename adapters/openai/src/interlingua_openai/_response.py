@@ -5,7 +5,8 @@ Invariants:
 - `encode_response(decode_response(body)) == body` for any body the API
   sends: what the core does not model (`created`, `system_fingerprint`,
   `logprobs`, `refusal: null`, unknown fields) is kept verbatim in the
-  response's `provider_data`, and missing canonical keys are remembered.
+  response's `provider_data`, and missing canonical keys are remembered
+  (`_wire.ResponseForms`, `_wire.ResponseEcho`).
 - A refusal is a `RefusalPart`, never text; an audio answer is a `FilePart`
   whose `provider_data` keeps its id, expiry and transcript; non-empty
   annotations live on the text part they annotate.
@@ -13,21 +14,23 @@ Invariants:
   `alternatives`, each with its own message and finish reason (usage is the
   call's and stays on the first); a stream gives them the same way.
 - `content` that came as a list of parts (compatible servers) goes back as one,
-  unknown items in it as opaque parts; usage fields `TokenUsage` cannot hold
+  refusal items and unknown items in it as parts of their own; usage fields `TokenUsage` cannot hold
   (a null detail group, a router's `cost`) are kept beside it.
 - `raw_finish_reason` is the wire value; `finish_reason` its meaning.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from typing_extensions import assert_never
 
 from interlingua import (
     ChatResponse,
     ContentPart,
     FilePart,
-    FinishReason,
     Message,
     OpaquePart,
     ReasoningPart,
@@ -38,81 +41,69 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, overlay, resolve_report
-from interlingua_openai._common import assert_never, entry, rest
-from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
-from interlingua_openai._parts import PartDecoder, PartEncoder, decode_tool_call, encode_tool_call
-from interlingua_openai._wire import WIRE_FINISH_REASONS
+from interlingua.codec import (
+    copy_json,
+    keep,
+    kept,
+    merge_provider_data,
+    other_fields,
+    overlay,
+    resolve_report,
+)
+from interlingua_openai._dialect import ChatCompletionsDialect
+from interlingua_openai._finish import decode_finish_reason, encode_finish_reason
+from interlingua_openai._parts import PartDecoder, PartEncoder, encode_tool_call
+from interlingua_openai._wire import (
+    AudioAnswer,
+    FileEcho,
+    MessageShape,
+    ResponseEcho,
+    ResponseForms,
+    TextEcho,
+)
 
-__all__ = [
-    "decode_finish_reason",
-    "decode_response",
-    "decode_usage",
-    "encode_response",
-    "encode_usage",
-]
+__all__ = ["AUDIO_ANSWER_MEDIA_TYPE", "decode_response", "encode_response"]
 
 # A choice always has these; `logprobs` is null unless asked for.
 _CHOICE_DEFAULTS: dict[str, Any] = {"logprobs": None}
 # What a body made elsewhere gets for the fields only OpenAI knows.
 _BODY_DEFAULTS: dict[str, Any] = {"object": "chat.completion", "created": 0}
+_BODY_MODELLED = ("id", "model", "choices", "usage")
+_MESSAGE_MODELLED = ("role", "content", "refusal", "tool_calls", "function_call", "audio")
 # An audio answer's format is the one the request asked for; the body does not say.
 AUDIO_ANSWER_MEDIA_TYPE = "audio/*"
-# Where a stream's response carries its other choices (dumped `ChatResponse`s):
-# the seam until the core's accumulator builds `alternatives` itself.
 
 
-def decode_response(body: Any, *, dialect: ChatCompletionsDialect = OPENAI) -> ChatResponse:
+def decode_response(body: Any, dialect: ChatCompletionsDialect) -> ChatResponse:
     """The `ChatResponse` of a Chat Completions body (a dict or the SDK's `ChatCompletion`)."""
     decoder = _Decoder(dialect)
     return decoder.response(decoder.read.body(body))
 
 
 def encode_response(
-    response: ChatResponse,
-    *,
-    report: TranslationReport | None = None,
-    dialect: ChatCompletionsDialect = OPENAI,
+    response: ChatResponse, dialect: ChatCompletionsDialect, report: TranslationReport | None = None
 ) -> dict[str, Any]:
     """The Chat Completions body for `response`; losses go to `report`."""
     encoder = _Encoder(dialect, resolve_report(report, dialect.provider))
     return copy_json(encoder.response(response))
 
 
-def decode_usage(
-    usage: Mapping[str, Any], path: str = "usage", *, dialect: ChatCompletionsDialect = OPENAI
-) -> TokenUsage:
-    """`prompt_tokens` (cached ones included) is the input; every detail is kept."""
-    return dialect.usage.decode(usage, path, WireReader(dialect.provider))
-
-
-def encode_usage(usage: TokenUsage, *, dialect: ChatCompletionsDialect = OPENAI) -> dict[str, Any]:
-    return dialect.usage.encode(usage)
-
-
-def decode_finish_reason(
-    raw: str | None, *, dialect: ChatCompletionsDialect = OPENAI
-) -> FinishReason | None:
-    if raw is None:
-        return None
-    return dialect.finish_reasons.get(raw, FinishReason.OTHER)
-
-
 # `_shape` and `_rebuilt` are not `leftover` and `overlay`: a kept field replaces
 # the canonical value the encoder writes (`annotations: []`, `logprobs: null`), and
 # the canonical keys the body lacked are removed again.
 def _shape(
-    wire: Mapping[str, Any], modelled: set[str], defaults: Mapping[str, Any]
-) -> dict[str, Any]:
+    wire: Mapping[str, Any], modelled: Iterable[str], defaults: Mapping[str, Any]
+) -> MessageShape:
     """What rebuilds `wire` beside its modelled keys: the other fields verbatim
     (unless equal to their default), and the defaults it lacks."""
+    modelled = set(modelled)
     fields = {
         key: value
         for key, value in wire.items()
         if key not in modelled and not (key in defaults and value == defaults[key])
     }
     absent = [key for key in dict.fromkeys((*sorted(modelled), *defaults)) if key not in wire]
-    shape: dict[str, Any] = {}
+    shape: MessageShape = {}
     if fields:
         shape["fields"] = fields
     if absent:
@@ -120,19 +111,19 @@ def _shape(
     return shape
 
 
-def _rebuilt(wire: dict[str, Any], shape: Mapping[str, Any]) -> dict[str, Any]:
-    wire.update(shape.get("fields", {}))
-    for key in shape.get("absent", ()):
+def _rebuilt(
+    wire: dict[str, Any], fields: Mapping[str, Any], absent: Iterable[str]
+) -> dict[str, Any]:
+    wire.update(fields)
+    for key in absent:
         wire.pop(key, None)
     return wire
 
 
 class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
-        self.dialect = dialect
-        self.provider = dialect.provider
-        self.read = WireReader(dialect.provider)
         self.parts = PartDecoder(dialect)
+        self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
 
     def response(self, body: dict[str, Any]) -> ChatResponse:
         read = self.read
@@ -142,35 +133,34 @@ class _Decoder:
             "model": read.field(body, "model", "", str, None),
             "provider": self.provider,
         }
-        data = _shape(body, {"id", "model", "choices", "usage"}, {})
-        usage = self.usage(body, data)
+        shape = _shape(body, _BODY_MODELLED, {})
+        fields = shape.get("fields", {})
+        forms: ResponseForms = {}
+        if "absent" in shape:
+            forms["absent"] = shape["absent"]
+        usage, extra = TokenUsage(), None
+        if body.get("usage") is not None:
+            usage, extra = self.dialect.usage.decode_kept(
+                read.object(body["usage"], "usage"), "usage", read
+            )
+        elif "usage" in body:
+            fields["usage"] = None
         answers = [
             self.choice(choice, f"choices[{i}]", i, common) for i, choice in enumerate(choices)
         ]
         if not answers:
-            data["choices"] = []
+            forms["choices"] = "empty"
             answers = [ChatResponse(**common)]
+        echo = ResponseEcho(usage=extra) if extra else None
+        data = keep(self.provider, fields=fields, forms=forms, echo=echo)
         head = answers[0]
         return head.model_copy(
             update={
                 "usage": usage,
                 "alternatives": tuple(answers[1:]),
-                "provider_data": {
-                    self.provider: {**data, **head.provider_data.get(self.provider, {})}
-                },
+                "provider_data": merge_provider_data(data, head.provider_data),
             }
         )
-
-    def usage(self, body: Mapping[str, Any], data: dict[str, Any]) -> TokenUsage:
-        """The usage; a null one, and what `TokenUsage` cannot hold, kept in `data`."""
-        if body.get("usage") is None:
-            if "usage" in body:
-                data.setdefault("fields", {})["usage"] = None
-            return TokenUsage()
-        usage = self.read.object(body["usage"], "usage")
-        if extra := self.dialect.usage.leftover(usage, "usage", self.read):
-            data["usage"] = extra
-        return decode_usage(usage, dialect=self.dialect)
 
     def choice(self, wire: Any, path: str, index: int, common: Mapping[str, Any]) -> ChatResponse:
         choice = self.read.object(wire, path)
@@ -183,47 +173,35 @@ class _Decoder:
         if "index" not in choice:
             choice_shape.setdefault("absent", []).append("index")
         parts, message_shape = self.message(message, f"{path}.message")
-        data: dict[str, Any] = {}
+        echo: ResponseEcho = {}
         if choice_shape:
-            data["choice"] = choice_shape
+            echo["choice"] = choice_shape
         if message_shape:
-            data["message"] = message_shape
+            echo["message"] = message_shape
         return ChatResponse(
             **common,
             message=Message(role="assistant", parts=tuple(parts)),
-            finish_reason=decode_finish_reason(raw, dialect=self.dialect),
+            finish_reason=decode_finish_reason(raw, self.dialect.finish_reasons),
             raw_finish_reason=raw,
-            provider_data={self.provider: data} if data else {},
+            provider_data=keep(self.provider, echo=echo),
         )
 
-    def message(self, message: Mapping[str, Any], path: str) -> tuple[list[Any], dict[str, Any]]:
+    def message(self, message: Mapping[str, Any], path: str) -> tuple[list[Any], MessageShape]:
         read, parts = self.read, list[Any]()
-        modelled = {"role", "content", "refusal", "tool_calls", "function_call", "audio"}
-        field = self.dialect.reasoning_field
-        if field is not None and message.get(field) is not None:
-            modelled.add(field)
-            parts.append(
-                ReasoningPart(text=read.field(message, field, path, str), provider=self.provider)
-            )
-        parts.extend(self.content(message, path))
-        annotations = message.get("annotations")
-        texts = [i for i, part in enumerate(parts) if isinstance(part, TextPart)]
-        if annotations and len(texts) == 1:
+        modelled = set(_MESSAGE_MODELLED)
+        reasoning = self.dialect.reasoning_field
+        if reasoning is not None and message.get(reasoning) is not None:
+            modelled.add(reasoning)
+            text = read.field(message, reasoning, path, str)
+            parts.append(ReasoningPart(text=text, provider=self.provider))
+        parts.extend(self.parts.content(message, path, self.parts.assistant_item)[0])
+        if (annotations := message.get("annotations")) and self.annotate(parts, annotations):
             modelled.add("annotations")
-            text = parts[texts[0]]
-            parts[texts[0]] = text.model_copy(
-                update={"provider_data": {self.provider: {"annotations": annotations}}}
-            )
         if (refusal := read.field(message, "refusal", path, str, None)) is not None:
             parts.append(RefusalPart(text=refusal))
         if (audio := read.field(message, "audio", path, dict, None)) is not None:
             parts.append(self.audio(audio, f"{path}.audio"))
-        calls = read.field(message, "tool_calls", path, list, None) or []
-        parts.extend(
-            decode_tool_call(c, f"{path}.tool_calls[{i}]", read) for i, c in enumerate(calls)
-        )
-        if (call := read.field(message, "function_call", path, dict, None)) is not None:
-            parts.append(self.function_call(call, f"{path}.function_call"))
+        parts.extend(self.parts.tool_calls(message, path))
         defaults = {"role": "assistant", "content": None, **self.dialect.message_defaults}
         # A modelled field the parts cannot say (null, an empty list) is kept verbatim.
         said = {key for key in modelled if message.get(key) or key in ("role", "content")}
@@ -232,90 +210,69 @@ class _Decoder:
             shape["content"] = "list"
         return parts, shape
 
-    def content(self, message: Mapping[str, Any], path: str) -> list[TextPart | OpaquePart]:
-        content = message.get("content")
-        if isinstance(content, str):
-            return [TextPart(text=content)]
-        if content is None:
-            return []
-        # Some compatible servers send parts; OpenAI sends a string.
-        items = self.read.array(content, f"{path}.content")
-        parts: list[TextPart | OpaquePart] = []
-        for index, item in enumerate(items):
-            where = f"{path}.content[{index}]"
-            item = self.read.object(item, where)
-            if item.get("type") == "text":
-                parts.append(self.parts.text(item, where))
-            else:
-                parts.append(OpaquePart(provider=self.provider, data=item))
-        return parts
+    def annotate(self, parts: list[Any], annotations: list[Any]) -> bool:
+        """Puts `annotations` on the one text part they annotate, if there is one."""
+        texts = [i for i, part in enumerate(parts) if isinstance(part, TextPart)]
+        if len(texts) != 1:
+            return False
+        text = parts[texts[0]]
+        data = merge_provider_data(
+            text.provider_data, keep(self.provider, echo=TextEcho(annotations=annotations))
+        )
+        parts[texts[0]] = text.model_copy(update={"provider_data": data})
+        return True
 
     def audio(self, audio: Mapping[str, Any], path: str) -> FilePart:
         return FilePart(
             media_type=AUDIO_ANSWER_MEDIA_TYPE,
             data=self.read.field(audio, "data", path, str),
-            provider_data={self.provider: {"audio": rest(audio, {"data"})}},
+            provider_data=keep(self.provider, echo=FileEcho(audio=_audio_answer(audio))),
         )
 
-    def function_call(self, call: Mapping[str, Any], path: str) -> ToolCallPart:
-        return ToolCallPart(
-            id="",
-            name=self.read.field(call, "name", path, str),
-            arguments=self.read.field(call, "arguments", path, str),
-            provider_data={self.provider: {"function_call": True}},
-        )
+
+def _audio_answer(audio: Mapping[str, Any]) -> AudioAnswer:
+    """What an audio answer keeps beside its data (`id`, `expires_at`, `transcript`)."""
+    return cast("AudioAnswer", other_fields(audio, ("data",)))
 
 
 class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
-        self.dialect = dialect
-        self.provider = dialect.provider
-        self.report = report
         self.parts = PartEncoder(dialect, report)
-
-    def data(self, owner: Any) -> dict[str, Any]:
-        return entry(owner, self.provider)
+        self.dialect, self.provider, self.report = dialect, dialect.provider, report
 
     def response(self, response: ChatResponse) -> dict[str, Any]:
-        data = self.data(response)
-        body: dict[str, Any] = {} if "fields" in data else dict(_BODY_DEFAULTS)
+        entry = kept(response, self.provider)
+        forms = entry.get("forms", {})
+        body: dict[str, Any] = {} if "fields" in entry else dict(_BODY_DEFAULTS)
         if response.id is not None:
             body["id"] = response.id
         if response.model is not None:
             body["model"] = response.model
         answers = (response, *response.alternatives)
         body["choices"] = [self.choice(answer, index) for index, answer in enumerate(answers)]
-        if "choices" in data:
-            body["choices"] = data["choices"]
-        body["usage"] = overlay(
-            encode_usage(response.usage, dialect=self.dialect), data.get("usage", {})
-        )
-        return _rebuilt(body, data)
+        if forms.get("choices") == "empty":
+            body["choices"] = []
+        usage = self.dialect.usage.encode(response.usage)
+        body["usage"] = overlay(usage, entry.get("echo", {}).get("usage", {}))
+        return _rebuilt(body, entry.get("fields", {}), forms.get("absent", ()))
 
     def choice(self, response: ChatResponse, index: int) -> dict[str, Any]:
         where = "" if index == 0 else f"alternatives[{index - 1}]."
-        data = self.data(response)
+        echo = kept(response, self.provider).get("echo", {})
         wire: dict[str, Any] = {
             "index": index,
-            "message": self.message(response.message, data.get("message", {}), where),
-            "finish_reason": self.finish_reason(response, where),
-            **_CHOICE_DEFAULTS,
+            "message": self.message(response.message, echo.get("message", {}), where),
         }
-        return _rebuilt(wire, data.get("choice", {}))
-
-    def finish_reason(self, response: ChatResponse, where: str) -> str | None:
-        raw, reason = response.raw_finish_reason, response.finish_reason
-        if raw is not None and (
-            response.provider == self.provider or raw in self.dialect.finish_reasons
-        ):
-            return raw
-        if reason is None:
-            return None
-        if reason not in WIRE_FINISH_REASONS:
-            self.report.transformed(
-                f"{where}finish_reason", f"Chat Completions has no {reason.value!r}; sent as 'stop'"
-            )
-        return WIRE_FINISH_REASONS.get(reason, "stop")
+        wire["finish_reason"] = encode_finish_reason(
+            response,
+            self.provider,
+            self.dialect.finish_reasons,
+            self.report,
+            f"{where}finish_reason",
+        )
+        wire.update(_CHOICE_DEFAULTS)
+        shape = echo.get("choice", {})
+        return _rebuilt(wire, shape.get("fields", {}), shape.get("absent", ()))
 
     def message(self, message: Message, shape: Mapping[str, Any], where: str) -> dict[str, Any]:
         answer = _Answer(listed=shape.get("content") == "list")
@@ -334,42 +291,44 @@ class _Encoder:
             wire[self.dialect.reasoning_field] = "".join(answer.reasoning)
         if answer.calls:
             wire["tool_calls"] = answer.calls
-        return _rebuilt(wire, shape)
+        return _rebuilt(wire, shape.get("fields", {}), shape.get("absent", ()))
 
     def part(self, answer: _Answer, wire: dict[str, Any], part: ContentPart, path: str) -> None:
-        data = self.data(part)
+        entry = kept(part, self.provider)
+        forms, echo = entry.get("forms", {}), entry.get("echo", {})
         match part:
             case TextPart():
                 answer.items.append(self.parts.text(part))
-                if "annotations" in data:
-                    wire["annotations"] = data["annotations"]
+                if "annotations" in echo:
+                    wire["annotations"] = echo["annotations"]
             case OpaquePart() if part.provider == self.provider:
                 # An item of a content list this codec does not model: the list goes back.
                 answer.items.append(dict(part.data))
                 answer.listed = True
+            case RefusalPart() if forms.get("in_content"):
+                answer.items.append({"type": "refusal", "refusal": part.text})
+                answer.listed = True
             case RefusalPart():
                 wire["refusal"] = (wire.get("refusal") or "") + part.text
-            case ToolCallPart() if data.get("function_call"):
+            case ToolCallPart() if forms.get("function_call"):
                 wire["function_call"] = {"name": part.name, "arguments": part.arguments}
             case ToolCallPart():
                 answer.calls.append(encode_tool_call(part, part.id, self.provider))
             case ReasoningPart() if self.dialect.reasoning_field is not None:
                 answer.reasoning.append(part.text)
-            case FilePart() if "audio" in data:
-                wire["audio"] = {**data["audio"], "data": part.data}
+            case FilePart() if "audio" in echo:
+                wire["audio"] = {**echo["audio"], "data": part.data}
             case ReasoningPart() | FilePart() | OpaquePart() | ToolResultPart():
                 self.report.dropped(path, f"a Chat Completions answer has no place for {part.type}")
             case _:
                 assert_never(part)
 
 
+@dataclass(slots=True)
 class _Answer:
     """What an answer's parts add up to on the wire."""
 
-    __slots__ = ("calls", "items", "listed", "reasoning")
-
-    def __init__(self, *, listed: bool) -> None:
-        self.items: list[dict[str, Any]] = []
-        self.listed = listed
-        self.reasoning: list[str] = []
-        self.calls: list[dict[str, Any]] = []
+    listed: bool
+    items: list[dict[str, Any]] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)

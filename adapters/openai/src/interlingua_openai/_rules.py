@@ -1,35 +1,169 @@
-"""What OpenAI would reject in a history, caught before sending.
+"""What Chat Completions accepts, checked before anything is sent: each rule
+with OpenAI's own words (its 400 text, or its SDK's or documentation's).
 
-Chat Completions answers 400 when an assistant message's tool calls are not
-answered by the tool messages right after it ("An assistant message with
-'tool_calls' must be followed by tool messages responding to each
-'tool_call_id'"), or a tool message answers no call of the assistant message
-before ("messages with role 'tool' must be a response to a preceeding message
-with 'tool_calls'"). The Responses API pairs `call_id`s across the whole input
-("No tool output found for function call ..."), and takes an output whose call
-is not in the input when it continues a stored response
-(`previous_response_id`, `conversation`).
-
-That cannot be mended on the wire without changing the conversation, so it
-raises `InvalidDataError` naming each message and part
-(`interlingua.sanitize()` repairs such a history).
+Where the call survives a change, the encoder makes it and reports it (a
+rewritten tool-call id, stop sequences past the limit, tool settings without
+tools, a nameless schema, a file the wire cannot carry); where a change would
+alter the conversation (unpaired tool calls and results), `InvalidDataError`
+names each message and part.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from interlingua import InvalidDataError, Message, ToolCallPart, ToolResultPart
+from interlingua import (
+    FilePart,
+    InvalidDataError,
+    Message,
+    ToolCallPart,
+    ToolResultPart,
+    TranslationReport,
+)
+from interlingua.codec import fit_tool_call_id
 
-__all__ = ["check_tool_pairs"]
+__all__ = [
+    "AUDIO_FORMATS",
+    "DEFAULT_SCHEMA_NAME",
+    "FILE_FIELDS",
+    "MAX_STOP_SEQUENCES",
+    "MEDIA_TYPES",
+    "OPENAI_FILE_STORE",
+    "STREAM_ONLY_OPTIONS",
+    "TOOL_CALL_ID_CHARACTERS",
+    "TOOL_CALL_ID_MAX_LENGTH",
+    "FileFields",
+    "check_tool_pairs",
+    "fit_call_id",
+    "fit_stop",
+    "guess_media_type",
+    "schema_name",
+    "takes_file",
+    "tool_settings",
+]
 
 _REPAIR = "interlingua.sanitize() repairs such a history"
+
+# "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with
+# maximum length 40" (reported); characters outside [a-zA-Z0-9_-] are kept out to
+# be safe. Rewritten by `fit_call_id`, the same way for a call and its result.
+TOOL_CALL_ID_CHARACTERS = "a-zA-Z0-9_-"
+TOOL_CALL_ID_MAX_LENGTH = 40
+
+# "Invalid 'stop': array too long. Expected an array with maximum length 4"
+# (reported). The first ones are sent (`fit_stop`): the model may write past one
+# it was not given, a loss the call survives.
+MAX_STOP_SEQUENCES = 4
+
+# "Missing required parameter: 'response_format.json_schema.name'": a nameless
+# schema is sent under this one (`schema_name`).
+DEFAULT_SCHEMA_NAME = "response"
+
+# "The 'stream_options' parameter is only allowed when 'stream' is enabled": a
+# call that is not streamed sends none (the client's `chat_prepare`).
+STREAM_ONLY_OPTIONS = ("stream_options",)
+
+# `input_audio.format` "currently supports "wav" and "mp3"" (the SDK's
+# `ChatCompletionContentPartInputAudioParam`): the media types it takes, with
+# their `format` (the first of each format is the one it decodes to).
+AUDIO_FORMATS: dict[str, str] = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/wave": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+}
+
+# Both APIs read `file_id`s from OpenAI's one file store (`/v1/files`): a file
+# part either of them decodes names `"openai"` (not `"openai-responses"`) as its
+# `provider`, and either takes it back; one of another store is left out
+# (`takes_file`).
+OPENAI_FILE_STORE = "openai"
+
+# The file types OpenAI takes, by extension: a media type is a label here (the
+# wire rarely says one), and must not depend on the machine's mimetypes database.
+MEDIA_TYPES: dict[str, str] = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+    "pdf": "application/pdf",
+    "json": "application/json",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "txt": "text/plain",
+    "md": "text/markdown",
+    "csv": "text/csv",
+    "html": "text/html",
+    "wav": "audio/wav",
+    "mp3": "audio/mpeg",
+}
+
+
+def guess_media_type(name: str | None, *, kind: str) -> str:
+    """A media type from a file name or URL path, or `<kind>/*` when it tells none.
+
+    The wire often gives no media type (an image URL, a file id); `kind` keeps
+    at least what the part is (`image`, `application`: any kind of document).
+    """
+    path = (name or "").split("?", 1)[0].split("#", 1)[0]
+    extension = path.rpartition(".")[2].lower() if "." in path else ""
+    guessed = MEDIA_TYPES.get(extension)
+    if guessed and (kind == "application" or guessed.startswith(f"{kind}/")):
+        return guessed
+    return f"{kind}/*"
+
+
+def takes_file(part: FilePart, store: str | None, path: str, report: TranslationReport) -> bool:
+    """Whether a file part can go to an API reading `store`'s files; a `file_id`
+    of another provider's store points at nothing there, and is dropped."""
+    if part.file_id is None or part.provider is None or part.provider == store:
+        return True
+    where = f"{store}'s" if store else "no"
+    report.dropped(path, f"file {part.file_id!r} is in {part.provider}'s file store, not {where}")
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class FileFields:
+    """Which of a file part's `filename` and `detail` each wire content type has."""
+
+    fields: Mapping[str, frozenset[str]]
+    api: str
+
+    def report_unsent(
+        self, part: FilePart, kind: str, path: str, report: TranslationReport
+    ) -> None:
+        taken = self.fields.get(kind, frozenset())
+        for name in ("filename", "detail"):
+            if getattr(part, name) is not None and name not in taken:
+                report.dropped(f"{path}.{name}", f"a {kind} part of {self.api} has no {name}")
+
+
+# What each content-part type can say of a file beside its bytes.
+FILE_FIELDS = FileFields(
+    {
+        "image_url": frozenset({"detail"}),
+        "file": frozenset({"filename"}),
+        "input_audio": frozenset(),
+    },
+    "Chat Completions",
+)
 
 
 def check_tool_pairs(
     messages: Sequence[Message], target: str, *, adjacent: bool, continued: bool = False
 ) -> None:
     """Every tool call answered and every result answering a call, else `InvalidDataError`.
+
+    Chat Completions wants results right after their calls' message: "An
+    assistant message with 'tool_calls' must be followed by tool messages
+    responding to each 'tool_call_id'", and "messages with role 'tool' must be a
+    response to a preceeding message with 'tool_calls'".
 
     `adjacent`: results must follow their calls' message directly (Chat
     Completions); else anywhere after them (the Responses API). `continued`: the
@@ -72,3 +206,57 @@ def _unanswered(calls: dict[str, str], target: str) -> list[tuple[str, str]]:
         (path, f"tool call {call_id!r} has no result, which {target} rejects; {_REPAIR}")
         for call_id, path in calls.items()
     ]
+
+
+def fit_call_id(
+    tool_call_id: str,
+    path: str,
+    report: TranslationReport,
+    *,
+    allowed: str = TOOL_CALL_ID_CHARACTERS,
+    max_length: int = TOOL_CALL_ID_MAX_LENGTH,
+) -> str:
+    """The id as the wire takes it; a rewrite is reported, and the same id always
+    maps to the same stand-in, so a call and its result stay paired."""
+    fitted = fit_tool_call_id(tool_call_id, allowed=allowed, max_length=max_length)
+    if fitted != tool_call_id:
+        report.transformed(
+            path,
+            f"tool-call id {tool_call_id!r} does not fit [{allowed}]{{1,{max_length}}}; "
+            f"sent as {fitted!r}",
+        )
+    return fitted
+
+
+def fit_stop(
+    stop: tuple[str, ...], limit: int | None, report: TranslationReport
+) -> tuple[str, ...]:
+    """The stop sequences the server takes (the first `limit`); the rest reported."""
+    kept = stop if limit is None else stop[:limit]
+    for index in range(len(kept), len(stop)):
+        report.dropped(f"stop[{index}]", f"Chat Completions takes at most {limit} stop sequences")
+    return kept
+
+
+def tool_settings(
+    settings: dict[str, Any], report: TranslationReport, *, has_tools: bool
+) -> dict[str, Any]:
+    """`settings` (`tool_choice`, `parallel_tool_calls`) when there are tools to
+    choose from; else none, each reported: "Invalid value for
+    'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools'
+    are specified." (and alike for `tool_choice`)."""
+    if has_tools:
+        return settings
+    for name in settings:
+        report.dropped(name, "OpenAI takes it only beside tools, and the request has none")
+    return {}
+
+
+def schema_name(name: str | None, report: TranslationReport) -> str:
+    """The name a JSON schema is sent under."""
+    if name is None:
+        report.transformed(
+            "response_format.name",
+            f"OpenAI requires a schema name; sent as {DEFAULT_SCHEMA_NAME!r}",
+        )
+    return name or DEFAULT_SCHEMA_NAME

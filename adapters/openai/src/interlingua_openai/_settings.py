@@ -19,36 +19,40 @@ settings); the rest is Chat Completions'.
 
 Every other field, and any value the core cannot hold exactly (a null, an
 `allowed_tools` choice, a schema without a name), stays in
-`provider_options[<provider>]` verbatim. Three forms of fields the core does
-model are kept as hints in the request's `provider_data[<provider>]`, used
-when it goes back to that provider and no loss anywhere else: `max_tokens_field`
-(which of the two limit names was used), `stop: "string"` (a lone string), and
-`stream: False` (an explicit false).
+`provider_options[<provider>]` verbatim. The forms of three fields the core
+does model are kept in the request's `provider_data[<provider>]["forms"]`
+(`_wire.RequestForms`), used when it goes back to that provider and no loss
+anywhere else: `max_tokens_field` (which of the two limit names was used),
+`stop: "string"` (a lone string), and `stream: False` (an explicit false).
 
 What the wire cannot hold is reported: a token budget or an off switch for
 reasoning, the schema fields of a plain format, stop sequences past the
-dialect's limit, tool settings without tools.
+dialect's limit, tool settings without tools (`_rules`), other providers'
+options.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
-from interlingua.codec import WireReader
-from interlingua_openai._common import encode_context
+from interlingua.codec import WireReader, kept
 from interlingua_openai._dialect import ChatCompletionsDialect
+from interlingua_openai._rules import fit_stop, schema_name, tool_settings
+from interlingua_openai._wire import RequestForms
 
 __all__ = [
     "MODELLED",
     "SettingsReader",
     "decode_schema",
     "decode_settings",
+    "encode_context",
     "encode_effort",
     "encode_format",
     "encode_settings",
     "encode_tool_settings",
+    "report_other_providers",
 ]
 
 # The body fields the core models (directly, or through `_request` and `_tools`).
@@ -73,10 +77,6 @@ MODELLED = frozenset(
 _CHOICE_MODES = ("auto", "none", "required")
 _SCHEMA_FIELDS = frozenset({"name", "schema", "description", "strict"})
 _PLAIN_FORMAT_EXTRAS = ("name", "description", "json_schema", "strict")
-
-# OpenAI requires a schema's name ("Missing required parameter:
-# 'response_format.json_schema.name'"); a nameless one is sent under this one.
-DEFAULT_SCHEMA_NAME = "response"
 
 
 # --- shared with the Responses API ---
@@ -162,14 +162,7 @@ def encode_tool_settings(
         settings["tool_choice"] = choice(request.tool_choice)
     if request.parallel_tool_calls is not None:
         settings["parallel_tool_calls"] = request.parallel_tool_calls
-    if has_tools:
-        return settings
-    for name in settings:
-        # Quirk: OpenAI answers 400 "Invalid value for 'parallel_tool_calls':
-        # 'parallel_tool_calls' is only allowed when 'tools' are specified." (and alike
-        # for `tool_choice`); without tools neither means anything.
-        report.dropped(name, "OpenAI takes it only beside tools, and the request has none")
-    return {}
+    return tool_settings(settings, report, has_tools=has_tools)
 
 
 def encode_effort(config: ReasoningConfig, report: TranslationReport, api: str) -> str | None:
@@ -190,12 +183,7 @@ def encode_format(format: ResponseFormat, report: TranslationReport) -> tuple[st
             if getattr(format, name) is not None:
                 report.dropped(f"response_format.{name}", f"a {format.type} format takes no {name}")
         return format.type, {}
-    if format.name is None:
-        report.transformed(
-            "response_format.name",
-            f"OpenAI requires a schema name; sent as {DEFAULT_SCHEMA_NAME!r}",
-        )
-    fields: dict[str, Any] = {"name": format.name or DEFAULT_SCHEMA_NAME}
+    fields: dict[str, Any] = {"name": schema_name(format.name, report)}
     fields["schema"] = format.json_schema
     if format.description is not None:
         fields["description"] = format.description
@@ -212,13 +200,12 @@ def encode_settings(
     options: dict[str, Any],
     dialect: ChatCompletionsDialect,
     report: TranslationReport,
-    *,
     has_tools: bool,
 ) -> dict[str, Any]:
-    """The settings' body fields, in the forms the request's hints ask for."""
-    hints = request.provider_data.get(dialect.provider, {})
+    """The settings' body fields, in the forms the request keeps."""
+    forms = kept(request, dialect.provider).get("forms", {})
     body = encode_tool_settings(request, report, _encode_tool_choice, has_tools=has_tools)
-    _encode_sampling(body, request, hints, dialect, report)
+    _encode_sampling(body, request, forms, dialect, report)
     if (config := request.reasoning) is not None:
         if (effort := encode_effort(config, report, "Chat Completions")) is not None:
             body["reasoning_effort"] = effort
@@ -231,7 +218,7 @@ def encode_settings(
         )
     if request.stream:
         body["stream"] = True
-    elif hints.get("stream") is False:
+    elif forms.get("stream") is False:
         body["stream"] = False
     encode_context(options, request)
     return body
@@ -240,33 +227,22 @@ def encode_settings(
 def _encode_sampling(
     body: dict[str, Any],
     request: ChatRequest,
-    hints: Mapping[str, Any],
+    forms: Mapping[str, Any],
     dialect: ChatCompletionsDialect,
     report: TranslationReport,
 ) -> None:
     if request.max_tokens is not None:
         # The name the request was written with, else the dialect's.
-        body[hints.get("max_tokens_field", dialect.max_tokens_field)] = request.max_tokens
+        body[forms.get("max_tokens_field", dialect.max_tokens_field)] = request.max_tokens
     for name in ("temperature", "top_p", "seed"):
         if (value := getattr(request, name)) is not None:
             body[name] = value
     if request.top_k is not None:
         report.dropped("top_k", "Chat Completions has no top_k")
     if request.stop:
-        body["stop"] = _encode_stop(request.stop, hints, dialect.max_stop_sequences, report)
-
-
-def _encode_stop(
-    stop: tuple[str, ...], hints: Mapping[str, Any], limit: int | None, report: TranslationReport
-) -> str | list[str]:
-    # Quirk: OpenAI takes at most 4 ("Invalid 'stop': array too long. Expected an
-    # array with maximum length 4", 400, reported). The first ones are sent, and the
-    # model may write past a sequence it was not given: a loss the call survives.
-    kept = stop if limit is None else stop[:limit]
-    for index in range(len(kept), len(stop)):
-        report.dropped(f"stop[{index}]", f"Chat Completions takes at most {limit} stop sequences")
-    lone = len(kept) == 1 and hints.get("stop") == "string"
-    return kept[0] if lone else list(kept)
+        sent = fit_stop(request.stop, dialect.max_stop_sequences, report)
+        lone = len(sent) == 1 and forms.get("stop") == "string"
+        body["stop"] = sent[0] if lone else list(sent)
 
 
 def _encode_tool_choice(choice: ToolChoice) -> Any:
@@ -288,12 +264,12 @@ def _named_function(wire: Any) -> str | None:
 def decode_settings(
     body: Mapping[str, Any],
     options: dict[str, Any],
-    hints: dict[str, Any],
+    forms: RequestForms,
     dialect: ChatCompletionsDialect,
 ) -> dict[str, Any]:
     """The `ChatRequest` fields the settings give; what they cannot hold goes to
-    `options`, the forms they were written in to `hints`."""
-    settings = _ChatSettings(body, options, WireReader(dialect.provider), hints)
+    `options`, the forms they were written in to `forms`."""
+    settings = _ChatSettings(body, options, WireReader(dialect.provider), forms)
     return {
         "tool_choice": settings.tool_choice(_named_function),
         "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
@@ -309,20 +285,22 @@ def decode_settings(
 
 
 class _ChatSettings(SettingsReader):
-    """Chat Completions' own settings; the forms they were written in go to `hints`."""
+    """Chat Completions' own settings; the forms they were written in go to `forms`."""
 
     def __init__(
         self,
         body: Mapping[str, Any],
         options: dict[str, Any],
         read: WireReader,
-        hints: dict[str, Any],
+        forms: RequestForms,
     ) -> None:
         super().__init__(body, options, read)
-        self.hints = hints
+        self.forms = forms
 
     def max_tokens(self, default: str) -> int | None:
-        other = "max_tokens" if default == "max_completion_tokens" else "max_completion_tokens"
+        other: Literal["max_tokens", "max_completion_tokens"] = (
+            "max_tokens" if default == "max_completion_tokens" else "max_completion_tokens"
+        )
         if default in self.body and other in self.body:
             # Both names at once: kept as sent, the core holds neither.
             self.options.update({default: self.body[default], other: self.body[other]})
@@ -330,14 +308,14 @@ class _ChatSettings(SettingsReader):
         if other in self.body:
             value = self.scalar(other, int)
             if value is not None:
-                self.hints["max_tokens_field"] = other
+                self.forms["max_tokens_field"] = other
             return value  # type: ignore[no-any-return]
         return self.scalar(default, int)  # type: ignore[no-any-return]
 
     def stop(self) -> tuple[str, ...]:
         value = self.body.get("stop")
         if isinstance(value, str):
-            self.hints["stop"] = "string"
+            self.forms["stop"] = "string"
             return (value,)
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             return tuple(value)
@@ -350,7 +328,7 @@ class _ChatSettings(SettingsReader):
     def stream(self) -> bool:
         value = self.scalar("stream", bool)
         if value is False:
-            self.hints["stream"] = False
+            self.forms["stream"] = False
         return bool(value)
 
     def reasoning(self) -> ReasoningConfig | None:
@@ -375,3 +353,25 @@ def _decode_response_format(wire: Mapping[str, Any]) -> ResponseFormat | None:
         case {"type": "json_schema", "json_schema": dict(spec)} if len(wire) == 2:
             return decode_schema(spec, frozenset())
     return None
+
+
+# --- what both APIs do with the rest of a request ---
+
+
+def report_other_providers(request: ChatRequest, provider: str, report: TranslationReport) -> None:
+    """Every setting in another provider's `provider_options`, as dropped."""
+    for name, settings in request.provider_options.items():
+        for key in settings if name != provider else ():
+            report.dropped(f"provider_options.{name}.{key}", f"a {name} setting")
+
+
+def encode_context(options: dict[str, Any], request: ChatRequest) -> None:
+    """The context's user and session, where the request does not name them itself
+    (both APIs: `safety_identifier`, the legacy `user`, `prompt_cache_key`)."""
+    context = request.context
+    if context is None:
+        return
+    if context.user_id is not None and not {"user", "safety_identifier"} & options.keys():
+        options["safety_identifier"] = context.user_id
+    if context.session_id is not None:
+        options.setdefault("prompt_cache_key", context.session_id)

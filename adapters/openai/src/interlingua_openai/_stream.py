@@ -14,26 +14,29 @@ Invariants:
   an audio answer and the deprecated `function_call` each build one part at a
   fixed index below zero, so data for one part never lands on another.
 - The usage-only chunk (`choices: []`, with `stream_options.include_usage`)
-  gives the usage, and what `TokenUsage` cannot hold of it is kept beside;
+  gives the usage, and what `TokenUsage` cannot hold of it comes with it
+  (`UsageEvent.provider_data`, as `decode_response` keeps it);
   `obfuscation` and other per-chunk noise are ignored.
 - What the body holds beside the parts is rebuilt: `created`,
-  `service_tier`, `system_fingerprint` and later top-level fields
-  (`moderation`) as the response's `fields`; choice-level fields (token
-  `logprobs`, `content_filter_results`, `stop_reason`) and delta fields the
-  codec does not model (`reasoning_content`, text joined) as the choice's and
-  the message's. They come with the finish event, and again if more arrive
-  after it. Annotations go on the text part, or stay beside the message when
-  there is no text, as `decode_response` keeps them.
+  `service_tier`, `system_fingerprint` as the response's `fields` (with the
+  stream's start), and top-level fields that come later (`moderation`) with
+  the first choice's finish event; choice-level fields (token `logprobs`,
+  `content_filter_results`, `stop_reason`) and delta fields the codec does not
+  model (`reasoning_content`, text joined) as the choice's and the message's.
+  They come with the finish event, and again if more arrive after it.
+  Annotations go on the text part, or stay beside the message when there is
+  no text, as `decode_response` keeps them.
 - Choices other than the first are accumulated apart and come, whole, as
   `AlternativeEvent`s when the stream ends: the response's `alternatives`.
-- An `{"error": ...}` chunk becomes an `ErrorEvent`; a chunk that is not what
-  the wire promises raises `DecodeError` naming its path (`events[3]...`).
+- An `{"error": ...}` chunk is typed by `decode_error` and becomes its
+  `ErrorEvent`; a chunk that is not what the wire promises raises
+  `DecodeError` naming its path (`events[3]...`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from interlingua import (
     AlternativeEvent,
@@ -52,13 +55,20 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, copy_json, decode_events
-from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
-from interlingua_openai._response import (
-    AUDIO_ANSWER_MEDIA_TYPE,
-    decode_finish_reason,
-    decode_usage,
+from interlingua.codec import (
+    ProviderData,
+    ProviderEntry,
+    WireReader,
+    copy_json,
+    decode_events,
+    keep,
+    other_fields,
 )
+from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
+from interlingua_openai._errors import decode_error
+from interlingua_openai._finish import decode_finish_reason
+from interlingua_openai._response import AUDIO_ANSWER_MEDIA_TYPE
+from interlingua_openai._wire import AudioAnswer, FileEcho, ResponseEcho, TextEcho, ToolCallForms
 
 __all__ = [
     "AUDIO_INDEX",
@@ -87,15 +97,14 @@ _DELTA_MODELLED = frozenset(
 )
 
 
-def decode_stream(
-    events: Iterable[Any], *, dialect: ChatCompletionsDialect = OPENAI
-) -> Iterator[StreamEvent]:
+def decode_stream(events: Iterable[Any], dialect: ChatCompletionsDialect) -> Iterator[StreamEvent]:
     """The stream events of a Chat Completions stream."""
     return decode_events(ChatStreamDecoder(dialect), events)
 
 
 class ChatStreamDecoder:
-    """Turns chunks into events one at a time; `finish()` after the last chunk."""
+    """Turns chunks into events one at a time; `finish()` after the last chunk.
+    The dialect is OpenAI's unless told."""
 
     def __init__(self, dialect: ChatCompletionsDialect = OPENAI) -> None:
         self.dialect = dialect
@@ -103,6 +112,7 @@ class ChatStreamDecoder:
         self.read = WireReader(dialect.provider)
         self.count = 0
         self.fields: dict[str, Any] = {}
+        self.late_fields: dict[str, Any] = {}
         self.identity: tuple[str | None, str | None] | None = None
         self.choices: dict[int, _Choice] = {}
         self.alternatives: dict[int, StreamAccumulator] = {}
@@ -112,7 +122,8 @@ class ChatStreamDecoder:
         self.count += 1
         chunk = self.read.body(chunk, path)
         if chunk.get("error") is not None:
-            return [self.error(chunk)]
+            error = decode_error(None, chunk, provider=self.provider)
+            return [ErrorEvent.from_error(error)]
         events: list[StreamEvent] = []
         if (start := self.start(chunk, path)) is not None:
             events.append(start)
@@ -128,14 +139,22 @@ class ChatStreamDecoder:
                 accumulator = self.alternative(number)
                 for event in produced:
                     accumulator.add(event)
-        return events + self.usage(chunk, path)
+        events += self.usage(chunk, path)
+        if self.late_fields and (head := self.choices.get(0)) and head.raw is not None:
+            events.append(head.finish_event(keep(self.provider, fields=self.late_fields)))
+            self.late_fields = {}
+        return events
 
     def finish(self) -> list[StreamEvent]:
         """What is known only once the stream ended: the other choices."""
-        return [
+        events: list[StreamEvent] = [
             AlternativeEvent(index=number, response=self.alternatives[number].response())
             for number in sorted(self.alternatives)
         ]
+        if self.late_fields:
+            # Cut off before the first choice finished: no finish event carries them.
+            events.append(StreamStart(provider_data=keep(self.provider, fields=self.late_fields)))
+        return events
 
     def alternative(self, number: int) -> StreamAccumulator:
         if number not in self.alternatives:
@@ -146,8 +165,9 @@ class ChatStreamDecoder:
         return self.alternatives[number]
 
     def start(self, chunk: Mapping[str, Any], path: str) -> StreamStart | None:
-        """The response's identity on the first chunk; after it, a new top-level field."""
-        first = not self.fields
+        """The response's identity and fields on the first chunk; a top-level field
+        that comes later waits in `late_fields` for the first choice's finish."""
+        first = self.identity is None
         if first:
             # The body this stream describes is a `chat.completion`, not a chunk.
             self.fields = {"object": "chat.completion"}
@@ -160,17 +180,18 @@ class ChatStreamDecoder:
             and value is not None
             and self.fields.get(key) != value
         }
-        if not first and not extra:
-            return None
         self.fields.update(extra)
+        if not first:
+            self.late_fields.update(extra)
+            return None
         response_id = self.read.field(chunk, "id", path, str, None)
         model = self.read.field(chunk, "model", path, str, None)
-        self.identity = self.identity or (response_id, model)
+        self.identity = (response_id, model)
         return StreamStart(
             id=response_id,
             model=model,
             provider=self.provider,
-            provider_data={self.provider: {"fields": dict(self.fields)}},
+            provider_data=keep(self.provider, fields=self.fields),
         )
 
     def usage(self, chunk: Mapping[str, Any], path: str) -> list[StreamEvent]:
@@ -180,26 +201,9 @@ class ChatStreamDecoder:
             return []
         where = f"{path}.usage"
         usage = self.read.object(usage, where)
-        events: list[StreamEvent] = [
-            UsageEvent(usage=decode_usage(usage, where, dialect=self.dialect))
-        ]
-        if extra := self.dialect.usage.leftover(usage, where, self.read):
-            events.append(StreamStart(provider_data={self.provider: {"usage": extra}}))
-        return events
-
-    def error(self, chunk: Mapping[str, Any]) -> ErrorEvent:
-        error = chunk["error"]
-        details = error if isinstance(error, dict) else {}
-        # A rate limit comes as `{"type": "tokens", "code": "rate_limit_exceeded"}`:
-        # the code says what kind of error it is; the core reads both.
-        message, kind, code = details.get("message"), details.get("type"), details.get("code")
-        return ErrorEvent(
-            message=message if isinstance(message, str) else str(error),
-            error_type=kind if isinstance(kind, str) else None,
-            code=code if isinstance(code, str) else None,
-            provider=self.provider,
-            body=dict(chunk),
-        )
+        decoded, extra = self.dialect.usage.decode_kept(usage, where, self.read)
+        data = keep(self.provider, echo=ResponseEcho(usage=extra) if extra else None)
+        return [UsageEvent(usage=decoded, provider_data=data)]
 
 
 class _Choice:
@@ -272,7 +276,7 @@ class _Choice:
             return [ToolCallDelta(index=index, arguments=arguments)] if arguments else []
         self.calls.add(index)
         # Only the first fragment of a call carries its id and name.
-        data = {self.provider: {"type": "custom"}} if kind == "custom" else {}
+        data = keep(self.provider, forms=ToolCallForms(type="custom")) if kind == "custom" else {}
         return [
             ToolCallStart(
                 index=index, id=call_id, name=name, arguments=arguments or "", provider_data=data
@@ -290,7 +294,7 @@ class _Choice:
                 [ToolCallDelta(index=FUNCTION_CALL_INDEX, arguments=arguments)] if arguments else []
             )
         self.calls.add(FUNCTION_CALL_INDEX)
-        data = {self.provider: {"function_call": True}}
+        data = keep(self.provider, forms=ToolCallForms(function_call=True))
         return [
             ToolCallStart(
                 index=FUNCTION_CALL_INDEX, id="", name=name, arguments=arguments, provider_data=data
@@ -308,11 +312,11 @@ class _Choice:
     def audio_part(self) -> list[StreamEvent]:
         if "data" not in self.audio:
             return []
-        details = {key: value for key, value in self.audio.items() if key != "data"}
+        details = cast("AudioAnswer", other_fields(self.audio, ("data",)))
         part = FilePart(
             media_type=AUDIO_ANSWER_MEDIA_TYPE,
             data=self.audio["data"],
-            provider_data={self.provider: {"audio": details}},
+            provider_data=keep(self.provider, echo=FileEcho(audio=details)),
         )
         return [PartEvent(index=AUDIO_INDEX, part=part)]
 
@@ -323,28 +327,29 @@ class _Choice:
         if state == self.sent:
             return []
         self.sent = copy_json(state)
-        reason = decode_finish_reason(self.raw, dialect=self.dialect)
-        assert reason is not None
-        events: list[StreamEvent] = [
-            FinishEvent(
-                finish_reason=reason, raw_finish_reason=self.raw, provider_data=self.finish_data()
-            )
-        ]
+        events: list[StreamEvent] = [self.finish_event(self.finish_data())]
         if self.annotations and self.has_text:
-            annotations = {"annotations": list(self.annotations)}
+            annotations: ProviderEntry = {"echo": {**TextEcho(annotations=list(self.annotations))}}
             events.append(PartDataEvent(index=TEXT_INDEX, provider=self.provider, data=annotations))
         return events
 
-    def finish_data(self) -> dict[str, dict[str, Any]]:
-        data: dict[str, Any] = {}
+    def finish_event(self, data: ProviderData) -> FinishEvent:
+        """The finish event of this choice, with `data` for the response."""
+        reason = decode_finish_reason(self.raw, self.dialect.finish_reasons)
+        assert reason is not None
+        return FinishEvent(finish_reason=reason, raw_finish_reason=self.raw, provider_data=data)
+
+    def finish_data(self) -> ProviderData:
+        """The choice's and the message's fields, as `decode_response` keeps them."""
+        echo: ResponseEcho = {}
         if self.choice_fields:
-            data["choice"] = {"fields": copy_json(self.choice_fields)}
+            echo["choice"] = {"fields": copy_json(self.choice_fields)}
         message = copy_json(self.message_fields)
         if self.annotations and not self.has_text:
             message["annotations"] = list(self.annotations)
         if message:
-            data["message"] = {"fields": message}
-        return {self.provider: data} if data else {}
+            echo["message"] = {"fields": message}
+        return keep(self.provider, echo=echo)
 
 
 def _gather(target: dict[str, Any], key: str, value: Any, merge: Callable[[Any, Any], Any]) -> None:

@@ -4,9 +4,10 @@ Chat Completions (`{"type": "function", "function": {...}}`) and, through
 flat beside `"type": "function"`).
 
 A function tool is a `ToolSpec`: `name`, `description`, `parameters`,
-`strict`. In `provider_data[<provider>]`: ``parameters`` and ``strict``
-(``"absent"``: the wire left them out or null), ``fields`` (the `leftover` of
-the function's fields: what encoding the spec does not give back). A list the
+`strict`. In `provider_data[<provider>]`: `forms.parameters` and
+`forms.strict` (``"absent"``: the wire left them out or null), `fields` (the
+`leftover` of the function's fields: what encoding the spec does not give
+back). A list the
 core cannot hold exactly (a custom or built-in tool, a field beside `type` and
 `function`) is also kept whole in `provider_options[<provider>]["tools"]`, and
 sent as it came while its function tools are still the request's; otherwise
@@ -19,26 +20,34 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from interlingua import ToolSpec
-from interlingua.codec import WireReader, leftover, overlay
-from interlingua_openai._common import entry, provider_data
+from interlingua.codec import WireReader, keep, kept, leftover, overlay
+from interlingua_openai._wire import ToolSpecForms
 
-__all__ = ["decode_function", "decode_tools", "encode_tools", "function_fields", "merge_recorded"]
+__all__ = [
+    "decode_function",
+    "decode_tools",
+    "encode_tools",
+    "function_fields",
+    "merge_recorded",
+    "read_function_tools",
+]
 
 
 def function_fields(spec: ToolSpec, provider: str, *, strict: bool | None = None) -> dict[str, Any]:
     """A function's `name`, `description`, `parameters`, `strict` on the wire;
     `strict` is the value sent when the spec leaves it open (None: none sent)."""
-    data = entry(spec, provider)
-    fields: dict[str, Any] = {"name": spec.name}
+    entry = kept(spec, provider)
+    forms = entry.get("forms", {})
+    function: dict[str, Any] = {"name": spec.name}
     if spec.description is not None:
-        fields["description"] = spec.description
-    if data.get("parameters") != "absent":
-        fields["parameters"] = spec.parameters
+        function["description"] = spec.description
+    if forms.get("parameters") != "absent":
+        function["parameters"] = spec.parameters
     if spec.strict is not None:
-        fields["strict"] = spec.strict
-    elif strict is not None and data.get("strict") != "absent":
-        fields["strict"] = strict
-    return overlay(fields, data.get("fields", {}))
+        function["strict"] = spec.strict
+    elif strict is not None and forms.get("strict") != "absent":
+        function["strict"] = strict
+    return overlay(function, entry.get("fields", {}))
 
 
 def decode_function(
@@ -51,20 +60,22 @@ def decode_function(
 ) -> ToolSpec:
     """The spec a function's fields give; `framing` holds the keys around them
     (`"type": "function"`), `strict` the value sent for a spec that leaves it open."""
-    fields: dict[str, Any] = {"name": read.field(wire, "name", path, str)}
+    values: dict[str, Any] = {"name": read.field(wire, "name", path, str)}
     for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
         if wire.get(key) is not None:
-            fields[key] = read.field(wire, key, path, kind)
-    marks = {key: "absent" for key in ("parameters", "strict") if wire.get(key) is None}
-    if strict is None:
-        marks.pop("strict", None)
-    spec = ToolSpec(**fields, provider_data=provider_data(read.provider, **marks))
+            values[key] = read.field(wire, key, path, kind)
+    forms: ToolSpecForms = {}
+    if wire.get("parameters") is None:
+        forms["parameters"] = "absent"
+    if wire.get("strict") is None and strict is not None:
+        forms["strict"] = "absent"
+    spec = ToolSpec(**values, provider_data=keep(read.provider, forms=forms))
     modelled = {**(framing or {}), **function_fields(spec, read.provider, strict=strict)}
-    extra = leftover(wire, modelled)
-    if not extra:
+    fields = leftover(wire, modelled)
+    if not fields:
         return spec
     return spec.model_copy(
-        update={"provider_data": provider_data(read.provider, **marks, fields=extra)}
+        update={"provider_data": keep(read.provider, fields=fields, forms=forms)}
     )
 
 
@@ -91,22 +102,33 @@ def encode_tools(
     return merge_recorded(functions, recorded, _as_function_tool)
 
 
-def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[ToolSpec, ...]:
-    """The function tools; the whole list goes to `options` when they are not all there is."""
+def read_function_tools(
+    wire: Any, read: WireReader, decode: Callable[[dict[str, Any], str], ToolSpec]
+) -> tuple[tuple[ToolSpec, ...], list[Any]]:
+    """The specs of a `tools` list's function tools (`decode` reads one at its
+    path), and the list."""
     if wire is None:
-        return ()
+        return (), []
     items = read.array(wire, "tools")
     specs = []
     for index, item in enumerate(items):
-        tool = read.object(item, f"tools[{index}]")
+        path = f"tools[{index}]"
+        tool = read.object(item, path)
         if tool.get("type") == "function":
-            path = f"tools[{index}].function"
-            specs.append(
-                decode_function(read.field(tool, "function", f"tools[{index}]", dict), path, read)
-            )
+            specs.append(decode(tool, path))
+    return tuple(specs), items
+
+
+def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[ToolSpec, ...]:
+    """The function tools; the whole list goes to `options` when they are not all there is."""
+
+    def decode(tool: dict[str, Any], path: str) -> ToolSpec:
+        return decode_function(read.field(tool, "function", path, dict), f"{path}.function", read)
+
+    specs, items = read_function_tools(wire, read, decode)
     if not all(_is_function(t) and set(t) == {"type", "function"} for t in items):
         options["tools"] = items
-    return tuple(specs)
+    return specs
 
 
 def _is_function(tool: Any) -> bool:

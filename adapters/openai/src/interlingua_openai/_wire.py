@@ -1,183 +1,177 @@
-"""The Chat Completions wire format: body shapes, vocabularies, and where the
-codec keeps what the core does not model.
+"""The Chat Completions wire: its name, its path, and where the codec keeps
+what the core does not model.
 
-The shapes are `TypedDict`s for reading; the codec builds plain dicts. Keys in
-`provider_data[<provider>]` (the dialect's provider name, `"openai"` here):
+The codec builds and reads plain dicts; what it keeps lives in
+`provider_data[<provider>]` (the dialect's provider name, `"openai"` here),
+in the three sections of `interlingua._provider_data`. The TypedDicts below
+are those sections, one per kind of value; each key's meaning is written
+beside it, and the list is this adapter's part of the saved history format.
 
-Message, from a request (sent back in requests only)
-    ``role``     ``"developer"``: a system message sent as `developer`.
-    ``name``     the participant `name`.
-    ``content``  ``"list"``, ``"null"`` or ``"absent"``: the wire form of
-                 `content` when it is not the default one (a string for a
-                 lone text part, `null` for an assistant turn without text
-                 beside calls or a refusal, `""` for nothing, else a list).
-    ``audio``    the assistant `audio` reference (``{"id": ...}``).
-    ``fields``   any other message field, verbatim (a tool message's too).
-
-Parts (``fields`` is always the `leftover` of the wire item: what encoding the
+Parts keep in ``fields`` the `leftover` of their wire item: what encoding the
 part does not give back, nested objects and explicit nulls included; encoding
-`overlay`s it)
-    TextPart     ``fields``; ``annotations`` (response: the message's
-                 non-empty url citations).
-    RefusalPart  ``in_content``: it was a `refusal` item of a content list,
-                 not the message's `refusal` field.
-    FilePart     ``type`` (the content-part type, when not the one its media
-                 type gives); ``raw_file_data`` (a `file_data` that was no data
-                 URL); ``fields``; ``audio`` (an audio answer's `id`,
-                 `expires_at`, `transcript`: the audio itself is the data).
-                 A decoded `file_id` names this dialect's provider as the
-                 part's `provider` (its file store). `input_audio` in a format
-                 the dialect does not take stays an opaque part.
-    ToolCallPart ``fields`` (of the call and of its `function`); ``type``
-                 (``"custom"``: a custom tool's call, `arguments` holding its
-                 free-form `input`); ``tool_call`` (a call of another kind,
-                 whole); ``function_call`` (the deprecated message-level
-                 `function_call`, which has no id).
-    ToolResultPart ``content`` (the form, as for a message), ``name`` (a `name`
-                 the tool message carried), ``role`` (``"function"``: the
-                 deprecated function-result message).
-    ToolSpec     ``parameters`` (``"absent"``: left out or null), ``fields``
-                 (of the `function` object).
-
-ChatResponse (response-only facts, never sent in a request)
-    ``fields``   top-level fields the core does not model (`object`, `created`,
-                 `service_tier`, `system_fingerprint`, ...), verbatim.
-    ``absent``   canonical keys the body lacked (`usage`).
-    ``choice``   ``{"fields": {...}, "absent": [...]}`` for the choice
-                 (`logprobs` when not null).
-    ``message``  ``{"fields": {...}, "absent": [...], "content": "list"}`` for
-                 the message (`refusal: null` and `annotations: []` are
-                 canonical, so only a deviation is kept; ``content``: it came
-                 as a list of parts).
-    ``usage``    the `leftover` of the usage object: what `TokenUsage` cannot
-                 hold (a null detail group, a non-count detail, a router's
-                 `cost`).
-    ``choices``  ``[]``: the body had no choice at all.
+`overlay`s it. A message keeps in ``fields`` its other fields verbatim (a
+participant `name` too). A decoded `file_id` names the dialect's provider as
+the part's `provider` (its file store); `input_audio` in a format the dialect
+does not take stays an opaque part.
 
 ChatRequest.provider_options[<provider>] holds every body field the core does
 not model, verbatim (`n`, `logprobs`, `stream_options`, `user`, ...), and a
-tools list the core cannot hold exactly. ChatRequest.provider_data[<provider>]
-holds the forms of fields the core does model (see `_settings`).
+tools list the core cannot hold exactly; `ChatRequest.provider_data` keeps
+the forms of the fields it does model (`RequestForms`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal
 
-from interlingua import FinishReason
+from typing_extensions import TypedDict
 
 __all__ = [
-    "AUDIO_FORMATS",
-    "FINISH_REASONS",
-    "WIRE_FINISH_REASONS",
-    "ChatChoice",
-    "ChatChunk",
-    "ChatCompletion",
-    "ChatMessage",
-    "ChatRequestBody",
-    "ChatToolCall",
-    "ChatUsage",
+    "CHAT_COMPLETIONS_PATH",
+    "PROVIDER",
+    "AudioAnswer",
+    "AudioReference",
+    "ChoiceShape",
+    "ContentForm",
+    "FileEcho",
+    "FileForms",
+    "MessageEcho",
+    "MessageForms",
+    "MessageShape",
+    "RefusalForms",
+    "RequestForms",
+    "ResponseEcho",
+    "ResponseForms",
+    "TextEcho",
+    "ToolCallEcho",
+    "ToolCallForms",
+    "ToolResultForms",
+    "ToolSpecForms",
 ]
 
-
-class ChatFunction(TypedDict):
-    name: str
-    arguments: str
+PROVIDER = "openai"
+CHAT_COMPLETIONS_PATH = "/chat/completions"
 
 
-class ChatToolCall(TypedDict, total=False):
+# --- messages and parts (saved in histories) ---
+
+
+ContentForm = Literal["list", "null", "absent"]
+
+
+class AudioReference(TypedDict):
     id: str
-    type: Literal["function", "custom"]
-    function: ChatFunction
-    custom: dict[str, Any]
 
 
-class ChatMessage(TypedDict, total=False):
-    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
-    content: str | list[dict[str, Any]] | None
-    name: str
-    refusal: str | None
-    tool_calls: list[ChatToolCall]
-    tool_call_id: str
-    audio: dict[str, Any] | None
+class MessageForms(TypedDict, total=False):
+    role: Literal["developer"]
+    """A system message sent as `developer`."""
+    content: ContentForm
+    """`content` when not in its default form (a string for one plain text
+    part, `null` for an assistant turn of calls or a refusal only, `""` for
+    nothing, else a list)."""
+
+
+class MessageEcho(TypedDict, total=False):
+    audio: AudioReference
+    """The assistant `audio` reference of a request message."""
+
+
+class TextEcho(TypedDict, total=False):
     annotations: list[dict[str, Any]]
+    """A response message's non-empty `annotations` (url citations)."""
 
 
-class ChatRequestBody(TypedDict, total=False):
-    model: str
-    messages: list[ChatMessage]
-    tools: list[dict[str, Any]]
-    tool_choice: str | dict[str, Any]
-    parallel_tool_calls: bool
-    max_completion_tokens: int
-    max_tokens: int
-    temperature: float
-    top_p: float
-    stop: str | list[str]
-    seed: int
-    reasoning_effort: str
-    response_format: dict[str, Any]
-    stream: bool
+class RefusalForms(TypedDict, total=False):
+    in_content: bool
+    """True: a `refusal` item of a content list, not the `refusal` field."""
 
 
-class ChatUsage(TypedDict, total=False):
-    prompt_tokens: int
-    completion_tokens: int
-    total_tokens: int
-    prompt_tokens_details: dict[str, int]
-    completion_tokens_details: dict[str, int]
+class FileForms(TypedDict, total=False):
+    type: str
+    """The content-part type, when not the one the part's kind gives."""
+    raw_file_data: bool
+    """True: a `file_data` of bare base64, not a data URL."""
 
 
-class ChatChoice(TypedDict, total=False):
-    index: int
-    message: ChatMessage
-    finish_reason: str | None
-    logprobs: dict[str, Any] | None
-
-
-class ChatCompletion(TypedDict, total=False):
+class AudioAnswer(TypedDict, total=False):
     id: str
-    object: Literal["chat.completion"]
-    created: int
-    model: str
-    choices: list[ChatChoice]
-    usage: ChatUsage
-    service_tier: str | None
-    system_fingerprint: str | None
+    expires_at: int
+    transcript: str
 
 
-class ChatChunk(TypedDict, total=False):
-    id: str
-    object: Literal["chat.completion.chunk"]
-    created: int
-    model: str
-    choices: list[dict[str, Any]]
-    usage: ChatUsage | None
-    obfuscation: str
+class FileEcho(TypedDict, total=False):
+    audio: AudioAnswer
+    """An audio answer's `id`, `expires_at` and `transcript` (the audio itself
+    is the part's data): the `id` goes back as the assistant's `audio`."""
 
 
-FINISH_REASONS: dict[str, FinishReason] = {
-    "stop": FinishReason.STOP,
-    "length": FinishReason.LENGTH,
-    "tool_calls": FinishReason.TOOL_CALLS,
-    "content_filter": FinishReason.CONTENT_FILTER,
-    # The deprecated `functions` API's way of saying `tool_calls`.
-    "function_call": FinishReason.TOOL_CALLS,
-}
+class ToolCallForms(TypedDict, total=False):
+    type: Literal["custom"]
+    """A custom tool's call: `arguments` holds its free-form `input`."""
+    function_call: bool
+    """True: the deprecated message-level `function_call`, which has no id."""
 
-WIRE_FINISH_REASONS: dict[FinishReason, str] = {
-    FinishReason.STOP: "stop",
-    FinishReason.LENGTH: "length",
-    FinishReason.TOOL_CALLS: "tool_calls",
-    FinishReason.CONTENT_FILTER: "content_filter",
-}
 
-# The media types `input_audio` takes, with their `format` (the first of each
-# format is the one it decodes to). OpenAI takes wav and mp3 only.
-AUDIO_FORMATS: dict[str, str] = {
-    "audio/wav": "wav",
-    "audio/x-wav": "wav",
-    "audio/wave": "wav",
-    "audio/mpeg": "mp3",
-    "audio/mp3": "mp3",
-}
+class ToolCallEcho(TypedDict, total=False):
+    tool_call: dict[str, Any]
+    """A call of a kind the core does not model, whole."""
+
+
+class ToolResultForms(TypedDict, total=False):
+    content: ContentForm
+    """The form of the tool message's `content`, as for a message."""
+    role: Literal["function"]
+    """The deprecated `function` result message, matched by name."""
+    name: bool
+    """True: the tool message carried a `name` (the part's `name`). A dialect
+    with `tool_message_name=False` never sends it."""
+
+
+class ToolSpecForms(TypedDict, total=False):
+    parameters: Literal["absent"]
+    """The function had no `parameters` (or a null)."""
+    strict: Literal["absent"]
+    """The function had no `strict` (or a null)."""
+
+
+# --- requests and responses (never saved in a history) ---
+
+
+class RequestForms(TypedDict, total=False):
+    max_tokens_field: Literal["max_tokens", "max_completion_tokens"]
+    """The token-limit name the body used, when not the dialect's."""
+    stop: Literal["string"]
+    """A lone stop sequence sent as a string."""
+    stream: Literal[False]
+    """An explicit `"stream": false`."""
+
+
+class ChoiceShape(TypedDict, total=False):
+    fields: dict[str, Any]
+    """The choice's other fields (`logprobs` when not null), verbatim."""
+    absent: list[str]
+    """Canonical keys the choice lacked."""
+
+
+class MessageShape(ChoiceShape, total=False):
+    content: Literal["list"]
+    """The message's `content` came as a list of parts. (`refusal: null` and
+    `annotations: []` are canonical: only a deviation is in `fields`.)"""
+
+
+class ResponseForms(TypedDict, total=False):
+    absent: list[str]
+    """Canonical top-level keys the body lacked (`usage`)."""
+    choices: Literal["empty"]
+    """The body had no choice at all."""
+
+
+class ResponseEcho(TypedDict, total=False):
+    choice: ChoiceShape
+    """What rebuilds this answer's choice beside its message and finish reason."""
+    message: MessageShape
+    """What rebuilds this answer's message beside its parts."""
+    usage: dict[str, Any]
+    """What `TokenUsage` cannot hold of the usage object (a null detail
+    group, a non-count detail, a router's `cost`), for `overlay`."""

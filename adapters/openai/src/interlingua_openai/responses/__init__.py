@@ -8,17 +8,16 @@ to the Responses API only; error bodies are those of the Chat Completions API.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from interlingua.client import lazy_attributes
-from interlingua_openai._errors import decode_error as _decode_error
+from interlingua_openai.responses._errors import decode_error
 from interlingua_openai.responses._request import decode_request, encode_request
 from interlingua_openai.responses._response import decode_response, encode_response
 from interlingua_openai.responses._stream import ResponsesStreamDecoder, decode_stream
 from interlingua_openai.responses._wire import PROVIDER
 
 if TYPE_CHECKING:
-    from interlingua import ProviderError
     from interlingua_openai.responses._client import (
         AsyncOpenAIResponsesClient,
         OpenAIResponsesClient,
@@ -38,12 +37,6 @@ __all__ = [
 ]
 
 _CLIENTS = frozenset({"OpenAIResponsesClient", "AsyncOpenAIResponsesClient"})
-
-
-def decode_error(status: int | None, body: Any) -> ProviderError:
-    """The typed error for a Responses API error answer (status and body)."""
-    return _decode_error(status, body, provider=PROVIDER)
-
 
 # The clients import the SDK (up to a second): only on first use.
 __getattr__, __dir__ = lazy_attributes(__name__, "interlingua_openai.responses._client", _CLIENTS)

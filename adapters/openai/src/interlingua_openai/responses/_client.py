@@ -10,9 +10,11 @@ from typing import Any
 
 from interlingua.client import Endpoint
 from interlingua_openai import _client
-from interlingua_openai.responses import _request, _response
+from interlingua_openai.responses._errors import decode_error
+from interlingua_openai.responses._request import encode_request
+from interlingua_openai.responses._response import decode_response
 from interlingua_openai.responses._stream import ResponsesStreamDecoder
-from interlingua_openai.responses._wire import PROVIDER
+from interlingua_openai.responses._wire import PROVIDER, RESPONSES_PATH
 
 __all__ = ["AsyncOpenAIResponsesClient", "OpenAIResponsesClient"]
 
@@ -24,12 +26,12 @@ def _error_payload(body: Any) -> dict[str, Any]:
 
 RESPONSES = Endpoint(
     provider=PROVIDER,
-    path="/responses",
-    encode_request=_request.encode_request,
-    decode_response=_response.decode_response,
+    path=RESPONSES_PATH,
+    encode_request=encode_request,
+    decode_response=decode_response,
     stream_decoder=ResponsesStreamDecoder,
 )
-SDK = _client.sdk_binding(_error_payload)
+SDK = _client.sdk_binding(decode_error, _error_payload)
 
 
 class OpenAIResponsesClient(_client.OpenAIClient):

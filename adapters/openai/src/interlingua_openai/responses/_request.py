@@ -15,8 +15,8 @@ its minimum; encoding never changes the request, and what the wire cannot take
 is reported: reasoning made by another provider (encrypted reasoning goes
 back to the Responses API only), other providers' opaque parts, files from
 the model, audio in a message, a file in another provider's file store, the
-error flag of a tool output, settings it lacks (`stop`, `seed`, `top_k`) or
-cannot hold (see `interlingua_openai._settings`), a system message flagged as
+error flag of a tool output, settings it lacks or cannot hold (`_settings`),
+a system message flagged as
 `instructions` that is not the first message (sent as a system message in
 the input), and tool-call ids that break OpenAI's rules (rewritten).
 """
@@ -26,66 +26,37 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from interlingua import (
-    ChatRequest,
-    InvalidDataError,
-    Message,
-    ReasoningConfig,
-    ResponseFormat,
-    TextPart,
-    ToolChoice,
-    ToolResultPart,
-    ToolSpec,
-    TranslationReport,
+from typing_extensions import assert_never
+
+from interlingua import ChatRequest, Message, TextPart, ToolResultPart, TranslationReport
+from interlingua.codec import (
+    WireReader,
+    copy_json,
+    keep,
+    kept,
+    other_fields,
+    resolve_report,
+    wire_model,
 )
-from interlingua.codec import WireReader, copy_json, resolve_report, wire_model
-from interlingua_openai._common import (
-    assert_never,
-    encode_context,
-    entry,
-    report_other_providers,
-    rest,
-)
-from interlingua_openai._rules import check_tool_pairs
-from interlingua_openai._settings import (
-    SettingsReader,
-    decode_effort,
-    decode_schema,
-    encode_effort,
-    encode_format,
-    encode_tool_settings,
-)
-from interlingua_openai._tools import decode_function, function_fields, merge_recorded
-from interlingua_openai.responses._items import (
-    ItemDecoder,
-    ItemEncoder,
+from interlingua_openai._settings import report_other_providers
+from interlingua_openai.responses._parts import (
+    PartDecoder,
+    PartEncoder,
     default_content_form,
     is_assistant_item,
 )
-from interlingua_openai.responses._wire import PROVIDER, RESULT_ITEMS
+from interlingua_openai.responses._rules import check_tool_pairs, fit_call_id
+from interlingua_openai.responses._settings import MODELLED, decode_settings, encode_settings
+from interlingua_openai.responses._tools import decode_tools, encode_tools
+from interlingua_openai.responses._wire import (
+    PROVIDER,
+    RESULT_ITEMS,
+    MessageForms,
+    ToolResultForms,
+)
 
 __all__ = ["decode_request", "encode_request"]
 
-_MODELLED = frozenset(
-    {
-        "model",
-        "input",
-        "instructions",
-        "tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "max_output_tokens",
-        "temperature",
-        "top_p",
-        "reasoning",
-        "text",
-        "stream",
-    }
-)
-# The API answers 400 below it: "Invalid 'max_output_tokens': integer below minimum
-# value. Expected a value >= 16, but got 5 instead." (reported). Raised rather than
-# raised to 16: an answer longer than the caller allowed changes what was asked.
-MIN_OUTPUT_TOKENS = 16
 _API = "the Responses API"
 
 
@@ -102,30 +73,8 @@ def decode_request(body: Any) -> ChatRequest:
     return decoder.request(decoder.read.body(body))
 
 
-def _data(owner: Any) -> dict[str, Any]:
-    return entry(owner, PROVIDER)
-
-
-def _encode_tool_choice(choice: ToolChoice) -> Any:
-    return {"type": "function", "name": choice.name} if choice.mode == "tool" else choice.mode
-
-
-def _named_function(wire: Any) -> str | None:
-    """The name in `{"type": "function", "name": ...}`, if that is all there is."""
-    match wire:
-        case {"type": "function", "name": str(name)} if len(wire) == 2:
-            return name
-    return None
-
-
-def _response_format(wire: Any) -> ResponseFormat | None:
-    """The core form of `text.format`, or None when the core cannot hold it exactly."""
-    match wire:
-        case {"type": "text" | "json_object" as kind} if len(wire) == 1:
-            return ResponseFormat(type=kind)
-        case {"type": "json_schema"}:
-            return decode_schema(wire, frozenset({"type"}))
-    return None
+def _forms(owner: Any) -> dict[str, Any]:
+    return kept(owner, PROVIDER).get("forms", {})
 
 
 # --- encoding ---
@@ -134,78 +83,24 @@ def _response_format(wire: Any) -> ResponseFormat | None:
 class _Encoder:
     def __init__(self, report: TranslationReport) -> None:
         self.report = report
-        self.items = ItemEncoder(report, output=False)
+        self.parts = PartEncoder(report, output=False)
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
         options = dict(request.options_for(PROVIDER))
         continued = bool(options.get("previous_response_id") or options.get("conversation"))
-        check_tool_pairs(request.messages, PROVIDER, adjacent=False, continued=continued)
+        check_tool_pairs(request.messages, continued=continued)
         body: dict[str, Any] = {"model": wire_model(request.model, PROVIDER)}
         self.input(body, request.messages)
-        functions = [
-            {"type": "function", **function_fields(spec, PROVIDER, strict=False)}
-            for spec in request.tools
-        ]
-        # Built-in tools the core does not model stay in their places.
-        tools = merge_recorded(functions, options.pop("tools", None), lambda tool: tool)
+        tools = encode_tools(request.tools, options.pop("tools", None))
         if tools is not None:
             body["tools"] = tools
         # A stored prompt (`prompt`) may bring its own tools.
         has_tools = bool(tools) or "prompt" in options
-        body.update(
-            encode_tool_settings(request, self.report, _encode_tool_choice, has_tools=has_tools)
-        )
-        self.sampling(body, request)
-        self.reasoning(body, request.reasoning, options)
-        self.text(body, request.response_format, options)
-        explicit, sent = "stream" in options, options.pop("stream", None)
-        if request.stream or explicit:
-            body["stream"] = True if request.stream else sent
-        encode_context(options, request)
+        body.update(encode_settings(request, options, self.report, has_tools))
         for key, value in options.items():
             body.setdefault(key, value)
         report_other_providers(request, PROVIDER, self.report)
         return body
-
-    def sampling(self, body: dict[str, Any], request: ChatRequest) -> None:
-        if (limit := request.max_tokens) is not None:
-            if limit < MIN_OUTPUT_TOKENS:
-                problem = f"{_API} takes at least {MIN_OUTPUT_TOKENS} output tokens, not {limit}"
-                raise InvalidDataError([("max_tokens", problem)], subject=f"request for {PROVIDER}")
-            body["max_output_tokens"] = limit
-        for name in ("temperature", "top_p"):
-            if (value := getattr(request, name)) is not None:
-                body[name] = value
-        for name, value in (("top_k", request.top_k), ("seed", request.seed)):
-            if value is not None:
-                self.report.dropped(name, f"{_API} has no {name}")
-        if request.stop:
-            self.report.dropped("stop", f"{_API} has no stop sequences")
-
-    def reasoning(
-        self, body: dict[str, Any], config: ReasoningConfig | None, options: dict[str, Any]
-    ) -> None:
-        # What the core does not model (a null, other keys) was kept in options.
-        present, recorded = "reasoning" in options, options.pop("reasoning", None)
-        reasoning = dict(recorded or {})
-        if config is not None:
-            if (effort := encode_effort(config, self.report, _API)) is not None:
-                reasoning["effort"] = effort
-            if config.summary is not None:
-                reasoning["summary"] = config.summary
-        if reasoning or present:
-            body["reasoning"] = reasoning if reasoning or recorded is not None else None
-
-    def text(
-        self, body: dict[str, Any], format: ResponseFormat | None, options: dict[str, Any]
-    ) -> None:
-        present, recorded = "text" in options, options.pop("text", None)
-        text = dict(recorded or {})
-        if format is not None:
-            kind, schema = encode_format(format, self.report)
-            text["format"] = {"type": kind, **schema}
-        if text or present:
-            body["text"] = text if text or recorded is not None else None
 
     # --- input ---
 
@@ -213,7 +108,7 @@ class _Encoder:
         items: list[dict[str, Any]] = []
         sent: list[Message] = []
         for index, message in enumerate(messages):
-            flagged = message.role == "system" and _data(message).get("instructions")
+            flagged = message.role == "system" and _forms(message).get("instructions")
             if flagged and index == 0:
                 body["instructions"] = message.text
                 continue
@@ -229,7 +124,7 @@ class _Encoder:
             items.extend(self.message(message, f"messages[{index}]"))
         if (
             len(sent) == 1
-            and _data(sent[0]).get("input") == "string"
+            and _forms(sent[0]).get("input") == "string"
             and items
             and isinstance(items[0].get("content"), str)
         ):
@@ -240,10 +135,10 @@ class _Encoder:
     def message(self, message: Message, path: str) -> list[dict[str, Any]]:
         match message.role:
             case "assistant":
-                return self.items.assistant_items(message.parts, path)
+                return self.parts.assistant_items(message.parts, path)
             case "tool":
                 return [
-                    self.items.tool_result(part, f"{path}.parts[{index}]")
+                    self.tool_result(part, f"{path}.parts[{index}]")
                     for index, part in enumerate(message.parts)
                     if isinstance(part, ToolResultPart)
                 ]
@@ -252,15 +147,34 @@ class _Encoder:
             case _:
                 return assert_never(message.role)
 
+    def tool_result(self, part: ToolResultPart, path: str) -> dict[str, Any]:
+        entry = kept(part, PROVIDER)
+        forms = entry.get("forms", {})
+        if part.is_error:
+            self.report.dropped(f"{path}.is_error", "a Responses API tool output has no error flag")
+        item: dict[str, Any] = {
+            "type": forms.get("type", "function_call_output"),
+            "call_id": fit_call_id(part.tool_call_id, f"{path}.tool_call_id", self.report),
+        }
+        if default_content_form(part.content) == "string" and forms.get("content") != "list":
+            item["output"] = part.content[0].text  # type: ignore[union-attr]
+        else:
+            entries = [
+                self.parts.content_part(c, f"{path}.content[{i}]")
+                for i, c in enumerate(part.content)
+            ]
+            item["output"] = [wire for wire in entries if wire is not None]
+        return {**item, **entry.get("fields", {})}
+
     def role_message(self, message: Message, path: str) -> dict[str, Any]:
-        data = _data(message)
+        entry = kept(message, PROVIDER)
         entries = [
-            self.items.content_part(part, f"{path}.parts[{i}]")
+            self.parts.content_part(part, f"{path}.parts[{i}]")
             for i, part in enumerate(message.parts)
         ]
-        content: list[dict[str, Any]] = [entry for entry in entries if entry is not None]
-        form = data.get("content") or default_content_form(message.parts)
-        item = dict(data.get("item", {"role": message.role}))
+        content: list[dict[str, Any]] = [wire for wire in entries if wire is not None]
+        form = entry.get("forms", {}).get("content") or default_content_form(message.parts)
+        item = dict(entry.get("fields", {"role": message.role}))
         item["content"] = content[0]["text"] if form == "string" and content else content
         return item
 
@@ -271,72 +185,19 @@ class _Encoder:
 class _Decoder:
     def __init__(self) -> None:
         self.read = WireReader(PROVIDER)
-        self.items = ItemDecoder()
+        self.parts = PartDecoder()
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
-        options = rest(body, _MODELLED)
-        settings = SettingsReader(body, options, self.read)
+        options = other_fields(body, MODELLED)
         fields: dict[str, Any] = {
             "model": self.read.field(body, "model", "", str),
             "messages": self.messages(body, options),
-            "tools": self.tools(body.get("tools"), options),
-            "tool_choice": settings.tool_choice(_named_function),
-            "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
-            "max_tokens": settings.scalar("max_output_tokens", int),
-            "temperature": settings.number("temperature"),
-            "top_p": settings.number("top_p"),
-            "reasoning": self.reasoning(settings),
-            "response_format": self.text(settings),
-            "stream": bool(settings.scalar("stream", bool)),
+            "tools": decode_tools(body.get("tools"), self.read, options),
+            **decode_settings(body, options, self.read),
         }
-        if body.get("stream") is False:
-            options["stream"] = False
         if options:
             fields["provider_options"] = {PROVIDER: options}
         return ChatRequest(**fields)
-
-    def reasoning(self, settings: SettingsReader) -> ReasoningConfig | None:
-        wire = settings.object("reasoning")
-        if wire is None:
-            return None
-        effort, summary = wire.get("effort"), wire.get("summary")
-        modelled = {key for key in ("effort", "summary") if isinstance(wire.get(key), str)}
-        extra = rest(wire, modelled)
-        if extra or not modelled:
-            settings.options["reasoning"] = extra
-        if not modelled:
-            return None
-        return decode_effort(
-            effort if isinstance(effort, str) else None,
-            summary if isinstance(summary, str) else None,
-        )
-
-    def text(self, settings: SettingsReader) -> ResponseFormat | None:
-        wire = settings.object("text")
-        if wire is None:
-            return None
-        format = _response_format(wire.get("format"))
-        extra = rest(wire, {"format"} if format is not None else set())
-        if extra or format is None:
-            settings.options["text"] = extra
-        return format
-
-    def tools(self, wire: Any, options: dict[str, Any]) -> tuple[ToolSpec, ...]:
-        if wire is None:
-            return ()
-        items = self.read.array(wire, "tools")
-        specs = []
-        for index, item in enumerate(items):
-            tool = self.read.object(item, f"tools[{index}]")
-            if tool.get("type") == "function":
-                # Quirk: the API takes a `strict` left out as true; one sent so is kept so.
-                spec = decode_function(
-                    tool, f"tools[{index}]", self.read, framing={"type": "function"}, strict=False
-                )
-                specs.append(spec)
-        if len(specs) < len(items):
-            options["tools"] = items
-        return tuple(specs)
 
     # --- input ---
 
@@ -344,7 +205,7 @@ class _Decoder:
         messages: list[Message] = []
         instructions = body.get("instructions")
         if isinstance(instructions, str):
-            data: dict[str, dict[str, Any]] = {PROVIDER: {"instructions": True}}
+            data = keep(PROVIDER, forms=MessageForms(instructions=True))
             messages.append(
                 Message(role="system", parts=(TextPart(text=instructions),), provider_data=data)
             )
@@ -352,7 +213,7 @@ class _Decoder:
             options["instructions"] = instructions
         wire = body.get("input")
         if isinstance(wire, str):
-            data = {PROVIDER: {"input": "string"}}
+            data = keep(PROVIDER, forms=MessageForms(input="string"))
             messages.append(Message(role="user", parts=(TextPart(text=wire),), provider_data=data))
         elif wire:
             messages.extend(_Turns(self).build(self.read.array(wire, "input")))
@@ -365,7 +226,7 @@ class _Decoder:
         if role not in ("user", "system", "developer"):
             raise self.read.error(f"{path}.role", f"unknown role {role!r}")
         content = item.get("content")
-        data: dict[str, Any] = {"item": rest(item, {"content"})}
+        forms: MessageForms = {}
         if isinstance(content, str):
             parts: list[Any] = [TextPart(text=content)]
         else:
@@ -373,13 +234,38 @@ class _Decoder:
                 self.read.field(item, "content", path, list), f"{path}.content"
             )
             parts = [
-                self.items.content_part(entry, f"{path}.content[{i}]")
+                self.parts.content_part(entry, f"{path}.content[{i}]")
                 for i, entry in enumerate(entries)
             ]
             if default_content_form(parts) != "list":
-                data["content"] = "list"
+                forms["content"] = "list"
         core_role: Literal["user", "system"] = "user" if role == "user" else "system"
-        return Message(role=core_role, parts=tuple(parts), provider_data={PROVIDER: data})
+        data = keep(PROVIDER, fields=other_fields(item, ("content",)), forms=forms)
+        return Message(role=core_role, parts=tuple(parts), provider_data=data)
+
+    def tool_result(self, item: Mapping[str, Any], path: str) -> ToolResultPart:
+        kind = self.read.field(item, "type", path, str)
+        output = item.get("output")
+        forms: ToolResultForms = {}
+        if kind == "custom_tool_call_output":
+            forms["type"] = "custom_tool_call_output"
+        content: list[Any] = []
+        if isinstance(output, str):
+            content = [TextPart(text=output)]
+        else:
+            entries = self.read.array(self.read.field(item, "output", path, list), f"{path}.output")
+            content = [
+                self.parts.content_part(entry, f"{path}.output[{i}]")
+                for i, entry in enumerate(entries)
+            ]
+            if default_content_form(content) != "list":
+                forms["content"] = "list"
+        fields = other_fields(item, ("type", "call_id", "output"))
+        return ToolResultPart(
+            tool_call_id=self.read.field(item, "call_id", path, str),
+            content=tuple(content),
+            provider_data=keep(PROVIDER, fields=fields, forms=forms),
+        )
 
 
 class _Turns:
@@ -399,7 +285,7 @@ class _Turns:
             item = read.object(raw, path)
             if item.get("type") in RESULT_ITEMS:
                 self.close_assistant()
-                self.results.append(self.decoder.items.tool_result(item, path))
+                self.results.append(self.decoder.tool_result(item, path))
             elif is_assistant_item(item):
                 self.close_results()
                 self.add_assistant(item, path)
@@ -415,7 +301,7 @@ class _Turns:
         is_message = item.get("type", "message") == "message"
         if is_message and self.has_text:
             self.close_assistant()
-        self.assistant.extend(self.decoder.items.assistant_item(item, path))
+        self.assistant.extend(self.decoder.parts.assistant_item(item, path))
         self.has_text = self.has_text or is_message
 
     def close_assistant(self) -> None:

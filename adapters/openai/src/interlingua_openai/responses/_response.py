@@ -4,39 +4,32 @@ All output items become the parts of one assistant message, in order: text and
 refusals of message items, reasoning (summary text, `encrypted_content` as
 the signature), function calls, and built-in tool items as opaque parts.
 
-`status` and `incomplete_details` give the finish reason: `completed` is
-`stop` (`tool_calls` when the output holds calls), `incomplete` says why
-(`max_output_tokens` is `length`), `failed` is `error`. The raw value is the
-incomplete reason, else the status.
+`status` and `incomplete_details` give the finish reason (`_finish`).
 
 Invariant: `encode_response(decode_response(body)) == body`; the many fields
 a response echoes (settings, `created_at`, `status`, ...) are kept verbatim, and
-so is what `TokenUsage` cannot hold of the usage. A response made elsewhere
-gets the status its finish reason gives; one the API has no status for
-(`pause`, `other`) is sent as `completed`, and its `alternatives` are left out
-(a Responses body holds one answer), each reported.
+so is what `TokenUsage` cannot hold of the usage (`_wire.ResponseForms`,
+`_wire.ResponseEcho`). A response made elsewhere gets the status its finish
+reason gives, and its `alternatives` are left out (a Responses body holds one
+answer), reported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from interlingua import ChatResponse, FinishReason, Message, TokenUsage, TranslationReport
-from interlingua.codec import WireReader, copy_json, overlay, resolve_report
-from interlingua_openai._common import entry
-from interlingua_openai.responses._items import ItemDecoder, ItemEncoder
-from interlingua_openai.responses._wire import (
-    CALL_ITEMS,
-    FINISH_STATUSES,
-    INCOMPLETE_REASONS,
-    PROVIDER,
-    RESPONSES_USAGE,
-    STATUS_REASONS,
-)
+from interlingua import ChatResponse, Message, TokenUsage, TranslationReport
+from interlingua.codec import WireReader, copy_json, keep, kept, overlay, resolve_report
+from interlingua_openai.responses._finish import decode_finish, encode_status
+from interlingua_openai.responses._parts import PartDecoder, PartEncoder
+from interlingua_openai.responses._usage import RESPONSES_USAGE
+from interlingua_openai.responses._wire import PROVIDER, ResponseEcho, ResponseForms
 
-__all__ = ["decode_finish", "decode_response", "decode_usage", "encode_response", "encode_usage"]
+__all__ = ["KeptResponse", "decode_response", "encode_response", "kept_response"]
 
+# The response's fields the core models; every other one is kept verbatim.
 _MODELLED = ("id", "model", "output", "usage")
 
 
@@ -45,26 +38,16 @@ def decode_response(body: Any) -> ChatResponse:
     read = WireReader(PROVIDER)
     body = read.body(body)
     output = read.array(read.field(body, "output", "", list), "output")
-    items = ItemDecoder()
+    decoder = PartDecoder()
     parts = [
         part
         for index, item in enumerate(output)
-        for part in items.assistant_item(read.object(item, f"output[{index}]"), f"output[{index}]")
+        for part in decoder.assistant_item(
+            read.object(item, f"output[{index}]"), f"output[{index}]"
+        )
     ]
     reason, raw = decode_finish(body)
-    data: dict[str, Any] = {
-        "fields": {key: value for key, value in body.items() if key not in _MODELLED}
-    }
-    usage = TokenUsage()
-    if body.get("usage") is None:
-        if "usage" in body:
-            data["fields"]["usage"] = None
-    else:
-        usage, extra = _usage(read.object(body["usage"], "usage"), "usage", read)
-        if extra:
-            data["usage"] = extra
-    if absent := [key for key in _MODELLED if key not in body]:
-        data["absent"] = absent
+    response = kept_response(body, "", read)
     return ChatResponse(
         id=read.field(body, "id", "", str, None),
         model=read.field(body, "model", "", str, None),
@@ -72,9 +55,41 @@ def decode_response(body: Any) -> ChatResponse:
         message=Message(role="assistant", parts=tuple(parts)),
         finish_reason=reason,
         raw_finish_reason=raw,
-        usage=usage,
-        provider_data={PROVIDER: data},
+        usage=response.usage or TokenUsage(),
+        provider_data=keep(
+            PROVIDER,
+            fields=response.fields,
+            forms=response.forms,
+            echo=ResponseEcho(usage=response.usage_kept) if response.usage_kept else None,
+        ),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class KeptResponse:
+    """What a response body gives beside its output: the usage (None when it has
+    none), and what the response keeps of the body and of the usage object."""
+
+    usage: TokenUsage | None
+    usage_kept: dict[str, Any]
+    fields: dict[str, Any]
+    forms: ResponseForms
+
+
+def kept_response(body: Mapping[str, Any], path: str, read: WireReader) -> KeptResponse:
+    """The usage and kept data of a response `body` at `path` (a stream's final
+    response gives the same as the body)."""
+    fields = {key: value for key, value in body.items() if key not in _MODELLED}
+    forms: ResponseForms = {}
+    if absent := [key for key in _MODELLED if key not in body]:
+        forms["absent"] = absent
+    where = f"{path}.usage" if path else "usage"
+    if body.get("usage") is not None:
+        usage, extra = RESPONSES_USAGE.decode_kept(read.object(body["usage"], where), where, read)
+        return KeptResponse(usage, extra, fields, forms)
+    if "usage" in body:
+        fields["usage"] = None
+    return KeptResponse(None, {}, fields, forms)
 
 
 def encode_response(
@@ -82,66 +97,22 @@ def encode_response(
 ) -> dict[str, Any]:
     """The Responses API body for `response`; losses go to `report`."""
     report = resolve_report(report, PROVIDER)
-    data = entry(response, PROVIDER)
+    entry = kept(response, PROVIDER)
+    usage = RESPONSES_USAGE.encode(response.usage)
     body: dict[str, Any] = {
         "id": response.id or "",
         "model": response.model or "",
-        "output": ItemEncoder(report, output=True).assistant_items(
+        "output": PartEncoder(report, output=True).assistant_items(
             response.message.parts, "message"
         ),
-        "usage": overlay(encode_usage(response.usage), data.get("usage", {})),
+        "usage": overlay(usage, entry.get("echo", {}).get("usage", {})),
     }
-    body.update(data["fields"] if "fields" in data else _made_elsewhere(response, report))
-    for key in data.get("absent", ()):
+    if "fields" in entry:
+        body.update(entry["fields"])
+    else:
+        body.update({"object": "response", "created_at": 0, **encode_status(response, report)})
+    for key in entry.get("forms", {}).get("absent", ()):
         body.pop(key, None)
     for index, _ in enumerate(response.alternatives):
         report.dropped(f"alternatives[{index}]", "a Responses API body holds one answer")
     return copy_json(body)
-
-
-def decode_usage(usage: Mapping[str, Any], path: str = "usage") -> TokenUsage:
-    """`input_tokens` (cached ones included) is the input; every detail is kept."""
-    return RESPONSES_USAGE.decode(usage, path, WireReader(PROVIDER))
-
-
-def encode_usage(usage: TokenUsage) -> dict[str, Any]:
-    return RESPONSES_USAGE.encode(usage)
-
-
-def decode_finish(body: Mapping[str, Any]) -> tuple[FinishReason | None, str | None]:
-    """The finish reason and raw value of a response's `status`."""
-    status = body.get("status")
-    if status == "incomplete":
-        details = body.get("incomplete_details")
-        why = details.get("reason") if isinstance(details, dict) else None
-        raw = why if isinstance(why, str) else "incomplete"
-        return INCOMPLETE_REASONS.get(raw, FinishReason.OTHER), raw
-    if not isinstance(status, str) or status not in STATUS_REASONS:
-        return None, status if isinstance(status, str) else None
-    output = body.get("output") or []
-    calls = any(isinstance(item, dict) and item.get("type") in CALL_ITEMS for item in output)
-    if status == "completed" and calls:
-        return FinishReason.TOOL_CALLS, status
-    return STATUS_REASONS[status], status
-
-
-def _usage(
-    usage: Mapping[str, Any], path: str, read: WireReader
-) -> tuple[TokenUsage, dict[str, Any]]:
-    """The usage, and what `TokenUsage` cannot hold of it."""
-    return decode_usage(usage, path), RESPONSES_USAGE.leftover(usage, path, read)
-
-
-def _made_elsewhere(response: ChatResponse, report: TranslationReport) -> dict[str, Any]:
-    """The fields a response made by another provider gets: its status, from the finish reason."""
-    fields: dict[str, Any] = {"object": "response", "created_at": 0}
-    reason = response.finish_reason
-    if reason is None:
-        # Not finished (a stream that broke off): decoded back, no finish reason.
-        return {**fields, "status": "in_progress"}
-    if reason not in FINISH_STATUSES:
-        report.transformed(
-            "finish_reason",
-            f"the Responses API has no status for {reason.value!r}; sent as completed",
-        )
-    return {**fields, **FINISH_STATUSES.get(reason, {"status": "completed"})}

@@ -14,11 +14,12 @@ Invariants:
 - Each content part, reasoning item and call has its own part index, in
   output order, so parts never mix.
 - A message item's content entry the codec does not model is an opaque part
-  of its own (see `_items`), so the text streamed before it is not repeated.
-- `error` events, and a `failed` response, become `ErrorEvent`s typed by their
-  `code`; events this codec has no use for (`response.in_progress`, built-in
-  tool progress, annotation-added) are skipped: what they say arrives again in
-  the done item. An event that is not what the wire promises raises
+  of its own (see `_parts`), so the text streamed before it is not repeated.
+- `error` events, and a `failed` response's `error`, are typed by
+  `decode_error` (by their `code`) and become its `ErrorEvent`s; events this
+  codec has no use for (`response.in_progress`, built-in tool progress,
+  annotation-added) are skipped: what they say arrives again in the done item.
+  An event that is not what the wire promises raises
   `DecodeError` naming its path (`events[3].item.call_id`).
 """
 
@@ -26,6 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
+
+from typing_extensions import assert_never
 
 from interlingua import (
     ContentPart,
@@ -47,15 +50,15 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, decode_events
-from interlingua_openai._common import assert_never
-from interlingua_openai.responses._items import ItemDecoder
-from interlingua_openai.responses._response import decode_finish, decode_usage
-from interlingua_openai.responses._wire import PROVIDER, RESPONSES_USAGE
+from interlingua.codec import WireReader, decode_events, keep
+from interlingua_openai.responses._errors import decode_error
+from interlingua_openai.responses._finish import decode_finish
+from interlingua_openai.responses._parts import PartDecoder
+from interlingua_openai.responses._response import kept_response
+from interlingua_openai.responses._wire import PROVIDER, ResponseEcho
 
 __all__ = ["ResponsesStreamDecoder", "decode_stream"]
 
-_MODELLED = ("id", "model", "output", "usage")
 # The parts deltas build; any other arrives whole.
 _Streamed = (TextPart, RefusalPart, ToolCallPart, ReasoningPart)
 _FINISHED = ("response.completed", "response.incomplete", "response.failed")
@@ -71,7 +74,7 @@ class ResponsesStreamDecoder:
 
     def __init__(self) -> None:
         self.read = WireReader(PROVIDER)
-        self.items = ItemDecoder()
+        self.parts = PartDecoder()
         self.count = 0
         self.slots: dict[tuple[int, int], int] = {}
         self.built: dict[int, str] = {}  # the text (or arguments) each slot has so far
@@ -107,7 +110,7 @@ class ResponsesStreamDecoder:
             case "response.output_item.done":
                 return self.item_done(event, path)
             case "error":
-                return [self.error(event)]
+                return [ErrorEvent.from_error(decode_error(None, event))]
         if kind in _FINISHED:
             return self.finished(self.read.field(event, "response", path, dict))
         return []
@@ -198,7 +201,7 @@ class ResponsesStreamDecoder:
         """The item's final parts: what the deltas missed, and their provider data."""
         item = self.read.field(event, "item", path, dict)
         output_index = self.read.field(event, "output_index", path, int)
-        parts = self.items.assistant_item(item, f"{path}.item")
+        parts = self.parts.assistant_item(item, f"{path}.item")
         events: list[StreamEvent] = []
         for position, part in enumerate(parts):
             content_index = position if item.get("type", "message") == "message" else -1
@@ -243,37 +246,19 @@ class ResponsesStreamDecoder:
                 return assert_never(part)
 
     def finished(self, response: Mapping[str, Any]) -> list[StreamEvent]:
+        """The final response's usage, finish and error, kept as `decode_response` keeps them."""
+        kept = kept_response(response, "response", self.read)
         events: list[StreamEvent] = []
-        fields = {key: value for key, value in response.items() if key not in _MODELLED}
-        data: dict[str, Any] = {"fields": fields}
-        if (usage := response.get("usage")) is not None:
-            usage = self.read.object(usage, "response.usage")
-            events.append(UsageEvent(usage=decode_usage(usage, "response.usage")))
-            if extra := RESPONSES_USAGE.leftover(usage, "response.usage", self.read):
-                data["usage"] = extra
-        elif "usage" in response:
-            fields["usage"] = None
+        if kept.usage is not None:
+            echo = ResponseEcho(usage=kept.usage_kept) if kept.usage_kept else None
+            usage_data = keep(PROVIDER, echo=echo)
+            events.append(UsageEvent(usage=kept.usage, provider_data=usage_data))
         reason, raw = decode_finish(response)
         if reason is not None:
+            data = keep(PROVIDER, fields=kept.fields, forms=kept.forms)
             events.append(
-                FinishEvent(
-                    finish_reason=reason, raw_finish_reason=raw, provider_data={PROVIDER: data}
-                )
+                FinishEvent(finish_reason=reason, raw_finish_reason=raw, provider_data=data)
             )
-        error = response.get("error")
-        if isinstance(error, dict):
-            events.append(self.error(error))
+        if isinstance(error := response.get("error"), dict):
+            events.append(ErrorEvent.from_error(decode_error(None, error)))
         return events
-
-    def error(self, error: Mapping[str, Any]) -> ErrorEvent:
-        """An `error` event or a failed response's `error`: its `code` says what kind
-        (`server_error`, `rate_limit_exceeded`); the event's `type` is `error` itself."""
-        details = error["error"] if isinstance(error.get("error"), dict) else error
-        message, code, kind = details.get("message"), details.get("code"), details.get("type")
-        return ErrorEvent(
-            message=message if isinstance(message, str) else "the response failed",
-            error_type=kind if isinstance(kind, str) and kind != "error" else None,
-            code=code if isinstance(code, str) else None,
-            provider=PROVIDER,
-            body=dict(error),
-        )

@@ -1,10 +1,17 @@
 """Responses API items and content parts to and from core parts.
 
+    wire item                                   core part
+    message (assistant): output_text, refusal   TextPart, RefusalPart (the item in `echo.item`)
+    message (user, system): input_text,         TextPart, FilePart (the message: `_request`)
+      input_image, input_file
+    reasoning                                   ReasoningPart (`encrypted_content`: its signature)
+    function_call, custom_tool_call             ToolCallPart
+    any other item                              OpaquePart (back to this API only)
+
 Requests (input items) and responses (output items) share these: the API
-takes its output items back as input. Decoding an assistant-side item gives
-parts whose `provider_data` keeps the item's other fields; encoding groups
-consecutive parts of one message item back into it. Invariant:
-`encode_*(decode_*(x)) == x` for every item the API sends or takes.
+takes its output items back as input (tool outputs are the request's,
+`_request`). Encoding groups consecutive parts of one message item back into
+it. Invariant: `encode_*(decode_*(x)) == x` for every item the API sends or takes.
 
 A message item's content entry the core does not model becomes an opaque part
 holding the item with that entry alone, beside the parts of the entries it
@@ -17,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from typing_extensions import assert_never
+
 from interlingua import (
     ContentPart,
     FilePart,
@@ -28,47 +37,35 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, leftover, overlay
-from interlingua_openai._common import (
-    OPENAI_FILE_STORE,
-    FileFields,
-    assert_never,
-    entry,
+from interlingua.codec import ProviderEntry, WireReader, keep, kept, leftover, other_fields, overlay
+from interlingua_openai._parts import inline_data, inline_url, opaque_item, split_data_url
+from interlingua_openai._rules import OPENAI_FILE_STORE, guess_media_type, takes_file
+from interlingua_openai.responses._rules import (
+    ASSISTANT_CONTENT,
+    FILE_FIELDS,
     fit_call_id,
-    guess_media_type,
-    inline_data,
-    inline_url,
-    provider_data,
-    rest,
-    split_data_url,
-    takes_file,
+    takes_in_message,
 )
-from interlingua_openai.responses._wire import CALL_ID_MAX_LENGTH, PROVIDER
+from interlingua_openai.responses._wire import (
+    PROVIDER,
+    RESULT_ITEMS,
+    FileForms,
+    OutputTextEcho,
+    OutputTextForms,
+    ToolCallForms,
+)
 
-__all__ = ["ItemDecoder", "ItemEncoder", "default_content_form", "is_assistant_item"]
+__all__ = ["PartDecoder", "PartEncoder", "default_content_form", "is_assistant_item"]
 
 _ARGUMENTS = {"function_call": "arguments", "custom_tool_call": "input"}
-# What each input content type can say of a file beside its bytes; `input_file`
-# has `detail` since late 2026 (openai 3.57's `ResponseInputFileParam`).
-_FILE_FIELDS = FileFields(
-    {"input_image": frozenset({"detail"}), "input_file": frozenset({"filename", "detail"})},
-    "the Responses API",
-)
-
-
-def _pd(**data: Any) -> dict[str, dict[str, Any]]:
-    return provider_data(PROVIDER, **data)
-
-
-def _data(owner: Any) -> dict[str, Any]:
-    return entry(owner, PROVIDER)
+_FileValues = tuple[dict[str, Any], FileForms]
 
 
 def is_assistant_item(item: Mapping[str, Any]) -> bool:
     """Whether an input item belongs to the model's side of the conversation."""
     if "role" in item and item.get("type", "message") == "message":
         return bool(item["role"] == "assistant")
-    return item.get("type") not in ("function_call_output", "custom_tool_call_output")
+    return item.get("type") not in RESULT_ITEMS
 
 
 def summary_of(text: str) -> list[dict[str, Any]]:
@@ -82,7 +79,7 @@ def default_file_type(part: FilePart) -> str:
 
 def default_content_form(parts: Sequence[Any]) -> str:
     """`string` for one plain text part, else `list`."""
-    lone = len(parts) == 1 and isinstance(parts[0], TextPart) and not _data(parts[0])
+    lone = len(parts) == 1 and isinstance(parts[0], TextPart) and not kept(parts[0], PROVIDER)
     return "string" if lone else "list"
 
 
@@ -94,16 +91,14 @@ def _message_piece(part: OpaquePart) -> tuple[dict[str, Any], list[Any]] | None:
     is_message = data.get("type", "message") == "message" and "role" in data
     if part.provider != PROVIDER or not is_message or not isinstance(content, list) or not content:
         return None
-    return rest(data, {"content"}), content
+    return other_fields(data, ("content",)), content
 
 
 # --- the wire form of a file, None when the Responses API cannot take it ---
 
 
-def _file_entry(part: FilePart, kind: str, marks: Mapping[str, Any]) -> dict[str, Any] | None:
-    if part.kind == "audio":
-        # Quirk: a message's content is input_text, input_image or input_file
-        # (`ResponseInputMessageContentListParam`); `input_audio` is not among them.
+def _file_entry(part: FilePart, kind: str, forms: Mapping[str, Any]) -> dict[str, Any] | None:
+    if not takes_in_message(part):
         return None
     wire: dict[str, Any] = {"type": kind}
     if part.file_id is not None:
@@ -113,7 +108,7 @@ def _file_entry(part: FilePart, kind: str, marks: Mapping[str, Any]) -> dict[str
     elif part.url is not None:
         wire["file_url"] = part.url
     else:
-        wire["file_data"] = inline_data(part, raw=bool(marks.get("raw_file_data")))
+        wire["file_data"] = inline_data(part, raw=bool(forms.get("raw_file_data")))
     if part.filename is not None and kind == "input_file":
         wire["filename"] = part.filename
     if part.detail is not None:
@@ -121,7 +116,7 @@ def _file_entry(part: FilePart, kind: str, marks: Mapping[str, Any]) -> dict[str
     return wire
 
 
-class ItemDecoder:
+class PartDecoder:
     """Wire items and content parts to core parts."""
 
     def __init__(self) -> None:
@@ -140,10 +135,12 @@ class ItemDecoder:
         return [OpaquePart(provider=PROVIDER, data=dict(item))]
 
     def message_parts(self, item: Mapping[str, Any], path: str) -> list[ContentPart]:
-        fields = rest(item, {"content"})
+        fields = other_fields(item, ("content",))
         content = item.get("content")
         if isinstance(content, str):
-            return [TextPart(text=content, provider_data=_pd(item=fields, content="string"))]
+            echo = OutputTextEcho(item=fields) if fields else None
+            data = keep(PROVIDER, forms=OutputTextForms(content="string"), echo=echo)
+            return [TextPart(text=content, provider_data=data)]
         entries = self.read.array(self.read.field(item, "content", path, list), f"{path}.content")
         if not entries:
             # Nothing to hang the item on: kept whole.
@@ -156,16 +153,17 @@ class ItemDecoder:
         ]
 
     def output_part(self, entry: dict[str, Any], item: dict[str, Any], path: str) -> ContentPart:
-        match entry.get("type"):
-            case "refusal":
-                text = self.read.field(entry, "refusal", path, str)
-                extra = leftover(entry, {"type": "refusal", "refusal": text})
-                return RefusalPart(text=text, provider_data=_pd(item=item, part=extra))
-            case "output_text":
-                text = self.read.field(entry, "text", path, str)
-                extra = leftover(entry, {"type": "output_text", "text": text})
-                return TextPart(text=text, provider_data=_pd(item=item, part=extra))
-        return OpaquePart(provider=PROVIDER, data={**item, "content": [entry]})
+        """One content entry of an assistant message item; `item` is the item's other fields."""
+        kind = entry.get("type")
+        if kind not in ASSISTANT_CONTENT:
+            return OpaquePart(provider=PROVIDER, data={**item, "content": [entry]})
+        key = "text" if kind == "output_text" else "refusal"
+        text = self.read.field(entry, key, path, str)
+        fields = leftover(entry, {"type": kind, key: text})
+        data = keep(PROVIDER, fields=fields, echo=OutputTextEcho(item=item) if item else None)
+        if kind == "refusal":
+            return RefusalPart(text=text, provider_data=data)
+        return TextPart(text=text, provider_data=data)
 
     def reasoning(self, item: Mapping[str, Any], path: str) -> ReasoningPart:
         summary = self.read.field(item, "summary", path, list)
@@ -178,16 +176,16 @@ class ItemDecoder:
         ]
         text = "\n\n".join(texts)
         encrypted = item.get("encrypted_content")
-        fields = rest(item, {"type", "summary", "encrypted_content"})
+        fields = other_fields(item, ("type", "summary", "encrypted_content"))
         if "encrypted_content" in item and not isinstance(encrypted, str):
             fields["encrypted_content"] = encrypted  # null, kept as sent
+        if summary != summary_of(text):
+            fields["summary"] = summary
         return ReasoningPart(
             text=text,
             signature=encrypted if isinstance(encrypted, str) else None,
             provider=PROVIDER,
-            provider_data=_pd(
-                item=fields, summary=None if summary == summary_of(text) else summary
-            ),
+            provider_data=keep(PROVIDER, fields=fields),
         )
 
     def tool_call(self, item: Mapping[str, Any], path: str) -> ToolCallPart:
@@ -197,35 +195,11 @@ class ItemDecoder:
             id=self.read.field(item, "call_id", path, str),
             name=self.read.field(item, "name", path, str),
             arguments=self.read.field(item, arguments, path, str),
-            provider_data=_pd(
-                item=rest(item, {"type", "call_id", "name", arguments}),
-                type=kind if kind != "function_call" else None,
+            provider_data=keep(
+                PROVIDER,
+                fields=other_fields(item, ("type", "call_id", "name", arguments)),
+                forms=ToolCallForms(type=kind) if kind == "custom_tool_call" else None,
             ),
-        )
-
-    # --- tool results ---
-
-    def tool_result(self, item: Mapping[str, Any], path: str) -> ToolResultPart:
-        kind = self.read.field(item, "type", path, str)
-        output = item.get("output")
-        data: dict[str, Any] = {
-            "item": rest(item, {"type", "call_id", "output"}),
-            "type": kind if kind != "function_call_output" else None,
-        }
-        content: list[Any] = []
-        if isinstance(output, str):
-            content = [TextPart(text=output)]
-        else:
-            entries = self.read.array(self.read.field(item, "output", path, list), f"{path}.output")
-            content = [
-                self.content_part(entry, f"{path}.output[{i}]") for i, entry in enumerate(entries)
-            ]
-            if default_content_form(content) != "list":
-                data["content"] = "list"
-        return ToolResultPart(
-            tool_call_id=self.read.field(item, "call_id", path, str),
-            content=tuple(content),
-            provider_data=_pd(**data),
         )
 
     # --- content parts of input messages ---
@@ -236,25 +210,24 @@ class ItemDecoder:
         match kind:
             case "input_text":
                 text = self.read.field(entry, "text", path, str)
-                extra = leftover(entry, {"type": "input_text", "text": text})
-                return TextPart(text=text, provider_data=_pd(part=extra))
+                fields = leftover(entry, {"type": "input_text", "text": text})
+                return TextPart(text=text, provider_data=keep(PROVIDER, fields=fields))
             case "input_image":
                 return self.file(entry, kind, self.image(entry, path))
             case "input_file":
                 return self.file(entry, kind, self.document(entry, path))
         return OpaquePart(provider=PROVIDER, data=entry)
 
-    def file(
-        self, entry: Mapping[str, Any], kind: str, read: tuple[dict[str, Any], dict[str, Any]]
-    ) -> FilePart:
-        fields, marks = read
-        part = FilePart(**fields)
+    def file(self, entry: Mapping[str, Any], kind: str, read: _FileValues) -> FilePart:
+        values, forms = read
+        part = FilePart(**values)
         if default_file_type(part) != kind:
-            marks["type"] = kind
-        marks["part"] = leftover(entry, _file_entry(part, kind, marks) or {})
-        return part.model_copy(update={"provider_data": _pd(**marks)})
+            forms["type"] = kind
+        fields = leftover(entry, _file_entry(part, kind, forms) or {})
+        data = keep(PROVIDER, fields=fields, forms=forms)
+        return part.model_copy(update={"provider_data": data}) if data else part
 
-    def image(self, entry: Mapping[str, Any], path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    def image(self, entry: Mapping[str, Any], path: str) -> _FileValues:
         fields: dict[str, Any] = {"detail": self.read.field(entry, "detail", path, str, None)}
         url = self.read.field(entry, "image_url", path, str, None)
         file_id = self.read.field(entry, "file_id", path, str, None)
@@ -268,9 +241,7 @@ class ItemDecoder:
             fields.update(url=url, media_type=guess_media_type(url, kind="image"))
         return fields, {}
 
-    def document(
-        self, entry: Mapping[str, Any], path: str
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def document(self, entry: Mapping[str, Any], path: str) -> _FileValues:
         filename = self.read.field(entry, "filename", path, str, None)
         sources = {
             key: self.read.field(entry, key, path, str, None)
@@ -303,7 +274,7 @@ class ItemDecoder:
         return fields, {}
 
 
-class ItemEncoder:
+class PartEncoder:
     """Core parts to wire items and content parts. `output` builds output items
     (a response body) rather than input items (a request)."""
 
@@ -331,19 +302,18 @@ class ItemEncoder:
     ) -> _Group | None:
         """Adds a text or refusal part to the message item it came from (the open
         one, when they match); the group left open for the next part."""
-        data = _data(part)
-        fields = data.get("item")
-        if data.get("content") == "string":
+        kept_data = kept(part, PROVIDER)
+        fields = kept_data.get("echo", {}).get("item")
+        if kept_data.get("forms", {}).get("content") == "string":
             items.append({**(fields or {"role": "assistant"}), "content": part.text})
             return None
-        entry = self.output_part(part, data)
+        entry = self.output_part(part, kept_data)
         if group is not None and group.fields == fields:
             group.item["content"].append(entry)
             return group
         if fields is None and not self.output:
             # Text made elsewhere goes back as a plain assistant message; a refusal as
-            # `refusal` content, which an assistant input message takes ("Invalid
-            # value: 'input_text'. Supported values are: 'output_text' and 'refusal'.").
+            # `refusal` content, which an assistant input message takes (`_rules`).
             content: Any = part.text if isinstance(part, TextPart) else [entry]
             items.append({"role": "assistant", "content": content})
             return None
@@ -375,12 +345,14 @@ class ItemEncoder:
             "role": "assistant",
         }
 
-    def output_part(self, part: TextPart | RefusalPart, data: Mapping[str, Any]) -> dict[str, Any]:
+    def output_part(self, part: TextPart | RefusalPart, entry: ProviderEntry) -> dict[str, Any]:
         if isinstance(part, RefusalPart):
-            return overlay({"type": "refusal", "refusal": part.text}, data.get("part", {}))
+            return overlay({"type": "refusal", "refusal": part.text}, entry.get("fields", {}))
         # An output_text of a response always carries its annotations.
-        extra = data.get("part", {"annotations": []} if self.output and "item" not in data else {})
-        return overlay({"type": "output_text", "text": part.text}, extra)
+        made_elsewhere = self.output and "item" not in entry.get("echo", {})
+        default: dict[str, Any] = {"annotations": []} if made_elsewhere else {}
+        fields = entry.get("fields", default)
+        return overlay({"type": "output_text", "text": part.text}, fields)
 
     def assistant_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
         match part:
@@ -388,12 +360,8 @@ class ItemEncoder:
                 return self.reasoning(part, path)
             case ToolCallPart():
                 return self.tool_call(part, path)
-            case OpaquePart() if part.provider == PROVIDER:
-                return dict(part.data)
             case OpaquePart():
-                self.report.dropped(
-                    path, f"a {part.provider} block goes back to {part.provider} only"
-                )
+                return opaque_item(part, PROVIDER, path, self.report)
             case TextPart() | RefusalPart() | FilePart() | ToolResultPart():
                 self.report.dropped(path, f"the Responses API takes no {part.type} from the model")
             case _:
@@ -406,63 +374,35 @@ class ItemEncoder:
             reason = f"the Responses API takes back only its own reasoning ({made_by})"
             self.report.dropped(path, reason)
             return None
-        data = _data(part)
-        item: dict[str, Any] = {
-            "type": "reasoning",
-            "summary": data.get("summary", summary_of(part.text)),
-            **data.get("item", {}),
-        }
+        # The fields kept give the summary when the text does not.
+        fields = kept(part, PROVIDER).get("fields", {})
+        item: dict[str, Any] = {"type": "reasoning", "summary": summary_of(part.text), **fields}
         if part.signature is not None:
             item["encrypted_content"] = part.signature
         return item
 
-    def call_id(self, tool_call_id: str, path: str) -> str:
-        return fit_call_id(tool_call_id, path, self.report, max_length=CALL_ID_MAX_LENGTH)
-
     def tool_call(self, part: ToolCallPart, path: str) -> dict[str, Any]:
-        data = _data(part)
-        kind = data.get("type", "function_call")
+        entry = kept(part, PROVIDER)
+        kind = entry.get("forms", {}).get("type", "function_call")
         item: dict[str, Any] = {
             "type": kind,
-            "call_id": self.call_id(part.id, f"{path}.id"),
+            "call_id": fit_call_id(part.id, f"{path}.id", self.report),
             "name": part.name,
             _ARGUMENTS.get(kind, "arguments"): part.arguments,
         }
-        if "item" not in data and self.output:
+        if "fields" not in entry and self.output:
             item["status"] = "completed"
-        return {**item, **data.get("item", {})}
-
-    def tool_result(self, part: ToolResultPart, path: str) -> dict[str, Any]:
-        data = _data(part)
-        if part.is_error:
-            self.report.dropped(f"{path}.is_error", "a Responses API tool output has no error flag")
-        item: dict[str, Any] = {
-            "type": data.get("type", "function_call_output"),
-            "call_id": self.call_id(part.tool_call_id, f"{path}.tool_call_id"),
-        }
-        if default_content_form(part.content) == "string" and data.get("content") != "list":
-            item["output"] = part.content[0].text  # type: ignore[union-attr]
-        else:
-            entries = [
-                self.content_part(c, f"{path}.content[{i}]") for i, c in enumerate(part.content)
-            ]
-            item["output"] = [entry for entry in entries if entry is not None]
-        return {**item, **data.get("item", {})}
+        return {**item, **entry.get("fields", {})}
 
     def content_part(self, part: ContentPart, path: str) -> dict[str, Any] | None:
         match part:
             case TextPart():
-                return overlay(
-                    {"type": "input_text", "text": part.text}, _data(part).get("part", {})
-                )
+                fields = kept(part, PROVIDER).get("fields", {})
+                return overlay({"type": "input_text", "text": part.text}, fields)
             case FilePart():
                 return self.file(part, path)
-            case OpaquePart() if part.provider == PROVIDER:
-                return dict(part.data)
             case OpaquePart():
-                self.report.dropped(
-                    path, f"a {part.provider} block goes back to {part.provider} only"
-                )
+                return opaque_item(part, PROVIDER, path, self.report)
             case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
                 # A user or system message holds none (`Message` checks); kept out all the same.
                 self.report.dropped(path, f"a Responses API message takes no {part.type}")
@@ -473,14 +413,15 @@ class ItemEncoder:
     def file(self, part: FilePart, path: str) -> dict[str, Any] | None:
         if not takes_file(part, OPENAI_FILE_STORE, path, self.report):
             return None
-        data = _data(part)
-        kind = data.get("type") or default_file_type(part)
-        wire = _file_entry(part, kind, data)
+        entry = kept(part, PROVIDER)
+        forms = entry.get("forms", {})
+        kind = forms.get("type") or default_file_type(part)
+        wire = _file_entry(part, kind, forms)
         if wire is None:
             self.report.dropped(path, f"the Responses API takes no {part.media_type} in a message")
             return None
-        _FILE_FIELDS.report_unsent(part, kind, path, self.report)
-        return overlay(wire, data.get("part", {}))
+        FILE_FIELDS.report_unsent(part, kind, path, self.report)
+        return overlay(wire, entry.get("fields", {}))
 
 
 class _Group:

@@ -1,0 +1,108 @@
+"""OpenAI usage objects to `TokenUsage` and back: a `UsageShape` names the
+fields of one (`CHAT_USAGE` here, the Responses API's in its package).
+
+    wire                                        core
+    prompt_tokens (cached ones included)        input_tokens
+    completion_tokens                           output_tokens
+    total_tokens                                total_tokens (their sum when absent)
+    prompt_tokens_details.cached_tokens         cache_read_tokens
+    prompt_tokens_details.cache_write_tokens    cache_write_tokens
+    completion_tokens_details.reasoning_tokens  reasoning_tokens
+    a dialect's extra counts (Groq's queue_time) details
+
+Every other numeric leaf of the detail groups is kept in `TokenUsage.details`
+under its dotted path (`prompt_tokens_details.audio_tokens`); the modelled
+details are mirrored there too, so that a detail object that was sent (even
+with zeros) is sent back: the core fields win when the two disagree.
+
+Invariant: for a usage object `u`, `(usage, extra) = shape.decode_kept(u, ...)`
+gives `overlay(shape.encode(usage), extra) == u`: `extra` is what `TokenUsage`
+cannot hold (a null group, a non-count detail, an unknown key such as a
+router's `cost`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from interlingua import TokenUsage
+from interlingua.codec import WireReader, leftover
+
+__all__ = ["CHAT_USAGE", "UsageShape"]
+
+
+@dataclass(frozen=True, slots=True)
+class UsageShape:
+    """The names one OpenAI usage object uses."""
+
+    input: str
+    output: str
+    groups: tuple[str, ...]
+    cache_read: str
+    cache_write: str
+    reasoning: str
+    extra_counts: tuple[str, ...] = ()
+
+    def decode(self, usage: Mapping[str, Any], path: str, read: WireReader) -> TokenUsage:
+        details: dict[str, int | float] = {}
+        for group in self.groups:
+            values = read.field(usage, group, path, dict, None) or {}
+            details.update({f"{group}.{k}": v for k, v in values.items() if _is_count(v)})
+        details.update({key: usage[key] for key in self.extra_counts if _is_count(usage.get(key))})
+        input_tokens = read.field(usage, self.input, path, int, None) or 0
+        output_tokens = read.field(usage, self.output, path, int, None) or 0
+        total = read.field(usage, "total_tokens", path, int, None)
+        return TokenUsage(
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            total_tokens=input_tokens + output_tokens if total is None else total,
+            cache_read_tokens=int(details.get(self.cache_read, 0)),
+            cache_write_tokens=int(details.get(self.cache_write, 0)),
+            reasoning_tokens=int(details.get(self.reasoning, 0)),
+            details=details,
+        )
+
+    def decode_kept(
+        self, usage: Mapping[str, Any], path: str, read: WireReader
+    ) -> tuple[TokenUsage, dict[str, Any]]:
+        """The usage, and what it cannot hold of `usage` (for `overlay` onto `encode`)."""
+        decoded = self.decode(usage, path, read)
+        return decoded, leftover(usage, self.encode(decoded))
+
+    def encode(self, usage: TokenUsage) -> dict[str, Any]:
+        details: dict[str, Any] = dict(usage.details)
+        for key, value in (
+            (self.cache_read, usage.cache_read_tokens),
+            (self.cache_write, usage.cache_write_tokens),
+            (self.reasoning, usage.reasoning_tokens),
+        ):
+            if value or key in details:
+                details[key] = value
+        out: dict[str, Any] = {
+            self.input: usage.input_tokens,
+            self.output: usage.output_tokens,
+            "total_tokens": usage.total_tokens,
+        }
+        for key, value in details.items():
+            group, _, leaf = key.partition(".")
+            if leaf and group in self.groups:
+                out.setdefault(group, {})[leaf] = value
+            elif not leaf and key in self.extra_counts:
+                out[key] = value
+        return out
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+CHAT_USAGE = UsageShape(
+    input="prompt_tokens",
+    output="completion_tokens",
+    groups=("prompt_tokens_details", "completion_tokens_details"),
+    cache_read="prompt_tokens_details.cached_tokens",
+    cache_write="prompt_tokens_details.cache_write_tokens",
+    reasoning="completion_tokens_details.reasoning_tokens",
+)

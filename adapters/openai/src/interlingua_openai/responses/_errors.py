@@ -1,0 +1,29 @@
+"""Responses API error bodies to typed `ProviderError`s.
+
+Error answers are those of Chat Completions (`interlingua_openai._errors`),
+named `"openai-responses"`. Inside a stream an error comes as an `error` event
+(`{"type": "error", "code", "message", "param"}`: the `type` names the event,
+not the error) or as a failed response's `error` (`{"code", "message"}`); the
+`code` says what kind (`server_error`, `rate_limit_exceeded`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interlingua import ProviderError
+from interlingua.codec import json_or_text, other_fields
+from interlingua_openai._errors import error_object, typed_error
+from interlingua_openai.responses._wire import PROVIDER
+
+__all__ = ["decode_error"]
+
+
+def decode_error(status: int | None, body: Any) -> ProviderError:
+    """The typed error for an error answer, an `error` event, or a failed
+    response's `error`: its HTTP status (None inside a stream) and its body."""
+    payload = json_or_text(body)
+    error = error_object(payload)
+    if error is payload and payload.get("type") == "error":
+        error = other_fields(payload, ("type",))
+    return typed_error(status, payload, error, provider=PROVIDER)

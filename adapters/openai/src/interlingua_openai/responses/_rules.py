@@ -1,0 +1,78 @@
+"""What the Responses API accepts, checked before anything is sent: each rule
+with OpenAI's own words (its 400 text, or its SDK's types).
+
+Where the call survives a change, the encoder makes it and reports it (a
+rewritten `call_id`, a file a message cannot carry); where a change would alter
+what was asked (unpaired calls and outputs, a token limit below the minimum),
+`InvalidDataError` names the message, part or field. The Chat Completions
+rules on files (`interlingua_openai._rules`) hold here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from interlingua import FilePart, InvalidDataError, Message, TranslationReport
+from interlingua_openai import _rules as chat_rules
+from interlingua_openai._rules import FileFields
+from interlingua_openai.responses._wire import PROVIDER
+
+__all__ = [
+    "ASSISTANT_CONTENT",
+    "CALL_ID_MAX_LENGTH",
+    "FILE_FIELDS",
+    "MIN_OUTPUT_TOKENS",
+    "check_max_output_tokens",
+    "check_tool_pairs",
+    "fit_call_id",
+    "takes_in_message",
+]
+
+# "Invalid 'input[95].call_id': string too long. Expected a string with maximum
+# length 64", code string_above_max_length (reported); Chat Completions' ids stop
+# at 40. Rewritten by `fit_call_id`, the same way for a call and its output.
+CALL_ID_MAX_LENGTH = 64
+
+# "Invalid 'max_output_tokens': integer below minimum value. Expected a value >=
+# 16, but got 5 instead." (reported). Raised rather than raised to 16: an answer
+# longer than the caller allowed changes what was asked.
+MIN_OUTPUT_TOKENS = 16
+
+# An assistant input message holds these entries only: "Invalid value:
+# 'input_text'. Supported values are: 'output_text' and 'refusal'."
+ASSISTANT_CONTENT = ("output_text", "refusal")
+
+# What each input content type says of a file beside its bytes: `input_file` has
+# `detail` since late 2026 (openai 3.57's `ResponseInputFileParam`).
+FILE_FIELDS = FileFields(
+    {"input_image": frozenset({"detail"}), "input_file": frozenset({"filename", "detail"})},
+    "the Responses API",
+)
+
+_API = "the Responses API"
+
+
+def check_tool_pairs(messages: Sequence[Message], *, continued: bool) -> None:
+    """Every call answered and every output answering a call, anywhere after it
+    in the input: "No tool output found for function call ...". `continued`: the
+    request continues a stored response (`previous_response_id`,
+    `conversation`), whose calls an output may answer."""
+    chat_rules.check_tool_pairs(messages, PROVIDER, adjacent=False, continued=continued)
+
+
+def fit_call_id(tool_call_id: str, path: str, report: TranslationReport) -> str:
+    """The `call_id` as the wire takes it (`CALL_ID_MAX_LENGTH`); a rewrite is reported."""
+    return chat_rules.fit_call_id(tool_call_id, path, report, max_length=CALL_ID_MAX_LENGTH)
+
+
+def check_max_output_tokens(limit: int) -> None:
+    """`InvalidDataError` for a limit below `MIN_OUTPUT_TOKENS`."""
+    if limit < MIN_OUTPUT_TOKENS:
+        problem = f"{_API} takes at least {MIN_OUTPUT_TOKENS} output tokens, not {limit}"
+        raise InvalidDataError([("max_tokens", problem)], subject=f"request for {PROVIDER}")
+
+
+def takes_in_message(part: FilePart) -> bool:
+    """Whether a file can go in a message: its content is input_text, input_image
+    or input_file (`ResponseInputMessageContentListParam`), no `input_audio`."""
+    return part.kind != "audio"
