@@ -60,6 +60,7 @@ def test_the_export_list() -> None:
         "ReasoningSignature",
         "RefusalDelta",
         "RefusalPart",
+        "ResponseDataEvent",
         "ResponseFormat",
         "Role",
         "ServerError",

@@ -21,6 +21,7 @@ from interlingua import (
     Message,
     RateLimitError,
     RefusalPart,
+    ResponseDataEvent,
     ServerError,
     StreamError,
     StreamStart,
@@ -246,12 +247,10 @@ def test_later_top_level_fields_such_as_moderation_are_kept() -> None:
         chunk(moderation=moderation) | {"choices": []},
     ]
     events = list(decode_stream(stream))
-    # The stream starts once; what comes later comes with the finish event, again.
+    # The stream starts once; what comes later is response data.
     assert [type(event) for event in events].count(StreamStart) == 1
-    assert events[-1] == FinishEvent(
-        finish_reason=FinishReason.STOP,
-        raw_finish_reason="stop",
-        provider_data={"openai": {"fields": {"moderation": moderation}}},
+    assert events[-1] == ResponseDataEvent(
+        provider_data={"openai": {"fields": {"moderation": moderation}}}
     )
     body = encode_response(accumulate(iter(events)))
     assert body["moderation"] == moderation

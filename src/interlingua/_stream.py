@@ -43,6 +43,7 @@ __all__ = [
     "ReasoningDelta",
     "ReasoningSignature",
     "RefusalDelta",
+    "ResponseDataEvent",
     "StreamAccumulator",
     "StreamEvent",
     "StreamStart",
@@ -134,6 +135,14 @@ class PartDataEvent(CoreModel):
     data: ProviderEntry
 
 
+class ResponseDataEvent(CoreModel):
+    """Provider data of the response as a whole that arrives after its start
+    (a field a later chunk adds); laid over what the response keeps."""
+
+    type: Literal["response_data"] = "response_data"
+    provider_data: ProviderData
+
+
 class UsageEvent(CoreModel):
     """The usage so far; a later usage event replaces an earlier one.
     `provider_data` is what the response keeps of the usage object beside the
@@ -209,6 +218,7 @@ StreamEvent = Annotated[
     | ToolCallDelta
     | PartEvent
     | PartDataEvent
+    | ResponseDataEvent
     | UsageEvent
     | FinishEvent
     | AlternativeEvent
@@ -326,6 +336,8 @@ class StreamAccumulator:
                     target.provider_data = merge_provider_data(
                         target.provider_data, {event.provider: event.data}
                     )
+            case ResponseDataEvent():
+                self._merge_data(event.provider_data)
             case UsageEvent():
                 self._usage = event.usage
                 self._merge_data(event.provider_data)

@@ -47,6 +47,7 @@ from interlingua import (
     PartEvent,
     ReasoningDelta,
     RefusalDelta,
+    ResponseDataEvent,
     StreamAccumulator,
     StreamEvent,
     StreamStart,
@@ -112,7 +113,6 @@ class ChatStreamDecoder:
         self.read = WireReader(dialect.provider)
         self.count = 0
         self.fields: dict[str, Any] = {}
-        self.late_fields: dict[str, Any] = {}
         self.identity: tuple[str | None, str | None] | None = None
         self.choices: dict[int, _Choice] = {}
         self.alternatives: dict[int, StreamAccumulator] = {}
@@ -140,9 +140,6 @@ class ChatStreamDecoder:
                 for event in produced:
                     accumulator.add(event)
         events += self.usage(chunk, path)
-        if self.late_fields and (head := self.choices.get(0)) and head.raw is not None:
-            events.append(head.finish_event(keep(self.provider, fields=self.late_fields)))
-            self.late_fields = {}
         return events
 
     def finish(self) -> list[StreamEvent]:
@@ -151,9 +148,6 @@ class ChatStreamDecoder:
             AlternativeEvent(index=number, response=self.alternatives[number].response())
             for number in sorted(self.alternatives)
         ]
-        if self.late_fields:
-            # Cut off before the first choice finished: no finish event carries them.
-            events.append(StreamStart(provider_data=keep(self.provider, fields=self.late_fields)))
         return events
 
     def alternative(self, number: int) -> StreamAccumulator:
@@ -164,9 +158,9 @@ class ChatStreamDecoder:
             self.alternatives[number].add(start)
         return self.alternatives[number]
 
-    def start(self, chunk: Mapping[str, Any], path: str) -> StreamStart | None:
+    def start(self, chunk: Mapping[str, Any], path: str) -> StreamStart | ResponseDataEvent | None:
         """The response's identity and fields on the first chunk; a top-level field
-        that comes later waits in `late_fields` for the first choice's finish."""
+        that comes later, as response data."""
         first = self.identity is None
         if first:
             # The body this stream describes is a `chat.completion`, not a chunk.
@@ -182,8 +176,11 @@ class ChatStreamDecoder:
         }
         self.fields.update(extra)
         if not first:
-            self.late_fields.update(extra)
-            return None
+            return (
+                ResponseDataEvent(provider_data=keep(self.provider, fields=extra))
+                if extra
+                else None
+            )
         response_id = self.read.field(chunk, "id", path, str, None)
         model = self.read.field(chunk, "model", path, str, None)
         self.identity = (response_id, model)
