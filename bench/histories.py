@@ -43,7 +43,6 @@ Body = dict[str, Any]
 APIS = ("anthropic", "chat", "responses")
 API_MODELS = {"anthropic": "claude-sonnet-4-5", "chat": "gpt-4o", "responses": "gpt-5-mini"}
 MAX_TOKENS = 4096
-CYCLE = 10
 
 _PROSE = (
     "the weather in Lisbon turns with the Atlantic wind while the harbour keeps its own "
