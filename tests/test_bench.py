@@ -1,0 +1,194 @@
+"""The benchmark harness works, and its floors are fair.
+
+`bench/run.py --quick` runs every path and prints every row, each with a
+finite, positive ratio; no time is asserted (the machine may be shared and
+noisy). The hand-written baselines write what interlingua writes, field for
+field, so interlingua is measured against converters doing the same work; the
+generated bodies, responses and streams are ones interlingua reads and writes
+back unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import interlingua_anthropic
+import interlingua_openai
+import interlingua_openai.responses
+from bench import dict_baseline, histories, typed_floor
+from bench.harness import IMPORTS
+from bench.histories import API_MODELS, APIS
+from interlingua import TranslationReport, accumulate
+
+ROOT = Path(__file__).resolve().parents[1]
+CODECS: dict[str, Any] = {
+    "anthropic": interlingua_anthropic,
+    "chat": interlingua_openai,
+    "responses": interlingua_openai.responses,
+}
+PAIRS = [(source, target) for source in APIS for target in APIS]
+
+REQUEST_PATHS = [
+    *(f"decode {api} request" for api in APIS),
+    *(f"encode {api} request" for api in APIS),
+    *(f"gateway {source} -> {target} request" for source, target in PAIRS if source != target),
+]
+OTHER_PATHS = [
+    *(f"decode {api} response" for api in APIS),
+    "gateway anthropic -> chat response",
+    "gateway chat -> anthropic response",
+    *(f"stream {api}: decode + accumulate" for api in APIS),
+    "ChatHistory.to_json",
+    "ChatHistory.from_json",
+    *(f"import {module}" for module in IMPORTS),
+    *(f"memory: core from {api} body" for api in APIS),
+    *(f"memory: typed floor from {api}" for api in APIS),
+]
+QUICK_SIZES = [10, 40]
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Any]]:
+    """The quick run's table and its JSON, warnings made errors."""
+    out = tmp_path_factory.mktemp("bench") / "results.json"
+    command = [sys.executable, "-W", "error", "bench/run.py", "--quick", "--json", str(out)]
+    result = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout, json.loads(out.read_text())
+
+
+def test_the_quick_run_prints_every_row(quick_run: tuple[str, dict[str, Any]]) -> None:
+    table, results = quick_run
+    rows = [row for section in results["sections"].values() for row in section]
+    measured = {(row["path"], row["size"]) for row in rows}
+    for path in REQUEST_PATHS:
+        assert {(path, size) for size in QUICK_SIZES} <= measured, path
+    for path in REQUEST_PATHS + OTHER_PATHS:
+        assert path in table
+        assert any(row["path"] == path for row in rows), path
+    for row in rows:
+        assert math.isfinite(row["ratio"]), row["path"]
+        assert row["ratio"] > 0, row["path"]
+        assert row["interlingua"]["median"] > 0, row["path"]
+
+
+def test_the_quick_run_shows_growth_and_verdicts(quick_run: tuple[str, dict[str, Any]]) -> None:
+    table, results = quick_run
+    assert sorted(growth["path"] for growth in results["growth"]) == sorted(REQUEST_PATHS)
+    for growth in results["growth"]:
+        assert growth["sizes"] == QUICK_SIZES
+        assert math.isfinite(growth["per_message_growth"])
+        assert growth["per_message_growth"] > 0
+    imports = results["sections"]["Imports, in fresh processes (baseline: pydantic's BaseModel)"]
+    for row in imports:
+        assert row["checks"]["no SDK"], row["notes"]  # importing a codec loads no SDK
+    assert "Targets:" in table
+    assert table.count("PASS") + table.count("MISS") >= len(REQUEST_PATHS)
+
+
+@pytest.fixture(scope="module")
+def history() -> histories.History:
+    return histories.build_history(30)
+
+
+def gateway(history: histories.History, source: str, target: str) -> dict[str, Any]:
+    request = CODECS[source].decode_request(history.bodies[source])
+    request = request.model_copy(update={"model": API_MODELS[target]})
+    body: dict[str, Any] = CODECS[target].encode_request(request, report=TranslationReport())
+    return body
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_each_body_survives_interlingua_unchanged(history: histories.History, api: str) -> None:
+    codec, body = CODECS[api], history.bodies[api]
+    report = TranslationReport()
+    assert codec.encode_request(codec.decode_request(body), report=report) == body
+    assert not report
+
+
+def test_a_history_counts_its_chat_messages() -> None:
+    built = histories.build_history(40)
+    assert len(built.bodies["chat"]["messages"]) == 40
+    assert built.bodies == histories.build_history(40).bodies  # deterministic
+
+
+def test_the_dict_floor_writes_what_interlingua_writes(history: histories.History) -> None:
+    chat, anthropic = history.bodies["chat"], history.bodies["anthropic"]
+    assert dict_baseline.chat_request_to_anthropic(chat, API_MODELS["anthropic"]) == gateway(
+        history, "chat", "anthropic"
+    )
+    assert dict_baseline.anthropic_request_to_chat(anthropic, API_MODELS["chat"]) == gateway(
+        history, "anthropic", "chat"
+    )
+
+
+def test_the_dict_floor_carries_responses_as_interlingua_does() -> None:
+    bodies = histories.build_responses()
+    report = TranslationReport()
+    as_chat = interlingua_openai.encode_response(
+        interlingua_anthropic.decode_response(bodies["anthropic"]), report=report
+    )
+    assert dict_baseline.anthropic_response_to_chat(bodies["anthropic"]) == as_chat
+    as_anthropic = interlingua_anthropic.encode_response(
+        interlingua_openai.decode_response(bodies["chat"]), report=report
+    )
+    assert dict_baseline.chat_response_to_anthropic(bodies["chat"]) == as_anthropic
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+def test_the_typed_floor_writes_what_interlingua_writes(
+    history: histories.History, source: str, target: str
+) -> None:
+    request = typed_floor.decode_request(source, history.bodies[source])
+    request.model = API_MODELS[target]
+    assert typed_floor.encode_request(target, request) == gateway(history, source, target)
+
+
+def _summary(parts: Any) -> list[tuple[str, ...]]:
+    """What both cores model of an answer's parts: kind, text, ids and arguments."""
+    summary = []
+    for part in parts:
+        kind = getattr(part, "type", type(part).__name__)
+        if kind in ("text", "TextPart"):
+            summary.append(("text", part.text))
+        elif kind in ("reasoning", "ReasoningPart"):
+            summary.append(("reasoning", part.text, part.signature or ""))
+        else:
+            summary.append(("tool_call", part.id, part.name, json.loads(part.arguments)))
+    return summary
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_the_typed_floor_reads_responses_as_interlingua_does(api: str) -> None:
+    body = histories.build_responses()[api]
+    ours, floor = CODECS[api].decode_response(body), typed_floor.decode_response(api, body)
+    assert _summary(floor.message.parts) == _summary(ours.message.parts)
+    assert (floor.id, floor.model, floor.finish_reason) == (
+        ours.id,
+        ours.model,
+        ours.finish_reason.value,
+    )
+    counts = (ours.usage.input_tokens, ours.usage.output_tokens, ours.usage.cache_read_tokens)
+    assert (floor.usage.input_tokens, floor.usage.output_tokens, floor.usage.cache_read) == counts
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_each_stream_accumulates_to_an_answer(api: str) -> None:
+    stream = histories.build_streams(1000)[api]
+    assert len(stream.payloads) == len(stream.texts) == 1000
+    answer = accumulate(CODECS[api].decode_stream(stream.payloads))
+    kinds = [part.type for part in answer.message.parts]
+    assert kinds == (["text", "tool_call"] if api == "chat" else ["reasoning", "text", "tool_call"])
+    assert answer.message.tool_calls[0].parsed_arguments()["city"] == "Porto"
+    assert answer.finish_reason is not None
+    assert answer.finish_reason.value == "tool_calls"
+    assert not answer.warnings
