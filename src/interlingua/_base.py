@@ -31,6 +31,7 @@ __all__ = [
     "empty_field",
     "invalid_data",
     "provider_data_field",
+    "type_tag",
     "union_tags",
     "validate",
 ]
@@ -40,6 +41,13 @@ M = TypeVar("M", bound=BaseModel)
 
 def _is_empty(value: object) -> bool:
     return not value
+
+
+def type_tag(value: Any) -> Any:
+    """The `type` tag of a value or of its data: the discriminator of every union
+    of core values. A callable one, as pydantic's own lookup is slow for values
+    already built (a part passed to a message)."""
+    return value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
 
 
 def empty_field(default_factory: Callable[[], Any] = dict) -> Any:

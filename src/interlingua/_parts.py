@@ -14,9 +14,9 @@ import json
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Discriminator, Field, Tag, field_validator, model_validator
 
-from interlingua._base import CoreModel, ProviderData, provider_data_field
+from interlingua._base import CoreModel, ProviderData, provider_data_field, type_tag
 from interlingua._errors import InvalidDataError, ToolArgumentsError
 
 __all__ = [
@@ -183,7 +183,12 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-ToolResultContent = Annotated[TextPart | FilePart | OpaquePart, Field(discriminator="type")]
+ToolResultContent = Annotated[
+    Annotated[TextPart, Tag("text")]
+    | Annotated[FilePart, Tag("file")]
+    | Annotated[OpaquePart, Tag("opaque")],
+    Discriminator(type_tag),
+]
 
 
 class ToolResultPart(CoreModel):
@@ -211,8 +216,14 @@ class RefusalPart(CoreModel):
 
 
 ContentPart = Annotated[
-    TextPart | FilePart | ReasoningPart | ToolCallPart | ToolResultPart | RefusalPart | OpaquePart,
-    Field(discriminator="type"),
+    Annotated[TextPart, Tag("text")]
+    | Annotated[FilePart, Tag("file")]
+    | Annotated[ReasoningPart, Tag("reasoning")]
+    | Annotated[ToolCallPart, Tag("tool_call")]
+    | Annotated[ToolResultPart, Tag("tool_result")]
+    | Annotated[RefusalPart, Tag("refusal")]
+    | Annotated[OpaquePart, Tag("opaque")],
+    Discriminator(type_tag),
 ]
 
 # The `type` of every part: the tags of the `ContentPart` union.
