@@ -116,6 +116,7 @@ def test_the_codec_export_list() -> None:
         "other_fields",
         "overlay",
         "resolve_report",
+        "wire_fields",
         "wire_model",
     ]
 

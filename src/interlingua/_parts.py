@@ -18,6 +18,7 @@ from pydantic import Discriminator, Field, Tag, field_validator, model_validator
 
 from interlingua._base import CoreModel, ProviderData, provider_data_field, type_tag
 from interlingua._errors import InvalidDataError, ToolArgumentsError
+from interlingua._provider_data import OwnedJSON
 
 __all__ = [
     "PART_TYPES",
@@ -170,7 +171,7 @@ class OpaquePart(CoreModel):
 
     type: Literal["opaque"] = "opaque"
     provider: str
-    data: dict[str, Any]
+    data: OwnedJSON
 
     @property
     def block_type(self) -> str | None:

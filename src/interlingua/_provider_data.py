@@ -27,19 +27,38 @@ format (`interlingua.chat_history` version 2).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Annotated, Any, TypeVar, cast
 
-from pydantic import ConfigDict
+from pydantic import AfterValidator, ConfigDict
 from typing_extensions import TypedDict
 
 __all__ = [
     "PROVIDER_DATA_SECTIONS",
+    "OwnedJSON",
     "ProviderData",
     "ProviderEntry",
+    "copy_json",
     "keep",
     "kept",
     "merge_provider_data",
+    "wire_fields",
 ]
+
+T = TypeVar("T")
+
+
+def copy_json(value: T) -> T:
+    """A deep copy of a JSON value: new dicts and lists, the same immutable leaves."""
+    if isinstance(value, dict):
+        return {key: copy_json(item) for key, item in value.items()}  # type: ignore[return-value]
+    if isinstance(value, list):
+        return [copy_json(item) for item in value]  # type: ignore[return-value]
+    return value
+
+
+# A JSON object a core value owns: copied when the value is made, so the value
+# shares nothing mutable with the body (or the dict) it was made from.
+OwnedJSON = Annotated[dict[str, Any], AfterValidator(copy_json)]
 
 
 class ProviderEntry(TypedDict, total=False):
@@ -47,9 +66,9 @@ class ProviderEntry(TypedDict, total=False):
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
 
-    fields: dict[str, Any]
-    forms: dict[str, Any]
-    echo: dict[str, Any]
+    fields: OwnedJSON
+    forms: OwnedJSON
+    echo: OwnedJSON
 
 
 ProviderData = dict[str, ProviderEntry]
@@ -67,6 +86,13 @@ def kept(owner: Any, provider: str) -> ProviderEntry:
     return data.get(provider, _EMPTY)
 
 
+def wire_fields(owner: Any, provider: str) -> dict[str, Any]:
+    """A copy of the `fields` `owner` keeps for `provider`: what an encoder lays
+    over the object it builds (a copy, so the body shares nothing with the value)."""
+    fields = kept(owner, provider).get("fields")
+    return copy_json(fields) if fields else {}
+
+
 def keep(
     provider: str,
     *,
@@ -74,7 +100,8 @@ def keep(
     forms: Mapping[str, Any] | None = None,
     echo: Mapping[str, Any] | None = None,
 ) -> ProviderData:
-    """`provider_data` holding the sections that say something.
+    """`provider_data` holding the sections that say something (the value it is
+    given to copies them: `OwnedJSON`).
 
     `fields` are kept whole (a null there is a null on the wire); in `forms`
     and `echo` a None says nothing and is left out.

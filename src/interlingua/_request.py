@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from interlingua._base import CoreModel, ProviderData, empty_field, provider_data_field
 from interlingua._context import InvocationContext
 from interlingua._messages import Message
+from interlingua._provider_data import OwnedJSON
 from interlingua._tools import ToolChoice, ToolSpec
 
 __all__ = ["ChatRequest", "ReasoningConfig", "ResponseFormat"]
@@ -34,7 +35,7 @@ class ResponseFormat(CoreModel):
     type: Literal["text", "json_object", "json_schema"]
     name: str | None = None
     description: str | None = None
-    json_schema: dict[str, Any] | None = None
+    json_schema: OwnedJSON | None = None
     strict: bool | None = None
 
     @model_validator(mode="after")
@@ -71,7 +72,7 @@ class ChatRequest(CoreModel):
     response_format: ResponseFormat | None = None
     stream: bool = False
     context: InvocationContext | None = Field(default=None, exclude=True)
-    provider_options: dict[str, dict[str, Any]] = empty_field()
+    provider_options: dict[str, OwnedJSON] = empty_field()
     provider_data: ProviderData = provider_data_field()
 
     @property

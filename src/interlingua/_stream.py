@@ -28,7 +28,7 @@ from interlingua._parts import (
     TextPart,
     ToolCallPart,
 )
-from interlingua._provider_data import ProviderEntry, merge_provider_data
+from interlingua._provider_data import ProviderEntry, copy_json, merge_provider_data
 from interlingua._report import TranslationLoss
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
@@ -192,7 +192,7 @@ class ErrorEvent(CoreModel):
             status=error.status,
             provider=error.provider,
             request_id=error.request_id,
-            body=error.body,
+            body=copy_json(error.body),
         )
 
     def to_error(self, provider: str | None = None) -> ProviderError:

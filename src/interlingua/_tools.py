@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from interlingua._base import CoreModel, ProviderData, provider_data_field
+from interlingua._provider_data import OwnedJSON
 
 __all__ = ["ToolChoice", "ToolSpec"]
 
@@ -20,7 +21,7 @@ class ToolSpec(CoreModel):
 
     name: str
     description: str | None = None
-    parameters: dict[str, Any] = Field(default_factory=_empty_object_schema)
+    parameters: OwnedJSON = Field(default_factory=_empty_object_schema)
     strict: bool | None = None
     provider_data: ProviderData = provider_data_field()
 

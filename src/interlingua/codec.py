@@ -8,10 +8,15 @@ rewriting tool-call ids to fit a provider's rules, deterministically, so a
 call and its result stay paired, and `resolve_report`, the report an encoder
 fills (the caller's, or one that warns).
 
-Wire bodies and core values never share mutable objects: `as_wire_dict`
-hands decoders a fresh copy of a body, and encoders return `copy_json` of
-what they built, so changing a body never changes a frozen request, history
-or response, nor the other way round.
+Wire bodies and core values never share mutable objects, so changing a body
+never changes a frozen request, history or response, nor the other way round;
+and neither is copied whole. A decoder reads the body in place and copies
+what it keeps, which the core values do themselves: every JSON object a value
+holds from the wire (provider data, an opaque block, a tool's schema, settings
+kept verbatim) is `OwnedJSON`, copied when the value is made. An encoder
+builds a fresh body, and copies what it lays into it from a core value:
+`wire_fields` is a copy of a value's kept fields, and the rest goes through
+`copy_json`.
 """
 
 from __future__ import annotations
@@ -28,9 +33,11 @@ from interlingua._provider_data import (
     PROVIDER_DATA_SECTIONS,
     ProviderData,
     ProviderEntry,
+    copy_json,
     keep,
     kept,
     merge_provider_data,
+    wire_fields,
 )
 from interlingua._report import resolve_report
 
@@ -56,6 +63,7 @@ __all__ = [
     "other_fields",
     "overlay",
     "resolve_report",
+    "wire_fields",
     "wire_model",
 ]
 
@@ -93,15 +101,6 @@ def json_or_text(body: Any) -> Any:
     return body
 
 
-def copy_json(value: T) -> T:
-    """A deep copy of a JSON value: new dicts and lists, the same immutable leaves."""
-    if isinstance(value, dict):
-        return {key: copy_json(item) for key, item in value.items()}  # type: ignore[return-value]
-    if isinstance(value, list):
-        return [copy_json(item) for item in value]  # type: ignore[return-value]
-    return value
-
-
 def as_wire_dict(body: Any, *, by_alias: bool = False) -> dict[str, Any]:
     """A wire body as a fresh plain dict: a copy of a mapping, an SDK (pydantic)
     object as the JSON it was built from (`exclude_unset`, so no field the
@@ -133,8 +132,11 @@ class WireReader:
         return DecodeError(path, message, provider=self.provider)
 
     def body(self, value: Any, path: str = "<root>") -> dict[str, Any]:
-        """A whole body (a dict or an SDK object) as a fresh dict; anything else is
-        a `DecodeError` at `path`."""
+        """A whole body as a dict: a dict as it is (read in place; the decoder
+        copies what it keeps), another mapping or an SDK object as the JSON it
+        holds; anything else is a `DecodeError` at `path`."""
+        if type(value) is dict:
+            return value
         if isinstance(value, Mapping) or callable(getattr(value, "model_dump", None)):
             value = as_wire_dict(value)
         return self.object(value, path)

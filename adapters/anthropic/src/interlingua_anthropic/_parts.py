@@ -52,7 +52,16 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, dump_arguments, keep, kept, leftover, overlay
+from interlingua.codec import (
+    WireReader,
+    copy_json,
+    dump_arguments,
+    keep,
+    kept,
+    leftover,
+    overlay,
+    wire_fields,
+)
 from interlingua_anthropic._rules import (
     IMAGE_MEDIA_TYPES,
     fit_tool_ids,
@@ -362,5 +371,7 @@ def encode_part(
         where = f"{path}.content[{k}]"
         return encode_part(content, where, report, role="tool_result", in_request=in_request)
 
-    block = overlay(_block_for(part, inner), kept(part, PROVIDER).get("fields", {}))
+    if isinstance(part, OpaquePart):
+        return copy_json(part.data)
+    block = overlay(_block_for(part, inner), wire_fields(part, PROVIDER))
     return fit_tool_ids(block, path, report)

@@ -47,7 +47,16 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, keep, kept, leftover, overlay, resolve_report
+from interlingua.codec import (
+    WireReader,
+    copy_json,
+    keep,
+    kept,
+    leftover,
+    overlay,
+    resolve_report,
+    wire_fields,
+)
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
 from interlingua_anthropic._rules import (
     check_thinking,
@@ -122,10 +131,12 @@ def encode_request(
     body["messages"] = turns
     if (tools := encode_tools(request.tools, options.get("tools"))) is not None:
         body["tools"] = tools
-    body = overlay(body, {key: value for key, value in options.items() if key != "tools"})
+    body = overlay(
+        body, copy_json({key: value for key, value in options.items() if key != "tools"})
+    )
     fit_thinking(body, report)
     check_thinking(body)
-    return copy_json(body)
+    return body
 
 
 # --- decoding ---
@@ -326,7 +337,7 @@ def _render(turn: WireTurn) -> WireDict:
     blocks = [block for _, block in turn.blocks]
     wire: WireDict = {"role": turn.role, "content": _content(blocks, _format(turn.messages[0]))}
     for message in turn.messages:
-        wire = overlay(wire, kept(message, PROVIDER).get("fields", {}))
+        wire = overlay(wire, wire_fields(message, PROVIDER))
     return wire
 
 

@@ -27,7 +27,15 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from interlingua import ChatResponse, Message, TranslationReport
-from interlingua.codec import WireReader, copy_json, keep, kept, leftover, overlay, resolve_report
+from interlingua.codec import (
+    WireReader,
+    keep,
+    kept,
+    leftover,
+    overlay,
+    resolve_report,
+    wire_fields,
+)
 from interlingua_anthropic._finish import decode_finish_reason, encode_stop_reason
 from interlingua_anthropic._parts import decode_block, encode_part
 from interlingua_anthropic._usage import COUNTS, decode_usage, encode_usage
@@ -116,10 +124,11 @@ def encode_response(
         report.dropped(
             "alternatives", "Anthropic answers with one message; the others are left out"
         )
-    entry = kept(response, PROVIDER)
-    body = overlay(overlay(_encode_fields(response, report), entry.get("fields", {})), _DEFAULTS)
-    _apply_forms(body, cast(ResponseForms, entry.get("forms", {})))
-    return copy_json(body)
+    body = overlay(
+        overlay(_encode_fields(response, report), wire_fields(response, PROVIDER)), _DEFAULTS
+    )
+    _apply_forms(body, cast(ResponseForms, kept(response, PROVIDER).get("forms", {})))
+    return body
 
 
 def _apply_forms(body: WireDict, forms: ResponseForms) -> None:

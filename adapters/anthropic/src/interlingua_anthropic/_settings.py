@@ -37,7 +37,7 @@ from interlingua import (
     ToolChoice,
     TranslationReport,
 )
-from interlingua.codec import WireReader, wire_model
+from interlingua.codec import WireReader, copy_json, wire_model
 from interlingua_anthropic._rules import EFFORTS
 from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER, Thinking, WireDict
 from interlingua_anthropic._wire import ToolChoice as WireToolChoice
@@ -219,7 +219,7 @@ def _encode_format(response_format: ResponseFormat, report: TranslationReport) -
         case "json_schema":
             for name, reason in _unsent_format_fields(response_format):
                 report.dropped(f"response_format.{name}", reason)
-            return {"type": "json_schema", "schema": response_format.json_schema}
+            return {"type": "json_schema", "schema": copy_json(response_format.json_schema)}
         case _:
             assert_never(response_format.type)
 

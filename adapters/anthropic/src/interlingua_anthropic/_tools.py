@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from interlingua import ToolSpec
-from interlingua.codec import WireReader, keep, kept, leftover, overlay
+from interlingua.codec import WireReader, copy_json, keep, kept, leftover, overlay
 from interlingua_anthropic._wire import PROVIDER, Tool, WireDict
 
 __all__ = ["decode_tools", "encode_tools"]
@@ -64,10 +64,11 @@ def encode_tools(specs: Sequence[ToolSpec], listed: Any) -> list[Any] | None:
     if not specs and listed is None:
         return None
     by_name = {
-        spec.name: overlay(_tool(spec), kept(spec, PROVIDER).get("fields", {})) for spec in specs
+        spec.name: copy_json(overlay(_tool(spec), kept(spec, PROVIDER).get("fields", {})))
+        for spec in specs
     }
     placed = [
-        by_name.pop(tool) if isinstance(tool, str) else tool
+        by_name.pop(tool) if isinstance(tool, str) else copy_json(tool)
         for tool in listed or ()
         if not isinstance(tool, str) or tool in by_name
     ]
