@@ -172,18 +172,24 @@ class WireReader:
         Without a default the field is required; with one, a missing or null
         field gives the default.
         """
-        where = f"{path}.{key}" if path else key
-        value = body.get(key, _MISSING)
-        if value is _MISSING or value is None:
+        value = body.get(key)
+        if value is None:
             if default is _MISSING:
-                raise self.error(where, "required field is missing")
+                raise self.error(_joined(path, key), "required field is missing")
             return default  # type: ignore[no-any-return]
+        if type(value) is kind:
+            return value  # type: ignore[no-any-return]
         # A JSON number may be written without a fraction (`"temperature": 1`);
         # bool is an int in Python, and never what a number field means.
         accepted: tuple[type[Any], ...] = (int, float) if kind is float else (kind,)
         if not isinstance(value, accepted) or (kind in {int, float} and isinstance(value, bool)):
+            where = _joined(path, key)
             raise self.error(where, f"expected {_json_name(kind)}, got {_json_type(value)}")
         return value  # type: ignore[no-any-return]
+
+
+def _joined(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
 
 
 def _json_name(kind: type[Any]) -> str:
@@ -266,7 +272,7 @@ def leftover(wire: Mapping[str, Any], modeled: Mapping[str, Any]) -> dict[str, A
     for key, value in wire.items():
         if key not in modeled:
             rest[key] = value
-        elif isinstance(value, Mapping) and isinstance(modeled[key], Mapping):
+        elif type(value) is dict and isinstance(modeled[key], dict):
             inner = leftover(value, modeled[key])
             if inner:
                 rest[key] = inner
@@ -287,6 +293,6 @@ def overlay(modeled: Mapping[str, Any], extras: Mapping[str, Any]) -> dict[str, 
     for key, value in extras.items():
         if key not in merged:
             merged[key] = value
-        elif isinstance(value, Mapping) and isinstance(merged[key], Mapping):
+        elif isinstance(value, dict) and isinstance(merged[key], dict):
             merged[key] = overlay(merged[key], value)
     return merged

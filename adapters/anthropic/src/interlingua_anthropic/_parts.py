@@ -53,12 +53,14 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import (
+    ProviderData,
     WireReader,
     copy_json,
     dump_arguments,
     keep,
     kept,
     leftover,
+    other_fields,
     overlay,
     wire_fields,
 )
@@ -103,25 +105,41 @@ InnerEncoder = Callable[[ContentPart, int], "WireDict | None"]
 # --- decoding ---
 
 
-def decode_block(raw: Any, path: str, *, role: BlockRole) -> ContentPart:
+def decode_block(
+    raw: Any, path: str, *, role: BlockRole, names: Mapping[str, str] | None = None
+) -> ContentPart:
     """The part for one block of a `role` turn, of the system prompt, or of a tool
-    result's content (`role="tool_result"`)."""
+    result's content (`role="tool_result"`); `names` names the tools of the calls
+    a user turn's results answer (the wire does not)."""
     block = _reader.object(raw, path)
     kind = _reader.field(block, "type", path, str)
+    if kind == "tool_result" and role == "user":
+        return _tool_result(block, path, names or {})
     decoder = _DECODERS[role].get(kind)
     part = decoder(block, path) if decoder is not None else None
-    if part is None:
-        return OpaquePart(provider=PROVIDER, data=block)
-    if isinstance(part, ToolResultPart):
-        return part  # it keeps its own provider data (see _tool_result)
-    fields = leftover(block, _block_for(part, _full_block))
-    return (
-        part.model_copy(update={"provider_data": keep(PROVIDER, fields=fields)}) if fields else part
-    )
+    return OpaquePart(provider=PROVIDER, data=block) if part is None else part
+
+
+def _kept(block: WireDict, modeled: frozenset[str]) -> ProviderData:
+    """The block's fields beside the `modeled` ones (all of them strings, whose
+    own fields nothing keeps), as the part's provider data: `leftover` of the
+    block the part gives, without building that block."""
+    if len(block) == len(modeled):
+        return {}  # the modeled keys are required: nothing else is there
+    return keep(PROVIDER, fields=other_fields(block, modeled))
+
+
+_TEXT_KEYS = frozenset({"type", "text"})
+_THINKING_KEYS = frozenset({"type", "thinking", "signature"})
+_REDACTED_KEYS = frozenset({"type", "data"})
+# `input` is an object, but the one the part gives back has the same keys: no
+# field of it is ever kept apart.
+_TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 
 
 def _text(block: WireDict, path: str) -> TextPart:
-    return TextPart(text=_reader.field(block, "text", path, str))
+    text = _reader.field(block, "text", path, str)
+    return TextPart(text=text, provider_data=_kept(block, _TEXT_KEYS))
 
 
 def _thinking(block: WireDict, path: str) -> ReasoningPart:
@@ -129,11 +147,16 @@ def _thinking(block: WireDict, path: str) -> ReasoningPart:
         text=_reader.field(block, "thinking", path, str),
         signature=_reader.field(block, "signature", path, str),
         provider=PROVIDER,
+        provider_data=_kept(block, _THINKING_KEYS),
     )
 
 
 def _redacted_thinking(block: WireDict, path: str) -> ReasoningPart:
-    return ReasoningPart(redacted_data=_reader.field(block, "data", path, str), provider=PROVIDER)
+    return ReasoningPart(
+        redacted_data=_reader.field(block, "data", path, str),
+        provider=PROVIDER,
+        provider_data=_kept(block, _REDACTED_KEYS),
+    )
 
 
 def _tool_use(block: WireDict, path: str) -> ToolCallPart:
@@ -141,16 +164,25 @@ def _tool_use(block: WireDict, path: str) -> ToolCallPart:
         id=_reader.field(block, "id", path, str),
         name=_reader.field(block, "name", path, str),
         arguments=dump_arguments(_reader.field(block, "input", path, dict)),
+        provider_data=_kept(block, _TOOL_USE_KEYS),
     )
 
 
 def _image(block: WireDict, path: str) -> FilePart | None:
-    return _file(block, path, "image", filename=None)
+    return _with_leftover(block, _file(block, path, "image", filename=None))
 
 
 def _document(block: WireDict, path: str) -> FilePart | None:
     title = _reader.field(block, "title", path, str, None)
-    return _file(block, path, "document", filename=title)
+    return _with_leftover(block, _file(block, path, "document", filename=title))
+
+
+def _with_leftover(block: WireDict, part: FilePart | None) -> FilePart | None:
+    """A file part with the fields of its block that its own block does not give
+    (a source's nested fields are compared field by field)."""
+    if part is None or not (fields := leftover(block, _file_block(part))):
+        return part
+    return part.model_copy(update={"provider_data": keep(PROVIDER, fields=fields)})
 
 
 FileBlock = Literal["image", "document"]
@@ -212,8 +244,8 @@ def _text_document(source: WireDict, where: str, filename: str | None) -> FilePa
     return FilePart(media_type=media_type, data=data, filename=filename)
 
 
-def _tool_result(block: WireDict, path: str) -> ToolResultPart:
-    """A `tool_result` block; the name of the tool is not on the wire."""
+def _tool_result(block: WireDict, path: str, names: Mapping[str, str]) -> ToolResultPart:
+    """A `tool_result` block, named after the call it answers."""
     content = block.get("content")
     match content:
         case None:
@@ -226,15 +258,22 @@ def _tool_result(block: WireDict, path: str) -> ToolResultPart:
             )
         case _:
             raise _reader.error(f"{path}.content", "expected a string or an array")
-    part = ToolResultPart(
-        tool_call_id=_reader.field(block, "tool_use_id", path, str),
-        content=parts,
-        is_error=_reader.field(block, "is_error", path, bool, False) is True,
-    )
-    fields = leftover(block, _block_for(part, _full_block))
+    tool_call_id = _reader.field(block, "tool_use_id", path, str)
+    is_error = _reader.field(block, "is_error", path, bool, False) is True
+    # What the part's block gives: an empty content and `is_error: false` are not written.
+    modeled = {"type", "tool_use_id", *(("content",) if parts else ()), *(("is_error",) * is_error)}
     listed = isinstance(content, list) and plain_text(content) is not None
-    provider_data = keep(PROVIDER, fields=fields, forms={"content": "blocks" if listed else None})
-    return part.model_copy(update={"provider_data": provider_data}) if provider_data else part
+    return ToolResultPart(
+        tool_call_id=tool_call_id,
+        name=names.get(tool_call_id),
+        content=parts,
+        is_error=is_error,
+        provider_data=keep(
+            PROVIDER,
+            fields=other_fields(block, modeled),
+            forms={"content": "blocks" if listed else None},
+        ),
+    )
 
 
 def _result_content(raw: Any, path: str) -> ToolResultContent:
@@ -247,7 +286,7 @@ _CONTENT_DECODERS: dict[str, Decoder] = {"text": _text, "image": _image, "docume
 
 _DECODERS: dict[BlockRole, dict[str, Decoder]] = {
     "system": {"text": _text},
-    "user": {**_CONTENT_DECODERS, "tool_result": _tool_result},
+    "user": _CONTENT_DECODERS,
     "assistant": {
         "text": _text,
         "thinking": _thinking,
@@ -293,11 +332,6 @@ def _block_for(part: ContentPart, inner: InnerEncoder) -> Mapping[str, Any]:
             return part.data
         case _:
             assert_never(part)
-
-
-def _full_block(part: ContentPart, _index: int = 0) -> WireDict:
-    """The block with the part's Anthropic fields laid over: what Anthropic sent."""
-    return overlay(_block_for(part, _full_block), kept(part, PROVIDER).get("fields", {}))
 
 
 def _input(part: ToolCallPart) -> dict[str, Any]:

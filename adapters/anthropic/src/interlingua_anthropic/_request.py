@@ -195,7 +195,10 @@ def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str
             parts = [decode_block({"type": "text", "text": content}, path, role=role)]
         case list():
             where = f"{path}.content"
-            parts = [decode_block(b, f"{where}[{k}]", role=role) for k, b in enumerate(content)]
+            parts = [
+                decode_block(b, f"{where}[{k}]", role=role, names=names)
+                for k, b in enumerate(content)
+            ]
             if plain_text(content) is not None:
                 forms["content"] = "blocks"
         case _:
@@ -205,9 +208,7 @@ def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str
         return [_message(role, parts, fields=fields, forms=forms)]
     runs = groupby(parts, key=lambda part: isinstance(part, ToolResultPart))
     messages = [
-        _message("tool", [_named(p, names) for p in run])
-        if results
-        else _message("user", list(run))
+        _message("tool", list(run)) if results else _message("user", list(run))
         for results, run in runs
     ]
     messages[0] = _marked(messages[0], forms, fields=fields)
@@ -248,12 +249,6 @@ def _marked(
         forms={**entry.get("forms", {}), **forms},
     )
     return message.model_copy(update={"provider_data": merged})
-
-
-def _named(part: Any, names: Mapping[str, str]) -> Any:
-    if isinstance(part, ToolResultPart) and part.tool_call_id in names:
-        return part.model_copy(update={"name": names[part.tool_call_id]})
-    return part
 
 
 # --- encoding ---
