@@ -21,6 +21,7 @@ builds a fresh body, and copies what it lays into it from a core value:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -178,7 +179,7 @@ class WireReader:
                 raise self.error(_joined(path, key), "required field is missing")
             return default  # type: ignore[no-any-return]
         if type(value) is kind:
-            return value  # type: ignore[no-any-return]
+            return value
         # A JSON number may be written without a fraction (`"temperature": 1`);
         # bool is an int in Python, and never what a number field means.
         accepted: tuple[type[Any], ...] = (int, float) if kind is float else (kind,)
@@ -229,9 +230,8 @@ def fit_tool_call_id(
     stand-in keeps the allowed characters of the id and ends in a hash of the
     whole id, so two ids never collide and a call and its result map alike.
     """
-    pattern = re.compile(f"[{allowed}]+")
     if (
-        pattern.fullmatch(tool_call_id)
+        _id_pattern(allowed).fullmatch(tool_call_id)
         and (length is None or len(tool_call_id) == length)
         and (max_length is None or len(tool_call_id) <= max_length)
     ):
@@ -245,6 +245,11 @@ def fit_tool_call_id(
     if max_length is not None and len(stand_in) > max_length:
         stand_in = stand_in[-max_length:]
     return stand_in
+
+
+@functools.cache
+def _id_pattern(allowed: str) -> re.Pattern[str]:
+    return re.compile(f"[{allowed}]+")
 
 
 def _alphanumeric(digest: str, length: int) -> str:

@@ -62,14 +62,17 @@ from interlingua.codec import (
     leftover,
     other_fields,
     overlay,
-    wire_fields,
 )
 from interlingua_anthropic._rules import (
     IMAGE_MEDIA_TYPES,
-    fit_tool_ids,
-    part_changed,
-    part_left_out,
-    unsent_fields,
+    REFUSAL_AS_TEXT,
+    blank_text,
+    file_changed,
+    file_left_out,
+    fit_tool_id,
+    opaque_left_out,
+    reasoning_left_out,
+    unsent_file_fields,
 )
 from interlingua_anthropic._wire import (
     PROVIDER,
@@ -99,7 +102,6 @@ URL_DOCUMENT_MEDIA_TYPE = "application/pdf"
 _reader = WireReader(PROVIDER)
 
 Decoder = Callable[[WireDict, str], "ContentPart | None"]
-InnerEncoder = Callable[[ContentPart, int], "WireDict | None"]
 
 
 # --- decoding ---
@@ -311,36 +313,6 @@ def plain_text(blocks: Sequence[Mapping[str, Any]]) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _block_for(part: ContentPart, inner: InnerEncoder) -> Mapping[str, Any]:
-    """The block for the fields the core models; `inner` encodes a tool result's content."""
-    match part:
-        case TextPart() | RefusalPart():
-            return TextBlock(type="text", text=part.text)
-        case ReasoningPart() if part.redacted_data is not None:
-            return RedactedThinkingBlock(type="redacted_thinking", data=part.redacted_data)
-        case ReasoningPart():
-            return ThinkingBlock(
-                type="thinking", thinking=part.text, signature=part.signature or ""
-            )
-        case ToolCallPart():
-            return ToolUseBlock(type="tool_use", id=part.id, name=part.name, input=_input(part))
-        case FilePart():
-            return _file_block(part)
-        case ToolResultPart():
-            return _tool_result_block(part, inner)
-        case OpaquePart():
-            return part.data
-        case _:
-            assert_never(part)
-
-
-def _input(part: ToolCallPart) -> dict[str, Any]:
-    try:
-        return part.parsed_arguments()
-    except ToolArgumentsError:
-        return {}
-
-
 def _file_block(part: FilePart) -> ImageBlock | DocumentBlock:
     if part.kind == "image":
         return ImageBlock(type="image", source=_source(part))
@@ -362,14 +334,22 @@ def _source(part: FilePart) -> Source:
     return Base64Source(type="base64", media_type=part.media_type, data=part.data or "")
 
 
-def _tool_result_block(part: ToolResultPart, inner: InnerEncoder) -> ToolResultBlock:
-    block = ToolResultBlock(type="tool_result", tool_use_id=part.tool_call_id)
+def _tool_result_block(
+    part: ToolResultPart, path: str, report: TranslationReport, *, in_request: bool
+) -> ToolResultBlock:
+    tool_use_id = fit_tool_id(part.tool_call_id, path, "tool_call_id", report)
+    block = ToolResultBlock(type="tool_result", tool_use_id=tool_use_id)
     forms = cast(ToolResultForms, kept(part, PROVIDER).get("forms", {}))
     if part.content:
-        blocks = [b for k, p in enumerate(part.content) if (b := inner(p, k)) is not None]
+        blocks = []
+        for k, inner in enumerate(part.content):
+            where = f"{path}.content[{k}]"
+            encoded = encode_part(inner, where, report, role="tool_result", in_request=in_request)
+            if encoded is not None:
+                blocks.append(encoded)
         text = plain_text(blocks)
         if text is None or forms.get("content") == "blocks":
-            block["content"] = list(blocks)
+            block["content"] = blocks
         else:
             block["content"] = text
     if part.is_error:
@@ -389,23 +369,60 @@ def encode_part(
     in_request: bool,
 ) -> WireDict | None:
     """The block for `part` in a `role` turn (or a tool result's content), or None
-    when it is left out (and reported).
+    when it is left out (and reported). `in_request` applies the rules the API
+    holds requests to (no blank text)."""
+    match part:
+        case TextPart() | RefusalPart():
+            if in_request and (reason := blank_text(part.text)) is not None:
+                report.dropped(path, reason)
+                return None
+            if isinstance(part, RefusalPart):
+                report.transformed(path, REFUSAL_AS_TEXT)
+            block: Mapping[str, Any] = TextBlock(type="text", text=part.text)
+        case ReasoningPart():
+            if (reason := reasoning_left_out(part)) is not None:
+                report.dropped(path, reason)
+                return None
+            block = _reasoning_block(part)
+        case ToolCallPart():
+            block = _tool_use_block(part, path, report)
+        case ToolResultPart():
+            block = _tool_result_block(part, path, report, in_request=in_request)
+        case FilePart():
+            if (reason := file_left_out(part, role)) is not None:
+                report.dropped(path, reason)
+                return None
+            _report_file_changes(part, path, report)
+            block = _file_block(part)
+        case OpaquePart():
+            if (reason := opaque_left_out(part)) is not None:
+                report.dropped(path, reason)
+                return None
+            return copy_json(part.data)
+        case _:
+            assert_never(part)
+    fields = kept(part, PROVIDER).get("fields")
+    return overlay(block, copy_json(fields)) if fields else cast(WireDict, block)
 
-    `in_request` applies the rules the API holds requests to (no blank text).
-    """
-    if (reason := part_left_out(part, role=role, in_request=in_request)) is not None:
-        report.dropped(path, reason)
-        return None
-    if (reason := part_changed(part)) is not None:
+
+def _reasoning_block(part: ReasoningPart) -> RedactedThinkingBlock | ThinkingBlock:
+    if part.redacted_data is not None:
+        return RedactedThinkingBlock(type="redacted_thinking", data=part.redacted_data)
+    return ThinkingBlock(type="thinking", thinking=part.text, signature=part.signature or "")
+
+
+def _tool_use_block(part: ToolCallPart, path: str, report: TranslationReport) -> ToolUseBlock:
+    try:
+        arguments = part.parsed_arguments()
+    except ToolArgumentsError as exc:
+        report.transformed(path, f"{exc}; sent with input {{}}")
+        arguments = {}
+    tool_use_id = fit_tool_id(part.id, path, "id", report)
+    return ToolUseBlock(type="tool_use", id=tool_use_id, name=part.name, input=arguments)
+
+
+def _report_file_changes(part: FilePart, path: str, report: TranslationReport) -> None:
+    if (reason := file_changed(part)) is not None:
         report.transformed(path, reason)
-    for field, reason in unsent_fields(part):
+    for field, reason in unsent_file_fields(part):
         report.dropped(f"{path}.{field}", reason)
-
-    def inner(content: ContentPart, k: int) -> WireDict | None:
-        where = f"{path}.content[{k}]"
-        return encode_part(content, where, report, role="tool_result", in_request=in_request)
-
-    if isinstance(part, OpaquePart):
-        return copy_json(part.data)
-    block = overlay(_block_for(part, inner), wire_fields(part, PROVIDER))
-    return fit_tool_ids(block, path, report)

@@ -1,7 +1,8 @@
 """What Anthropic accepts: every rule, with Anthropic's own words, in one place.
 
-Parts (`part_left_out`, `part_changed`, `unsent_fields`, `fit_tool_ids`): what
-Anthropic cannot take is left out (or changed) on the wire and reported.
+Parts (`blank_text`, `reasoning_left_out`, `file_left_out`, `opaque_left_out`,
+`file_changed`, `unsent_file_fields`, `fit_tool_id`): what Anthropic cannot
+take is left out (or changed) on the wire and reported.
 
 Turns, seen as Anthropic sees them (consecutive turns of a role merged): an
 unanswered call, or a result answering none, cannot be mended without
@@ -21,18 +22,12 @@ import binascii
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import groupby
 
-from typing_extensions import assert_never
-
 from interlingua import (
-    ContentPart,
     FilePart,
     InvalidDataError,
     Message,
     OpaquePart,
     ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolArgumentsError,
     ToolCallPart,
     ToolResultPart,
     TranslationReport,
@@ -44,17 +39,21 @@ __all__ = [
     "EFFORTS",
     "IMAGE_MEDIA_TYPES",
     "MIN_THINKING_BUDGET",
+    "REFUSAL_AS_TEXT",
     "TOOL_ID_CHARACTERS",
+    "blank_text",
     "check_thinking",
     "check_tool_pairs",
     "check_turn_not_empty",
+    "file_changed",
+    "file_left_out",
     "fit_thinking",
-    "fit_tool_ids",
-    "part_changed",
-    "part_left_out",
+    "fit_tool_id",
+    "opaque_left_out",
+    "reasoning_left_out",
     "results_first",
     "strip_final_whitespace",
-    "unsent_fields",
+    "unsent_file_fields",
 ]
 
 # Quirk: tool-use ids must match ^[a-zA-Z0-9_-]+$ (reported by users; the API answers 400).
@@ -83,27 +82,14 @@ Problem = tuple[str, str]
 # --- parts ---
 
 
-def part_left_out(part: ContentPart, *, role: BlockRole, in_request: bool) -> str | None:
-    """Why Anthropic cannot take `part` in a `role` block, or None when it can.
-    `in_request`: the rules the API holds requests to (no blank text)."""
-    match part:
-        case TextPart() | RefusalPart():
-            return _blank(part.text) if in_request else None
-        case ReasoningPart():
-            return _reasoning_left_out(part)
-        case FilePart():
-            return _in_assistant_turn(part, role) or _foreign_file_id(part) or _media_left_out(part)
-        case OpaquePart():
-            if part.provider == PROVIDER:
-                return None
-            return f"a {part.provider} block ({part.block_type}) goes back to {part.provider} only"
-        case ToolCallPart() | ToolResultPart():
-            return None
-        case _:
-            assert_never(part)
+def opaque_left_out(part: OpaquePart) -> str | None:
+    if part.provider == PROVIDER:
+        return None
+    return f"a {part.provider} block ({part.block_type}) goes back to {part.provider} only"
 
 
-def _blank(text: str) -> str | None:
+def blank_text(text: str) -> str | None:
+    """Why a text block of a request cannot go, or None."""
     # Quirk: Anthropic rejects a text block that is empty or only whitespace.
     if not text:
         return "empty text; Anthropic rejects empty text blocks"
@@ -115,13 +101,17 @@ def _blank(text: str) -> str | None:
     return None
 
 
-def _reasoning_left_out(part: ReasoningPart) -> str | None:
+def reasoning_left_out(part: ReasoningPart) -> str | None:
     if part.provider != PROVIDER:
         made_by = part.provider or "an unknown provider"
         return f"reasoning made by {made_by} goes back to {made_by} only"
     if part.redacted_data is None and not part.signature:
         return "Anthropic takes its thinking back only with the signature it came with"
     return None
+
+
+def file_left_out(part: FilePart, role: BlockRole) -> str | None:
+    return _in_assistant_turn(part, role) or _foreign_file_id(part) or _media_left_out(part)
 
 
 def _in_assistant_turn(part: FilePart, role: BlockRole) -> str | None:
@@ -167,53 +157,34 @@ def _text_file_left_out(part: FilePart) -> str | None:
     return None
 
 
-def part_changed(part: ContentPart) -> str | None:
-    """How `part` changes on its way to Anthropic, or None when it goes as it is."""
-    match part:
-        case RefusalPart():
-            return "a refusal is sent as text; Anthropic has no refusal block"
-        case FilePart():
-            if part.kind == "text" and part.media_type != "text/plain":
-                return f"{part.media_type} is sent as a text/plain document"
-            return None
-        case ToolCallPart():
-            try:
-                part.parsed_arguments()
-            except ToolArgumentsError as exc:
-                return f"{exc}; sent with input {{}}"
-            return None
-        case TextPart() | ReasoningPart() | ToolResultPart() | OpaquePart():
-            return None
-        case _:
-            assert_never(part)
+REFUSAL_AS_TEXT = "a refusal is sent as text; Anthropic has no refusal block"
 
 
-def unsent_fields(part: ContentPart) -> Iterator[tuple[str, str]]:
-    """The fields of a part that go with it but have no Anthropic field."""
-    if not isinstance(part, FilePart):
-        return
+def file_changed(part: FilePart) -> str | None:
+    """How a file changes on its way to Anthropic, or None when it goes as it is."""
+    if part.kind == "text" and part.media_type != "text/plain":
+        return f"{part.media_type} is sent as a text/plain document"
+    return None
+
+
+def unsent_file_fields(part: FilePart) -> Iterator[tuple[str, str]]:
+    """The fields of a file that go with it but have no Anthropic field."""
     if part.kind == "image" and part.filename is not None:
         yield "filename", "Anthropic's image blocks have no file name (documents have a title)"
     if part.detail is not None:
         yield "detail", "Anthropic has no image detail setting"
 
 
-_ID_FIELDS = {"tool_use": "id", "tool_result": "tool_use_id"}
-
-
-def fit_tool_ids(block: WireDict, path: str, report: TranslationReport) -> WireDict:
-    """The block with its tool-call id fitted to Anthropic's alphabet (reported)."""
-    key = _ID_FIELDS.get(block.get("type", ""))
-    if key is None:
-        return block
-    original = block[key]
-    fitted = fit_tool_call_id(original, allowed=TOOL_ID_CHARACTERS)
-    if fitted == original:
-        return block
-    where = "id" if key == "id" else "tool_call_id"
-    reason = f"tool-call id {original!r} is not ^[{TOOL_ID_CHARACTERS}]+$; sent as {fitted!r}"
-    report.transformed(f"{path}.{where}", reason)
-    return {**block, key: fitted}
+def fit_tool_id(tool_call_id: str, path: str, field: str, report: TranslationReport) -> str:
+    """The id fitted to Anthropic's alphabet, alike in a call and its result; a
+    rewrite is reported at `path`.`field`."""
+    fitted = fit_tool_call_id(tool_call_id, allowed=TOOL_ID_CHARACTERS)
+    if fitted != tool_call_id:
+        reason = (
+            f"tool-call id {tool_call_id!r} is not ^[{TOOL_ID_CHARACTERS}]+$; sent as {fitted!r}"
+        )
+        report.transformed(f"{path}.{field}", reason)
+    return fitted
 
 
 # --- turns ---

@@ -123,7 +123,7 @@ class _ToolResultFields(TypedDict):
 
 
 class ToolResultBlock(_ToolResultFields, total=False):
-    content: str | list[Mapping[str, Any]]
+    content: str | list[WireDict]
     is_error: bool
 
 
