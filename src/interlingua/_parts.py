@@ -147,7 +147,7 @@ class ToolCallPart(CoreModel):
         if not self.arguments.strip():
             return {}
         try:
-            value = json.loads(self.arguments, parse_constant=_refuse_constant)
+            value = _ARGUMENTS_DECODER.decode(self.arguments)
         except (ValueError, RecursionError) as exc:
             reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise ToolArgumentsError(
@@ -182,6 +182,10 @@ class OpaquePart(CoreModel):
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+# One decoder for every call (`json.loads` with an option builds one each time).
+_ARGUMENTS_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 ToolResultContent = Annotated[

@@ -31,7 +31,7 @@ from interlingua.codec import (
     WireReader,
     keep,
     kept,
-    leftover,
+    other_fields,
     overlay,
     resolve_report,
     wire_fields,
@@ -61,26 +61,63 @@ def decode_response(body: Any) -> ChatResponse:
     Raises `DecodeError` naming the path of a missing or mistyped field.
     """
     data = _reader.body(body)
-    response = _decode_fields(data)
-    written = _encode_fields(response, TranslationReport())
-    forms = _forms(data, overlay(written, _DEFAULTS))
-    provider_data = keep(PROVIDER, fields=leftover(data, written), forms=forms)
-    if not provider_data:
-        return response
-    return response.model_copy(update={"provider_data": provider_data})
+    blocks = _reader.field(data, "content", "", list)
+    parts = [decode_block(b, f"content[{k}]", role="assistant") for k, b in enumerate(blocks)]
+    raw_reason = _reader.field(data, "stop_reason", "", str, None)
+    return ChatResponse(
+        id=_reader.field(data, "id", "", str, None),
+        model=_reader.field(data, "model", "", str, None),
+        provider=PROVIDER,
+        message=Message(role="assistant", parts=tuple(parts)),
+        finish_reason=decode_finish_reason(raw_reason),
+        raw_finish_reason=raw_reason,
+        usage=decode_usage(data.get("usage"), "usage"),
+        provider_data=keep(PROVIDER, fields=_unmodeled(data), forms=_forms(data)),
+    )
 
 
-def _forms(body: WireDict, written: WireDict) -> ResponseForms:
-    """The fields encoding writes that `body` left out or sent as null."""
+# The body's fields the core models; every other one is kept verbatim.
+_MODELED = frozenset({"id", "type", "role", "model", "content", "stop_reason", "usage"})
+
+
+def _unmodeled(body: WireDict) -> WireDict:
+    """What encoding the decoded response does not give back: the fields beside
+    the modeled ones, and what of the usage object is no number (the counts and
+    every number are the usage's): `leftover` of the body, without encoding it."""
+    fields = other_fields(body, _MODELED)
+    usage = body.get("usage")
+    if isinstance(usage, dict) and (unmodeled := _no_numbers(usage)):
+        fields["usage"] = unmodeled
+    return fields
+
+
+def _no_numbers(usage: WireDict) -> WireDict:
+    """A usage object's leaves that are no number: an object without a number
+    in it is kept whole, as encoding writes none of it."""
+    unmodeled: WireDict = {}
+    for key, value in usage.items():
+        if isinstance(value, dict):
+            inner = _no_numbers(value)
+            if inner or not value:
+                unmodeled[key] = inner if inner else value
+        elif value is None and key in COUNTS:
+            continue  # a null count is a form
+        elif not isinstance(value, int | float) or isinstance(value, bool):
+            unmodeled[key] = value
+    return unmodeled
+
+
+def _forms(body: WireDict) -> ResponseForms:
+    """The always-sent fields `body` left out or sent as null."""
     forms = ResponseForms()
-    for path in _FORM_PATHS:
-        wire, key = _parent(body, path)
-        modeled, _ = _parent(written, path)
-        if wire is None or modeled is None or key not in modeled:
-            continue
-        if key not in wire:
+    usage = body.get("usage")
+    counts = [f"usage.{key}" for key in COUNTS] if isinstance(usage, dict) else []
+    for path in ("stop_sequence", "usage", *counts):
+        parent, key = _parent(body, path)
+        assert parent is not None  # a count's parent, the usage, is an object
+        if key not in parent:
             forms.setdefault("absent", []).append(path)
-        elif wire[key] is None and modeled[key] is not None:
+        elif parent[key] is None and path != "stop_sequence":
             forms.setdefault("null", []).append(path)
     return forms
 
@@ -94,21 +131,6 @@ def _parent(body: WireDict, path: str) -> tuple[WireDict | None, str]:
             return None, key
         body = inner
     return body, key
-
-
-def _decode_fields(body: WireDict) -> ChatResponse:
-    blocks = _reader.field(body, "content", "", list)
-    parts = [decode_block(b, f"content[{k}]", role="assistant") for k, b in enumerate(blocks)]
-    raw_reason = _reader.field(body, "stop_reason", "", str, None)
-    return ChatResponse(
-        id=_reader.field(body, "id", "", str, None),
-        model=_reader.field(body, "model", "", str, None),
-        provider=PROVIDER,
-        message=Message(role="assistant", parts=tuple(parts)),
-        finish_reason=decode_finish_reason(raw_reason),
-        raw_finish_reason=raw_reason,
-        usage=decode_usage(body.get("usage"), "usage"),
-    )
 
 
 def encode_response(

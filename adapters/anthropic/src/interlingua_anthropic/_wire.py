@@ -17,7 +17,6 @@ Provider data (the sections of `interlingua._provider_data`):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
