@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from interlingua._errors import AdapterNotFoundError, ProviderError
@@ -67,7 +66,7 @@ def register_adapter(name: str, adapter: Adapter) -> None:
 
 def available_adapters() -> list[str]:
     """The names of the registered and installed adapters."""
-    installed = {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    installed = {ep.name for ep in _entry_points(group=ENTRY_POINT_GROUP)}
     return sorted(installed | _registered.keys())
 
 
@@ -75,7 +74,7 @@ def get_adapter(name: str) -> Adapter:
     """The adapter registered as `name` (`"anthropic"`, `"openai"`, ...)."""
     if name in _registered:
         return _registered[name]
-    for entry_point in entry_points(group=ENTRY_POINT_GROUP, name=name):
+    for entry_point in _entry_points(group=ENTRY_POINT_GROUP, name=name):
         adapter: Adapter = entry_point.load()
         _registered[name] = adapter
         return adapter
@@ -111,3 +110,10 @@ def route(request: ChatRequest, *, default: str | None = None) -> tuple[Adapter,
             f"model {request.model!r} names no provider: write it as 'provider:model'"
         )
     return get_adapter(name), request.model_copy(update={"model": model})
+
+
+def _entry_points(**selection: str) -> Any:
+    # importlib.metadata costs a codec's import a third of its time: read on first look-up.
+    from importlib.metadata import entry_points
+
+    return entry_points(**selection)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -100,6 +99,8 @@ class ChatHistory(MutableCoreModel):
         """Write the history to `path`, replacing the file only once all is written."""
         target = Path(path)
         text = self.to_json()
+        import tempfile  # only a save needs it (and what it imports)
+
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
         try:
             with os.fdopen(handle, "w", encoding="ascii") as file:
