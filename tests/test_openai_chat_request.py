@@ -887,6 +887,10 @@ def test_a_body_shares_nothing_with_the_request_it_came_from_or_went_to() -> Non
     assert first["tools"] == [NESTED["tools"][1]]
     poison(first)
     assert encode_request(changed, report=TranslationReport())["tools"] == [NESTED["tools"][1]]
+    # Function tools alone, sent from the request's specs.
+    tools = decode_request({"model": "gpt-4o", "messages": [], "tools": [WEATHER_WIRE]})
+    poison(encode_request(tools))
+    assert encode_request(tools)["tools"] == [WEATHER_WIRE]
 
 
 @pytest.mark.parametrize(
