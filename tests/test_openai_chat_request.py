@@ -5,6 +5,7 @@ body OpenAI documents; what the wire cannot take is reported."""
 from __future__ import annotations
 
 import base64
+import copy
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ from interlingua import (
     TranslationWarning,
 )
 from interlingua_openai import decode_request, encode_request
+from test_adapter_contract import poison
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n-tiny-").decode()
 PDF = base64.b64encode(b"%PDF-1.4 tiny").decode()
@@ -819,3 +821,155 @@ def test_a_body_that_is_no_object_is_a_decode_error(body: Any) -> None:
     with pytest.raises(DecodeError) as caught:
         decode_request(body)
     assert caught.value.path == "<root>"
+
+
+# Objects and arrays at every place an encoder lays something the request holds.
+NESTED: dict[str, Any] = {
+    "model": "gpt-4.1",
+    "messages": [
+        {
+            "role": "user",
+            "x_meta": {"tags": ["a"]},
+            "content": [
+                {"type": "text", "text": "Look.", "x_note": {"by": ["me"]}},
+                {"type": "input_video", "input_video": {"url": "https://example.com/v.mp4"}},
+                {
+                    "type": "image_url",
+                    "image_url": {"url": "https://example.com/a.png", "x_crop": {"w": [1]}},
+                },
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": "{}"},
+                    "x_trace": {"ids": [1]},
+                },
+                {"id": "call_2", "type": "mcp", "mcp": {"name": "g", "input": {"q": [1]}}},
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "call_1",
+            "content": [{"type": "text", "text": "1"}, {"type": "x_blob", "x_blob": {"b": [1]}}],
+        },
+        {"role": "tool", "tool_call_id": "call_2", "content": "2"},
+    ],
+    "tools": [WEATHER_WIRE, {"type": "custom", "custom": {"name": "sql", "format": {"type": "x"}}}],
+    "tool_choice": {
+        "type": "allowed_tools",
+        "allowed_tools": {"mode": "auto", "tools": [{"type": "function", "function": {}}]},
+    },
+    "response_format": {
+        "type": "json_schema",
+        "json_schema": {"name": "a", "schema": {"type": "object", "required": ["a"]}},
+    },
+    "metadata": {"team": "weather"},
+    "logit_bias": {"50256": -100},
+}
+
+
+def test_a_body_shares_nothing_with_the_request_it_came_from_or_went_to() -> None:
+    body = copy.deepcopy(NESTED)
+    request = decode_request(body)
+    poison(body)
+    first = encode_request(request, report=TranslationReport())
+    assert first == NESTED
+    poison(first)
+    assert encode_request(request, report=TranslationReport()) == NESTED
+    # The built-in tools kept beside function tools the request no longer has.
+    changed = request.model_copy(update={"tools": ()})
+    first = encode_request(changed, report=TranslationReport())
+    assert first["tools"] == [NESTED["tools"][1]]
+    poison(first)
+    assert encode_request(changed, report=TranslationReport())["tools"] == [NESTED["tools"][1]]
+    # Function tools alone, sent from the request's specs.
+    tools = decode_request({"model": "gpt-4o", "messages": [], "tools": [WEATHER_WIRE]})
+    poison(encode_request(tools))
+    assert encode_request(tools)["tools"] == [WEATHER_WIRE]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "user", "content": [{"type": "text", "text": "a", "cache_control": None}]},
+        {"role": "system", "content": [{"type": "text", "text": "a", "x": {"y": 1}}]},
+        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}, "x": 1}]},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "f", "arguments": "{}"},
+                    "index": 0,
+                }
+            ],
+        },
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "custom", "custom": {"name": "f", "input": "x", "y": None}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "42", "x_meta": {"a": [1]}},
+        {"role": "user", "content": "hi", "name": None},
+    ],
+    ids=[
+        "text item with a null field",
+        "system text item with an object field",
+        "image item with a field beside its type",
+        "call with a field beside its id, type and function",
+        "custom call with a null field",
+        "tool message with a field",
+        "user message with a null name",
+    ],
+)
+def test_what_a_part_or_message_has_beside_what_the_codec_writes_goes_back(
+    message: dict[str, Any],
+) -> None:
+    body = {"model": "gpt-4o", "messages": around(message)}
+    assert encode_request(decode_request(body)) == body
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [
+        {"type": "function", "function": {"name": "f", "description": None}},
+        {"type": "function", "function": {"name": "f", "parameters": None, "strict": None}},
+        {"type": "function", "function": {"name": "f", "x_owner": {"team": ["a"]}}},
+        {
+            "type": "function",
+            "function": {"name": "f", "parameters": {"type": "object"}, "strict": False},
+        },
+    ],
+    ids=["null description", "null parameters and strict", "an extra field", "every field"],
+)
+def test_each_tool_form_goes_back_as_it_came(tool: dict[str, Any]) -> None:
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "tools": [tool]}
+    assert encode_request(decode_request(body)) == body
+
+
+def test_calls_unanswered_before_the_next_turn_are_each_named() -> None:
+    first = ToolCallPart(id="call_1", name="f", arguments="{}")
+    second = ToolCallPart(id="call_2", name="f", arguments="{}")
+    messages = (
+        Message.assistant("Checking.", first),
+        Message.assistant(second),
+        Message.tool_result("call_2", "ok"),
+        Message.tool_result("call_3", "ok"),
+    )
+    with pytest.raises(InvalidDataError) as caught:
+        encode_request(ChatRequest(model="gpt-4o", messages=messages))
+    assert list(caught.value.problems) == [
+        (
+            "messages[0].parts[1]",
+            "tool call 'call_1' has no result, which openai rejects; "
+            "interlingua.sanitize() repairs such a history",
+        ),
+        ("messages[3].parts[0]", "tool result for 'call_3' answers no open tool call"),
+    ]

@@ -25,12 +25,15 @@ from interlingua import (
     ToolCallPart,
     TranslationReport,
 )
+from interlingua.codec import WireReader, leftover
 from interlingua_openai import (
     ChatCompletionsCodec,
     ChatCompletionsDialect,
     decode_response,
     encode_response,
 )
+from interlingua_openai._usage import CHAT_USAGE
+from test_adapter_contract import poison
 
 USAGE = {
     "prompt_tokens": 1300,
@@ -451,3 +454,60 @@ def test_a_body_that_is_no_object_is_a_decode_error(body: Any) -> None:
     with pytest.raises(DecodeError) as caught:
         decode_response(body)
     assert caught.value.path == "<root>"
+
+
+def test_a_body_shares_nothing_with_the_response_it_came_from_or_went_to() -> None:
+    citation = {"type": "url_citation", "url_citation": {"url": "https://met.no", "end_index": 5}}
+    listed = [{"type": "text", "text": "Two."}, {"type": "x_chart", "x_chart": {"points": [1]}}]
+    body = completion(
+        answer(
+            content="One.",
+            annotations=[citation],
+            audio={"id": "audio_1", "data": "UklGRg==", "expires_at": 1, "transcript": "x"},
+            tool_calls=[{"id": "c1", "type": "mcp", "mcp": {"name": "g", "input": {"q": [1]}}}],
+            x_trace={"ids": [1]},
+        ),
+        x_meta={"tags": ["a"]},
+    )
+    body["choices"][0]["logprobs"] = {"content": [{"token": "One", "logprob": -0.1}]}
+    body["choices"].append(
+        {"index": 1, "message": answer(content=listed), "logprobs": None, "finish_reason": "stop"}
+    )
+    body["usage"]["completion_tokens_details"]["tier"] = {"name": "flex"}
+    original = copy.deepcopy(body)
+    response = decode_response(body)
+    poison(body)
+    first = encode_response(response, report=TranslationReport())
+    assert same_json(first, original)
+    poison(first)
+    assert same_json(encode_response(response, report=TranslationReport()), original)
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        USAGE,
+        {"prompt_tokens": 1, "completion_tokens": 2},
+        {**USAGE, "prompt_tokens_details": {}},
+        {**USAGE, "prompt_tokens_details": None},
+        {**USAGE, "completion_tokens_details": {"reasoning_tokens": 1, "tier": "flex"}},
+        {**USAGE, "completion_tokens_details": {"reasoning_tokens": True}},
+        {**USAGE, "completion_tokens_details": {"reasoning_tokens": 1.5}},
+        {**USAGE, "cost": 0.01},
+    ],
+    ids=[
+        "counts",
+        "no details",
+        "an empty group",
+        "a null group",
+        "a text detail",
+        "a boolean detail",
+        "a fraction",
+        "a router's cost",
+    ],
+)
+def test_what_token_usage_cannot_hold_is_what_encoding_does_not_give_back(
+    usage: dict[str, Any],
+) -> None:
+    decoded, extra = CHAT_USAGE.decode_kept(usage, "usage", WireReader("openai"))
+    assert extra == leftover(usage, CHAT_USAGE.encode(decoded))

@@ -60,6 +60,7 @@ from interlingua_openai.responses import (
     encode_request,
     encode_response,
 )
+from test_adapter_contract import poison
 
 ENCRYPTED = "gAAAAABp9Qx3Lw7KpT2mVb9RcK4wZs1HnD8PeYx5QaN3uJ6sF0gE2iB7oC4dH1kM8tR5v"
 REASONING_ITEM = {
@@ -1019,3 +1020,88 @@ def test_a_body_that_is_no_object_is_a_decode_error(body: Any) -> None:
         decode_response(body)
     with pytest.raises(DecodeError):
         decode_request(body)
+
+
+# Objects and arrays at every place an encoder lays something the request holds.
+NESTED_ITEM = {"x_meta": {"tags": ["a"]}}
+NESTED: dict[str, Any] = {
+    "model": "gpt-5-mini",
+    "input": [
+        {
+            "role": "user",
+            **NESTED_ITEM,
+            "content": [
+                {"type": "input_text", "text": "Look.", "x_note": {"by": ["me"]}},
+                {"type": "input_image", "image_url": "https://example.com/a.png", **NESTED_ITEM},
+                {"type": "input_video", "video_url": {"url": "https://example.com/v.mp4"}},
+            ],
+        },
+        {
+            **REASONING_ITEM,
+            "summary": [{"type": "summary_text", "text": "a"}, {"type": "x", "x": [1]}],
+            **NESTED_ITEM,
+        },
+        {**CALL_ITEM, **NESTED_ITEM},
+        {
+            "type": "function_call_output",
+            "call_id": CALL_ITEM["call_id"],
+            "output": [{"type": "input_text", "text": "1"}, {"type": "x_blob", "b": [1]}],
+            **NESTED_ITEM,
+        },
+        {
+            **MESSAGE_ITEM,
+            **NESTED_ITEM,
+            "content": [
+                {"type": "output_text", "text": "See.", "annotations": [{"type": "x", "i": [1]}]},
+                {"type": "x_chart", "points": [1]},
+            ],
+        },
+        {"type": "web_search_call", "id": "ws_1", "action": {"type": "search", "query": "x"}},
+        {"role": "assistant", "content": "Sure.", **NESTED_ITEM},
+        {
+            **MESSAGE_ITEM,
+            "id": "msg_2",
+            **NESTED_ITEM,
+            "content": [{"type": "x_chart", "points": [1]}, {"type": "output_text", "text": "."}],
+        },
+    ],
+    "tools": [TOOL, {"type": "web_search", "filters": {"allowed_domains": ["example.com"]}}],
+    "reasoning": {"effort": "low", "summary": "auto", "x_budget": {"max": [1]}},
+    "text": {"format": {"type": "json_schema", "name": "a", "schema": {"required": ["a"]}}},
+    "include": ["reasoning.encrypted_content"],
+    "metadata": {"team": "weather"},
+}
+
+
+def test_a_body_shares_nothing_with_the_request_it_came_from_or_went_to() -> None:
+    body = copy.deepcopy(NESTED)
+    request = decode_request(body)
+    poison(body)
+    first = encode_request(request, report=TranslationReport())
+    assert first == NESTED
+    poison(first)
+    assert encode_request(request, report=TranslationReport()) == NESTED
+    # Function tools alone, sent from the request's specs.
+    tools = decode_request({"model": "gpt-5-mini", "tools": [copy.deepcopy(TOOL)]})
+    poison(encode_request(tools))
+    assert encode_request(tools)["tools"] == [TOOL]
+
+
+def test_a_body_shares_nothing_with_the_response_it_came_from_or_went_to() -> None:
+    refusal = {**MESSAGE_ITEM, "content": [{"type": "refusal", "refusal": "No.", "x": [1]}]}
+    output = [NESTED["input"][1], NESTED["input"][2], NESTED["input"][4], refusal]
+    original = response_body(output, tools=[NESTED["tools"][1]])
+    original["usage"]["output_tokens_details"]["x_tier"] = {"name": "flex"}
+    body = copy.deepcopy(original)
+    response = decode_response(body)
+    poison(body)
+    first = encode_response(response, report=TranslationReport())
+    assert first == original
+    poison(first)
+    assert encode_response(response, report=TranslationReport()) == original
+    # A response made elsewhere: its status and details come from the finish reason.
+    elsewhere = ChatResponse(provider="anthropic", finish_reason=FinishReason.LENGTH)
+    first = encode_response(elsewhere, report=TranslationReport())
+    poison(first)
+    again = encode_response(elsewhere, report=TranslationReport())
+    assert again["incomplete_details"] == {"reason": "max_output_tokens"}

@@ -36,7 +36,7 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, keep, kept, leftover, overlay
+from interlingua.codec import ProviderEntry, WireReader, copy_json, keep, kept, leftover, overlay
 from interlingua_openai._dialect import ChatCompletionsDialect
 from interlingua_openai._rules import FILE_FIELDS, guess_media_type, takes_file
 from interlingua_openai._wire import (
@@ -58,6 +58,7 @@ __all__ = [
     "opaque_item",
     "split_data_url",
     "wire_content",
+    "with_fields",
 ]
 
 # `content` left out of a message altogether.
@@ -67,6 +68,7 @@ ABSENT: Any = object()
 # URL (parameters, no base64) stays a URL so that it goes back unchanged.
 _DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+*-]+);base64,(.*)", re.DOTALL)
 
+_TEXT_ITEM = frozenset({"type", "text"})  # a plain text item's keys
 # The content-part type a file goes in by its kind, unless told otherwise.
 _FILE_TYPES = {"image": "image_url", "audio": "input_audio"}
 
@@ -95,9 +97,16 @@ def opaque_item(
 ) -> dict[str, Any] | None:
     """An opaque part's item, back to the provider that made it only (else reported)."""
     if part.provider == provider:
-        return dict(part.data)
+        return copy_json(part.data)
     report.dropped(path, f"a {part.provider} block goes back to {part.provider} only")
     return None
+
+
+def with_fields(built: dict[str, Any], entry: ProviderEntry) -> dict[str, Any]:
+    """`built` with the `fields` of a value's kept `entry` laid over it: copies of
+    them, so the body shares nothing with the value."""
+    fields = entry.get("fields")
+    return overlay(built, copy_json(fields)) if fields else built
 
 
 # --- the form of `content` ---
@@ -107,7 +116,7 @@ def _content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str
     """The form `content` takes by default: `string` for one plain text part, `list`
     for several parts, and without parts `null` beside tool calls or a refusal
     (an assistant turn), else an empty string."""
-    if len(items) == 1 and set(items[0]) == {"type", "text"} and items[0]["type"] == "text":
+    if len(items) == 1 and items[0].keys() == _TEXT_ITEM and items[0]["type"] == "text":
         return "string"
     if items:
         return "list"
@@ -117,13 +126,15 @@ def _content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str
 def content_marker(
     wire: Mapping[str, Any], items: list[dict[str, Any]], *, has_other: bool
 ) -> ContentForm | None:
-    """The form a message's `content` came in, to keep: None when it is the default one."""
+    """The form a message's `content` came in, to keep: None when it is the default
+    one. `items` are the items of a list `content` (the default of a null one is
+    `null` beside tool calls or a refusal; a string is always the default)."""
     if "content" not in wire:
         return "absent"
-    content, default = wire["content"], _content_form(items, has_other=has_other)
-    if content is None and default != "null":
-        return "null"
-    if isinstance(content, list) and default != "list":
+    content = wire["content"]
+    if content is None:
+        return None if has_other else "null"
+    if isinstance(content, list) and _content_form(items, has_other=has_other) != "list":
         return "list"
     return None
 
@@ -212,8 +223,7 @@ class PartEncoder:
         self.report = report
 
     def text(self, part: TextPart) -> dict[str, Any]:
-        fields = kept(part, self.provider).get("fields", {})
-        return overlay({"type": "text", "text": part.text}, fields)
+        return with_fields({"type": "text", "text": part.text}, kept(part, self.provider))
 
     def user_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
         """A user message's content part; None when it cannot go (reported)."""
@@ -245,7 +255,7 @@ class PartEncoder:
             self.report.dropped(path, _unsendable(part, kind, self.dialect))
             return None
         FILE_FIELDS.report_unsent(part, kind, path, self.report)
-        return overlay(item, entry.get("fields", {}))
+        return with_fields(item, entry)
 
 
 _FileValues = tuple[dict[str, Any], FileForms]
@@ -261,6 +271,9 @@ class PartDecoder:
 
     def text(self, item: Mapping[str, Any], path: str) -> TextPart:
         text = self.read.field(item, "text", path, str)
+        if len(item) == 2:
+            # Its `type` and `text` alone: encoding gives it all back.
+            return TextPart(text=text)
         fields = leftover(item, {"type": "text", "text": text})
         return TextPart(text=text, provider_data=keep(self.provider, fields=fields))
 
@@ -291,7 +304,8 @@ class PartDecoder:
             forms["type"] = kind
         fields = leftover(item, _file_item(part, kind, forms, self.dialect) or {})
         data = keep(self.provider, fields=fields, forms=forms)
-        return part.model_copy(update={"provider_data": data}) if data else part
+        # Built again, with what it keeps, only when it keeps something.
+        return FilePart(**values, provider_data=data) if data else part
 
     def image(self, image: Mapping[str, Any], path: str) -> _FileValues:
         url = self.read.field(image, "url", path, str)
@@ -329,12 +343,12 @@ class PartDecoder:
         self, wire: Mapping[str, Any], path: str, item_part: Callable[[Any, str], ContentPart]
     ) -> tuple[list[Any], list[Any]]:
         """The parts of a message's `content` (a string, null, or a list whose
-        items `item_part` reads), and its items."""
+        items `item_part` reads), and the items of a list."""
         content = wire.get("content")
         if content is None:
             return [], []
         if isinstance(content, str):
-            return [TextPart(text=content)], [{"type": "text", "text": content}]
+            return [TextPart(text=content)], []
         items = self.read.array(content, f"{path}.content")
         return [item_part(item, f"{path}.content[{i}]") for i, item in enumerate(items)], items
 
@@ -387,13 +401,13 @@ def _call(kind: str, call_id: str, name: str, arguments: str) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": function}
 
 
-def encode_tool_call(part: ToolCallPart, call_id: str, provider: str) -> dict[str, Any]:
-    """One entry of `tool_calls` (a custom tool's call, a call of another kind kept whole)."""
-    entry = kept(part, provider)
+def encode_tool_call(part: ToolCallPart, call_id: str, entry: ProviderEntry) -> dict[str, Any]:
+    """One entry of `tool_calls` (a custom tool's call, a call of another kind kept
+    whole); `entry` is what the part keeps for the provider."""
     if "tool_call" in (echo := entry.get("echo", {})):
-        return dict(echo["tool_call"])
+        return copy_json(echo["tool_call"])
     kind = entry.get("forms", {}).get("type", "function")
-    return overlay(_call(kind, call_id, part.name, part.arguments), entry.get("fields", {}))
+    return with_fields(_call(kind, call_id, part.name, part.arguments), entry)
 
 
 def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
@@ -411,12 +425,13 @@ def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
             provider_data=keep(read.provider, echo=ToolCallEcho(tool_call=item)),
         )
     inner = read.field(item, kind, path, dict)
-    name = read.field(inner, "name", f"{path}.{kind}", str)
-    arguments = read.field(
-        inner, "arguments" if kind == "function" else "input", f"{path}.{kind}", str
-    )
-    forms: ToolCallForms = {"type": "custom"} if kind == "custom" else {}
-    fields = leftover(item, _call(kind, call_id, name, arguments))
+    where = f"{path}.{kind}"
+    name = read.field(inner, "name", where, str)
+    arguments = read.field(inner, "arguments" if kind == "function" else "input", where, str)
+    forms: ToolCallForms | None = {"type": "custom"} if kind == "custom" else None
+    # Its `id`, `type` and `name` and arguments alone: encoding gives it all back.
+    exact = len(inner) == 2 and len(item) == 2 + ("type" in item)
+    fields = None if exact else leftover(item, _call(kind, call_id, name, arguments))
     return ToolCallPart(
         id=call_id,
         name=name,

@@ -44,7 +44,6 @@ from interlingua.codec import (
     keep,
     kept,
     other_fields,
-    overlay,
     resolve_report,
     wire_model,
 )
@@ -56,6 +55,7 @@ from interlingua_openai._parts import (
     content_marker,
     encode_tool_call,
     wire_content,
+    with_fields,
 )
 from interlingua_openai._rules import check_tool_pairs, fit_call_id
 from interlingua_openai._settings import (
@@ -78,12 +78,18 @@ __all__ = ["decode_request", "encode_request"]
 # Sent as a tool message's text when all of a result went to the next user message.
 FILES_MOVED_NOTE = "(the result is in the next message)"
 
+# The message fields the codec models, by kind of message; the others are kept.
+_ROLE_CONTENT = frozenset({"role", "content"})
+_ASSISTANT_MODELLED = _ROLE_CONTENT | {"refusal", "tool_calls", "function_call", "audio"}
+_TOOL_MESSAGE = _ROLE_CONTENT | {"tool_call_id"}
+_NAMED_TOOL_MESSAGE = _TOOL_MESSAGE | {"name"}
+
 
 def encode_request(
     request: ChatRequest, dialect: ChatCompletionsDialect, report: TranslationReport | None = None
 ) -> dict[str, Any]:
     """The Chat Completions body for `request`; losses go to `report`."""
-    return copy_json(_Encoder(dialect, resolve_report(report, dialect.provider)).request(request))
+    return _Encoder(dialect, resolve_report(report, dialect.provider)).request(request)
 
 
 def decode_request(body: Any, dialect: ChatCompletionsDialect) -> ChatRequest:
@@ -104,9 +110,6 @@ class _Encoder:
         # no `tool_calls` and be refused).
         self.legacy_calls: dict[str, str] = {}
 
-    def forms(self, owner: Any) -> dict[str, Any]:
-        return kept(owner, self.provider).get("forms", {})
-
     def request(self, request: ChatRequest) -> dict[str, Any]:
         check_tool_pairs(request.messages, self.provider, adjacent=True)
         options = dict(request.options_for(self.provider))
@@ -119,7 +122,8 @@ class _Encoder:
             body["tools"] = tools
         body.update(encode_settings(request, options, self.dialect, self.report, bool(tools)))
         for key, value in options.items():
-            body.setdefault(key, value)
+            if key not in body:
+                body[key] = copy_json(value)
         report_other_providers(request, self.provider, self.report)
         return body
 
@@ -132,46 +136,40 @@ class _Encoder:
             if message.role != "tool" and moved:
                 out.append({"role": "user", "content": moved})
                 moved = []
+            entry = kept(message, self.provider)
             match message.role:
                 case "system":
-                    out.append(self.system(message))
+                    out.append(self.system(message, entry))
                 case "user":
-                    out.append(self.user(message, index))
+                    out.append(self.user(message, entry, index))
                 case "assistant":
                     self.legacy_calls = {}
-                    out.append(self.assistant(message, index))
+                    out.append(self.assistant(message, entry, index))
                 case "tool":
-                    out.extend(self.tool_results(message, index, moved))
+                    out.extend(self.tool_results(message, entry, index, moved))
                 case _:
                     assert_never(message.role)
         if moved:
             out.append({"role": "user", "content": moved})
         return out
 
-    def finish(self, wire: dict[str, Any], content: Any, owner: Message) -> dict[str, Any]:
-        """`wire` with its `content`, and the fields the message keeps laid over."""
-        if content is not ABSENT:
-            wire["content"] = content
-        return overlay(wire, kept(owner, self.provider).get("fields", {}))
-
-    def system(self, message: Message) -> dict[str, Any]:
-        forms = self.forms(message)
+    def system(self, message: Message, entry: ProviderEntry) -> dict[str, Any]:
+        forms = entry.get("forms", {})
         role = "developer" if forms.get("role") == "developer" else "system"
         items = [self.parts.text(part) for part in message.parts if isinstance(part, TextPart)]
         content = wire_content(items, forms.get("content"), has_other=False)
-        return self.finish({"role": role}, content, message)
+        return _finished({"role": role}, content, entry)
 
-    def user(self, message: Message, index: int) -> dict[str, Any]:
+    def user(self, message: Message, entry: ProviderEntry, index: int) -> dict[str, Any]:
         items = [
             item
             for position, part in enumerate(message.parts)
             if (item := self.parts.user_item(part, f"messages[{index}].parts[{position}]"))
         ]
-        content = wire_content(items, self.forms(message).get("content"), has_other=False)
-        return self.finish({"role": "user"}, content, message)
+        content = wire_content(items, entry.get("forms", {}).get("content"), has_other=False)
+        return _finished({"role": "user"}, content, entry)
 
-    def assistant(self, message: Message, index: int) -> dict[str, Any]:
-        entry = kept(message, self.provider)
+    def assistant(self, message: Message, entry: ProviderEntry, index: int) -> dict[str, Any]:
         turn = _AssistantTurn(entry.get("echo", {}).get("audio"))
         for position, part in enumerate(message.parts):
             self.assistant_part(turn, part, f"messages[{index}].parts[{position}]")
@@ -191,7 +189,7 @@ class _Encoder:
             wire["function_call"] = turn.function_call
         if turn.audio is not None:
             wire["audio"] = turn.audio
-        return self.finish(wire, content, message)
+        return _finished(wire, content, entry)
 
     def joined(self, items: list[dict[str, Any]], index: int) -> str:
         # A dialect whose assistant content is a string only.
@@ -202,19 +200,18 @@ class _Encoder:
         return "\n\n".join(str(item.get("text", item.get("refusal", ""))) for item in items)
 
     def assistant_part(self, turn: _AssistantTurn, part: ContentPart, path: str) -> None:
-        entry = kept(part, self.provider)
         match part:
             case TextPart():
                 turn.items.append(self.parts.text(part))
-            case RefusalPart() if entry.get("forms", {}).get("in_content"):
+            case RefusalPart() if kept(part, self.provider).get("forms", {}).get("in_content"):
                 turn.items.append({"type": "refusal", "refusal": part.text})
             case RefusalPart():
                 turn.refusals.append(part.text)
             case ToolCallPart():
-                self.tool_call(turn, part, entry, path)
+                self.tool_call(turn, part, path)
             case ReasoningPart():
                 self.reasoning_part(turn, part, path)
-            case FilePart() if "audio" in (echo := entry.get("echo", {})):
+            case FilePart() if "audio" in (echo := kept(part, self.provider).get("echo", {})):
                 # An audio answer goes back as the reference to it.
                 turn.audio = {"id": echo["audio"]["id"]}
             case FilePart():
@@ -235,18 +232,16 @@ class _Encoder:
         made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
         self.report.dropped(path, f"{self.provider} takes no reasoning back ({made_by})")
 
-    def tool_call(
-        self, turn: _AssistantTurn, part: ToolCallPart, entry: ProviderEntry, path: str
-    ) -> None:
+    def tool_call(self, turn: _AssistantTurn, part: ToolCallPart, path: str) -> None:
+        entry = kept(part, self.provider)
         if entry.get("forms", {}).get("function_call"):
             turn.function_call = {"name": part.name, "arguments": part.arguments}
             self.legacy_calls[part.id] = part.name
             return
-        if "tool_call" in (echo := entry.get("echo", {})):
-            turn.tool_calls.append(dict(echo["tool_call"]))
-            return
-        call_id = self.call_id(part.id, f"{path}.id")
-        turn.tool_calls.append(encode_tool_call(part, call_id, self.provider))
+        # A call kept whole goes back as it came, its id too.
+        whole = "tool_call" in entry.get("echo", {})
+        call_id = part.id if whole else self.call_id(part.id, f"{path}.id")
+        turn.tool_calls.append(encode_tool_call(part, call_id, entry))
 
     def call_id(self, tool_call_id: str, path: str) -> str:
         return fit_call_id(
@@ -258,20 +253,21 @@ class _Encoder:
         )
 
     def tool_results(
-        self, message: Message, index: int, moved: list[dict[str, Any]]
+        self, message: Message, entry: ProviderEntry, index: int, moved: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
-        out = []
-        for position, part in enumerate(message.parts):
-            if isinstance(part, ToolResultPart):
-                path = f"messages[{index}].parts[{position}]"
-                wire = self.tool_result(part, path, moved)
-                out.append(overlay(wire, kept(message, self.provider).get("fields", {})))
-        return out
+        """One tool message per result, each with the fields the message keeps."""
+        return [
+            with_fields(
+                self.tool_result(part, f"messages[{index}].parts[{position}]", moved), entry
+            )
+            for position, part in enumerate(message.parts)
+            if isinstance(part, ToolResultPart)
+        ]
 
     def tool_result(
         self, part: ToolResultPart, path: str, moved: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        forms = self.forms(part)
+        forms = kept(part, self.provider).get("forms", {})
         wire = self.tool_message(part, forms, path)
         items: list[dict[str, Any]] = []
         files_before = len(moved)
@@ -320,6 +316,13 @@ class _Encoder:
         return wire
 
 
+def _finished(wire: dict[str, Any], content: Any, entry: ProviderEntry) -> dict[str, Any]:
+    """A message's `wire` with its `content`, and the fields it keeps laid over."""
+    if content is not ABSENT:
+        wire["content"] = content
+    return with_fields(wire, entry)
+
+
 @dataclass(slots=True)
 class _AssistantTurn:
     """What an assistant message's parts add up to on the wire."""
@@ -339,15 +342,17 @@ class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.parts = PartDecoder(dialect)
         self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
+        reasoning = () if dialect.reasoning_field is None else (dialect.reasoning_field,)
+        self.assistant_modelled = _ASSISTANT_MODELLED.union(reasoning)
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
         read = self.read
         options = other_fields(body, MODELLED)
         forms: RequestForms = {}
-        messages = read.array(read.field(body, "messages", "", list), "messages")
+        messages = read.field(body, "messages", "", list)
         fields: dict[str, Any] = {
             "model": read.field(body, "model", "", str),
-            "messages": tuple(self.message(item, i) for i, item in enumerate(messages)),
+            "messages": tuple([self.message(item, i) for i, item in enumerate(messages)]),
             "tools": decode_tools(body.get("tools"), read, options),
             **decode_settings(body, options, forms, self.dialect),
         }
@@ -383,35 +388,35 @@ class _Decoder:
             forms["role"] = "developer"
         if form := content_marker(wire, items, has_other=False):
             forms["content"] = form
-        data = keep(self.provider, fields=other_fields(wire, ("role", "content")), forms=forms)
+        fields = None if wire.keys() <= _ROLE_CONTENT else other_fields(wire, _ROLE_CONTENT)
+        data = keep(self.provider, fields=fields, forms=forms)
         return Message(role="user" if user else "system", parts=tuple(parts), provider_data=data)
 
     def assistant(self, wire: Mapping[str, Any], path: str) -> Message:
-        parts: list[Any] = []
-        known = {"role", "content", "refusal", "tool_calls", "function_call", "audio"}
+        read, parts = self.read, list[Any]()
         reasoning = self.dialect.reasoning_field
-        if reasoning is not None:
-            known.add(reasoning)
-            if wire.get(reasoning) is not None:
-                text = self.read.field(wire, reasoning, path, str)
-                parts.append(ReasoningPart(text=text, provider=self.provider))
+        if reasoning is not None and wire.get(reasoning) is not None:
+            text = read.field(wire, reasoning, path, str)
+            parts.append(ReasoningPart(text=text, provider=self.provider))
         content, items = self.parts.content(wire, path, self.parts.assistant_item)
         parts.extend(content)
-        refusal = self.read.field(wire, "refusal", path, str, None)
+        refusal = read.field(wire, "refusal", path, str, None)
         if refusal is not None:
             parts.append(RefusalPart(text=refusal))
         calls = self.parts.tool_calls(wire, path)
         parts.extend(calls)
-        audio = self.read.field(wire, "audio", path, dict, None)
-        fields = other_fields(wire, known)
-        # A field sent as null (or an empty list) is kept as sent.
-        fields.update(
-            {key: wire[key] for key in known - {"role", "content"} if key in wire and not wire[key]}
-        )
+        audio = read.field(wire, "audio", path, dict, None)
+        # Besides the fields the parts do not say, one sent as null (or an empty
+        # list) is kept as sent.
+        modelled = self.assistant_modelled
+        fields = {
+            key: value
+            for key, value in wire.items()
+            if key not in modelled or not (value or key in _ROLE_CONTENT)
+        }
         forms: MessageForms = {}
-        if form := content_marker(
-            wire, items, has_other=bool(calls or refusal is not None or audio)
-        ):
+        has_other = bool(calls or refusal is not None or audio)
+        if form := content_marker(wire, items, has_other=has_other):
             forms["content"] = form
         echo = MessageEcho(audio=cast("AudioReference", audio)) if audio else None
         data = keep(self.provider, fields=fields, forms=forms, echo=echo)
@@ -438,6 +443,7 @@ class _Decoder:
             provider_data=keep(self.provider, forms=forms),
         )
         # An explicit `"name": null` stays among the message's fields, as sent.
-        known = ("role", "content", "tool_call_id") + (("name",) if name is not None else ())
-        data = keep(self.provider, fields=other_fields(wire, known))
+        modelled = _TOOL_MESSAGE if name is None else _NAMED_TOOL_MESSAGE
+        fields = None if wire.keys() <= modelled else other_fields(wire, modelled)
+        data = keep(self.provider, fields=fields)
         return Message(role="tool", parts=(result,), provider_data=data)

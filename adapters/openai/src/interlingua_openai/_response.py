@@ -69,6 +69,8 @@ _CHOICE_DEFAULTS: dict[str, Any] = {"logprobs": None}
 # What a body made elsewhere gets for the fields only OpenAI knows.
 _BODY_DEFAULTS: dict[str, Any] = {"object": "chat.completion", "created": 0}
 _BODY_MODELLED = ("id", "model", "choices", "usage")
+_CHOICE_UNNUMBERED = frozenset({"message", "finish_reason"})
+_CHOICE_MODELLED = _CHOICE_UNNUMBERED | {"index"}  # an `index` that is the choice's place
 _MESSAGE_MODELLED = ("role", "content", "refusal", "tool_calls", "function_call", "audio")
 # An audio answer's format is the one the request asked for; the body does not say.
 AUDIO_ANSWER_MEDIA_TYPE = "audio/*"
@@ -84,8 +86,7 @@ def encode_response(
     response: ChatResponse, dialect: ChatCompletionsDialect, report: TranslationReport | None = None
 ) -> dict[str, Any]:
     """The Chat Completions body for `response`; losses go to `report`."""
-    encoder = _Encoder(dialect, resolve_report(report, dialect.provider))
-    return copy_json(encoder.response(response))
+    return _Encoder(dialect, resolve_report(report, dialect.provider)).response(response)
 
 
 # `_shape` and `_rebuilt` are not `leftover` and `overlay`: a kept field replaces
@@ -111,10 +112,9 @@ def _shape(
     return shape
 
 
-def _rebuilt(
-    wire: dict[str, Any], fields: Mapping[str, Any], absent: Iterable[str]
-) -> dict[str, Any]:
-    wire.update(fields)
+def _rebuilt(wire: dict[str, Any], fields: dict[str, Any], absent: Iterable[str]) -> dict[str, Any]:
+    """`wire` with the kept `fields` in place (copies of them), the `absent` keys left out."""
+    wire.update(copy_json(fields))
     for key in absent:
         wire.pop(key, None)
     return wire
@@ -124,10 +124,11 @@ class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.parts = PartDecoder(dialect)
         self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
+        self.message_defaults = {"role": "assistant", "content": None, **dialect.message_defaults}
 
     def response(self, body: dict[str, Any]) -> ChatResponse:
         read = self.read
-        choices = read.array(read.field(body, "choices", "", list), "choices")
+        choices = read.field(body, "choices", "", list)
         common: dict[str, Any] = {
             "id": read.field(body, "id", "", str, None),
             "model": read.field(body, "model", "", str, None),
@@ -138,37 +139,40 @@ class _Decoder:
         forms: ResponseForms = {}
         if "absent" in shape:
             forms["absent"] = shape["absent"]
-        usage, extra = TokenUsage(), None
         if body.get("usage") is not None:
             usage, extra = self.dialect.usage.decode_kept(
                 read.object(body["usage"], "usage"), "usage", read
             )
-        elif "usage" in body:
-            fields["usage"] = None
-        answers = [
-            self.choice(choice, f"choices[{i}]", i, common) for i, choice in enumerate(choices)
-        ]
+        else:
+            usage, extra = TokenUsage(), None
+            if "usage" in body:
+                fields["usage"] = None
+        answers = [self.choice(choice, f"choices[{i}]", i) for i, choice in enumerate(choices)]
         if not answers:
             forms["choices"] = "empty"
-            answers = [ChatResponse(**common)]
-        echo = ResponseEcho(usage=extra) if extra else None
-        data = keep(self.provider, fields=fields, forms=forms, echo=echo)
-        head = answers[0]
-        return head.model_copy(
-            update={
-                "usage": usage,
-                "alternatives": tuple(answers[1:]),
-                "provider_data": merge_provider_data(data, head.provider_data),
-            }
+            answers = [({}, {})]
+        (head, echo), others = answers[0], answers[1:]
+        if extra:
+            echo["usage"] = extra
+        # Usage is the call's: it stays on the first answer.
+        alternatives = tuple(
+            ChatResponse(**common, **answer, provider_data=keep(self.provider, echo=kept_echo))
+            for answer, kept_echo in others
+        )
+        return ChatResponse(
+            **common,
+            **head,
+            usage=usage,
+            alternatives=alternatives,
+            provider_data=keep(self.provider, fields=fields, forms=forms, echo=echo),
         )
 
-    def choice(self, wire: Any, path: str, index: int, common: Mapping[str, Any]) -> ChatResponse:
+    def choice(self, wire: Any, path: str, index: int) -> tuple[dict[str, Any], ResponseEcho]:
+        """The `ChatResponse` fields a choice gives, and what rebuilds the rest of it."""
         choice = self.read.object(wire, path)
         message = self.read.field(choice, "message", path, dict)
         raw = self.read.field(choice, "finish_reason", path, str, None)
-        modelled = {"message", "finish_reason"} | (
-            {"index"} if choice.get("index") == index else set()
-        )
+        modelled = _CHOICE_MODELLED if choice.get("index") == index else _CHOICE_UNNUMBERED
         choice_shape = _shape(choice, modelled, _CHOICE_DEFAULTS)
         if "index" not in choice:
             choice_shape.setdefault("absent", []).append("index")
@@ -178,13 +182,12 @@ class _Decoder:
             echo["choice"] = choice_shape
         if message_shape:
             echo["message"] = message_shape
-        return ChatResponse(
-            **common,
-            message=Message(role="assistant", parts=tuple(parts)),
-            finish_reason=decode_finish_reason(raw, self.dialect.finish_reasons),
-            raw_finish_reason=raw,
-            provider_data=keep(self.provider, echo=echo),
-        )
+        answer = {
+            "message": Message(role="assistant", parts=tuple(parts)),
+            "finish_reason": decode_finish_reason(raw, self.dialect.finish_reasons),
+            "raw_finish_reason": raw,
+        }
+        return answer, echo
 
     def message(self, message: Mapping[str, Any], path: str) -> tuple[list[Any], MessageShape]:
         read, parts = self.read, list[Any]()
@@ -202,10 +205,9 @@ class _Decoder:
         if (audio := read.field(message, "audio", path, dict, None)) is not None:
             parts.append(self.audio(audio, f"{path}.audio"))
         parts.extend(self.parts.tool_calls(message, path))
-        defaults = {"role": "assistant", "content": None, **self.dialect.message_defaults}
         # A modelled field the parts cannot say (null, an empty list) is kept verbatim.
         said = {key for key in modelled if message.get(key) or key in ("role", "content")}
-        shape = _shape(message, said, defaults)
+        shape = _shape(message, said, self.message_defaults)
         if isinstance(message.get("content"), list):
             shape["content"] = "list"
         return parts, shape
@@ -239,6 +241,7 @@ class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
         self.parts = PartEncoder(dialect, report)
         self.dialect, self.provider, self.report = dialect, dialect.provider, report
+        self.message_defaults = {"role": "assistant", "content": None, **dialect.message_defaults}
 
     def response(self, response: ChatResponse) -> dict[str, Any]:
         entry = kept(response, self.provider)
@@ -253,7 +256,8 @@ class _Encoder:
         if forms.get("choices") == "empty":
             body["choices"] = []
         usage = self.dialect.usage.encode(response.usage)
-        body["usage"] = overlay(usage, entry.get("echo", {}).get("usage", {}))
+        extra = entry.get("echo", {}).get("usage")
+        body["usage"] = overlay(usage, copy_json(extra)) if extra else usage
         return _rebuilt(body, entry.get("fields", {}), forms.get("absent", ()))
 
     def choice(self, response: ChatResponse, index: int) -> dict[str, Any]:
@@ -276,11 +280,7 @@ class _Encoder:
 
     def message(self, message: Message, shape: Mapping[str, Any], where: str) -> dict[str, Any]:
         answer = _Answer(listed=shape.get("content") == "list")
-        wire: dict[str, Any] = {
-            "role": "assistant",
-            "content": None,
-            **self.dialect.message_defaults,
-        }
+        wire: dict[str, Any] = copy_json(self.message_defaults)
         for position, part in enumerate(message.parts):
             self.part(answer, wire, part, f"{where}message.parts[{position}]")
         if answer.listed:
@@ -300,10 +300,10 @@ class _Encoder:
             case TextPart():
                 answer.items.append(self.parts.text(part))
                 if "annotations" in echo:
-                    wire["annotations"] = echo["annotations"]
+                    wire["annotations"] = copy_json(echo["annotations"])
             case OpaquePart() if part.provider == self.provider:
                 # An item of a content list this codec does not model: the list goes back.
-                answer.items.append(dict(part.data))
+                answer.items.append(copy_json(part.data))
                 answer.listed = True
             case RefusalPart() if forms.get("in_content"):
                 answer.items.append({"type": "refusal", "refusal": part.text})
@@ -313,11 +313,11 @@ class _Encoder:
             case ToolCallPart() if forms.get("function_call"):
                 wire["function_call"] = {"name": part.name, "arguments": part.arguments}
             case ToolCallPart():
-                answer.calls.append(encode_tool_call(part, part.id, self.provider))
+                answer.calls.append(encode_tool_call(part, part.id, entry))
             case ReasoningPart() if self.dialect.reasoning_field is not None:
                 answer.reasoning.append(part.text)
             case FilePart() if "audio" in echo:
-                wire["audio"] = {**echo["audio"], "data": part.data}
+                wire["audio"] = {**copy_json(echo["audio"]), "data": part.data}
             case ReasoningPart() | FilePart() | OpaquePart() | ToolResultPart():
                 self.report.dropped(path, f"a Chat Completions answer has no place for {part.type}")
             case _:

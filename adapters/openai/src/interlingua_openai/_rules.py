@@ -10,7 +10,7 @@ names each message and part.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,41 +170,41 @@ def check_tool_pairs(
     request continues a stored response, whose calls a result may answer.
     """
     problems: list[tuple[str, str]] = []
-    open_calls: dict[str, str] = {}
+    open_calls: dict[str, tuple[int, int]] = {}  # id: (message, part)
     for index, message in enumerate(messages):
         if message.role == "tool":
-            for call_id, path in _results(index, message):
-                if open_calls.pop(call_id, None) is None and not continued:
-                    problems.append(
-                        (path, f"tool result for {call_id!r} answers no open tool call")
-                    )
+            for position, part in enumerate(message.parts):
+                if (
+                    isinstance(part, ToolResultPart)
+                    and open_calls.pop(part.tool_call_id, None) is None
+                    and not continued
+                ):
+                    problem = f"tool result for {part.tool_call_id!r} answers no open tool call"
+                    problems.append((_part_path(index, position), problem))
             continue
-        if adjacent or message.role == "assistant":
-            if adjacent:
-                problems += _unanswered(open_calls, target)
-                open_calls = {}
-            open_calls.update(_calls(index, message))
+        if adjacent and open_calls:
+            problems += _unanswered(open_calls, target)
+            open_calls = {}
+        if message.role == "assistant":  # the only role that holds calls (`Message` checks)
+            for position, part in enumerate(message.parts):
+                if isinstance(part, ToolCallPart):
+                    open_calls[part.id] = (index, position)
     problems += _unanswered(open_calls, target)
     if problems:
         raise InvalidDataError(problems, subject=f"request for {target}")
 
 
-def _calls(index: int, message: Message) -> Iterator[tuple[str, str]]:
-    for position, part in enumerate(message.parts):
-        if isinstance(part, ToolCallPart):
-            yield part.id, f"messages[{index}].parts[{position}]"
+def _part_path(index: int, position: int) -> str:
+    return f"messages[{index}].parts[{position}]"
 
 
-def _results(index: int, message: Message) -> Iterator[tuple[str, str]]:
-    for position, part in enumerate(message.parts):
-        if isinstance(part, ToolResultPart):
-            yield part.tool_call_id, f"messages[{index}].parts[{position}]"
-
-
-def _unanswered(calls: dict[str, str], target: str) -> list[tuple[str, str]]:
+def _unanswered(calls: dict[str, tuple[int, int]], target: str) -> list[tuple[str, str]]:
     return [
-        (path, f"tool call {call_id!r} has no result, which {target} rejects; {_REPAIR}")
-        for call_id, path in calls.items()
+        (
+            _part_path(*where),
+            f"tool call {call_id!r} has no result, which {target} rejects; {_REPAIR}",
+        )
+        for call_id, where in calls.items()
     ]
 
 

@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
-from interlingua.codec import WireReader, kept
+from interlingua.codec import WireReader, copy_json, kept
 from interlingua_openai._dialect import ChatCompletionsDialect
 from interlingua_openai._rules import fit_stop, schema_name, tool_settings
 from interlingua_openai._wire import RequestForms
@@ -184,7 +184,7 @@ def encode_format(format: ResponseFormat, report: TranslationReport) -> tuple[st
                 report.dropped(f"response_format.{name}", f"a {format.type} format takes no {name}")
         return format.type, {}
     fields: dict[str, Any] = {"name": schema_name(format.name, report)}
-    fields["schema"] = format.json_schema
+    fields["schema"] = copy_json(format.json_schema)
     if format.description is not None:
         fields["description"] = format.description
     if format.strict is not None:

@@ -92,6 +92,7 @@ AUDIO_INDEX = -5
 _PER_CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
 # Fields the first chunk gives for the whole response.
 _FIRST_ONLY = ("created", "service_tier", "system_fingerprint")
+_EVERY_CHUNK = _PER_CHUNK.union(_FIRST_ONLY)
 _CHOICE_MODELLED = frozenset({"index", "delta", "logprobs", "finish_reason"})
 _DELTA_MODELLED = frozenset(
     {"role", "content", "refusal", "tool_calls", "function_call", "audio", "annotations"}
@@ -131,7 +132,8 @@ class ChatStreamDecoder:
             where = f"{path}.choices[{index}]"
             choice = self.read.object(choice, where)
             number = self.read.field(choice, "index", where, int, None) or 0
-            state = self.choices.setdefault(number, _Choice(self.dialect))
+            if (state := self.choices.get(number)) is None:
+                state = self.choices[number] = _Choice(self.dialect)
             produced = state.events(choice, where, self.read)
             if number == 0:
                 events.extend(produced)
@@ -166,6 +168,8 @@ class ChatStreamDecoder:
             # The body this stream describes is a `chat.completion`, not a chunk.
             self.fields = {"object": "chat.completion"}
             self.fields.update({key: chunk[key] for key in _FIRST_ONLY if key in chunk})
+        elif chunk.keys() <= _EVERY_CHUNK:
+            return None  # nothing beyond what every chunk says
         extra = {
             key: value
             for key, value in chunk.items()
@@ -223,11 +227,12 @@ class _Choice:
     def events(self, choice: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         delta = read.field(choice, "delta", path, dict, None) or {}
         events = self.deltas(delta, f"{path}.delta", read)
-        for key, value in choice.items():
-            if key == "logprobs" and isinstance(value, dict):
-                _gather(self.choice_fields, key, value, _logprobs)
-            elif key not in _CHOICE_MODELLED:
-                _gather(self.choice_fields, key, value, _latest)
+        if not choice.keys() <= _CHOICE_MODELLED or isinstance(choice.get("logprobs"), dict):
+            for key, value in choice.items():
+                if key == "logprobs" and isinstance(value, dict):
+                    _gather(self.choice_fields, key, value, _logprobs)
+                elif key not in _CHOICE_MODELLED:
+                    _gather(self.choice_fields, key, value, _latest)
         raw = read.field(choice, "finish_reason", path, str, None)
         if raw is not None and self.raw is None:
             self.raw = raw
@@ -241,22 +246,27 @@ class _Choice:
         field = self.dialect.reasoning_field
         if field is not None and (text := read.field(delta, field, path, str, None)):
             events.append(ReasoningDelta(index=REASONING_INDEX, text=text, provider=self.provider))
-        if text := read.field(delta, "content", path, str, None):
+        if "content" in delta and (text := read.field(delta, "content", path, str, None)):
             self.has_text = True
             events.append(TextDelta(index=TEXT_INDEX, text=text))
-        if text := read.field(delta, "refusal", path, str, None):
+        if "refusal" in delta and (text := read.field(delta, "refusal", path, str, None)):
             events.append(RefusalDelta(index=REFUSAL_INDEX, text=text))
-        self.annotations.extend(read.field(delta, "annotations", path, list, None) or [])
-        if (audio := read.field(delta, "audio", path, dict, None)) is not None:
+        if "annotations" in delta:
+            self.annotations.extend(read.field(delta, "annotations", path, list, None) or [])
+        if "audio" in delta and (audio := read.field(delta, "audio", path, dict, None)) is not None:
             self.add_audio(audio, f"{path}.audio", read)
-        for index, call in enumerate(read.field(delta, "tool_calls", path, list, None) or []):
-            where = f"{path}.tool_calls[{index}]"
-            events.extend(self.tool_call(read.object(call, where), where, read))
-        if (call := read.field(delta, "function_call", path, dict, None)) is not None:
-            events.extend(self.function_call(call, f"{path}.function_call", read))
-        for key, value in delta.items():
-            if key not in self.modelled:
-                _gather(self.message_fields, key, value, _joined)
+        if "tool_calls" in delta:
+            for index, call in enumerate(read.field(delta, "tool_calls", path, list, None) or []):
+                where = f"{path}.tool_calls[{index}]"
+                events.extend(self.tool_call(read.object(call, where), where, read))
+        if "function_call" in delta:
+            call = read.field(delta, "function_call", path, dict, None)
+            if call is not None:
+                events.extend(self.function_call(call, f"{path}.function_call", read))
+        if not delta.keys() <= self.modelled:
+            for key, value in delta.items():
+                if key not in self.modelled:
+                    _gather(self.message_fields, key, value, _joined)
         return events
 
     def tool_call(self, call: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:

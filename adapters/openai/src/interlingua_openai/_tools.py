@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from interlingua import ToolSpec
-from interlingua.codec import WireReader, keep, kept, leftover, overlay
+from interlingua.codec import WireReader, copy_json, keep, kept, leftover
+from interlingua_openai._parts import with_fields
 from interlingua_openai._wire import ToolSpecForms
 
 __all__ = [
@@ -32,6 +33,9 @@ __all__ = [
     "read_function_tools",
 ]
 
+# The fields of a function the codec models (`function_fields` writes them).
+_FUNCTION_FIELDS = frozenset({"name", "description", "parameters", "strict"})
+
 
 def function_fields(spec: ToolSpec, provider: str, *, strict: bool | None = None) -> dict[str, Any]:
     """A function's `name`, `description`, `parameters`, `strict` on the wire;
@@ -42,12 +46,12 @@ def function_fields(spec: ToolSpec, provider: str, *, strict: bool | None = None
     if spec.description is not None:
         function["description"] = spec.description
     if forms.get("parameters") != "absent":
-        function["parameters"] = spec.parameters
+        function["parameters"] = copy_json(spec.parameters)
     if spec.strict is not None:
         function["strict"] = spec.strict
     elif strict is not None and forms.get("strict") != "absent":
         function["strict"] = strict
-    return overlay(function, entry.get("fields", {}))
+    return with_fields(function, entry)
 
 
 def decode_function(
@@ -60,23 +64,24 @@ def decode_function(
 ) -> ToolSpec:
     """The spec a function's fields give; `framing` holds the keys around them
     (`"type": "function"`), `strict` the value sent for a spec that leaves it open."""
+    framing = framing or {}
     values: dict[str, Any] = {"name": read.field(wire, "name", path, str)}
     for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
         if wire.get(key) is not None:
             values[key] = read.field(wire, key, path, kind)
     forms: ToolSpecForms = {}
-    if wire.get("parameters") is None:
+    if "parameters" not in values:
         forms["parameters"] = "absent"
-    if wire.get("strict") is None and strict is not None:
+    if "strict" not in values and strict is not None:
         forms["strict"] = "absent"
     spec = ToolSpec(**values, provider_data=keep(read.provider, forms=forms))
-    modelled = {**(framing or {}), **function_fields(spec, read.provider, strict=strict)}
-    fields = leftover(wire, modelled)
-    if not fields:
-        return spec
-    return spec.model_copy(
-        update={"provider_data": keep(read.provider, fields=fields, forms=forms)}
-    )
+    # Only the fields a spec gives, none null: encoding gives them all back.
+    if None in wire.values() or not wire.keys() <= _FUNCTION_FIELDS.union(framing):
+        modelled = {**framing, **function_fields(spec, read.provider, strict=strict)}
+        if fields := leftover(wire, modelled):
+            data = keep(read.provider, fields=fields, forms=forms)
+            return ToolSpec(**values, provider_data=data)
+    return spec
 
 
 def merge_recorded(
@@ -90,8 +95,9 @@ def merge_recorded(
     if not isinstance(recorded, list):
         return functions or None
     kept = [as_function(t) for t in recorded if _is_function(t)]
-    others = [t for t in recorded if not _is_function(t)]
-    return recorded if kept == functions else (functions + others) or None
+    if kept == functions:
+        return copy_json(recorded)
+    return (functions + [copy_json(t) for t in recorded if not _is_function(t)]) or None
 
 
 def encode_tools(

@@ -69,7 +69,23 @@ class UsageShape:
     ) -> tuple[TokenUsage, dict[str, Any]]:
         """The usage, and what it cannot hold of `usage` (for `overlay` onto `encode`)."""
         decoded = self.decode(usage, path, read)
+        if self.holds(usage):
+            return decoded, {}
         return decoded, leftover(usage, self.encode(decoded))
+
+    def holds(self, usage: Mapping[str, Any]) -> bool:
+        """Whether `TokenUsage` holds all of `usage`: its counts, and detail groups
+        of counts only (then `encode` gives it all back)."""
+        for key, value in usage.items():
+            if key in self.groups:
+                if not (isinstance(value, dict) and value and all(map(_is_count, value.values()))):
+                    return False
+            elif key in self.extra_counts:
+                if not _is_count(value):
+                    return False
+            elif key not in (self.input, self.output, "total_tokens"):
+                return False
+        return True
 
     def encode(self, usage: TokenUsage) -> dict[str, Any]:
         details: dict[str, Any] = dict(usage.details)
@@ -95,7 +111,8 @@ class UsageShape:
 
 
 def _is_count(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    # A JSON number: a bool is an int in Python, and never a count.
+    return type(value) in (int, float)
 
 
 CHAT_USAGE = UsageShape(

@@ -37,8 +37,22 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import ProviderEntry, WireReader, keep, kept, leftover, other_fields, overlay
-from interlingua_openai._parts import inline_data, inline_url, opaque_item, split_data_url
+from interlingua.codec import (
+    ProviderEntry,
+    WireReader,
+    copy_json,
+    keep,
+    kept,
+    leftover,
+    other_fields,
+)
+from interlingua_openai._parts import (
+    inline_data,
+    inline_url,
+    opaque_item,
+    split_data_url,
+    with_fields,
+)
 from interlingua_openai._rules import OPENAI_FILE_STORE, guess_media_type, takes_file
 from interlingua_openai.responses._rules import (
     ASSISTANT_CONTENT,
@@ -124,7 +138,7 @@ class PartDecoder:
 
     # --- assistant-side items ---
 
-    def assistant_item(self, item: Mapping[str, Any], path: str) -> list[ContentPart]:
+    def assistant_item(self, item: dict[str, Any], path: str) -> list[ContentPart]:
         match item.get("type", "message"):
             case "message":
                 return self.message_parts(item, path)
@@ -132,25 +146,24 @@ class PartDecoder:
                 return [self.reasoning(item, path)]
             case "function_call" | "custom_tool_call":
                 return [self.tool_call(item, path)]
-        return [OpaquePart(provider=PROVIDER, data=dict(item))]
+        return [OpaquePart(provider=PROVIDER, data=item)]
 
-    def message_parts(self, item: Mapping[str, Any], path: str) -> list[ContentPart]:
+    def message_parts(self, item: dict[str, Any], path: str) -> list[ContentPart]:
         fields = other_fields(item, ("content",))
         content = item.get("content")
         if isinstance(content, str):
             echo = OutputTextEcho(item=fields) if fields else None
             data = keep(PROVIDER, forms=OutputTextForms(content="string"), echo=echo)
             return [TextPart(text=content, provider_data=data)]
-        entries = self.read.array(self.read.field(item, "content", path, list), f"{path}.content")
+        entries = self.read.field(item, "content", path, list)
         if not entries:
             # Nothing to hang the item on: kept whole.
-            return [OpaquePart(provider=PROVIDER, data=dict(item))]
-        return [
-            self.output_part(
-                self.read.object(e, f"{path}.content[{i}]"), fields, f"{path}.content[{i}]"
-            )
-            for i, e in enumerate(entries)
-        ]
+            return [OpaquePart(provider=PROVIDER, data=item)]
+        parts = []
+        for index, entry in enumerate(entries):
+            where = f"{path}.content[{index}]"
+            parts.append(self.output_part(self.read.object(entry, where), fields, where))
+        return parts
 
     def output_part(self, entry: dict[str, Any], item: dict[str, Any], path: str) -> ContentPart:
         """One content entry of an assistant message item; `item` is the item's other fields."""
@@ -159,7 +172,7 @@ class PartDecoder:
             return OpaquePart(provider=PROVIDER, data={**item, "content": [entry]})
         key = "text" if kind == "output_text" else "refusal"
         text = self.read.field(entry, key, path, str)
-        fields = leftover(entry, {"type": kind, key: text})
+        fields = other_fields(entry, ("type", key))
         data = keep(PROVIDER, fields=fields, echo=OutputTextEcho(item=item) if item else None)
         if kind == "refusal":
             return RefusalPart(text=text, provider_data=data)
@@ -305,7 +318,7 @@ class PartEncoder:
         kept_data = kept(part, PROVIDER)
         fields = kept_data.get("echo", {}).get("item")
         if kept_data.get("forms", {}).get("content") == "string":
-            items.append({**(fields or {"role": "assistant"}), "content": part.text})
+            items.append({**copy_json(fields or {"role": "assistant"}), "content": part.text})
             return None
         entry = self.output_part(part, kept_data)
         if group is not None and group.fields == fields:
@@ -317,7 +330,8 @@ class PartEncoder:
             content: Any = part.text if isinstance(part, TextPart) else [entry]
             items.append({"role": "assistant", "content": content})
             return None
-        item = {**(fields if fields is not None else self.new_message()), "content": [entry]}
+        item = self.new_message() if fields is None else copy_json(fields)
+        item["content"] = [entry]
         items.append(item)
         return _Group(fields, item)
 
@@ -328,11 +342,11 @@ class PartEncoder:
         fields: dict[str, Any],
         content: list[Any],
     ) -> _Group:
-        """Merges content entries split off a message item back into it."""
+        """Merges content entries split off a message item (copies) back into it."""
         if group is not None and group.fields == fields:
-            group.item["content"].extend(content)
+            group.item["content"].extend(copy_json(content))
             return group
-        item = {**fields, "content": list(content)}
+        item = {**copy_json(fields), "content": copy_json(content)}
         items.append(item)
         return _Group(fields, item)
 
@@ -347,12 +361,13 @@ class PartEncoder:
 
     def output_part(self, part: TextPart | RefusalPart, entry: ProviderEntry) -> dict[str, Any]:
         if isinstance(part, RefusalPart):
-            return overlay({"type": "refusal", "refusal": part.text}, entry.get("fields", {}))
-        # An output_text of a response always carries its annotations.
-        made_elsewhere = self.output and "item" not in entry.get("echo", {})
-        default: dict[str, Any] = {"annotations": []} if made_elsewhere else {}
-        fields = entry.get("fields", default)
-        return overlay({"type": "output_text", "text": part.text}, fields)
+            return with_fields({"type": "refusal", "refusal": part.text}, entry)
+        text: dict[str, Any] = {"type": "output_text", "text": part.text}
+        if "fields" in entry:
+            return with_fields(text, entry)
+        if self.output and "item" not in entry.get("echo", {}):
+            text["annotations"] = []  # an output_text of a response always carries them
+        return text
 
     def assistant_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
         match part:
@@ -375,7 +390,7 @@ class PartEncoder:
             self.report.dropped(path, reason)
             return None
         # The fields kept give the summary when the text does not.
-        fields = kept(part, PROVIDER).get("fields", {})
+        fields = copy_json(kept(part, PROVIDER).get("fields", {}))
         item: dict[str, Any] = {"type": "reasoning", "summary": summary_of(part.text), **fields}
         if part.signature is not None:
             item["encrypted_content"] = part.signature
@@ -392,13 +407,12 @@ class PartEncoder:
         }
         if "fields" not in entry and self.output:
             item["status"] = "completed"
-        return {**item, **entry.get("fields", {})}
+        return {**item, **copy_json(entry.get("fields", {}))}
 
     def content_part(self, part: ContentPart, path: str) -> dict[str, Any] | None:
         match part:
             case TextPart():
-                fields = kept(part, PROVIDER).get("fields", {})
-                return overlay({"type": "input_text", "text": part.text}, fields)
+                return with_fields({"type": "input_text", "text": part.text}, kept(part, PROVIDER))
             case FilePart():
                 return self.file(part, path)
             case OpaquePart():
@@ -421,7 +435,7 @@ class PartEncoder:
             self.report.dropped(path, f"the Responses API takes no {part.media_type} in a message")
             return None
         FILE_FIELDS.report_unsent(part, kind, path, self.report)
-        return overlay(wire, entry.get("fields", {}))
+        return with_fields(wire, entry)
 
 
 class _Group:

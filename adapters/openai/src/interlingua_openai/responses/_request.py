@@ -58,13 +58,16 @@ from interlingua_openai.responses._wire import (
 __all__ = ["decode_request", "encode_request"]
 
 _API = "the Responses API"
+# The fields of an input item the core models; the others are kept beside.
+_CONTENT = frozenset({"content"})
+_RESULT_MODELLED = frozenset({"type", "call_id", "output"})
 
 
 def encode_request(
     request: ChatRequest, *, report: TranslationReport | None = None
 ) -> dict[str, Any]:
     """The Responses API body for `request`; losses go to `report`."""
-    return copy_json(_Encoder(resolve_report(report, PROVIDER)).request(request))
+    return _Encoder(resolve_report(report, PROVIDER)).request(request)
 
 
 def decode_request(body: Any) -> ChatRequest:
@@ -98,7 +101,8 @@ class _Encoder:
         has_tools = bool(tools) or "prompt" in options
         body.update(encode_settings(request, options, self.report, has_tools))
         for key, value in options.items():
-            body.setdefault(key, value)
+            if key not in body:
+                body[key] = copy_json(value)
         report_other_providers(request, PROVIDER, self.report)
         return body
 
@@ -164,7 +168,7 @@ class _Encoder:
                 for i, c in enumerate(part.content)
             ]
             item["output"] = [wire for wire in entries if wire is not None]
-        return {**item, **entry.get("fields", {})}
+        return {**item, **copy_json(entry.get("fields", {}))}
 
     def role_message(self, message: Message, path: str) -> dict[str, Any]:
         entry = kept(message, PROVIDER)
@@ -174,7 +178,9 @@ class _Encoder:
         ]
         content: list[dict[str, Any]] = [wire for wire in entries if wire is not None]
         form = entry.get("forms", {}).get("content") or default_content_form(message.parts)
-        item = dict(entry.get("fields", {"role": message.role}))
+        item: dict[str, Any] = (
+            copy_json(entry["fields"]) if "fields" in entry else {"role": message.role}
+        )
         item["content"] = content[0]["text"] if form == "string" and content else content
         return item
 
@@ -230,9 +236,7 @@ class _Decoder:
         if isinstance(content, str):
             parts: list[Any] = [TextPart(text=content)]
         else:
-            entries = self.read.array(
-                self.read.field(item, "content", path, list), f"{path}.content"
-            )
+            entries = self.read.field(item, "content", path, list)
             parts = [
                 self.parts.content_part(entry, f"{path}.content[{i}]")
                 for i, entry in enumerate(entries)
@@ -240,7 +244,7 @@ class _Decoder:
             if default_content_form(parts) != "list":
                 forms["content"] = "list"
         core_role: Literal["user", "system"] = "user" if role == "user" else "system"
-        data = keep(PROVIDER, fields=other_fields(item, ("content",)), forms=forms)
+        data = keep(PROVIDER, fields=other_fields(item, _CONTENT), forms=forms)
         return Message(role=core_role, parts=tuple(parts), provider_data=data)
 
     def tool_result(self, item: Mapping[str, Any], path: str) -> ToolResultPart:
@@ -253,14 +257,14 @@ class _Decoder:
         if isinstance(output, str):
             content = [TextPart(text=output)]
         else:
-            entries = self.read.array(self.read.field(item, "output", path, list), f"{path}.output")
+            entries = self.read.field(item, "output", path, list)
             content = [
                 self.parts.content_part(entry, f"{path}.output[{i}]")
                 for i, entry in enumerate(entries)
             ]
             if default_content_form(content) != "list":
                 forms["content"] = "list"
-        fields = other_fields(item, ("type", "call_id", "output"))
+        fields = other_fields(item, _RESULT_MODELLED)
         return ToolResultPart(
             tool_call_id=self.read.field(item, "call_id", path, str),
             content=tuple(content),
@@ -297,7 +301,7 @@ class _Turns:
         self.close_results()
         return self.messages
 
-    def add_assistant(self, item: Mapping[str, Any], path: str) -> None:
+    def add_assistant(self, item: dict[str, Any], path: str) -> None:
         is_message = item.get("type", "message") == "message"
         if is_message and self.has_text:
             self.close_assistant()
@@ -307,9 +311,9 @@ class _Turns:
     def close_assistant(self) -> None:
         if self.assistant:
             self.messages.append(Message(role="assistant", parts=tuple(self.assistant)))
-        self.assistant, self.has_text = [], False
+            self.assistant, self.has_text = [], False
 
     def close_results(self) -> None:
         if self.results:
             self.messages.append(Message(role="tool", parts=tuple(self.results)))
-        self.results = []
+            self.results = []

@@ -105,14 +105,15 @@ def encode_response(
         "output": PartEncoder(report, output=True).assistant_items(
             response.message.parts, "message"
         ),
-        "usage": overlay(usage, entry.get("echo", {}).get("usage", {})),
+        "usage": overlay(usage, copy_json(entry.get("echo", {}).get("usage", {}))),
     }
     if "fields" in entry:
-        body.update(entry["fields"])
+        body.update(copy_json(entry["fields"]))
     else:
-        body.update({"object": "response", "created_at": 0, **encode_status(response, report)})
+        status = copy_json(encode_status(response, report))
+        body.update({"object": "response", "created_at": 0, **status})
     for key in entry.get("forms", {}).get("absent", ()):
         body.pop(key, None)
     for index, _ in enumerate(response.alternatives):
         report.dropped(f"alternatives[{index}]", "a Responses API body holds one answer")
-    return copy_json(body)
+    return body

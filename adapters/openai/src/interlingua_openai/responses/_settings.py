@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
-from interlingua.codec import WireReader, other_fields
+from interlingua.codec import WireReader, copy_json, other_fields
 from interlingua_openai._settings import (
     SettingsReader,
     decode_effort,
@@ -124,7 +124,7 @@ def _encode_object(
     """`body[key]`: the object `options` kept (its other fields, or a null) with
     the `modelled` fields laid over it."""
     present, recorded = key in options, options.pop(key, None)
-    merged = {**(recorded or {}), **modelled}
+    merged = {**copy_json(recorded or {}), **modelled}
     if merged or present:
         body[key] = merged if merged or recorded is not None else None
 
