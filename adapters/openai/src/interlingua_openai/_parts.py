@@ -38,7 +38,7 @@ from interlingua import (
 )
 from interlingua.codec import ProviderEntry, WireReader, copy_json, keep, kept, leftover, overlay
 from interlingua_openai._dialect import ChatCompletionsDialect
-from interlingua_openai._rules import FILE_FIELDS, guess_media_type, takes_file
+from interlingua_openai._rules import FILE_FIELDS, guess_media_type, part_path, takes_file
 from interlingua_openai._wire import (
     ContentForm,
     FileForms,
@@ -126,9 +126,8 @@ def _content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str
 def content_marker(
     wire: Mapping[str, Any], items: list[dict[str, Any]], *, has_other: bool
 ) -> ContentForm | None:
-    """The form a message's `content` came in, to keep: None when it is the default
-    one. `items` are the items of a list `content` (the default of a null one is
-    `null` beside tool calls or a refusal; a string is always the default)."""
+    """The form a message's `content` came in, to keep: None when it is the default one
+    (`items` are those of a list; a string is always the default)."""
     if "content" not in wire:
         return "absent"
     content = wire["content"]
@@ -225,18 +224,19 @@ class PartEncoder:
     def text(self, part: TextPart) -> dict[str, Any]:
         return with_fields({"type": "text", "text": part.text}, kept(part, self.provider))
 
-    def user_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
-        """A user message's content part; None when it cannot go (reported)."""
+    def user_item(self, part: ContentPart, index: int, position: int) -> dict[str, Any] | None:
+        """A user message's part `position` of message `index`; None when it cannot go."""
         match part:
             case TextPart():
                 return self.text(part)
             case FilePart():
-                return self.file(part, path)
+                return self.file(part, part_path(index, position))
             case OpaquePart():
-                return self.opaque(part, path)
+                return self.opaque(part, part_path(index, position))
             case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
                 # A user message holds none (`Message` checks); kept out all the same.
-                self.report.dropped(path, f"a user message takes no {part.type}")
+                reason = f"a user message takes no {part.type}"
+                self.report.dropped(part_path(index, position), reason)
                 return None
             case _:
                 assert_never(part)
