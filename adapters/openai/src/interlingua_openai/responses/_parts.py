@@ -238,7 +238,7 @@ class PartDecoder:
             forms["type"] = kind
         fields = leftover(entry, _file_entry(part, kind, forms) or {})
         data = keep(PROVIDER, fields=fields, forms=forms)
-        return part.model_copy(update={"provider_data": data}) if data else part
+        return FilePart(**values, provider_data=data) if data else part
 
     def image(self, entry: Mapping[str, Any], path: str) -> _FileValues:
         fields: dict[str, Any] = {"detail": self.read.field(entry, "detail", path, str, None)}
@@ -297,16 +297,17 @@ class PartEncoder:
         self.messages = 0
 
     def assistant_items(self, parts: Sequence[ContentPart], path: str) -> list[dict[str, Any]]:
+        """The items of the parts of the message at `path`."""
         items: list[dict[str, Any]] = []
         group: _Group | None = None
-        for index, part in enumerate(parts):
+        for position, part in enumerate(parts):
             if isinstance(part, TextPart | RefusalPart):
                 group = self.add_text(items, group, part)
             elif isinstance(part, OpaquePart) and (piece := _message_piece(part)) is not None:
                 group = self.add_piece(items, group, *piece)
             else:
                 group = None
-                if (item := self.assistant_item(part, f"{path}.parts[{index}]")) is not None:
+                if (item := self.assistant_item(part, path, position)) is not None:
                     items.append(item)
         return items
 
@@ -369,26 +370,27 @@ class PartEncoder:
             text["annotations"] = []  # an output_text of a response always carries them
         return text
 
-    def assistant_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
+    def assistant_item(self, part: ContentPart, path: str, position: int) -> dict[str, Any] | None:
+        """The item of part `position` of the message at `path`."""
         match part:
+            case ReasoningPart() if part.provider == PROVIDER:
+                return self.reasoning(part)
             case ReasoningPart():
-                return self.reasoning(part, path)
+                made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
+                reason = f"the Responses API takes back only its own reasoning ({made_by})"
+                self.report.dropped(f"{path}.parts[{position}]", reason)
             case ToolCallPart():
-                return self.tool_call(part, path)
+                return self.tool_call(part, f"{path}.parts[{position}].id")
             case OpaquePart():
-                return opaque_item(part, PROVIDER, path, self.report)
+                return opaque_item(part, PROVIDER, f"{path}.parts[{position}]", self.report)
             case TextPart() | RefusalPart() | FilePart() | ToolResultPart():
-                self.report.dropped(path, f"the Responses API takes no {part.type} from the model")
+                reason = f"the Responses API takes no {part.type} from the model"
+                self.report.dropped(f"{path}.parts[{position}]", reason)
             case _:
                 assert_never(part)
         return None
 
-    def reasoning(self, part: ReasoningPart, path: str) -> dict[str, Any] | None:
-        if part.provider != PROVIDER:
-            made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
-            reason = f"the Responses API takes back only its own reasoning ({made_by})"
-            self.report.dropped(path, reason)
-            return None
+    def reasoning(self, part: ReasoningPart) -> dict[str, Any]:
         # The fields kept give the summary when the text does not.
         fields = copy_json(kept(part, PROVIDER).get("fields", {}))
         item: dict[str, Any] = {"type": "reasoning", "summary": summary_of(part.text), **fields}
@@ -396,12 +398,12 @@ class PartEncoder:
             item["encrypted_content"] = part.signature
         return item
 
-    def tool_call(self, part: ToolCallPart, path: str) -> dict[str, Any]:
+    def tool_call(self, part: ToolCallPart, id_path: str) -> dict[str, Any]:
         entry = kept(part, PROVIDER)
         kind = entry.get("forms", {}).get("type", "function_call")
         item: dict[str, Any] = {
             "type": kind,
-            "call_id": fit_call_id(part.id, f"{path}.id", self.report),
+            "call_id": fit_call_id(part.id, id_path, self.report),
             "name": part.name,
             _ARGUMENTS.get(kind, "arguments"): part.arguments,
         }
