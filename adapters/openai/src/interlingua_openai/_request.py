@@ -54,6 +54,7 @@ from interlingua_openai._parts import (
     PartEncoder,
     content_marker,
     encode_tool_call,
+    opaque_item,
     wire_content,
     with_fields,
 )
@@ -220,7 +221,8 @@ class _Encoder:
                 reason = "a Chat Completions assistant turn takes no files"
                 self.report.dropped(part_path(index, position), reason)
             case OpaquePart():
-                if (item := self.parts.opaque(part, part_path(index, position))) is not None:
+                path = part_path(index, position)
+                if (item := opaque_item(part, self.provider, path, self.report)) is not None:
                     turn.items.append(item)
             case ToolResultPart():
                 # An assistant message holds none (`Message` checks); kept out all the same.
@@ -273,7 +275,7 @@ class _Encoder:
                     items.append(self.parts.text(item))
                 case OpaquePart():
                     where = part_path(index, position, f"content[{k}]")
-                    if (opaque := self.parts.opaque(item, where)) is not None:
+                    if (opaque := opaque_item(item, self.provider, where, self.report)) is not None:
                         items.append(opaque)
                 case FilePart():
                     where = part_path(index, position, f"content[{k}]")
