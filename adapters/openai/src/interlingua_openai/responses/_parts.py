@@ -37,15 +37,7 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import (
-    ProviderEntry,
-    WireReader,
-    copy_json,
-    keep,
-    kept,
-    leftover,
-    other_fields,
-)
+from interlingua.codec import ProviderEntry, WireReader, copy_json, keep, kept, other_fields
 from interlingua_openai._parts import (
     inline_data,
     inline_url,
@@ -72,6 +64,11 @@ from interlingua_openai.responses._wire import (
 __all__ = ["PartDecoder", "PartEncoder", "default_content_form", "is_assistant_item"]
 
 _ARGUMENTS = {"function_call": "arguments", "custom_tool_call": "input"}
+# The keys of each file content type the codec models (`_file_entry` writes them).
+_FILE_KEYS = {
+    "input_image": frozenset({"type", "image_url", "file_id", "detail"}),
+    "input_file": frozenset({"type", "file_data", "file_id", "file_url", "filename", "detail"}),
+}
 _FileValues = tuple[dict[str, Any], FileForms]
 
 
@@ -87,8 +84,9 @@ def summary_of(text: str) -> list[dict[str, Any]]:
     return [{"type": "summary_text", "text": text}] if text else []
 
 
-def default_file_type(part: FilePart) -> str:
-    return "input_image" if part.kind == "image" else "input_file"
+def default_file_type(media_type: str) -> str:
+    """The content type a file of `media_type` goes in, unless told otherwise."""
+    return "input_image" if media_type.split("/", 1)[0] == "image" else "input_file"
 
 
 def default_content_form(parts: Sequence[Any]) -> str:
@@ -223,7 +221,7 @@ class PartDecoder:
         match kind:
             case "input_text":
                 text = self.read.field(entry, "text", path, str)
-                fields = leftover(entry, {"type": "input_text", "text": text})
+                fields = other_fields(entry, ("type", "text"))
                 return TextPart(text=text, provider_data=keep(PROVIDER, fields=fields))
             case "input_image":
                 return self.file(entry, kind, self.image(entry, path))
@@ -233,12 +231,14 @@ class PartDecoder:
 
     def file(self, entry: Mapping[str, Any], kind: str, read: _FileValues) -> FilePart:
         values, forms = read
-        part = FilePart(**values)
-        if default_file_type(part) != kind:
+        if default_file_type(values["media_type"]) != kind:
             forms["type"] = kind
-        fields = leftover(entry, _file_entry(part, kind, forms) or {})
-        data = keep(PROVIDER, fields=fields, forms=forms)
-        return FilePart(**values, provider_data=data) if data else part
+        # Beside the fields the part gives, a null is kept: encoding leaves it out.
+        modelled = _FILE_KEYS[kind]
+        fields = {
+            key: value for key, value in entry.items() if key not in modelled or value is None
+        }
+        return FilePart(**values, provider_data=keep(PROVIDER, fields=fields, forms=forms))
 
     def image(self, entry: Mapping[str, Any], path: str) -> _FileValues:
         fields: dict[str, Any] = {"detail": self.read.field(entry, "detail", path, str, None)}
@@ -431,7 +431,7 @@ class PartEncoder:
             return None
         entry = kept(part, PROVIDER)
         forms = entry.get("forms", {})
-        kind = forms.get("type") or default_file_type(part)
+        kind = forms.get("type") or default_file_type(part.media_type)
         wire = _file_entry(part, kind, forms)
         if wire is None:
             self.report.dropped(path, f"the Responses API takes no {part.media_type} in a message")
