@@ -391,7 +391,8 @@ class _Decoder:
         return Message(role="user" if user else "system", parts=tuple(parts), provider_data=data)
 
     def assistant(self, wire: Mapping[str, Any], path: str) -> Message:
-        read, parts = self.read, list[Any]()
+        read = self.read
+        parts: list[Any] = []
         reasoning = self.dialect.reasoning_field
         if reasoning is not None and wire.get(reasoning) is not None:
             text = read.field(wire, reasoning, path, str)
