@@ -231,7 +231,7 @@ class PartEncoder:
         return with_fields({"type": "text", "text": part.text}, kept(part, self.provider))
 
     def user_item(self, part: ContentPart, index: int, position: int) -> dict[str, Any] | None:
-        """A user message's part `position` of message `index`; None when it cannot go."""
+        """Part `position` of user message `index` on the wire; None when it cannot go."""
         match part:
             case TextPart():
                 return self.text(part)
