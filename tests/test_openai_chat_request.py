@@ -30,7 +30,12 @@ from interlingua import (
     TranslationReport,
     TranslationWarning,
 )
-from interlingua_openai import decode_request, encode_request
+from interlingua_openai import (
+    ChatCompletionsCodec,
+    ChatCompletionsDialect,
+    decode_request,
+    encode_request,
+)
 from test_adapter_contract import poison
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n-tiny-").decode()
@@ -972,4 +977,22 @@ def test_calls_unanswered_before_the_next_turn_are_each_named() -> None:
             "interlingua.sanitize() repairs such a history",
         ),
         ("messages[3].parts[0]", "tool result for 'call_3' answers no open tool call"),
+    ]
+
+
+def test_a_dialects_tool_call_id_rules_are_the_ones_applied() -> None:
+    dialect = ChatCompletionsDialect(provider="short", tool_call_id_max_length=8)
+    codec = ChatCompletionsCodec(dialect)
+    call = ToolCallPart(id="call_0123456789", name="f", arguments="{}")
+    request = ChatRequest(
+        model="m", messages=(Message.assistant(call), Message.tool_result(call.id, "ok"))
+    )
+    report = TranslationReport()
+    body = codec.encode_request(request, report=report)
+    sent = body["messages"][0]["tool_calls"][0]["id"]
+    assert len(sent) <= 8
+    assert body["messages"][1]["tool_call_id"] == sent
+    assert losses(report) == [
+        ("messages[0].parts[0].id", "transformed"),
+        ("messages[1].parts[0].tool_call_id", "transformed"),
     ]

@@ -1105,3 +1105,31 @@ def test_a_body_shares_nothing_with_the_response_it_came_from_or_went_to() -> No
     poison(first)
     again = encode_response(elsewhere, report=TranslationReport())
     assert again["incomplete_details"] == {"reason": "max_output_tokens"}
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"type": "input_image", "image_url": f"data:image/png;base64,{PNG}", "detail": None},
+        {"type": "input_image", "image_url": "https://x/y.png", "filename": "y.png"},
+        {"type": "input_image", "file_id": "file-1", "x_crop": {"w": [1]}},
+        {"type": "input_file", "file_data": PDF, "filename": "raw.pdf"},
+        {"type": "input_file", "file_url": "https://x/a.pdf", "filename": None},
+        {"type": "input_file", "file_data": f"data:image/png;base64,{PNG}", "file_id": None},
+        {"type": "input_text", "text": "a", "x_note": None},
+    ],
+    ids=[
+        "a null detail",
+        "a filename on an image",
+        "a field beside a file id",
+        "bare base64 file data",
+        "a null filename",
+        "an image sent as a file, a null file id",
+        "text with a null field",
+    ],
+)
+def test_what_a_content_entry_has_beside_what_the_codec_writes_goes_back(
+    entry: dict[str, Any],
+) -> None:
+    body = {"model": "gpt-5-mini", "input": [{"role": "user", "content": [entry]}]}
+    assert same_json(encode_request(decode_request(body), report=TranslationReport()), body)

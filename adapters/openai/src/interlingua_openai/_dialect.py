@@ -14,7 +14,8 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   (Groq: `reasoning`), read from responses and stream deltas and sent back in
   requests for reasoning this provider made. None: the wire has none
   (OpenAI), and reasoning is left out of requests and reported.
-- `tool_call_id_characters`, `tool_call_id_max_length`: tool-call id rules.
+- `tool_call_id_characters`, `tool_call_id_max_length`: tool-call id rules
+  (`fit_call_id` applies them).
 - `max_tokens_field`: the token-limit name sent by default.
 - `max_stop_sequences`: how many stop sequences the server takes (OpenAI: 4;
   None: no limit); the rest are left out and reported.
@@ -39,13 +40,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from interlingua import FinishReason, ReasoningPart
+from interlingua import FinishReason, ReasoningPart, TranslationReport
 from interlingua_openai._finish import FINISH_REASONS
 from interlingua_openai._rules import (
     AUDIO_FORMATS,
     MAX_STOP_SEQUENCES,
     TOOL_CALL_ID_CHARACTERS,
     TOOL_CALL_ID_MAX_LENGTH,
+    fit_call_id,
 )
 from interlingua_openai._usage import CHAT_USAGE, UsageShape
 from interlingua_openai._wire import PROVIDER
@@ -78,6 +80,16 @@ class ChatCompletionsDialect:
     def takes_reasoning(self, part: ReasoningPart) -> bool:
         """Whether `part` may go back in an assistant message's `reasoning_field`."""
         return self.reasoning_field is not None and part.provider == self.provider
+
+    def fit_call_id(self, tool_call_id: str, path: str, report: TranslationReport) -> str:
+        """A tool-call id as this server takes it; a rewrite is reported at `path`."""
+        return fit_call_id(
+            tool_call_id,
+            path,
+            report,
+            allowed=self.tool_call_id_characters,
+            max_length=self.tool_call_id_max_length,
+        )
 
     def audio_media_type(self, format: str) -> str | None:
         """The media type of an `input_audio` format, None when the server takes none such."""

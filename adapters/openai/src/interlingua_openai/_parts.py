@@ -13,8 +13,8 @@ shares the data-URL helpers.
     function_call (deprecated)                  ToolCallPart, `forms.function_call`
 
 Invariant: decoding then encoding a part gives it back (what the core does not
-model, explicit nulls included, is the `leftover` of the item, kept in the
-part's `fields` and `overlay`ed when it goes back).
+model, explicit nulls included, is kept in the part's `fields`: the item's
+fields beside the ones modelled, a file's `leftover`; `overlay`ed going back).
 """
 
 from __future__ import annotations
@@ -36,9 +36,18 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import ProviderEntry, WireReader, copy_json, keep, kept, leftover, overlay
+from interlingua.codec import (
+    ProviderEntry,
+    WireReader,
+    copy_json,
+    keep,
+    kept,
+    leftover,
+    other_fields,
+    overlay,
+)
 from interlingua_openai._dialect import ChatCompletionsDialect
-from interlingua_openai._rules import FILE_FIELDS, guess_media_type, takes_file
+from interlingua_openai._rules import FILE_FIELDS, guess_media_type, part_path, takes_file
 from interlingua_openai._wire import (
     ContentForm,
     FileForms,
@@ -61,16 +70,15 @@ __all__ = [
     "with_fields",
 ]
 
-# `content` left out of a message altogether.
-ABSENT: Any = object()
+ABSENT: Any = object()  # `content` left out of a message altogether
 
 # Only the canonical form `data:<type>;base64,<data>` is split; any other data
 # URL (parameters, no base64) stays a URL so that it goes back unchanged.
 _DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+*-]+);base64,(.*)", re.DOTALL)
 
 _TEXT_ITEM = frozenset({"type", "text"})  # a plain text item's keys
-# The content-part type a file goes in by its kind, unless told otherwise.
-_FILE_TYPES = {"image": "image_url", "audio": "input_audio"}
+_ARGUMENTS = {"function": "arguments", "custom": "input"}  # where a call has them, by type
+_FILE_TYPES = {"image": "image_url", "audio": "input_audio"}  # a file's default type, by kind
 
 
 # --- files, for both APIs ---
@@ -103,8 +111,7 @@ def opaque_item(
 
 
 def with_fields(built: dict[str, Any], entry: ProviderEntry) -> dict[str, Any]:
-    """`built` with the `fields` of a value's kept `entry` laid over it: copies of
-    them, so the body shares nothing with the value."""
+    """`built` with copies of the `fields` a value keeps (its `entry`) laid over it."""
     fields = entry.get("fields")
     return overlay(built, copy_json(fields)) if fields else built
 
@@ -126,9 +133,7 @@ def _content_form(items: Sequence[Mapping[str, Any]], *, has_other: bool) -> str
 def content_marker(
     wire: Mapping[str, Any], items: list[dict[str, Any]], *, has_other: bool
 ) -> ContentForm | None:
-    """The form a message's `content` came in, to keep: None when it is the default
-    one. `items` are the items of a list `content` (the default of a null one is
-    `null` beside tool calls or a refusal; a string is always the default)."""
+    """The form a message's `content` came in, to keep (None: the default form)."""
     if "content" not in wire:
         return "absent"
     content = wire["content"]
@@ -225,24 +230,22 @@ class PartEncoder:
     def text(self, part: TextPart) -> dict[str, Any]:
         return with_fields({"type": "text", "text": part.text}, kept(part, self.provider))
 
-    def user_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
-        """A user message's content part; None when it cannot go (reported)."""
+    def user_item(self, part: ContentPart, index: int, position: int) -> dict[str, Any] | None:
+        """Part `position` of user message `index` on the wire; None when it cannot go."""
         match part:
             case TextPart():
                 return self.text(part)
             case FilePart():
-                return self.file(part, path)
+                return self.file(part, part_path(index, position))
             case OpaquePart():
-                return self.opaque(part, path)
+                return opaque_item(part, self.provider, part_path(index, position), self.report)
             case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
                 # A user message holds none (`Message` checks); kept out all the same.
-                self.report.dropped(path, f"a user message takes no {part.type}")
+                reason = f"a user message takes no {part.type}"
+                self.report.dropped(part_path(index, position), reason)
                 return None
             case _:
                 assert_never(part)
-
-    def opaque(self, part: OpaquePart, path: str) -> dict[str, Any] | None:
-        return opaque_item(part, self.provider, path, self.report)
 
     def file(self, part: FilePart, path: str) -> dict[str, Any] | None:
         if not takes_file(part, self.provider, path, self.report):
@@ -271,10 +274,7 @@ class PartDecoder:
 
     def text(self, item: Mapping[str, Any], path: str) -> TextPart:
         text = self.read.field(item, "text", path, str)
-        if len(item) == 2:
-            # Its `type` and `text` alone: encoding gives it all back.
-            return TextPart(text=text)
-        fields = leftover(item, {"type": "text", "text": text})
+        fields = other_fields(item, _TEXT_ITEM)
         return TextPart(text=text, provider_data=keep(self.provider, fields=fields))
 
     def user_part(self, item: Any, path: str) -> TextPart | FilePart | OpaquePart:
@@ -395,10 +395,7 @@ class PartDecoder:
 
 def _call(kind: str, call_id: str, name: str, arguments: str) -> dict[str, Any]:
     """One function or custom call of `tool_calls`, as the codec writes it."""
-    if kind == "custom":
-        return {"id": call_id, "type": "custom", "custom": {"name": name, "input": arguments}}
-    function = {"name": name, "arguments": arguments}
-    return {"id": call_id, "type": "function", "function": function}
+    return {"id": call_id, "type": kind, kind: {"name": name, _ARGUMENTS[kind]: arguments}}
 
 
 def encode_tool_call(part: ToolCallPart, call_id: str, entry: ProviderEntry) -> dict[str, Any]:
@@ -427,11 +424,12 @@ def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
     inner = read.field(item, kind, path, dict)
     where = f"{path}.{kind}"
     name = read.field(inner, "name", where, str)
-    arguments = read.field(inner, "arguments" if kind == "function" else "input", where, str)
+    arguments = read.field(inner, _ARGUMENTS[kind], where, str)
     forms: ToolCallForms | None = {"type": "custom"} if kind == "custom" else None
-    # Its `id`, `type` and `name` and arguments alone: encoding gives it all back.
-    exact = len(inner) == 2 and len(item) == 2 + ("type" in item)
-    fields = None if exact else leftover(item, _call(kind, call_id, name, arguments))
+    # What the call, and its function (or custom tool), hold beside the keys modelled.
+    fields = other_fields(item, ("id", "type", kind))
+    if beside := other_fields(inner, ("name", _ARGUMENTS[kind])):
+        fields[kind] = beside
     return ToolCallPart(
         id=call_id,
         name=name,

@@ -54,10 +54,11 @@ from interlingua_openai._parts import (
     PartEncoder,
     content_marker,
     encode_tool_call,
+    opaque_item,
     wire_content,
     with_fields,
 )
-from interlingua_openai._rules import check_tool_pairs, fit_call_id
+from interlingua_openai._rules import check_tool_pairs, part_path
 from interlingua_openai._settings import (
     MODELLED,
     decode_settings,
@@ -164,7 +165,7 @@ class _Encoder:
         items = [
             item
             for position, part in enumerate(message.parts)
-            if (item := self.parts.user_item(part, f"messages[{index}].parts[{position}]"))
+            if (item := self.parts.user_item(part, index, position))
         ]
         content = wire_content(items, entry.get("forms", {}).get("content"), has_other=False)
         return _finished({"role": "user"}, content, entry)
@@ -172,7 +173,7 @@ class _Encoder:
     def assistant(self, message: Message, entry: ProviderEntry, index: int) -> dict[str, Any]:
         turn = _AssistantTurn(entry.get("echo", {}).get("audio"))
         for position, part in enumerate(message.parts):
-            self.assistant_part(turn, part, f"messages[{index}].parts[{position}]")
+            self.assistant_part(turn, part, index, position)
         wire: dict[str, Any] = {"role": "assistant"}
         has_other = bool(turn.tool_calls or turn.function_call or turn.refusals or turn.audio)
         form = entry.get("forms", {}).get("content")
@@ -199,7 +200,9 @@ class _Encoder:
         )
         return "\n\n".join(str(item.get("text", item.get("refusal", ""))) for item in items)
 
-    def assistant_part(self, turn: _AssistantTurn, part: ContentPart, path: str) -> None:
+    def assistant_part(
+        self, turn: _AssistantTurn, part: ContentPart, index: int, position: int
+    ) -> None:
         match part:
             case TextPart():
                 turn.items.append(self.parts.text(part))
@@ -208,20 +211,23 @@ class _Encoder:
             case RefusalPart():
                 turn.refusals.append(part.text)
             case ToolCallPart():
-                self.tool_call(turn, part, path)
+                self.tool_call(turn, part, index, position)
             case ReasoningPart():
-                self.reasoning_part(turn, part, path)
+                self.reasoning_part(turn, part, part_path(index, position))
             case FilePart() if "audio" in (echo := kept(part, self.provider).get("echo", {})):
                 # An audio answer goes back as the reference to it.
                 turn.audio = {"id": echo["audio"]["id"]}
             case FilePart():
-                self.report.dropped(path, "a Chat Completions assistant turn takes no files")
+                reason = "a Chat Completions assistant turn takes no files"
+                self.report.dropped(part_path(index, position), reason)
             case OpaquePart():
-                if (item := self.parts.opaque(part, path)) is not None:
+                path = part_path(index, position)
+                if (item := opaque_item(part, self.provider, path, self.report)) is not None:
                     turn.items.append(item)
             case ToolResultPart():
                 # An assistant message holds none (`Message` checks); kept out all the same.
-                self.report.dropped(path, "an assistant message takes no tool result")
+                reason = "an assistant message takes no tool result"
+                self.report.dropped(part_path(index, position), reason)
             case _:
                 assert_never(part)
 
@@ -232,7 +238,9 @@ class _Encoder:
         made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
         self.report.dropped(path, f"{self.provider} takes no reasoning back ({made_by})")
 
-    def tool_call(self, turn: _AssistantTurn, part: ToolCallPart, path: str) -> None:
+    def tool_call(
+        self, turn: _AssistantTurn, part: ToolCallPart, index: int, position: int
+    ) -> None:
         entry = kept(part, self.provider)
         if entry.get("forms", {}).get("function_call"):
             turn.function_call = {"name": part.name, "arguments": part.arguments}
@@ -240,46 +248,37 @@ class _Encoder:
             return
         # A call kept whole goes back as it came, its id too.
         whole = "tool_call" in entry.get("echo", {})
-        call_id = part.id if whole else self.call_id(part.id, f"{path}.id")
+        path = part_path(index, position, "id")
+        call_id = part.id if whole else self.dialect.fit_call_id(part.id, path, self.report)
         turn.tool_calls.append(encode_tool_call(part, call_id, entry))
-
-    def call_id(self, tool_call_id: str, path: str) -> str:
-        return fit_call_id(
-            tool_call_id,
-            path,
-            self.report,
-            allowed=self.dialect.tool_call_id_characters,
-            max_length=self.dialect.tool_call_id_max_length,
-        )
 
     def tool_results(
         self, message: Message, entry: ProviderEntry, index: int, moved: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
         """One tool message per result, each with the fields the message keeps."""
         return [
-            with_fields(
-                self.tool_result(part, f"messages[{index}].parts[{position}]", moved), entry
-            )
+            with_fields(self.tool_result(part, index, position, moved), entry)
             for position, part in enumerate(message.parts)
             if isinstance(part, ToolResultPart)
         ]
 
     def tool_result(
-        self, part: ToolResultPart, path: str, moved: list[dict[str, Any]]
+        self, part: ToolResultPart, index: int, position: int, moved: list[dict[str, Any]]
     ) -> dict[str, Any]:
         forms = kept(part, self.provider).get("forms", {})
-        wire = self.tool_message(part, forms, path)
+        wire = self.tool_message(part, forms, part_path(index, position, "tool_call_id"))
         items: list[dict[str, Any]] = []
         files_before = len(moved)
-        for position, item in enumerate(part.content):
-            where = f"{path}.content[{position}]"
+        for k, item in enumerate(part.content):
             match item:
                 case TextPart():
                     items.append(self.parts.text(item))
                 case OpaquePart():
-                    if (opaque := self.parts.opaque(item, where)) is not None:
+                    where = part_path(index, position, f"content[{k}]")
+                    if (opaque := opaque_item(item, self.provider, where, self.report)) is not None:
                         items.append(opaque)
                 case FilePart():
+                    where = part_path(index, position, f"content[{k}]")
                     if (file := self.parts.file(item, where)) is not None:
                         # Quirk: a tool message takes text only; its files follow
                         # the tool messages in a user message.
@@ -292,9 +291,8 @@ class _Encoder:
                 case _:
                     assert_never(item)
         if part.is_error:
-            self.report.dropped(
-                f"{path}.is_error", "a Chat Completions tool message has no error flag"
-            )
+            reason = "a Chat Completions tool message has no error flag"
+            self.report.dropped(part_path(index, position, "is_error"), reason)
         content = wire_content(items, forms.get("content"), has_other=False)
         if content is not ABSENT:
             moved_all = content == "" and len(moved) > files_before
@@ -302,14 +300,14 @@ class _Encoder:
         return wire
 
     def tool_message(
-        self, part: ToolResultPart, forms: Mapping[str, Any], path: str
+        self, part: ToolResultPart, forms: Mapping[str, Any], id_path: str
     ) -> dict[str, Any]:
         if forms.get("role") == "function" or part.tool_call_id in self.legacy_calls:
             name = part.name or self.legacy_calls.get(part.tool_call_id, "")
             return {"role": "function", "name": name}
         wire = {
             "role": "tool",
-            "tool_call_id": self.call_id(part.tool_call_id, f"{path}.tool_call_id"),
+            "tool_call_id": self.dialect.fit_call_id(part.tool_call_id, id_path, self.report),
         }
         if forms.get("name") and self.dialect.tool_message_name and part.name is not None:
             wire["name"] = part.name
@@ -393,7 +391,8 @@ class _Decoder:
         return Message(role="user" if user else "system", parts=tuple(parts), provider_data=data)
 
     def assistant(self, wire: Mapping[str, Any], path: str) -> Message:
-        read, parts = self.read, list[Any]()
+        read = self.read
+        parts: list[Any] = []
         reasoning = self.dialect.reasoning_field
         if reasoning is not None and wire.get(reasoning) is not None:
             text = read.field(wire, reasoning, path, str)

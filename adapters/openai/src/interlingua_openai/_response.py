@@ -190,7 +190,8 @@ class _Decoder:
         return answer, echo
 
     def message(self, message: Mapping[str, Any], path: str) -> tuple[list[Any], MessageShape]:
-        read, parts = self.read, list[Any]()
+        read = self.read
+        parts: list[Any] = []
         modelled = set(_MESSAGE_MODELLED)
         reasoning = self.dialect.reasoning_field
         if reasoning is not None and message.get(reasoning) is not None:

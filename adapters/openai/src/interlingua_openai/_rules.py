@@ -39,6 +39,7 @@ __all__ = [
     "fit_call_id",
     "fit_stop",
     "guess_media_type",
+    "part_path",
     "schema_name",
     "takes_file",
     "tool_settings",
@@ -180,7 +181,7 @@ def check_tool_pairs(
                     and not continued
                 ):
                     problem = f"tool result for {part.tool_call_id!r} answers no open tool call"
-                    problems.append((_part_path(index, position), problem))
+                    problems.append((part_path(index, position), problem))
             continue
         if adjacent and open_calls:
             problems += _unanswered(open_calls, target)
@@ -194,14 +195,18 @@ def check_tool_pairs(
         raise InvalidDataError(problems, subject=f"request for {target}")
 
 
-def _part_path(index: int, position: int) -> str:
+def part_path(index: int, position: int, key: str = "") -> str:
+    """Where a loss is reported: a request's part (`messages[1].parts[0]`), or a
+    field of it (`key`). Built only when a loss is: most parts report none."""
+    if key:
+        return f"messages[{index}].parts[{position}].{key}"
     return f"messages[{index}].parts[{position}]"
 
 
 def _unanswered(calls: dict[str, tuple[int, int]], target: str) -> list[tuple[str, str]]:
     return [
         (
-            _part_path(*where),
+            part_path(*where),
             f"tool call {call_id!r} has no result, which {target} rejects; {_REPAIR}",
         )
         for call_id, where in calls.items()

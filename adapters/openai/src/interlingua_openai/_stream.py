@@ -213,7 +213,7 @@ class _Choice:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.dialect = dialect
         self.provider = dialect.provider
-        field = dialect.reasoning_field
+        self.reasoning_field = field = dialect.reasoning_field
         self.modelled = _DELTA_MODELLED if field is None else _DELTA_MODELLED | {field}
         self.calls: set[int] = set()
         self.has_text = False
@@ -243,7 +243,7 @@ class _Choice:
 
     def deltas(self, delta: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         events: list[StreamEvent] = []
-        field = self.dialect.reasoning_field
+        field = self.reasoning_field
         if field is not None and (text := read.field(delta, field, path, str, None)):
             events.append(ReasoningDelta(index=REASONING_INDEX, text=text, provider=self.provider))
         if "content" in delta and (text := read.field(delta, "content", path, str, None)):

@@ -5,22 +5,22 @@ flat beside `"type": "function"`).
 
 A function tool is a `ToolSpec`: `name`, `description`, `parameters`,
 `strict`. In `provider_data[<provider>]`: `forms.parameters` and
-`forms.strict` (``"absent"``: the wire left them out or null), `fields` (the
-`leftover` of the function's fields: what encoding the spec does not give
-back). A list the
-core cannot hold exactly (a custom or built-in tool, a field beside `type` and
-`function`) is also kept whole in `provider_options[<provider>]["tools"]`, and
-sent as it came while its function tools are still the request's; otherwise
-the function tools are sent, then the others.
+`forms.strict` (``"absent"``: the wire left them out or null), `fields` (what
+encoding the spec does not give back: the function's other fields, and its
+nulls). A list the core cannot hold exactly (a custom or built-in tool, a field
+beside `type` and `function`) is also kept whole in
+`provider_options[<provider>]["tools"]`, and sent as it came while its function
+tools are still the request's; otherwise the function tools are sent, then the
+others.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from interlingua import ToolSpec
-from interlingua.codec import WireReader, copy_json, keep, kept, leftover
+from interlingua.codec import WireReader, copy_json, keep, kept
 from interlingua_openai._parts import with_fields
 from interlingua_openai._wire import ToolSpecForms
 
@@ -33,7 +33,7 @@ __all__ = [
     "read_function_tools",
 ]
 
-# The fields of a function the codec models (`function_fields` writes them).
+# The fields of a function the codec models (`function_fields` writes them back).
 _FUNCTION_FIELDS = frozenset({"name", "description", "parameters", "strict"})
 
 
@@ -59,12 +59,11 @@ def decode_function(
     path: str,
     read: WireReader,
     *,
-    framing: Mapping[str, Any] | None = None,
+    framing: Iterable[str] = (),
     strict: bool | None = None,
 ) -> ToolSpec:
-    """The spec a function's fields give; `framing` holds the keys around them
-    (`"type": "function"`), `strict` the value sent for a spec that leaves it open."""
-    framing = framing or {}
+    """The spec a function's fields give; `framing` names the keys around them
+    (`type`), `strict` is the value sent for a spec that leaves it open."""
     values: dict[str, Any] = {"name": read.field(wire, "name", path, str)}
     for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
         if wire.get(key) is not None:
@@ -74,14 +73,10 @@ def decode_function(
         forms["parameters"] = "absent"
     if "strict" not in values and strict is not None:
         forms["strict"] = "absent"
-    spec = ToolSpec(**values, provider_data=keep(read.provider, forms=forms))
-    # Only the fields a spec gives, none null: encoding gives them all back.
-    if None in wire.values() or not wire.keys() <= _FUNCTION_FIELDS.union(framing):
-        modelled = {**framing, **function_fields(spec, read.provider, strict=strict)}
-        if fields := leftover(wire, modelled):
-            data = keep(read.provider, fields=fields, forms=forms)
-            return ToolSpec(**values, provider_data=data)
-    return spec
+    # Beside the fields the spec gives, a null is kept: encoding leaves it out.
+    modelled = _FUNCTION_FIELDS.union(framing)
+    fields = {key: value for key, value in wire.items() if key not in modelled or value is None}
+    return ToolSpec(**values, provider_data=keep(read.provider, fields=fields, forms=forms))
 
 
 def merge_recorded(

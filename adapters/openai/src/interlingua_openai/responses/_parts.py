@@ -37,15 +37,7 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import (
-    ProviderEntry,
-    WireReader,
-    copy_json,
-    keep,
-    kept,
-    leftover,
-    other_fields,
-)
+from interlingua.codec import ProviderEntry, WireReader, copy_json, keep, kept, other_fields
 from interlingua_openai._parts import (
     inline_data,
     inline_url,
@@ -72,6 +64,11 @@ from interlingua_openai.responses._wire import (
 __all__ = ["PartDecoder", "PartEncoder", "default_content_form", "is_assistant_item"]
 
 _ARGUMENTS = {"function_call": "arguments", "custom_tool_call": "input"}
+# The keys of each file content type the codec models (`_file_entry` writes them).
+_FILE_KEYS = {
+    "input_image": frozenset({"type", "image_url", "file_id", "detail"}),
+    "input_file": frozenset({"type", "file_data", "file_id", "file_url", "filename", "detail"}),
+}
 _FileValues = tuple[dict[str, Any], FileForms]
 
 
@@ -87,8 +84,9 @@ def summary_of(text: str) -> list[dict[str, Any]]:
     return [{"type": "summary_text", "text": text}] if text else []
 
 
-def default_file_type(part: FilePart) -> str:
-    return "input_image" if part.kind == "image" else "input_file"
+def default_file_type(media_type: str) -> str:
+    """The content type a file of `media_type` goes in, unless told otherwise."""
+    return "input_image" if media_type.split("/", 1)[0] == "image" else "input_file"
 
 
 def default_content_form(parts: Sequence[Any]) -> str:
@@ -223,7 +221,7 @@ class PartDecoder:
         match kind:
             case "input_text":
                 text = self.read.field(entry, "text", path, str)
-                fields = leftover(entry, {"type": "input_text", "text": text})
+                fields = other_fields(entry, ("type", "text"))
                 return TextPart(text=text, provider_data=keep(PROVIDER, fields=fields))
             case "input_image":
                 return self.file(entry, kind, self.image(entry, path))
@@ -233,12 +231,14 @@ class PartDecoder:
 
     def file(self, entry: Mapping[str, Any], kind: str, read: _FileValues) -> FilePart:
         values, forms = read
-        part = FilePart(**values)
-        if default_file_type(part) != kind:
+        if default_file_type(values["media_type"]) != kind:
             forms["type"] = kind
-        fields = leftover(entry, _file_entry(part, kind, forms) or {})
-        data = keep(PROVIDER, fields=fields, forms=forms)
-        return part.model_copy(update={"provider_data": data}) if data else part
+        # Beside the fields the part gives, a null is kept: encoding leaves it out.
+        modelled = _FILE_KEYS[kind]
+        fields = {
+            key: value for key, value in entry.items() if key not in modelled or value is None
+        }
+        return FilePart(**values, provider_data=keep(PROVIDER, fields=fields, forms=forms))
 
     def image(self, entry: Mapping[str, Any], path: str) -> _FileValues:
         fields: dict[str, Any] = {"detail": self.read.field(entry, "detail", path, str, None)}
@@ -297,16 +297,17 @@ class PartEncoder:
         self.messages = 0
 
     def assistant_items(self, parts: Sequence[ContentPart], path: str) -> list[dict[str, Any]]:
+        """The items of the parts of the message at `path`."""
         items: list[dict[str, Any]] = []
         group: _Group | None = None
-        for index, part in enumerate(parts):
+        for position, part in enumerate(parts):
             if isinstance(part, TextPart | RefusalPart):
                 group = self.add_text(items, group, part)
             elif isinstance(part, OpaquePart) and (piece := _message_piece(part)) is not None:
                 group = self.add_piece(items, group, *piece)
             else:
                 group = None
-                if (item := self.assistant_item(part, f"{path}.parts[{index}]")) is not None:
+                if (item := self.assistant_item(part, path, position)) is not None:
                     items.append(item)
         return items
 
@@ -369,26 +370,27 @@ class PartEncoder:
             text["annotations"] = []  # an output_text of a response always carries them
         return text
 
-    def assistant_item(self, part: ContentPart, path: str) -> dict[str, Any] | None:
+    def assistant_item(self, part: ContentPart, path: str, position: int) -> dict[str, Any] | None:
+        """The item of part `position` of the message at `path`."""
         match part:
+            case ReasoningPart() if part.provider == PROVIDER:
+                return self.reasoning(part)
             case ReasoningPart():
-                return self.reasoning(part, path)
+                made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
+                reason = f"the Responses API takes back only its own reasoning ({made_by})"
+                self.report.dropped(f"{path}.parts[{position}]", reason)
             case ToolCallPart():
-                return self.tool_call(part, path)
+                return self.tool_call(part, f"{path}.parts[{position}].id")
             case OpaquePart():
-                return opaque_item(part, PROVIDER, path, self.report)
+                return opaque_item(part, PROVIDER, f"{path}.parts[{position}]", self.report)
             case TextPart() | RefusalPart() | FilePart() | ToolResultPart():
-                self.report.dropped(path, f"the Responses API takes no {part.type} from the model")
+                reason = f"the Responses API takes no {part.type} from the model"
+                self.report.dropped(f"{path}.parts[{position}]", reason)
             case _:
                 assert_never(part)
         return None
 
-    def reasoning(self, part: ReasoningPart, path: str) -> dict[str, Any] | None:
-        if part.provider != PROVIDER:
-            made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
-            reason = f"the Responses API takes back only its own reasoning ({made_by})"
-            self.report.dropped(path, reason)
-            return None
+    def reasoning(self, part: ReasoningPart) -> dict[str, Any]:
         # The fields kept give the summary when the text does not.
         fields = copy_json(kept(part, PROVIDER).get("fields", {}))
         item: dict[str, Any] = {"type": "reasoning", "summary": summary_of(part.text), **fields}
@@ -396,12 +398,12 @@ class PartEncoder:
             item["encrypted_content"] = part.signature
         return item
 
-    def tool_call(self, part: ToolCallPart, path: str) -> dict[str, Any]:
+    def tool_call(self, part: ToolCallPart, id_path: str) -> dict[str, Any]:
         entry = kept(part, PROVIDER)
         kind = entry.get("forms", {}).get("type", "function_call")
         item: dict[str, Any] = {
             "type": kind,
-            "call_id": fit_call_id(part.id, f"{path}.id", self.report),
+            "call_id": fit_call_id(part.id, id_path, self.report),
             "name": part.name,
             _ARGUMENTS.get(kind, "arguments"): part.arguments,
         }
@@ -429,7 +431,7 @@ class PartEncoder:
             return None
         entry = kept(part, PROVIDER)
         forms = entry.get("forms", {})
-        kind = forms.get("type") or default_file_type(part)
+        kind = forms.get("type") or default_file_type(part.media_type)
         wire = _file_entry(part, kind, forms)
         if wire is None:
             self.report.dropped(path, f"the Responses API takes no {part.media_type} in a message")

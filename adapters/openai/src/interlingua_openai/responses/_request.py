@@ -38,6 +38,7 @@ from interlingua.codec import (
     resolve_report,
     wire_model,
 )
+from interlingua_openai._rules import part_path
 from interlingua_openai._settings import report_other_providers
 from interlingua_openai.responses._parts import (
     PartDecoder,
@@ -125,7 +126,7 @@ class _Encoder:
                     "sent as a system message in its place",
                 )
             sent.append(message)
-            items.extend(self.message(message, f"messages[{index}]"))
+            items.extend(self.message(message, index))
         if (
             len(sent) == 1
             and _forms(sent[0]).get("input") == "string"
@@ -136,45 +137,47 @@ class _Encoder:
         elif items or messages:
             body["input"] = items
 
-    def message(self, message: Message, path: str) -> list[dict[str, Any]]:
+    def message(self, message: Message, index: int) -> list[dict[str, Any]]:
         match message.role:
             case "assistant":
-                return self.parts.assistant_items(message.parts, path)
+                return self.parts.assistant_items(message.parts, f"messages[{index}]")
             case "tool":
                 return [
-                    self.tool_result(part, f"{path}.parts[{index}]")
-                    for index, part in enumerate(message.parts)
+                    self.tool_result(part, index, position)
+                    for position, part in enumerate(message.parts)
                     if isinstance(part, ToolResultPart)
                 ]
             case "user" | "system":
-                return [self.role_message(message, path)]
+                return [self.role_message(message, index)]
             case _:
                 return assert_never(message.role)
 
-    def tool_result(self, part: ToolResultPart, path: str) -> dict[str, Any]:
+    def tool_result(self, part: ToolResultPart, index: int, position: int) -> dict[str, Any]:
         entry = kept(part, PROVIDER)
         forms = entry.get("forms", {})
         if part.is_error:
-            self.report.dropped(f"{path}.is_error", "a Responses API tool output has no error flag")
+            reason = "a Responses API tool output has no error flag"
+            self.report.dropped(part_path(index, position, "is_error"), reason)
+        path = part_path(index, position, "tool_call_id")
         item: dict[str, Any] = {
             "type": forms.get("type", "function_call_output"),
-            "call_id": fit_call_id(part.tool_call_id, f"{path}.tool_call_id", self.report),
+            "call_id": fit_call_id(part.tool_call_id, path, self.report),
         }
         if default_content_form(part.content) == "string" and forms.get("content") != "list":
             item["output"] = part.content[0].text  # type: ignore[union-attr]
         else:
             entries = [
-                self.parts.content_part(c, f"{path}.content[{i}]")
+                self.parts.content_part(c, part_path(index, position, f"content[{i}]"))
                 for i, c in enumerate(part.content)
             ]
             item["output"] = [wire for wire in entries if wire is not None]
         return {**item, **copy_json(entry.get("fields", {}))}
 
-    def role_message(self, message: Message, path: str) -> dict[str, Any]:
+    def role_message(self, message: Message, index: int) -> dict[str, Any]:
         entry = kept(message, PROVIDER)
         entries = [
-            self.parts.content_part(part, f"{path}.parts[{i}]")
-            for i, part in enumerate(message.parts)
+            self.parts.content_part(part, part_path(index, position))
+            for position, part in enumerate(message.parts)
         ]
         content: list[dict[str, Any]] = [wire for wire in entries if wire is not None]
         form = entry.get("forms", {}).get("content") or default_content_form(message.parts)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from interlingua import ChatResponse, Message, TokenUsage, TranslationReport
+from interlingua import ChatResponse, ContentPart, Message, TokenUsage, TranslationReport
 from interlingua.codec import WireReader, copy_json, keep, kept, overlay, resolve_report
 from interlingua_openai.responses._finish import decode_finish, encode_status
 from interlingua_openai.responses._parts import PartDecoder, PartEncoder
@@ -39,13 +39,10 @@ def decode_response(body: Any) -> ChatResponse:
     body = read.body(body)
     output = read.array(read.field(body, "output", "", list), "output")
     decoder = PartDecoder()
-    parts = [
-        part
-        for index, item in enumerate(output)
-        for part in decoder.assistant_item(
-            read.object(item, f"output[{index}]"), f"output[{index}]"
-        )
-    ]
+    parts: list[ContentPart] = []
+    for index, item in enumerate(output):
+        path = f"output[{index}]"
+        parts.extend(decoder.assistant_item(read.object(item, path), path))
     reason, raw = decode_finish(body)
     response = kept_response(body, "", read)
     return ChatResponse(

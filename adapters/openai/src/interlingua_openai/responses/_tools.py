@@ -42,7 +42,7 @@ def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[
     """The function tools; the whole list goes to `options` when they are not all there is."""
 
     def decode(tool: dict[str, Any], path: str) -> ToolSpec:
-        return decode_function(tool, path, read, framing={"type": "function"}, strict=False)
+        return decode_function(tool, path, read, framing=("type",), strict=False)
 
     specs, items = read_function_tools(wire, read, decode)
     if len(specs) < len(items):
