@@ -37,6 +37,13 @@ ALLOWED_PARTS: dict[str, tuple[type[Any], ...]] = {
     "tool": (ToolResultPart,),
 }
 
+# The same, by the parts' `type` tags: a tag is read at C speed, where an
+# isinstance check of a pydantic class goes through ABCMeta in Python.
+_ALLOWED_TYPES: dict[str, frozenset[str]] = {
+    role: frozenset(kind.model_fields["type"].default for kind in kinds)
+    for role, kinds in ALLOWED_PARTS.items()
+}
+
 
 def _to_parts(content: Iterable[str | ContentPart]) -> tuple[ContentPart, ...]:
     return tuple(TextPart(text=item) if isinstance(item, str) else item for item in content)
@@ -57,12 +64,12 @@ class Message(CoreModel):
         cls, parts: tuple[ContentPart, ...], info: ValidationInfo
     ) -> tuple[ContentPart, ...]:
         role = info.data.get("role")
-        allowed = ALLOWED_PARTS.get(role or "")
+        allowed = _ALLOWED_TYPES.get(role or "")
         if allowed is None:
             return parts
         for index, part in enumerate(parts):
-            if not isinstance(part, allowed):
-                names = ", ".join(sorted(t.model_fields["type"].default for t in allowed))
+            if part.type not in allowed:
+                names = ", ".join(sorted(allowed))
                 raise PydanticCustomError(
                     "part_not_allowed",
                     "part {index} ({part_type}) is not allowed in a {role} message; "
