@@ -78,6 +78,8 @@ _DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+*-]+);base64,(.*)", re.DOTALL)
 
 _TEXT_ITEM = frozenset({"type", "text"})  # a plain text item's keys
 _ARGUMENTS = {"function": "arguments", "custom": "input"}  # where a call has them, by type
+_CALL_KEYS = {kind: frozenset({"id", "type", kind}) for kind in _ARGUMENTS}  # modelled
+_INNER_KEYS = {kind: frozenset({"name", key}) for kind, key in _ARGUMENTS.items()}
 _FILE_TYPES = {"image": "image_url", "audio": "input_audio"}  # a file's default type, by kind
 
 
@@ -427,8 +429,8 @@ def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
     arguments = read.field(inner, _ARGUMENTS[kind], where, str)
     forms: ToolCallForms | None = {"type": "custom"} if kind == "custom" else None
     # What the call, and its function (or custom tool), hold beside the keys modelled.
-    fields = other_fields(item, ("id", "type", kind))
-    if beside := other_fields(inner, ("name", _ARGUMENTS[kind])):
+    fields = other_fields(item, _CALL_KEYS[kind])
+    if beside := other_fields(inner, _INNER_KEYS[kind]):
         fields[kind] = beside
     return ToolCallPart(
         id=call_id,
