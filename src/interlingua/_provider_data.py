@@ -48,11 +48,17 @@ T = TypeVar("T")
 
 
 def copy_json(value: T) -> T:
-    """A deep copy of a JSON value: new dicts and lists, the same immutable leaves."""
+    """A deep copy of a JSON value: new dicts and lists, the same immutable leaves
+    (a leaf is not even looked at twice: only containers are recursed into)."""
     if isinstance(value, dict):
-        return {key: copy_json(item) for key, item in value.items()}  # type: ignore[return-value]
+        copied: Any = {
+            key: copy_json(item) if isinstance(item, dict | list) else item
+            for key, item in value.items()
+        }
+        return cast(T, copied)
     if isinstance(value, list):
-        return [copy_json(item) for item in value]  # type: ignore[return-value]
+        items: Any = [copy_json(item) if isinstance(item, dict | list) else item for item in value]
+        return cast(T, items)
     return value
 
 
