@@ -16,6 +16,8 @@ elsewhere they skip. A test over every file of a folder is parametrized with
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
@@ -26,6 +28,7 @@ from typing import Any, NoReturn, TypeVar
 import pytest
 import respx
 
+from interlingua import TranslationReport
 from interlingua.testing import Interaction, Replay, load_cassette
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,6 +123,40 @@ def missing_corpus(message: str) -> NoReturn:
     if in_ci():
         pytest.fail(f"{message} (required when CI is set)")
     pytest.skip(message)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON text, so `1` and `1.0`, or a missing and a null key, differ
+    as they do on the wire."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def poison(value: Any) -> None:
+    """Change every object and array inside `value`, in place."""
+    if isinstance(value, dict):
+        for item in value.values():
+            poison(item)
+        value["__poisoned__"] = True
+    elif isinstance(value, list):
+        for item in value:
+            poison(item)
+        value.append("__poisoned__")
+
+
+def round_trip_sharing_nothing(
+    decode: Callable[[Any], T], encode: Callable[..., dict[str, Any]], body: dict[str, Any]
+) -> T:
+    """The value `decode` gives for `body`, checked to encode back to `body`
+    exactly while it shares nothing with the body it came from or the ones it
+    went to: each of them is changed in place (`poison`) before encoding again."""
+    given = copy.deepcopy(body)
+    value = decode(given)
+    poison(given)
+    first = encode(value, report=TranslationReport())
+    assert same_json(first, body)
+    poison(first)
+    assert same_json(encode(value, report=TranslationReport()), body)
+    return value
 
 
 def recorded(name: str) -> tuple[Interaction, ...]:

@@ -5,11 +5,11 @@ body OpenAI documents; what the wire cannot take is reported."""
 from __future__ import annotations
 
 import base64
-import copy
 from typing import Any
 
 import pytest
 
+from conftest import poison, round_trip_sharing_nothing
 from interlingua import (
     ChatRequest,
     DecodeError,
@@ -36,7 +36,6 @@ from interlingua_openai import (
     decode_request,
     encode_request,
 )
-from test_adapter_contract import poison
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n-tiny-").decode()
 PDF = base64.b64encode(b"%PDF-1.4 tiny").decode()
@@ -879,13 +878,7 @@ NESTED: dict[str, Any] = {
 
 
 def test_a_body_shares_nothing_with_the_request_it_came_from_or_went_to() -> None:
-    body = copy.deepcopy(NESTED)
-    request = decode_request(body)
-    poison(body)
-    first = encode_request(request, report=TranslationReport())
-    assert first == NESTED
-    poison(first)
-    assert encode_request(request, report=TranslationReport()) == NESTED
+    request = round_trip_sharing_nothing(decode_request, encode_request, NESTED)
     # The built-in tools kept beside function tools the request no longer has.
     changed = request.model_copy(update={"tools": ()})
     first = encode_request(changed, report=TranslationReport())

@@ -5,12 +5,12 @@ the SDK's `ChatCompletion` decodes like the JSON it was built from."""
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import pytest
 from openai.types.chat import ChatCompletion
 
+from conftest import round_trip_sharing_nothing, same_json
 from interlingua import (
     ChatResponse,
     DecodeError,
@@ -33,7 +33,6 @@ from interlingua_openai import (
     encode_response,
 )
 from interlingua_openai._usage import CHAT_USAGE
-from test_adapter_contract import poison
 
 USAGE = {
     "prompt_tokens": 1300,
@@ -389,11 +388,6 @@ def test_malformed_tool_arguments_are_kept_as_text() -> None:
     assert encode_response(response) == body
 
 
-def same_json(a: Any, b: Any) -> bool:
-    """Equal as JSON text, so `1` and `1.0` or a missing and a null key differ."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
 def test_usage_nulls_unknown_keys_and_non_count_details_go_back_as_they_came() -> None:
     body = completion(answer(content="Hi"))
     body["usage"] = {
@@ -474,13 +468,7 @@ def test_a_body_shares_nothing_with_the_response_it_came_from_or_went_to() -> No
         {"index": 1, "message": answer(content=listed), "logprobs": None, "finish_reason": "stop"}
     )
     body["usage"]["completion_tokens_details"]["tier"] = {"name": "flex"}
-    original = copy.deepcopy(body)
-    response = decode_response(body)
-    poison(body)
-    first = encode_response(response, report=TranslationReport())
-    assert same_json(first, original)
-    poison(first)
-    assert same_json(encode_response(response, report=TranslationReport()), original)
+    round_trip_sharing_nothing(decode_response, encode_response, body)
 
 
 @pytest.mark.parametrize(

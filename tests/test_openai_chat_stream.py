@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-import json
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionChunk
 
+from conftest import same_json
 from interlingua import (
     DecodeError,
     ErrorEvent,
@@ -49,11 +49,6 @@ from interlingua_openai._usage import CHAT_USAGE
 
 def decode_usage(usage: dict[str, Any]) -> TokenUsage:
     return CHAT_USAGE.decode(usage, "usage", WireReader("openai"))
-
-
-def same_json(a: Any, b: Any) -> bool:
-    """Equal as JSON text, so `1` and `1.0` or a missing and a null key differ."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 HEAD = {

@@ -14,7 +14,6 @@ path to the Chat Completions or the Responses API codec.
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -23,7 +22,7 @@ import pytest
 
 import interlingua_openai
 import interlingua_openai.responses
-from conftest import MissingCorpus, corpus_id, corpus_params, from_corpus, require_corpus
+from conftest import MissingCorpus, corpus_id, corpus_params, from_corpus, require_corpus, same_json
 from interlingua import (
     AuthenticationError,
     BadRequestError,
@@ -49,11 +48,6 @@ CODECS: dict[str, ModuleType] = {
 }
 # Each folder on its own, so a missing one is named even when the other is there.
 FILES = corpus_params("openai-chat") + corpus_params("openai-responses")
-
-
-def same_json(a: Any, b: Any) -> bool:
-    """Equal as JSON text: `1` and `1.0`, or a missing and a null key, differ."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 @functools.cache

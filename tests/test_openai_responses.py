@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-import json
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai.types.responses import Response
 
-from conftest import FIXTURES
+from conftest import FIXTURES, poison, round_trip_sharing_nothing, same_json
 from interlingua import (
     ChatRequest,
     ChatResponse,
@@ -60,7 +59,6 @@ from interlingua_openai.responses import (
     encode_request,
     encode_response,
 )
-from test_adapter_contract import poison
 
 ENCRYPTED = "gAAAAABp9Qx3Lw7KpT2mVb9RcK4wZs1HnD8PeYx5QaN3uJ6sF0gE2iB7oC4dH1kM8tR5v"
 REASONING_ITEM = {
@@ -740,11 +738,6 @@ def losses(report: TranslationReport) -> list[tuple[str, str]]:
     return [(loss.path, loss.kind) for loss in report.losses]
 
 
-def same_json(a: Any, b: Any) -> bool:
-    """Equal as JSON text, so `1` and `1.0` or a missing and a null key differ."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
 def test_a_decoded_file_id_points_into_openais_file_store() -> None:
     request = decode_request(HISTORY)
     file = request.messages[2].parts[2]
@@ -1074,13 +1067,7 @@ NESTED: dict[str, Any] = {
 
 
 def test_a_body_shares_nothing_with_the_request_it_came_from_or_went_to() -> None:
-    body = copy.deepcopy(NESTED)
-    request = decode_request(body)
-    poison(body)
-    first = encode_request(request, report=TranslationReport())
-    assert first == NESTED
-    poison(first)
-    assert encode_request(request, report=TranslationReport()) == NESTED
+    round_trip_sharing_nothing(decode_request, encode_request, NESTED)
     # Function tools alone, sent from the request's specs.
     tools = decode_request({"model": "gpt-5-mini", "tools": [copy.deepcopy(TOOL)]})
     poison(encode_request(tools))
@@ -1092,13 +1079,7 @@ def test_a_body_shares_nothing_with_the_response_it_came_from_or_went_to() -> No
     output = [NESTED["input"][1], NESTED["input"][2], NESTED["input"][4], refusal]
     original = response_body(output, tools=[NESTED["tools"][1]])
     original["usage"]["output_tokens_details"]["x_tier"] = {"name": "flex"}
-    body = copy.deepcopy(original)
-    response = decode_response(body)
-    poison(body)
-    first = encode_response(response, report=TranslationReport())
-    assert first == original
-    poison(first)
-    assert encode_response(response, report=TranslationReport()) == original
+    round_trip_sharing_nothing(decode_response, encode_response, original)
     # A response made elsewhere: its status and details come from the finish reason.
     elsewhere = ChatResponse(provider="anthropic", finish_reason=FinishReason.LENGTH)
     first = encode_response(elsewhere, report=TranslationReport())
