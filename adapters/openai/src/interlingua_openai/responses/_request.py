@@ -234,39 +234,32 @@ class _Decoder:
         role = self.read.field(item, "role", path, str)
         if role not in ("user", "system", "developer"):
             raise self.read.error(f"{path}.role", f"unknown role {role!r}")
-        content = item.get("content")
-        forms: MessageForms = {}
-        if isinstance(content, str):
-            parts: list[Any] = [TextPart(text=content)]
-        else:
-            entries = self.read.field(item, "content", path, list)
-            parts = [
-                self.parts.content_part(entry, f"{path}.content[{i}]")
-                for i, entry in enumerate(entries)
-            ]
-            if default_content_form(parts) != "list":
-                forms["content"] = "list"
+        parts, listed = self.content(item, "content", path)
+        forms: MessageForms = {"content": "list"} if listed else {}
         core_role: Literal["user", "system"] = "user" if role == "user" else "system"
         data = keep(PROVIDER, fields=other_fields(item, _CONTENT), forms=forms)
         return Message(role=core_role, parts=tuple(parts), provider_data=data)
 
+    def content(self, item: Mapping[str, Any], key: str, path: str) -> tuple[list[Any], bool]:
+        """The parts of an item's `key` (a string, or a list of content entries), and
+        whether a list stands where a lone string was the default form."""
+        value = item.get(key)
+        if isinstance(value, str):
+            return [TextPart(text=value)], False
+        entries = self.read.field(item, key, path, list)
+        parts = [
+            self.parts.content_part(entry, f"{path}.{key}[{i}]") for i, entry in enumerate(entries)
+        ]
+        return parts, default_content_form(parts) != "list"
+
     def tool_result(self, item: Mapping[str, Any], path: str) -> ToolResultPart:
         kind = self.read.field(item, "type", path, str)
-        output = item.get("output")
         forms: ToolResultForms = {}
         if kind == "custom_tool_call_output":
             forms["type"] = "custom_tool_call_output"
-        content: list[Any] = []
-        if isinstance(output, str):
-            content = [TextPart(text=output)]
-        else:
-            entries = self.read.field(item, "output", path, list)
-            content = [
-                self.parts.content_part(entry, f"{path}.output[{i}]")
-                for i, entry in enumerate(entries)
-            ]
-            if default_content_form(content) != "list":
-                forms["content"] = "list"
+        content, listed = self.content(item, "output", path)
+        if listed:
+            forms["content"] = "list"
         fields = other_fields(item, _RESULT_MODELLED)
         return ToolResultPart(
             tool_call_id=self.read.field(item, "call_id", path, str),
