@@ -108,6 +108,7 @@ def test_the_codec_export_list() -> None:
         "decode_events",
         "dump_arguments",
         "fit_tool_call_id",
+        "fitted_tool_call_id",
         "json_or_text",
         "keep",
         "kept",

@@ -40,7 +40,7 @@ from interlingua._provider_data import (
     merge_provider_data,
     wire_fields,
 )
-from interlingua._report import resolve_report
+from interlingua._report import TranslationReport, resolve_report
 
 if TYPE_CHECKING:
     from interlingua._stream import StreamEvent
@@ -56,6 +56,7 @@ __all__ = [
     "decode_events",
     "dump_arguments",
     "fit_tool_call_id",
+    "fitted_tool_call_id",
     "json_or_text",
     "keep",
     "kept",
@@ -245,6 +246,34 @@ def fit_tool_call_id(
     if max_length is not None and len(stand_in) > max_length:
         stand_in = stand_in[-max_length:]
     return stand_in
+
+
+def fitted_tool_call_id(
+    tool_call_id: str,
+    path: str,
+    report: TranslationReport,
+    *,
+    allowed: str,
+    length: int | None = None,
+    max_length: int | None = None,
+) -> str:
+    """`fit_tool_call_id`, a rewrite reported at `path` as transformed: what every
+    encoder sends as a call's or a result's id."""
+    fitted = fit_tool_call_id(tool_call_id, allowed=allowed, length=length, max_length=max_length)
+    if fitted != tool_call_id:
+        rule = _id_rule(allowed, length, max_length)
+        report.transformed(
+            path, f"tool-call id {tool_call_id!r} does not fit {rule}; sent as {fitted!r}"
+        )
+    return fitted
+
+
+def _id_rule(allowed: str, length: int | None, max_length: int | None) -> str:
+    if length is not None:
+        return f"[{allowed}]{{{length}}}"
+    if max_length is not None:
+        return f"[{allowed}]{{1,{max_length}}}"
+    return f"[{allowed}]+"
 
 
 @functools.cache

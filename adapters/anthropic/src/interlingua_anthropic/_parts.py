@@ -57,6 +57,7 @@ from interlingua.codec import (
     WireReader,
     copy_json,
     dump_arguments,
+    fitted_tool_call_id,
     keep,
     kept,
     leftover,
@@ -66,10 +67,10 @@ from interlingua.codec import (
 from interlingua_anthropic._rules import (
     IMAGE_MEDIA_TYPES,
     REFUSAL_AS_TEXT,
+    TOOL_ID_CHARACTERS,
     blank_text,
     file_changed,
     file_left_out,
-    fit_tool_id,
     opaque_left_out,
     reasoning_left_out,
     unsent_file_fields,
@@ -337,7 +338,9 @@ def _source(part: FilePart) -> Source:
 def _tool_result_block(
     part: ToolResultPart, path: str, report: TranslationReport, *, in_request: bool
 ) -> ToolResultBlock:
-    tool_use_id = fit_tool_id(part.tool_call_id, path, "tool_call_id", report)
+    tool_use_id = fitted_tool_call_id(
+        part.tool_call_id, f"{path}.tool_call_id", report, allowed=TOOL_ID_CHARACTERS
+    )
     block = ToolResultBlock(type="tool_result", tool_use_id=tool_use_id)
     forms = cast(ToolResultForms, kept(part, PROVIDER).get("forms", {}))
     if part.content:
@@ -417,7 +420,7 @@ def _tool_use_block(part: ToolCallPart, path: str, report: TranslationReport) ->
     except ToolArgumentsError as exc:
         report.transformed(path, f"{exc}; sent with input {{}}")
         arguments = {}
-    tool_use_id = fit_tool_id(part.id, path, "id", report)
+    tool_use_id = fitted_tool_call_id(part.id, f"{path}.id", report, allowed=TOOL_ID_CHARACTERS)
     return ToolUseBlock(type="tool_use", id=tool_use_id, name=part.name, input=arguments)
 
 

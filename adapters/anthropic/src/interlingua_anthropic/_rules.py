@@ -1,7 +1,7 @@
 """What Anthropic accepts: every rule, with Anthropic's own words, in one place.
 
 Parts (`blank_text`, `reasoning_left_out`, `file_left_out`, `opaque_left_out`,
-`file_changed`, `unsent_file_fields`, `fit_tool_id`): what Anthropic cannot
+`file_changed`, `unsent_file_fields`, `TOOL_ID_CHARACTERS`): what Anthropic cannot
 take is left out (or changed) on the wire and reported.
 
 Turns, seen as Anthropic sees them (consecutive turns of a role merged): an
@@ -32,7 +32,6 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import fit_tool_call_id
 from interlingua_anthropic._wire import PROVIDER, BlockRole, Thinking, WireDict, WireTurn
 
 __all__ = [
@@ -48,7 +47,6 @@ __all__ = [
     "file_changed",
     "file_left_out",
     "fit_thinking",
-    "fit_tool_id",
     "opaque_left_out",
     "reasoning_left_out",
     "results_first",
@@ -173,18 +171,6 @@ def unsent_file_fields(part: FilePart) -> Iterator[tuple[str, str]]:
         yield "filename", "Anthropic's image blocks have no file name (documents have a title)"
     if part.detail is not None:
         yield "detail", "Anthropic has no image detail setting"
-
-
-def fit_tool_id(tool_call_id: str, path: str, field: str, report: TranslationReport) -> str:
-    """The id fitted to Anthropic's alphabet, alike in a call and its result; a
-    rewrite is reported at `path`.`field`."""
-    fitted = fit_tool_call_id(tool_call_id, allowed=TOOL_ID_CHARACTERS)
-    if fitted != tool_call_id:
-        reason = (
-            f"tool-call id {tool_call_id!r} is not ^[{TOOL_ID_CHARACTERS}]+$; sent as {fitted!r}"
-        )
-        report.transformed(f"{path}.{field}", reason)
-    return fitted
 
 
 # --- turns ---

@@ -41,13 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interlingua import FinishReason, ReasoningPart, TranslationReport
+from interlingua.codec import fitted_tool_call_id
 from interlingua_openai._finish import FINISH_REASONS
 from interlingua_openai._rules import (
     AUDIO_FORMATS,
     MAX_STOP_SEQUENCES,
     TOOL_CALL_ID_CHARACTERS,
     TOOL_CALL_ID_MAX_LENGTH,
-    fit_call_id,
 )
 from interlingua_openai._usage import CHAT_USAGE, UsageShape
 from interlingua_openai._wire import PROVIDER
@@ -83,7 +83,7 @@ class ChatCompletionsDialect:
 
     def fit_call_id(self, tool_call_id: str, path: str, report: TranslationReport) -> str:
         """A tool-call id as this server takes it; a rewrite is reported at `path`."""
-        return fit_call_id(
+        return fitted_tool_call_id(
             tool_call_id,
             path,
             report,

@@ -22,7 +22,6 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import fit_tool_call_id
 
 __all__ = [
     "AUDIO_FORMATS",
@@ -36,7 +35,6 @@ __all__ = [
     "TOOL_CALL_ID_MAX_LENGTH",
     "FileFields",
     "check_tool_pairs",
-    "fit_call_id",
     "fit_stop",
     "guess_media_type",
     "part_path",
@@ -49,7 +47,7 @@ _REPAIR = "interlingua.sanitize() repairs such a history"
 
 # "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with
 # maximum length 40" (reported); characters outside [a-zA-Z0-9_-] are kept out to
-# be safe. Rewritten by `fit_call_id`, the same way for a call and its result.
+# be safe. Rewritten by the dialect's `fit_call_id`, alike for a call and its result.
 TOOL_CALL_ID_CHARACTERS = "a-zA-Z0-9_-"
 TOOL_CALL_ID_MAX_LENGTH = 40
 
@@ -211,26 +209,6 @@ def _unanswered(calls: dict[str, tuple[int, int]], target: str) -> list[tuple[st
         )
         for call_id, where in calls.items()
     ]
-
-
-def fit_call_id(
-    tool_call_id: str,
-    path: str,
-    report: TranslationReport,
-    *,
-    allowed: str = TOOL_CALL_ID_CHARACTERS,
-    max_length: int = TOOL_CALL_ID_MAX_LENGTH,
-) -> str:
-    """The id as the wire takes it; a rewrite is reported, and the same id always
-    maps to the same stand-in, so a call and its result stay paired."""
-    fitted = fit_tool_call_id(tool_call_id, allowed=allowed, max_length=max_length)
-    if fitted != tool_call_id:
-        report.transformed(
-            path,
-            f"tool-call id {tool_call_id!r} does not fit [{allowed}]{{1,{max_length}}}; "
-            f"sent as {fitted!r}",
-        )
-    return fitted
 
 
 def fit_stop(

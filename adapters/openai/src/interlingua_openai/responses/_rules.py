@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from interlingua import FilePart, InvalidDataError, Message, TranslationReport
+from interlingua.codec import fitted_tool_call_id
 from interlingua_openai import _rules as chat_rules
 from interlingua_openai._rules import FileFields
 from interlingua_openai.responses._wire import PROVIDER
@@ -62,7 +63,13 @@ def check_tool_pairs(messages: Sequence[Message], *, continued: bool) -> None:
 
 def fit_call_id(tool_call_id: str, path: str, report: TranslationReport) -> str:
     """The `call_id` as the wire takes it (`CALL_ID_MAX_LENGTH`); a rewrite is reported."""
-    return chat_rules.fit_call_id(tool_call_id, path, report, max_length=CALL_ID_MAX_LENGTH)
+    return fitted_tool_call_id(
+        tool_call_id,
+        path,
+        report,
+        allowed=chat_rules.TOOL_CALL_ID_CHARACTERS,
+        max_length=CALL_ID_MAX_LENGTH,
+    )
 
 
 def check_max_output_tokens(limit: int) -> None:
