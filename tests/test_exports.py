@@ -3,8 +3,12 @@ test_cassette.py), everything in `__all__` exists, and the core stays provider-f
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import interlingua
 import interlingua.client
@@ -156,3 +160,35 @@ def test_importing_the_core_imports_no_provider_sdk_and_no_yaml() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_importing_the_shared_chat_completions_codec_imports_no_sdk() -> None:
+    code = (
+        "import sys, interlingua_chat_completions\n"
+        "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'httpx', 'httpx2'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
+
+
+# Distribution -> the provider SDKs it may install (each adapter its own, the codec none).
+SDK_OF = {
+    "interlingua-anthropic": {"anthropic"},
+    "interlingua-chat-completions": set(),
+    "interlingua-openai": {"openai"},
+}
+PROVIDER_SDKS = {"openai", "anthropic", "mistralai", "groq"}
+
+
+def test_each_distribution_installs_its_own_sdk_and_no_other() -> None:
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11's")
+    adapters = Path(__file__).resolve().parents[1] / "adapters"
+    found = {}
+    for pyproject in sorted(adapters.glob("*/pyproject.toml")):
+        project = tomllib.loads(pyproject.read_text())["project"]
+        names = {re.split(r"[<>=!~; \[]", spec, maxsplit=1)[0] for spec in project["dependencies"]}
+        found[project["name"]] = names & PROVIDER_SDKS
+    assert found == SDK_OF

@@ -37,10 +37,16 @@ SKELETON = frozenset(
 # Package -> the modules it has beyond the skeleton, and why.
 EXTRA_MODULES = {
     "interlingua_anthropic": frozenset(),
-    # Chat Completions is a dialect other servers configure, and the codec bound to one.
-    "interlingua_openai": frozenset({"_dialect", "_codec"}),
+    # The one Chat Completions codec: a dialect servers configure, and the codec bound to one.
+    "interlingua_chat_completions": frozenset({"_dialect", "_codec"}),
     "interlingua_openai.responses": frozenset(),
 }
+# A Chat Completions server's package: its dialect in `_wire`, its client, and
+# only the skeleton modules where it adds to the wire (package -> those).
+DIALECT_MODULES = {
+    "interlingua_openai": frozenset(),
+}
+DIALECT_SKELETON = frozenset({"__init__", "_wire", "_client"})
 MAX_MODULE_LINES = 450
 MAX_FUNCTION_LINES = 60
 
@@ -181,13 +187,21 @@ def test_every_adapter_has_the_skeleton_modules(package: str) -> None:
     assert names == SKELETON | EXTRA_MODULES[package]
 
 
+@pytest.mark.parametrize("package", sorted(DIALECT_MODULES))
+def test_every_dialect_has_its_skeleton_and_only_skeleton_modules(package: str) -> None:
+    folder = MODULES[package].parent
+    names = {path.stem for path in folder.glob("*.py")}
+    assert DIALECT_MODULES[package] <= SKELETON
+    assert names == DIALECT_SKELETON | DIALECT_MODULES[package]
+
+
 def test_every_adapter_package_is_listed() -> None:
     packages = {
         name
         for name, path in MODULES.items()
         if path.name == "__init__.py" and "adapters" in path.parts
     }
-    assert packages == set(EXTRA_MODULES)
+    assert packages == set(EXTRA_MODULES) | set(DIALECT_MODULES)
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -30,12 +30,8 @@ from interlingua import (
     TranslationReport,
     TranslationWarning,
 )
-from interlingua_openai import (
-    ChatCompletionsCodec,
-    ChatCompletionsDialect,
-    decode_request,
-    encode_request,
-)
+from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
+from interlingua_openai import decode_request, encode_request
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n-tiny-").decode()
 PDF = base64.b64encode(b"%PDF-1.4 tiny").decode()

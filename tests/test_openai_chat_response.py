@@ -26,13 +26,9 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import WireReader, leftover
-from interlingua_openai import (
-    ChatCompletionsCodec,
-    ChatCompletionsDialect,
-    decode_response,
-    encode_response,
-)
-from interlingua_openai._usage import CHAT_USAGE
+from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
+from interlingua_chat_completions._usage import CHAT_USAGE
+from interlingua_openai import decode_response, encode_response
 
 USAGE = {
     "prompt_tokens": 1300,

@@ -36,15 +36,16 @@ from interlingua import (
     accumulate,
 )
 from interlingua.codec import WireReader
+from interlingua_chat_completions import ChatStreamDecoder
+from interlingua_chat_completions._stream import TEXT_INDEX
+from interlingua_chat_completions._usage import CHAT_USAGE
 from interlingua_openai import (
-    ChatStreamDecoder,
+    OPENAI,
     decode_error,
     decode_response,
     decode_stream,
     encode_response,
 )
-from interlingua_openai._stream import TEXT_INDEX
-from interlingua_openai._usage import CHAT_USAGE
 
 
 def decode_usage(usage: dict[str, Any]) -> TokenUsage:
@@ -291,7 +292,7 @@ def test_an_in_stream_rate_limit_is_a_retryable_rate_limit_error() -> None:
 
 def test_an_error_chunk_is_the_event_of_the_error_decode_error_types() -> None:
     server = {"error": {"message": "The server had an error", "type": "server_error"}}
-    decoder = ChatStreamDecoder()
+    decoder = ChatStreamDecoder(OPENAI)
     decoder.feed(chunk({"content": "Fog"}))
     (event,) = decoder.feed(server)
     assert event == ErrorEvent.from_error(decode_error(None, server))
@@ -465,7 +466,7 @@ def test_annotations_without_text_make_no_text_part() -> None:
 
 
 def test_the_decoder_takes_one_chunk_at_a_time() -> None:
-    decoder = ChatStreamDecoder()
+    decoder = ChatStreamDecoder(OPENAI)
     fields = {
         "object": "chat.completion",
         "created": 1780312902,

@@ -22,7 +22,7 @@ from interlingua import (
     TranslationError,
     TranslationReport,
 )
-from interlingua_openai import ChatCompletionsCodec, ChatCompletionsDialect
+from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n-radar-").decode()
 ODD_ID = "toolu_01:weather/lookup#1"  # characters OpenAI does not take

@@ -2,9 +2,8 @@
 
 The six codec functions are pure and import no SDK; `OpenAIClient` and
 `AsyncOpenAIClient` (the official `openai` SDK underneath) are imported on first
-use. The codec is written once: a `ChatCompletionsDialect` holds what one
-server does its own way (Groq configures its own), and `ChatCompletionsCodec`
-binds the codec to it; the functions here are `OPENAI`'s. The Responses API is
+use. The codec is the one Chat Completions codec (`interlingua_chat_completions`)
+bound to `OPENAI`, OpenAI's dialect. The Responses API is
 `interlingua_openai.responses` (`"openai-responses"`).
 """
 
@@ -13,9 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interlingua.client import lazy_attributes
-from interlingua_openai._codec import OPENAI_CODEC, ChatCompletionsCodec
-from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
-from interlingua_openai._stream import ChatStreamDecoder
+from interlingua_openai._wire import CODEC, OPENAI, PROVIDER
 
 if TYPE_CHECKING:
     from interlingua_openai._client import AsyncOpenAIClient, OpenAIClient
@@ -24,9 +21,6 @@ __all__ = [
     "OPENAI",
     "PROVIDER",
     "AsyncOpenAIClient",
-    "ChatCompletionsCodec",
-    "ChatCompletionsDialect",
-    "ChatStreamDecoder",
     "OpenAIClient",
     "decode_error",
     "decode_request",
@@ -36,13 +30,12 @@ __all__ = [
     "encode_response",
 ]
 
-PROVIDER = OPENAI_CODEC.PROVIDER
-encode_request = OPENAI_CODEC.encode_request
-decode_request = OPENAI_CODEC.decode_request
-encode_response = OPENAI_CODEC.encode_response
-decode_response = OPENAI_CODEC.decode_response
-decode_stream = OPENAI_CODEC.decode_stream
-decode_error = OPENAI_CODEC.decode_error
+encode_request = CODEC.encode_request
+decode_request = CODEC.decode_request
+encode_response = CODEC.encode_response
+decode_response = CODEC.decode_response
+decode_stream = CODEC.decode_stream
+decode_error = CODEC.decode_error
 
 _CLIENTS = frozenset({"OpenAIClient", "AsyncOpenAIClient"})
 

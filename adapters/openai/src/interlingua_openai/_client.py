@@ -1,6 +1,7 @@
 """Calling OpenAI: `complete` and `stream` (and their async twins) over the
 official `openai` SDK, through `interlingua.client`, for Chat Completions here
-and the Responses API in `interlingua_openai.responses`.
+(the endpoint `interlingua_chat_completions` gives) and the Responses API in
+`interlingua_openai.responses`.
 
 Pass your own SDK client, or the options to build one
 (`OpenAIClient(api_key=..., max_retries=0)`): the SDK keeps its key, base URL,
@@ -19,17 +20,14 @@ from typing import Any
 
 import openai
 
-from interlingua import ChatRequest, ProviderError
-from interlingua.client import AsyncChatClient, ChatClient, Endpoint, SDKBinding, sdk_client
-from interlingua_openai._codec import OPENAI_CODEC, ChatCompletionsCodec
-from interlingua_openai._rules import STREAM_ONLY_OPTIONS
-from interlingua_openai._wire import CHAT_COMPLETIONS_PATH
+from interlingua import ProviderError
+from interlingua.client import AsyncChatClient, ChatClient, SDKBinding, sdk_client
+from interlingua_chat_completions import chat_completions_endpoint, chat_error_payload
+from interlingua_openai._wire import CODEC
 
 __all__ = [
     "AsyncOpenAIClient",
     "OpenAIClient",
-    "chat_completions_endpoint",
-    "chat_prepare",
     "sdk_binding",
 ]
 
@@ -69,43 +67,8 @@ def sdk_binding(
     )
 
 
-def chat_prepare(provider: str) -> Callable[[ChatRequest, bool], ChatRequest]:
-    """The `Endpoint.prepare` of a Chat Completions endpoint whose options are
-    `provider`'s: streams ask for the usage chunk, unless the request sets
-    `stream_options`; a call that is not streamed sends none (`_rules`)."""
-
-    def prepare(request: ChatRequest, stream: bool) -> ChatRequest:
-        options = dict(request.options_for(provider))
-        if stream:
-            options.setdefault("stream_options", {"include_usage": True})
-        else:
-            for name in STREAM_ONLY_OPTIONS:
-                options.pop(name, None)
-        others = {k: v for k, v in request.provider_options.items() if k != provider}
-        provider_options = {**others, provider: options} if options else others
-        return request.model_copy(update={"stream": stream, "provider_options": provider_options})
-
-    return prepare
-
-
-def _chat_error_payload(body: Any) -> dict[str, Any]:
-    return {"error": body if isinstance(body, dict) else {"message": str(body)}}
-
-
-def chat_completions_endpoint(codec: ChatCompletionsCodec) -> Endpoint:
-    """The Chat Completions endpoint of `codec`'s server."""
-    return Endpoint(
-        provider=codec.PROVIDER,
-        path=CHAT_COMPLETIONS_PATH,
-        encode_request=codec.encode_request,
-        decode_response=codec.decode_response,
-        stream_decoder=codec.stream_decoder,
-        prepare=chat_prepare(codec.PROVIDER),
-    )
-
-
-CHAT_COMPLETIONS = chat_completions_endpoint(OPENAI_CODEC)
-SDK = sdk_binding(OPENAI_CODEC.decode_error, _chat_error_payload)
+CHAT_COMPLETIONS = chat_completions_endpoint(CODEC)
+SDK = sdk_binding(CODEC.decode_error, chat_error_payload)
 
 
 class OpenAIClient(ChatClient):

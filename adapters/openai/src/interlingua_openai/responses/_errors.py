@@ -1,6 +1,6 @@
 """Responses API error bodies to typed `ProviderError`s.
 
-Error answers are those of Chat Completions (`interlingua_openai._errors`),
+Error answers are those of Chat Completions (`interlingua_chat_completions._errors`),
 named `"openai-responses"`. Inside a stream an error comes as an `error` event
 (`{"type": "error", "code", "message", "param"}`: the `type` names the event,
 not the error) or as a failed response's `error` (`{"code", "message"}`); the
@@ -13,7 +13,7 @@ from typing import Any
 
 from interlingua import ProviderError
 from interlingua.codec import json_or_text, other_fields
-from interlingua_openai._errors import error_object, typed_error
+from interlingua_chat_completions._errors import error_object, typed_error
 from interlingua_openai.responses._wire import PROVIDER
 
 __all__ = ["decode_error"]

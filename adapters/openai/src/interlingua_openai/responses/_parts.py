@@ -38,14 +38,14 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import ProviderEntry, WireReader, copy_json, keep, kept, other_fields
-from interlingua_openai._parts import (
+from interlingua_chat_completions._parts import (
     inline_data,
     inline_url,
     opaque_item,
     split_data_url,
     with_fields,
 )
-from interlingua_openai._rules import OPENAI_FILE_STORE, guess_media_type, takes_file
+from interlingua_chat_completions._rules import OPENAI_FILE_STORE, guess_media_type, takes_file
 from interlingua_openai.responses._rules import (
     ASSISTANT_CONTENT,
     FILE_FIELDS,

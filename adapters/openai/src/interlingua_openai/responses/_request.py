@@ -38,8 +38,8 @@ from interlingua.codec import (
     resolve_report,
     wire_model,
 )
-from interlingua_openai._rules import part_path
-from interlingua_openai._settings import report_other_providers
+from interlingua_chat_completions._rules import part_path
+from interlingua_chat_completions._settings import report_other_providers
 from interlingua_openai.responses._parts import (
     PartDecoder,
     PartEncoder,

@@ -5,7 +5,7 @@ Where the call survives a change, the encoder makes it and reports it (a
 rewritten `call_id`, a file a message cannot carry); where a change would alter
 what was asked (unpaired calls and outputs, a token limit below the minimum),
 `InvalidDataError` names the message, part or field. The Chat Completions
-rules on files (`interlingua_openai._rules`) hold here too.
+rules on files (`interlingua_chat_completions._rules`) hold here too.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from interlingua import FilePart, InvalidDataError, Message, TranslationReport
 from interlingua.codec import fitted_tool_call_id
-from interlingua_openai import _rules as chat_rules
-from interlingua_openai._rules import FileFields
+from interlingua_chat_completions import _rules as chat_rules
+from interlingua_chat_completions._rules import FileFields
 from interlingua_openai.responses._wire import PROVIDER
 
 __all__ = [

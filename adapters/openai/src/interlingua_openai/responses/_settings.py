@@ -28,7 +28,7 @@ from typing import Any
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
 from interlingua.codec import WireReader, copy_json, other_fields
-from interlingua_openai._settings import (
+from interlingua_chat_completions._settings import (
     SettingsReader,
     decode_effort,
     decode_schema,

@@ -2,7 +2,7 @@
 
 A function tool is `{"type": "function", "name", "description", "parameters",
 "strict"}`: the Chat Completions function's fields flat beside its `type`, read
-and written by `interlingua_openai._tools`. In `provider_data`: `forms.strict`
+and written by `interlingua_chat_completions._tools`. In `provider_data`: `forms.strict`
 and `forms.parameters` (``"absent"``), `fields` (the `leftover` of the tool).
 Built-in tools (`web_search`, `file_search`, ...) are not `ToolSpec`s: the
 whole list is kept in `provider_options["openai-responses"]["tools"]`, and
@@ -16,7 +16,7 @@ from typing import Any
 
 from interlingua import ToolSpec
 from interlingua.codec import WireReader
-from interlingua_openai._tools import (
+from interlingua_chat_completions._tools import (
     decode_function,
     function_fields,
     merge_recorded,

@@ -1,5 +1,5 @@
 """Responses API usage objects to `TokenUsage` and back, with the Chat
-Completions `UsageShape` (see `interlingua_openai._usage`) under other names.
+Completions `UsageShape` (see `interlingua_chat_completions._usage`) under other names.
 
     wire                                        core
     input_tokens (cached ones included)         input_tokens
@@ -15,7 +15,7 @@ Every other count of the detail groups is kept in `TokenUsage.details`; what
 
 from __future__ import annotations
 
-from interlingua_openai._usage import UsageShape
+from interlingua_chat_completions._usage import UsageShape
 
 __all__ = ["RESPONSES_USAGE"]
 

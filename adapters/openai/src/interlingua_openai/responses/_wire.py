@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
-from interlingua_openai import _wire as chat_wire
+from interlingua_chat_completions import _wire as chat_wire
 
 __all__ = [
     "CALL_ITEMS",

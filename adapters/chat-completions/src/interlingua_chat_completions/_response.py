@@ -50,10 +50,10 @@ from interlingua.codec import (
     overlay,
     resolve_report,
 )
-from interlingua_openai._dialect import ChatCompletionsDialect
-from interlingua_openai._finish import decode_finish_reason, encode_finish_reason
-from interlingua_openai._parts import PartDecoder, PartEncoder, encode_tool_call
-from interlingua_openai._wire import (
+from interlingua_chat_completions._dialect import ChatCompletionsDialect
+from interlingua_chat_completions._finish import decode_finish_reason, encode_finish_reason
+from interlingua_chat_completions._parts import PartDecoder, PartEncoder, encode_tool_call
+from interlingua_chat_completions._wire import (
     AudioAnswer,
     FileEcho,
     MessageShape,

@@ -3,8 +3,8 @@
 OpenAI, Groq and many others speak Chat Completions with small differences. A
 `ChatCompletionsDialect` holds those differences as settings and a few
 overridable hooks; it is data, and knows no codec: `ChatCompletionsCodec`
-(`interlingua_openai._codec`) binds the one codec to a dialect. `OPENAI` is
-OpenAI's dialect.
+(`interlingua_chat_completions._codec`) binds the one codec to a dialect.
+The defaults are OpenAI's, whose API this is (`interlingua_openai.OPENAI`).
 
 What a dialect decides (Groq, say, subclasses and overrides these):
 
@@ -32,6 +32,8 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   `queue_time`.
 - `stream_usage(chunk)`: where a stream chunk carries usage (Groq:
   `x_groq.usage`).
+- `decode_error(status, body)`: the server's error bodies to typed errors,
+  answers and in-stream error chunks alike (OpenAI's `{"error": {...}}`).
 """
 
 from __future__ import annotations
@@ -40,19 +42,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from interlingua import FinishReason, ReasoningPart, TranslationReport
+from interlingua import FinishReason, ProviderError, ReasoningPart, TranslationReport
 from interlingua.codec import fitted_tool_call_id
-from interlingua_openai._finish import FINISH_REASONS
-from interlingua_openai._rules import (
+from interlingua_chat_completions._errors import decode_error
+from interlingua_chat_completions._finish import FINISH_REASONS
+from interlingua_chat_completions._rules import (
     AUDIO_FORMATS,
     MAX_STOP_SEQUENCES,
     TOOL_CALL_ID_CHARACTERS,
     TOOL_CALL_ID_MAX_LENGTH,
 )
-from interlingua_openai._usage import CHAT_USAGE, UsageShape
-from interlingua_openai._wire import PROVIDER
+from interlingua_chat_completions._usage import CHAT_USAGE, UsageShape
 
-__all__ = ["OPENAI", "ChatCompletionsDialect"]
+__all__ = ["ChatCompletionsDialect"]
 
 
 def _openai_message_defaults() -> dict[str, Any]:
@@ -64,7 +66,7 @@ def _openai_message_defaults() -> dict[str, Any]:
 class ChatCompletionsDialect:
     """The settings and hooks of one Chat Completions server; see the module doc."""
 
-    provider: str = PROVIDER
+    provider: str
     reasoning_field: str | None = None
     tool_call_id_characters: str = TOOL_CALL_ID_CHARACTERS
     tool_call_id_max_length: int = TOOL_CALL_ID_MAX_LENGTH
@@ -99,5 +101,6 @@ class ChatCompletionsDialect:
         """The usage object a stream chunk carries, or None."""
         return chunk.get("usage")
 
-
-OPENAI = ChatCompletionsDialect()
+    def decode_error(self, status: int | None, body: Any) -> ProviderError:
+        """The typed error of an error answer (`status` None inside a stream)."""
+        return decode_error(status, body, provider=self.provider)

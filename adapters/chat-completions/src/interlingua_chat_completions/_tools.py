@@ -21,8 +21,8 @@ from typing import Any
 
 from interlingua import ToolSpec
 from interlingua.codec import WireReader, copy_json, keep, kept
-from interlingua_openai._parts import with_fields
-from interlingua_openai._wire import ToolSpecForms
+from interlingua_chat_completions._parts import with_fields
+from interlingua_chat_completions._wire import ToolSpecForms
 
 __all__ = [
     "decode_function",

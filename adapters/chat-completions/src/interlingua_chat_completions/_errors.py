@@ -15,12 +15,11 @@ from typing import Any
 
 from interlingua import ProviderError
 from interlingua.codec import json_or_text
-from interlingua_openai._wire import PROVIDER
 
 __all__ = ["decode_error", "error_object", "typed_error"]
 
 
-def decode_error(status: int | None, body: Any, *, provider: str = PROVIDER) -> ProviderError:
+def decode_error(status: int | None, body: Any, *, provider: str) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
     stream) and its body, as JSON text, bytes or parsed."""
     payload = json_or_text(body)

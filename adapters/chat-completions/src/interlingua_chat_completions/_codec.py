@@ -11,15 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from interlingua_openai import _request, _response, _stream
-from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
-from interlingua_openai._errors import decode_error
-from interlingua_openai._stream import ChatStreamDecoder
+from interlingua_chat_completions import _request, _response, _stream
+from interlingua_chat_completions._dialect import ChatCompletionsDialect
+from interlingua_chat_completions._stream import ChatStreamDecoder
 
 if TYPE_CHECKING:
     from interlingua import ChatRequest, ChatResponse, ProviderError, StreamEvent, TranslationReport
 
-__all__ = ["OPENAI_CODEC", "ChatCompletionsCodec"]
+__all__ = ["ChatCompletionsCodec"]
 
 
 class ChatCompletionsCodec:
@@ -57,11 +56,8 @@ class ChatCompletionsCodec:
 
     def decode_error(self, status: int | None, body: Any) -> ProviderError:
         """The typed error for an error answer (status and body)."""
-        return decode_error(status, body, provider=self.PROVIDER)
+        return self.dialect.decode_error(status, body)
 
     def stream_decoder(self) -> ChatStreamDecoder:
         """A decoder fed one payload at a time (what the clients read streams with)."""
         return ChatStreamDecoder(self.dialect)
-
-
-OPENAI_CODEC = ChatCompletionsCodec(OPENAI)

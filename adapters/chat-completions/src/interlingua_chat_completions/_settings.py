@@ -38,9 +38,9 @@ from typing import Any, Literal
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
 from interlingua.codec import WireReader, copy_json, kept
-from interlingua_openai._dialect import ChatCompletionsDialect
-from interlingua_openai._rules import fit_stop, schema_name, tool_settings
-from interlingua_openai._wire import RequestForms
+from interlingua_chat_completions._dialect import ChatCompletionsDialect
+from interlingua_chat_completions._rules import fit_stop, schema_name, tool_settings
+from interlingua_chat_completions._wire import RequestForms
 
 __all__ = [
     "MODELLED",

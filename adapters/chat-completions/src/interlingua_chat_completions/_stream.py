@@ -28,7 +28,7 @@ Invariants:
   no text, as `decode_response` keeps them.
 - Choices other than the first are accumulated apart and come, whole, as
   `AlternativeEvent`s when the stream ends: the response's `alternatives`.
-- An `{"error": ...}` chunk is typed by `decode_error` and becomes its
+- An `{"error": ...}` chunk is typed by the dialect's `decode_error` and becomes its
   `ErrorEvent`; a chunk that is not what the wire promises raises
   `DecodeError` naming its path (`events[3]...`).
 """
@@ -65,11 +65,16 @@ from interlingua.codec import (
     keep,
     other_fields,
 )
-from interlingua_openai._dialect import OPENAI, ChatCompletionsDialect
-from interlingua_openai._errors import decode_error
-from interlingua_openai._finish import decode_finish_reason
-from interlingua_openai._response import AUDIO_ANSWER_MEDIA_TYPE
-from interlingua_openai._wire import AudioAnswer, FileEcho, ResponseEcho, TextEcho, ToolCallForms
+from interlingua_chat_completions._dialect import ChatCompletionsDialect
+from interlingua_chat_completions._finish import decode_finish_reason
+from interlingua_chat_completions._response import AUDIO_ANSWER_MEDIA_TYPE
+from interlingua_chat_completions._wire import (
+    AudioAnswer,
+    FileEcho,
+    ResponseEcho,
+    TextEcho,
+    ToolCallForms,
+)
 
 __all__ = [
     "AUDIO_INDEX",
@@ -105,10 +110,9 @@ def decode_stream(events: Iterable[Any], dialect: ChatCompletionsDialect) -> Ite
 
 
 class ChatStreamDecoder:
-    """Turns chunks into events one at a time; `finish()` after the last chunk.
-    The dialect is OpenAI's unless told."""
+    """Turns `dialect`'s chunks into events one at a time; `finish()` after the last chunk."""
 
-    def __init__(self, dialect: ChatCompletionsDialect = OPENAI) -> None:
+    def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.dialect = dialect
         self.provider = dialect.provider
         self.read = WireReader(dialect.provider)
@@ -123,7 +127,7 @@ class ChatStreamDecoder:
         self.count += 1
         chunk = self.read.body(chunk, path)
         if chunk.get("error") is not None:
-            error = decode_error(None, chunk, provider=self.provider)
+            error = self.dialect.decode_error(None, chunk)
             return [ErrorEvent.from_error(error)]
         events: list[StreamEvent] = []
         if (start := self.start(chunk, path)) is not None:

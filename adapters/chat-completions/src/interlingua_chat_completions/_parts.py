@@ -46,9 +46,9 @@ from interlingua.codec import (
     other_fields,
     overlay,
 )
-from interlingua_openai._dialect import ChatCompletionsDialect
-from interlingua_openai._rules import FILE_FIELDS, guess_media_type, part_path, takes_file
-from interlingua_openai._wire import (
+from interlingua_chat_completions._dialect import ChatCompletionsDialect
+from interlingua_chat_completions._rules import FILE_FIELDS, guess_media_type, part_path, takes_file
+from interlingua_chat_completions._wire import (
     ContentForm,
     FileForms,
     RefusalForms,

@@ -47,8 +47,8 @@ from interlingua.codec import (
     resolve_report,
     wire_model,
 )
-from interlingua_openai._dialect import ChatCompletionsDialect
-from interlingua_openai._parts import (
+from interlingua_chat_completions._dialect import ChatCompletionsDialect
+from interlingua_chat_completions._parts import (
     ABSENT,
     PartDecoder,
     PartEncoder,
@@ -58,15 +58,15 @@ from interlingua_openai._parts import (
     wire_content,
     with_fields,
 )
-from interlingua_openai._rules import check_tool_pairs, part_path
-from interlingua_openai._settings import (
+from interlingua_chat_completions._rules import check_tool_pairs, part_path
+from interlingua_chat_completions._settings import (
     MODELLED,
     decode_settings,
     encode_settings,
     report_other_providers,
 )
-from interlingua_openai._tools import decode_tools, encode_tools
-from interlingua_openai._wire import (
+from interlingua_chat_completions._tools import decode_tools, encode_tools
+from interlingua_chat_completions._wire import (
     AudioReference,
     MessageEcho,
     MessageForms,

@@ -1,0 +1,175 @@
+"""The Chat Completions wire: its name, its path, and where the codec keeps
+what the core does not model.
+
+The codec builds and reads plain dicts; what it keeps lives in
+`provider_data[<provider>]` (the dialect's provider name: `"openai"` for OpenAI's),
+in the three sections of `interlingua._provider_data`. The TypedDicts below
+are those sections, one per kind of value; each key's meaning is written
+beside it, and the list is this adapter's part of the saved history format.
+
+Parts keep in ``fields`` the `leftover` of their wire item: what encoding the
+part does not give back, nested objects and explicit nulls included; encoding
+`overlay`s it. A message keeps in ``fields`` its other fields verbatim (a
+participant `name` too). A decoded `file_id` names the dialect's provider as
+the part's `provider` (its file store); `input_audio` in a format the dialect
+does not take stays an opaque part.
+
+ChatRequest.provider_options[<provider>] holds every body field the core does
+not model, verbatim (`n`, `logprobs`, `stream_options`, `user`, ...), and a
+tools list the core cannot hold exactly; `ChatRequest.provider_data` keeps
+the forms of the fields it does model (`RequestForms`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from typing_extensions import TypedDict
+
+__all__ = [
+    "CHAT_COMPLETIONS_PATH",
+    "AudioAnswer",
+    "AudioReference",
+    "ChoiceShape",
+    "ContentForm",
+    "FileEcho",
+    "FileForms",
+    "MessageEcho",
+    "MessageForms",
+    "MessageShape",
+    "RefusalForms",
+    "RequestForms",
+    "ResponseEcho",
+    "ResponseForms",
+    "TextEcho",
+    "ToolCallEcho",
+    "ToolCallForms",
+    "ToolResultForms",
+    "ToolSpecForms",
+]
+
+CHAT_COMPLETIONS_PATH = "/chat/completions"
+
+
+# --- messages and parts (saved in histories) ---
+
+
+ContentForm = Literal["list", "null", "absent"]
+
+
+class AudioReference(TypedDict):
+    id: str
+
+
+class MessageForms(TypedDict, total=False):
+    role: Literal["developer"]
+    """A system message sent as `developer`."""
+    content: ContentForm
+    """`content` when not in its default form (a string for one plain text
+    part, `null` for an assistant turn of calls or a refusal only, `""` for
+    nothing, else a list)."""
+
+
+class MessageEcho(TypedDict, total=False):
+    audio: AudioReference
+    """The assistant `audio` reference of a request message."""
+
+
+class TextEcho(TypedDict, total=False):
+    annotations: list[dict[str, Any]]
+    """A response message's non-empty `annotations` (url citations)."""
+
+
+class RefusalForms(TypedDict, total=False):
+    in_content: bool
+    """True: a `refusal` item of a content list, not the `refusal` field."""
+
+
+class FileForms(TypedDict, total=False):
+    type: str
+    """The content-part type, when not the one the part's kind gives."""
+    raw_file_data: bool
+    """True: a `file_data` of bare base64, not a data URL."""
+
+
+class AudioAnswer(TypedDict, total=False):
+    id: str
+    expires_at: int
+    transcript: str
+
+
+class FileEcho(TypedDict, total=False):
+    audio: AudioAnswer
+    """An audio answer's `id`, `expires_at` and `transcript` (the audio itself
+    is the part's data): the `id` goes back as the assistant's `audio`."""
+
+
+class ToolCallForms(TypedDict, total=False):
+    type: Literal["custom"]
+    """A custom tool's call: `arguments` holds its free-form `input`."""
+    function_call: bool
+    """True: the deprecated message-level `function_call`, which has no id."""
+
+
+class ToolCallEcho(TypedDict, total=False):
+    tool_call: dict[str, Any]
+    """A call of a kind the core does not model, whole."""
+
+
+class ToolResultForms(TypedDict, total=False):
+    content: ContentForm
+    """The form of the tool message's `content`, as for a message."""
+    role: Literal["function"]
+    """The deprecated `function` result message, matched by name."""
+    name: bool
+    """True: the tool message carried a `name` (the part's `name`). A dialect
+    with `tool_message_name=False` never sends it."""
+
+
+class ToolSpecForms(TypedDict, total=False):
+    parameters: Literal["absent"]
+    """The function had no `parameters` (or a null)."""
+    strict: Literal["absent"]
+    """The function had no `strict` (or a null)."""
+
+
+# --- requests and responses (never saved in a history) ---
+
+
+class RequestForms(TypedDict, total=False):
+    max_tokens_field: Literal["max_tokens", "max_completion_tokens"]
+    """The token-limit name the body used, when not the dialect's."""
+    stop: Literal["string"]
+    """A lone stop sequence sent as a string."""
+    stream: Literal[False]
+    """An explicit `"stream": false`."""
+
+
+class ChoiceShape(TypedDict, total=False):
+    fields: dict[str, Any]
+    """The choice's other fields (`logprobs` when not null), verbatim."""
+    absent: list[str]
+    """Canonical keys the choice lacked."""
+
+
+class MessageShape(ChoiceShape, total=False):
+    content: Literal["list"]
+    """The message's `content` came as a list of parts. (`refusal: null` and
+    `annotations: []` are canonical: only a deviation is in `fields`.)"""
+
+
+class ResponseForms(TypedDict, total=False):
+    absent: list[str]
+    """Canonical top-level keys the body lacked (`usage`)."""
+    choices: Literal["empty"]
+    """The body had no choice at all."""
+
+
+class ResponseEcho(TypedDict, total=False):
+    choice: ChoiceShape
+    """What rebuilds this answer's choice beside its message and finish reason."""
+    message: MessageShape
+    """What rebuilds this answer's message beside its parts."""
+    usage: dict[str, Any]
+    """What `TokenUsage` cannot hold of the usage object (a null detail
+    group, a non-count detail, a router's `cost`), for `overlay`."""
