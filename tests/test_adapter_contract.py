@@ -20,6 +20,7 @@ ADAPTERS = {
     "anthropic": ("anthropic", "anthropic", "/v1/messages"),
     "openai": ("openai-chat", "openai", "/v1/chat/completions"),
     "openai-responses": ("openai-responses", "openai", "/v1/responses"),
+    "mistral": ("mistral", "mistral", "/v1/chat/completions"),
 }
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interlingua.client import lazy_attributes
-from interlingua_openai._wire import CODEC, OPENAI, PROVIDER
+from interlingua_openai._dialect import CODEC, OPENAI
+from interlingua_openai._wire import PROVIDER
 
 if TYPE_CHECKING:
     from interlingua_openai._client import AsyncOpenAIClient, OpenAIClient

@@ -23,7 +23,7 @@ import openai
 from interlingua import ProviderError
 from interlingua.client import AsyncChatClient, ChatClient, SDKBinding, sdk_client
 from interlingua_chat_completions import chat_completions_endpoint, chat_error_payload
-from interlingua_openai._wire import CODEC
+from interlingua_openai._dialect import CODEC
 
 __all__ = [
     "AsyncOpenAIClient",

@@ -1,17 +1,10 @@
-"""OpenAI's Chat Completions: its name and its dialect.
-
-The wire format is the one Chat Completions codec's
-(`interlingua_chat_completions`), whose defaults are OpenAI's; this module
-names the provider and binds the codec to it. What the codec keeps lives in
-`provider_data["openai"]`, as that package's `_wire.py` lays out.
+"""OpenAI's Chat Completions wire: its name. The shapes are the Chat
+Completions codec's (`interlingua_chat_completions._wire`), whose defaults are
+OpenAI's; what the codec keeps lives in `provider_data["openai"]`.
 """
 
 from __future__ import annotations
 
-from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
-
-__all__ = ["CODEC", "OPENAI", "PROVIDER"]
+__all__ = ["PROVIDER"]
 
 PROVIDER = "openai"
-OPENAI = ChatCompletionsDialect(provider=PROVIDER)
-CODEC = ChatCompletionsCodec(OPENAI)

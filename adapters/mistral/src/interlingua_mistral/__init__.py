@@ -1,0 +1,45 @@
+"""interlingua adapter for Mistral's chat completions API (`"mistral"`).
+
+The six codec functions are pure and import no SDK; `MistralClient` and
+`AsyncMistralClient` (the official `mistralai` SDK underneath) are imported on
+first use. The codec is the one Chat Completions codec
+(`interlingua_chat_completions`) bound to `MISTRAL`, Mistral's dialect: its
+content chunks (thinking, documents, audio), its finish reasons, usage and
+error bodies, and the rules its API enforces.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interlingua.client import lazy_attributes
+from interlingua_mistral._dialect import CODEC, MISTRAL
+from interlingua_mistral._wire import PROVIDER
+
+if TYPE_CHECKING:
+    from interlingua_mistral._client import AsyncMistralClient, MistralClient
+
+__all__ = [
+    "MISTRAL",
+    "PROVIDER",
+    "AsyncMistralClient",
+    "MistralClient",
+    "decode_error",
+    "decode_request",
+    "decode_response",
+    "decode_stream",
+    "encode_request",
+    "encode_response",
+]
+
+encode_request = CODEC.encode_request
+decode_request = CODEC.decode_request
+encode_response = CODEC.encode_response
+decode_response = CODEC.decode_response
+decode_stream = CODEC.decode_stream
+decode_error = CODEC.decode_error
+
+_CLIENTS = frozenset({"MistralClient", "AsyncMistralClient"})
+
+# The clients import the SDK (about a third of a second): only on first use.
+__getattr__, __dir__ = lazy_attributes(__name__, "interlingua_mistral._client", _CLIENTS)
