@@ -45,9 +45,7 @@ EXTRA_MODULES = {
 # in `_dialect`, its client, and only the skeleton modules where it adds to the
 # wire (package -> those).
 DIALECT_MODULES = {
-    "interlingua_mistral": frozenset(
-        {"_errors", "_rules", "_finish", "_usage", "_parts", "_settings"}
-    ),
+    "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
     "interlingua_openai": frozenset(),
 }
 DIALECT_SKELETON = frozenset({"__init__", "_wire", "_dialect", "_client"})

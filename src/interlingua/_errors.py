@@ -292,6 +292,7 @@ _ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
     "overloaded_error": OverloadedError,
     "rate_limit_error": RateLimitError,
     "rate_limit_exceeded": RateLimitError,
+    "rate_limited": RateLimitError,
     "api_error": ServerError,
     "server_error": ServerError,
 }
@@ -300,7 +301,14 @@ _ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
 _FINAL_TYPES = frozenset({"insufficient_quota"})
 
 _RETRYABLE_TYPES = frozenset(
-    {"overloaded_error", "rate_limit_error", "rate_limit_exceeded", "api_error", "server_error"}
+    {
+        "overloaded_error",
+        "rate_limit_error",
+        "rate_limit_exceeded",
+        "rate_limited",
+        "api_error",
+        "server_error",
+    }
 )
 
 

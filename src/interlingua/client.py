@@ -8,8 +8,11 @@ own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
 - The body sent is exactly the endpoint's `encode_request(request)`, with
   `stream` set by the method called. It goes through the SDK's generic `post`
   (the request its own `create` makes, without rebuilding the body from typed
-  arguments), and the answer is read as JSON, never as an SDK model, so the
-  codec sees exactly what the provider sent.
+  arguments), or, for an SDK that has none (mistralai), its binding's
+  `SDKTransport`; the answer is read as JSON, never as an SDK model, so the
+  codec sees exactly what the provider sent. `SSEStream` reads a stream's
+  payloads from the raw HTTP response, for a transport whose SDK would
+  rebuild them.
 - An error status raises the adapter's typed `ProviderError` and a network
   failure `ProviderConnectionError`, the SDK's exception chained as the cause.
 - `stream()` sends the request when called (awaited, for the async client), so
@@ -36,16 +39,20 @@ from interlingua._errors import DecodeError, ProviderConnectionError, ProviderEr
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
+from interlingua._sse import AsyncSSEStream, SSEStream
 from interlingua._stream import StreamEvent
 from interlingua.codec import StreamDecoder, decode_events
 
 __all__ = [
     "AsyncChatClient",
     "AsyncEventStream",
+    "AsyncSSEStream",
     "ChatClient",
     "Endpoint",
     "EventStream",
     "SDKBinding",
+    "SDKTransport",
+    "SSEStream",
     "lazy_attributes",
     "sdk_client",
     "set_stream",
@@ -82,21 +89,74 @@ class Endpoint:
         return self.encode_request(self.prepare(request, stream), report=report)
 
 
+class SDKTransport(Protocol):
+    """How the clients reach an SDK that has no generic `post` (mistralai).
+
+    `send` sends `body` as it is and gives the answer's JSON, or, streamed, an
+    iterable of the stream's payloads with a `close()` (an `SSEStream`);
+    `send_async` likewise (an `AsyncSSEStream`, `close()` awaited).
+    """
+
+    def send(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any: ...
+
+    async def send_async(
+        self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool
+    ) -> Any: ...
+
+    def close(self, sdk: Any) -> None: ...
+
+    async def close_async(self, sdk: Any) -> None: ...
+
+
+def _request_id_attribute(exc: Exception) -> str | None:
+    return getattr(exc, "request_id", None)
+
+
 @dataclass(frozen=True)
 class SDKBinding:
     """What the clients need of one SDK (anthropic, openai and groq are alike)."""
 
     status_error: type[Exception]
     connection_error: type[Exception]
-    stream_cls: Any
-    async_stream_cls: Any
     decode_error: Callable[[int | None, Any], ProviderError]
     # The status error's body as the provider sent it.
     error_body: Callable[[Any], Any]
     # An SDK exception raised while reading a stream, as the payload of the
     # error event it stands for; None when it is no such thing.
     in_stream_payload: Callable[[Exception], Any | None]
+    # The SDK's stream classes, for its generic `post`.
+    stream_cls: Any = None
+    async_stream_cls: Any = None
     post_options: dict[str, Any] = field(default_factory=dict)
+    # None: the SDK's generic `post` and its `close` (anthropic, openai, groq).
+    transport: SDKTransport | None = None
+    # The request id a status error carries (an attribute, its headers).
+    request_id: Callable[[Exception], str | None] = _request_id_attribute
+
+    def post(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any:
+        """The answer to `body` posted to `path`: its JSON, or its stream."""
+        if self.transport is not None:
+            return self.transport.send(sdk, path, body, stream=stream)
+        extra = {"stream": True, "stream_cls": self.stream_cls} if stream else {}
+        return sdk.post(path, body=body, cast_to=object, options=self.post_options, **extra)
+
+    async def post_async(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any:
+        if self.transport is not None:
+            return await self.transport.send_async(sdk, path, body, stream=stream)
+        extra = {"stream": True, "stream_cls": self.async_stream_cls} if stream else {}
+        return await sdk.post(path, body=body, cast_to=object, options=self.post_options, **extra)
+
+    def close(self, sdk: Any) -> None:
+        if self.transport is not None:
+            self.transport.close(sdk)
+        else:
+            sdk.close()
+
+    async def close_async(self, sdk: Any) -> None:
+        if self.transport is not None:
+            await self.transport.close_async(sdk)
+        else:
+            await sdk.close()
 
     @contextmanager
     def errors(self, provider: str) -> Iterator[None]:
@@ -105,7 +165,7 @@ class SDKBinding:
             yield
         except self.status_error as exc:
             error = self.decode_error(getattr(exc, "status_code", None), self.error_body(exc))
-            error.request_id = error.request_id or getattr(exc, "request_id", None)
+            error.request_id = error.request_id or self.request_id(exc)
             raise error from exc
         except self.connection_error as exc:
             raise ProviderConnectionError(str(exc), provider=provider) from exc
@@ -261,7 +321,7 @@ class ChatClient:
         """The whole answer to `request`."""
         body = self.endpoint.body(request, report, stream=False)
         with self.binding.errors(self.endpoint.provider):
-            answer = self._post(body, stream=False)
+            answer = self.binding.post(self.sdk, self.endpoint.path, body, stream=False)
         return self.endpoint.decode_response(answer)
 
     def stream(
@@ -273,15 +333,8 @@ class ChatClient:
         """
         body = self.endpoint.body(request, report, stream=True)
         with self.binding.errors(self.endpoint.provider):
-            response = self._post(body, stream=True)
+            response = self.binding.post(self.sdk, self.endpoint.path, body, stream=True)
         return EventStream(self._events(response), response)
-
-    def _post(self, body: dict[str, Any], *, stream: bool) -> Any:
-        extra = {"stream": True, "stream_cls": self.binding.stream_cls} if stream else {}
-        options = self.binding.post_options
-        return self.sdk.post(
-            self.endpoint.path, body=body, cast_to=object, options=options, **extra
-        )
 
     def _events(self, response: Any) -> Iterator[StreamEvent]:
         decoder = self.endpoint.stream_decoder()
@@ -289,7 +342,7 @@ class ChatClient:
             yield from decode_events(decoder, self.binding.payloads(response))
 
     def close(self) -> None:
-        self.sdk.close()
+        self.binding.close(self.sdk)
 
     def __enter__(self) -> ChatClient:
         return self
@@ -318,7 +371,7 @@ class AsyncChatClient:
         """The whole answer to `request`."""
         body = self.endpoint.body(request, report, stream=False)
         with self.binding.errors(self.endpoint.provider):
-            answer = await self._post(body, stream=False)
+            answer = await self.binding.post_async(self.sdk, self.endpoint.path, body, stream=False)
         return self.endpoint.decode_response(answer)
 
     async def stream(
@@ -331,15 +384,10 @@ class AsyncChatClient:
         """
         body = self.endpoint.body(request, report, stream=True)
         with self.binding.errors(self.endpoint.provider):
-            response = await self._post(body, stream=True)
+            response = await self.binding.post_async(
+                self.sdk, self.endpoint.path, body, stream=True
+            )
         return AsyncEventStream(self._events(response), response)
-
-    async def _post(self, body: dict[str, Any], *, stream: bool) -> Any:
-        extra = {"stream": True, "stream_cls": self.binding.async_stream_cls} if stream else {}
-        options = self.binding.post_options
-        return await self.sdk.post(
-            self.endpoint.path, body=body, cast_to=object, options=options, **extra
-        )
 
     async def _events(self, response: Any) -> AsyncIterator[StreamEvent]:
         decoder = self.endpoint.stream_decoder()
@@ -351,7 +399,7 @@ class AsyncChatClient:
             yield event
 
     async def close(self) -> None:
-        await self.sdk.close()
+        await self.binding.close_async(self.sdk)
 
     async def __aenter__(self) -> AsyncChatClient:
         return self

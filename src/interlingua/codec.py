@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
-from interlingua._errors import DecodeError
+from interlingua._errors import DecodeError, format_path
 from interlingua._provider_data import (
     PROVIDER_DATA_SECTIONS,
     ProviderData,
@@ -57,6 +57,7 @@ __all__ = [
     "dump_arguments",
     "fit_tool_call_id",
     "fitted_tool_call_id",
+    "format_path",
     "json_or_text",
     "keep",
     "kept",

@@ -25,24 +25,45 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   (Groq rejects it).
 - `assistant_content_parts`: whether an assistant `content` may be a list of
   parts; if not, several text parts are joined (reported).
-- `message_defaults`: the fields a response message always has besides
-  `role` and `content` (OpenAI: `refusal: null`, `annotations: []`).
+- `message_defaults`, `choice_defaults`: the fields a response message
+  always has besides `role` and `content` (OpenAI: `refusal: null`,
+  `annotations: []`; Mistral: `tool_calls: null`), and a choice beside
+  `index`, `message` and `finish_reason` (OpenAI: `logprobs: null`).
+- `seed_field`: the name of the sampling seed (Mistral: `random_seed`).
+- `required_tool_choice`: the words for "a tool must be called", the one
+  sent first (Mistral: `any`, and `required` read too).
+- `user_field`: where the context's user id goes (OpenAI:
+  `safety_identifier`; None: the server takes none, and it is left out).
+- `numbered_calls`: whether an answer's tool calls carry their `index`
+  outside a stream too (Mistral), so a streamed call keeps it.
+- `stream_noise`: top-level chunk fields that say nothing of the response,
+  ignored (OpenAI's `obfuscation`; Mistral's `p` padding).
+- `tool_user_bridge`: the text of an assistant turn put between a tool
+  message and a user message right after it, for a server that refuses the
+  pair (Mistral); None: the pair goes as it is.
+- `part_decoder`, `part_encoder`: the server's own content-part codec
+  (subclasses of `_parts`' `PartDecoder` and `PartEncoder`: Mistral's
+  thinking, document and audio chunks); None: the plain one.
 - `finish_reasons`: wire finish reason to `FinishReason`.
 - `usage`: the usage object's names, including extra counts such as Groq's
   `queue_time`.
 - `stream_usage(chunk)`: where a stream chunk carries usage (Groq:
   `x_groq.usage`).
 - `decode_error(status, body)`: the server's error bodies to typed errors,
-  answers and in-stream error chunks alike (OpenAI's `{"error": {...}}`).
+  answers and in-stream error chunks alike (OpenAI's `{"error": {...}}`);
+  `is_error(chunk)` tells an error chunk (Mistral's `{"object": "error"}`).
+- `check_messages(messages)`: raises `InvalidDataError` for a history the
+  server refuses as a whole and that leaving a part out cannot mend
+  (Mistral's last-message rule); the plain dialect has none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from interlingua import FinishReason, ProviderError, ReasoningPart, TranslationReport
+from interlingua import FinishReason, Message, ProviderError, ReasoningPart, TranslationReport
 from interlingua.codec import fitted_tool_call_id
 from interlingua_chat_completions._errors import decode_error
 from interlingua_chat_completions._finish import FINISH_REASONS
@@ -53,6 +74,9 @@ from interlingua_chat_completions._rules import (
     TOOL_CALL_ID_MAX_LENGTH,
 )
 from interlingua_chat_completions._usage import CHAT_USAGE, UsageShape
+
+if TYPE_CHECKING:
+    from interlingua_chat_completions._parts import PartDecoder, PartEncoder
 
 __all__ = ["ChatCompletionsDialect"]
 
@@ -76,8 +100,17 @@ class ChatCompletionsDialect:
     tool_message_name: bool = True
     assistant_content_parts: bool = True
     message_defaults: Mapping[str, Any] = field(default_factory=_openai_message_defaults)
+    choice_defaults: Mapping[str, Any] = field(default_factory=lambda: {"logprobs": None})
     finish_reasons: Mapping[str, FinishReason] = field(default_factory=lambda: FINISH_REASONS)
     usage: UsageShape = CHAT_USAGE
+    seed_field: str = "seed"
+    required_tool_choice: tuple[str, ...] = ("required",)
+    user_field: str | None = "safety_identifier"
+    tool_user_bridge: str | None = None
+    stream_noise: frozenset[str] = frozenset({"obfuscation"})
+    numbered_calls: bool = False
+    part_decoder: type[PartDecoder] | None = None
+    part_encoder: type[PartEncoder] | None = None
 
     def takes_reasoning(self, part: ReasoningPart) -> bool:
         """Whether `part` may go back in an assistant message's `reasoning_field`."""
@@ -100,6 +133,13 @@ class ChatCompletionsDialect:
     def stream_usage(self, chunk: Mapping[str, Any]) -> Any:
         """The usage object a stream chunk carries, or None."""
         return chunk.get("usage")
+
+    def check_messages(self, messages: Sequence[Message]) -> None:
+        """Raises `InvalidDataError` for a history the server refuses as a whole."""
+
+    def is_error(self, chunk: Mapping[str, Any]) -> bool:
+        """Whether a stream chunk is an error, not a piece of the answer."""
+        return chunk.get("error") is not None
 
     def decode_error(self, status: int | None, body: Any) -> ProviderError:
         """The typed error of an error answer (`status` None inside a stream)."""

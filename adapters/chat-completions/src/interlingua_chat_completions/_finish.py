@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from interlingua import ChatResponse, FinishReason, TranslationReport
 
-__all__ = ["FINISH_REASONS", "WIRE_FINISH_REASONS", "decode_finish_reason", "encode_finish_reason"]
+__all__ = ["FINISH_REASONS", "decode_finish_reason", "encode_finish_reason"]
 
 FINISH_REASONS: dict[str, FinishReason] = {
     "stop": FinishReason.STOP,
@@ -27,13 +27,6 @@ FINISH_REASONS: dict[str, FinishReason] = {
     "tool_calls": FinishReason.TOOL_CALLS,
     "content_filter": FinishReason.CONTENT_FILTER,
     "function_call": FinishReason.TOOL_CALLS,
-}
-
-WIRE_FINISH_REASONS: dict[FinishReason, str] = {
-    FinishReason.STOP: "stop",
-    FinishReason.LENGTH: "length",
-    FinishReason.TOOL_CALLS: "tool_calls",
-    FinishReason.CONTENT_FILTER: "content_filter",
 }
 
 
@@ -59,6 +52,10 @@ def encode_finish_reason(
         return raw
     if reason is None:
         return None
-    if reason not in WIRE_FINISH_REASONS:
-        report.transformed(path, f"Chat Completions has no {reason.value!r}; sent as 'stop'")
-    return WIRE_FINISH_REASONS.get(reason, "stop")
+    # The first wire value of the table that means `reason`.
+    wire = next((value for value, meaning in reasons.items() if meaning is reason), None)
+    if wire is None:
+        report.transformed(
+            path, f"{provider} has no {reason.value!r} finish reason; sent as 'stop'"
+        )
+    return wire or "stop"

@@ -8,9 +8,7 @@ shares the data-URL helpers.
     {"type": "input_audio", ...} (wav, mp3)     FilePart (audio)
     {"type": "file", "file": {file_data|file_id, filename}}   FilePart
     any other item                              OpaquePart (back to this provider only)
-    tool_calls[i] function / custom             ToolCallPart
-    tool_calls[i] of another kind               ToolCallPart, the call in `echo.tool_call`
-    function_call (deprecated)                  ToolCallPart, `forms.function_call`
+    tool calls                                  ToolCallPart (`_tools`)
 
 Invariant: decoding then encoding a part gives it back (what the core does not
 model, explicit nulls included, is kept in the part's `fields`: the item's
@@ -52,8 +50,6 @@ from interlingua_chat_completions._wire import (
     ContentForm,
     FileForms,
     RefusalForms,
-    ToolCallEcho,
-    ToolCallForms,
 )
 
 __all__ = [
@@ -61,10 +57,11 @@ __all__ = [
     "PartDecoder",
     "PartEncoder",
     "content_marker",
-    "encode_tool_call",
     "inline_data",
     "inline_url",
     "opaque_item",
+    "part_decoder",
+    "part_encoder",
     "split_data_url",
     "wire_content",
     "with_fields",
@@ -77,9 +74,6 @@ ABSENT: Any = object()  # `content` left out of a message altogether
 _DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+*-]+);base64,(.*)", re.DOTALL)
 
 _TEXT_ITEM = frozenset({"type", "text"})  # a plain text item's keys
-_ARGUMENTS = {"function": "arguments", "custom": "input"}  # where a call has them, by type
-_CALL_KEYS = {kind: frozenset({"id", "type", kind}) for kind in _ARGUMENTS}  # modelled
-_INNER_KEYS = {kind: frozenset({"name", key}) for kind, key in _ARGUMENTS.items()}
 _FILE_TYPES = {"image": "image_url", "audio": "input_audio"}  # a file's default type, by kind
 
 
@@ -232,6 +226,11 @@ class PartEncoder:
     def text(self, part: TextPart) -> dict[str, Any]:
         return with_fields({"type": "text", "text": part.text}, kept(part, self.provider))
 
+    def reasoning_item(self, part: ReasoningPart) -> dict[str, Any] | None:
+        """Reasoning as an item of an assistant's `content`, for a server whose
+        content carries it; None: it goes in the dialect's `reasoning_field`, or not."""
+        return None
+
     def user_item(self, part: ContentPart, index: int, position: int) -> dict[str, Any] | None:
         """Part `position` of user message `index` on the wire; None when it cannot go."""
         match part:
@@ -368,8 +367,11 @@ class PartDecoder:
             return self.text(item, path)
         return OpaquePart(provider=self.provider, data=item)
 
-    def assistant_item(self, item: Any, path: str) -> TextPart | RefusalPart | OpaquePart:
-        """An assistant message's item: text, a refusal, or an opaque item."""
+    def assistant_item(
+        self, item: Any, path: str
+    ) -> TextPart | RefusalPart | OpaquePart | ReasoningPart:
+        """An assistant message's item: text, a refusal, or an opaque item (and
+        reasoning, for a server whose content carries it)."""
         item = self.read.object(item, path)
         match item.get("type"):
             case "text":
@@ -380,71 +382,12 @@ class PartDecoder:
                 return RefusalPart(text=refusal, provider_data=data)
         return OpaquePart(provider=self.provider, data=item)
 
-    def tool_calls(self, wire: Mapping[str, Any], path: str) -> list[ToolCallPart]:
-        """The calls of an assistant message: `tool_calls`, then a legacy `function_call`."""
-        calls = [
-            _decode_tool_call(item, f"{path}.tool_calls[{i}]", self.read)
-            for i, item in enumerate(self.read.field(wire, "tool_calls", path, list, None) or [])
-        ]
-        function_call = self.read.field(wire, "function_call", path, dict, None)
-        if function_call is not None:
-            calls.append(_decode_function_call(function_call, f"{path}.function_call", self.read))
-        return calls
+
+def part_decoder(dialect: ChatCompletionsDialect) -> PartDecoder:
+    """The dialect's part decoder: its own, or the plain one."""
+    return (dialect.part_decoder or PartDecoder)(dialect)
 
 
-# --- tool calls, in requests and responses alike ---
-
-
-def _call(kind: str, call_id: str, name: str, arguments: str) -> dict[str, Any]:
-    """One function or custom call of `tool_calls`, as the codec writes it."""
-    return {"id": call_id, "type": kind, kind: {"name": name, _ARGUMENTS[kind]: arguments}}
-
-
-def encode_tool_call(part: ToolCallPart, call_id: str, entry: ProviderEntry) -> dict[str, Any]:
-    """One entry of `tool_calls` (a custom tool's call, a call of another kind kept
-    whole); `entry` is what the part keeps for the provider."""
-    if "tool_call" in (echo := entry.get("echo", {})):
-        return copy_json(echo["tool_call"])
-    kind = entry.get("forms", {}).get("type", "function")
-    return with_fields(_call(kind, call_id, part.name, part.arguments), entry)
-
-
-def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
-    """One entry of `tool_calls`: a function call, a custom tool's call, or
-    another kind kept whole."""
-    item = read.object(item, path)
-    call_id = read.field(item, "id", path, str)
-    kind = read.field(item, "type", path, str, None) or "function"
-    if kind not in ("function", "custom"):
-        body = item.get(kind)
-        name = body.get("name") if isinstance(body, dict) else None
-        return ToolCallPart(
-            id=call_id,
-            name=name if isinstance(name, str) else kind,
-            provider_data=keep(read.provider, echo=ToolCallEcho(tool_call=item)),
-        )
-    inner = read.field(item, kind, path, dict)
-    where = f"{path}.{kind}"
-    name = read.field(inner, "name", where, str)
-    arguments = read.field(inner, _ARGUMENTS[kind], where, str)
-    forms: ToolCallForms | None = {"type": "custom"} if kind == "custom" else None
-    # What the call, and its function (or custom tool), hold beside the keys modelled.
-    fields = other_fields(item, _CALL_KEYS[kind])
-    if beside := other_fields(inner, _INNER_KEYS[kind]):
-        fields[kind] = beside
-    return ToolCallPart(
-        id=call_id,
-        name=name,
-        arguments=arguments,
-        provider_data=keep(read.provider, fields=fields, forms=forms),
-    )
-
-
-def _decode_function_call(call: Mapping[str, Any], path: str, read: WireReader) -> ToolCallPart:
-    """The deprecated message-level `function_call`, which has no id."""
-    return ToolCallPart(
-        id="",
-        name=read.field(call, "name", path, str),
-        arguments=read.field(call, "arguments", path, str),
-        provider_data=keep(read.provider, forms=ToolCallForms(function_call=True)),
-    )
+def part_encoder(dialect: ChatCompletionsDialect, report: TranslationReport) -> PartEncoder:
+    """The dialect's part encoder: its own, or the plain one."""
+    return (dialect.part_encoder or PartEncoder)(dialect, report)

@@ -50,28 +50,32 @@ from interlingua.codec import (
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._parts import (
     ABSENT,
-    PartDecoder,
-    PartEncoder,
     content_marker,
-    encode_tool_call,
     opaque_item,
+    part_decoder,
+    part_encoder,
     wire_content,
     with_fields,
 )
 from interlingua_chat_completions._rules import check_tool_pairs, part_path
 from interlingua_chat_completions._settings import (
-    MODELLED,
     decode_settings,
     encode_settings,
+    modelled,
     report_other_providers,
 )
-from interlingua_chat_completions._tools import decode_tools, encode_tools
+from interlingua_chat_completions._tools import (
+    decode_tool_calls,
+    decode_tool_message,
+    decode_tools,
+    encode_tool_call,
+    encode_tools,
+)
 from interlingua_chat_completions._wire import (
     AudioReference,
     MessageEcho,
     MessageForms,
     RequestForms,
-    ToolResultForms,
 )
 
 __all__ = ["decode_request", "encode_request"]
@@ -82,8 +86,6 @@ FILES_MOVED_NOTE = "(the result is in the next message)"
 # The message fields the codec models, by kind of message; the others are kept.
 _ROLE_CONTENT = frozenset({"role", "content"})
 _ASSISTANT_MODELLED = _ROLE_CONTENT | {"refusal", "tool_calls", "function_call", "audio"}
-_TOOL_MESSAGE = _ROLE_CONTENT | {"tool_call_id"}
-_NAMED_TOOL_MESSAGE = _TOOL_MESSAGE | {"name"}
 
 
 def encode_request(
@@ -104,7 +106,7 @@ def decode_request(body: Any, dialect: ChatCompletionsDialect) -> ChatRequest:
 
 class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
-        self.parts = PartEncoder(dialect, report)
+        self.parts = part_encoder(dialect, report)
         self.dialect, self.provider, self.report = dialect, dialect.provider, report
         # Ids of the calls last sent as a deprecated `function_call`: their results
         # go as `function` messages, matched by name (a `tool` message would answer
@@ -113,6 +115,7 @@ class _Encoder:
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
         check_tool_pairs(request.messages, self.provider, adjacent=True)
+        self.dialect.check_messages(request.messages)
         options = dict(request.options_for(self.provider))
         body: dict[str, Any] = {
             "model": wire_model(request.model, self.provider),
@@ -135,6 +138,7 @@ class _Encoder:
         moved: list[dict[str, Any]] = []
         for index, message in enumerate(messages):
             if message.role != "tool" and moved:
+                self.after_tool(out, index)
                 out.append({"role": "user", "content": moved})
                 moved = []
             entry = kept(message, self.provider)
@@ -142,6 +146,7 @@ class _Encoder:
                 case "system":
                     out.append(self.system(message, entry))
                 case "user":
+                    self.after_tool(out, index)
                     out.append(self.user(message, entry, index))
                 case "assistant":
                     self.legacy_calls = {}
@@ -151,8 +156,20 @@ class _Encoder:
                 case _:
                     assert_never(message.role)
         if moved:
+            self.after_tool(out, len(messages))
             out.append({"role": "user", "content": moved})
         return out
+
+    def after_tool(self, out: list[dict[str, Any]], index: int) -> None:
+        """Before a user message: the dialect's assistant turn, if a tool message
+        came last and the server refuses a user message right after one."""
+        bridge = self.dialect.tool_user_bridge
+        if bridge is not None and out and out[-1]["role"] == "tool":
+            out.append({"role": "assistant", "content": bridge})
+            reason = f"{self.provider} takes no user message right after a tool message"
+            self.report.transformed(
+                f"messages[{index}]", f"{reason}: an assistant turn put before it"
+            )
 
     def system(self, message: Message, entry: ProviderEntry) -> dict[str, Any]:
         forms = entry.get("forms", {})
@@ -232,6 +249,9 @@ class _Encoder:
                 assert_never(part)
 
     def reasoning_part(self, turn: _AssistantTurn, part: ReasoningPart, path: str) -> None:
+        if (item := self.parts.reasoning_item(part)) is not None:
+            turn.items.append(item)
+            return
         if self.dialect.takes_reasoning(part):
             turn.reasoning.append(part.text)
             return
@@ -338,14 +358,15 @@ class _AssistantTurn:
 
 class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
-        self.parts = PartDecoder(dialect)
+        self.parts = part_decoder(dialect)
         self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
         reasoning = () if dialect.reasoning_field is None else (dialect.reasoning_field,)
         self.assistant_modelled = _ASSISTANT_MODELLED.union(reasoning)
+        self.modelled = modelled(dialect)
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
         read = self.read
-        options = other_fields(body, MODELLED)
+        options = other_fields(body, self.modelled)
         forms: RequestForms = {}
         messages = read.field(body, "messages", "", list)
         fields: dict[str, Any] = {
@@ -372,7 +393,7 @@ class _Decoder:
             case "assistant":
                 return self.assistant(wire, path)
             case "tool" | "function":
-                return self.tool_result(wire, role, path)
+                return decode_tool_message(wire, role, path, self.parts)
         raise self.read.error(f"{path}.role", f"unknown role {role!r}")
 
     def role_message(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
@@ -402,7 +423,7 @@ class _Decoder:
         refusal = read.field(wire, "refusal", path, str, None)
         if refusal is not None:
             parts.append(RefusalPart(text=refusal))
-        calls = self.parts.tool_calls(wire, path)
+        calls = decode_tool_calls(wire, path, self.read)
         parts.extend(calls)
         audio = read.field(wire, "audio", path, dict, None)
         # Besides the fields the parts do not say, one sent as null (or an empty
@@ -420,29 +441,3 @@ class _Decoder:
         echo = MessageEcho(audio=cast("AudioReference", audio)) if audio else None
         data = keep(self.provider, fields=fields, forms=forms, echo=echo)
         return Message(role="assistant", parts=tuple(parts), provider_data=data)
-
-    def tool_result(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
-        parts, items = self.parts.content(wire, path, self.parts.tool_item)
-        name = self.read.field(wire, "name", path, str, None)
-        forms: ToolResultForms = {}
-        if (form := content_marker(wire, items, has_other=False)) is not None:
-            forms["content"] = form
-        if role == "function":
-            # The deprecated `functions` API: results are matched by name, not id.
-            call_id, forms["role"] = "", "function"
-            name = self.read.field(wire, "name", path, str)
-        else:
-            call_id = self.read.field(wire, "tool_call_id", path, str)
-            if name is not None:
-                forms["name"] = True
-        result = ToolResultPart(
-            tool_call_id=call_id,
-            name=name,
-            content=tuple(parts),
-            provider_data=keep(self.provider, forms=forms),
-        )
-        # An explicit `"name": null` stays among the message's fields, as sent.
-        modelled = _TOOL_MESSAGE if name is None else _NAMED_TOOL_MESSAGE
-        fields = None if wire.keys() <= modelled else other_fields(wire, modelled)
-        data = keep(self.provider, fields=fields)
-        return Message(role="tool", parts=(result,), provider_data=data)

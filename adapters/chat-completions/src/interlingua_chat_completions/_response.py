@@ -52,7 +52,8 @@ from interlingua.codec import (
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import decode_finish_reason, encode_finish_reason
-from interlingua_chat_completions._parts import PartDecoder, PartEncoder, encode_tool_call
+from interlingua_chat_completions._parts import part_decoder, part_encoder
+from interlingua_chat_completions._tools import decode_tool_calls, encode_tool_call
 from interlingua_chat_completions._wire import (
     AudioAnswer,
     FileEcho,
@@ -64,8 +65,6 @@ from interlingua_chat_completions._wire import (
 
 __all__ = ["AUDIO_ANSWER_MEDIA_TYPE", "decode_response", "encode_response"]
 
-# A choice always has these; `logprobs` is null unless asked for.
-_CHOICE_DEFAULTS: dict[str, Any] = {"logprobs": None}
 # What a body made elsewhere gets for the fields only OpenAI knows.
 _BODY_DEFAULTS: dict[str, Any] = {"object": "chat.completion", "created": 0}
 _BODY_MODELLED = ("id", "model", "choices", "usage")
@@ -122,7 +121,7 @@ def _rebuilt(wire: dict[str, Any], fields: dict[str, Any], absent: Iterable[str]
 
 class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
-        self.parts = PartDecoder(dialect)
+        self.parts = part_decoder(dialect)
         self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
         self.message_defaults = {"role": "assistant", "content": None, **dialect.message_defaults}
 
@@ -173,7 +172,7 @@ class _Decoder:
         message = self.read.field(choice, "message", path, dict)
         raw = self.read.field(choice, "finish_reason", path, str, None)
         modelled = _CHOICE_MODELLED if choice.get("index") == index else _CHOICE_UNNUMBERED
-        choice_shape = _shape(choice, modelled, _CHOICE_DEFAULTS)
+        choice_shape = _shape(choice, modelled, self.dialect.choice_defaults)
         if "index" not in choice:
             choice_shape.setdefault("absent", []).append("index")
         parts, message_shape = self.message(message, f"{path}.message")
@@ -205,7 +204,7 @@ class _Decoder:
             parts.append(RefusalPart(text=refusal))
         if (audio := read.field(message, "audio", path, dict, None)) is not None:
             parts.append(self.audio(audio, f"{path}.audio"))
-        parts.extend(self.parts.tool_calls(message, path))
+        parts.extend(decode_tool_calls(message, path, self.read))
         # A modelled field the parts cannot say (null, an empty list) is kept verbatim.
         said = {key for key in modelled if message.get(key) or key in ("role", "content")}
         shape = _shape(message, said, self.message_defaults)
@@ -240,7 +239,7 @@ def _audio_answer(audio: Mapping[str, Any]) -> AudioAnswer:
 
 class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
-        self.parts = PartEncoder(dialect, report)
+        self.parts = part_encoder(dialect, report)
         self.dialect, self.provider, self.report = dialect, dialect.provider, report
         self.message_defaults = {"role": "assistant", "content": None, **dialect.message_defaults}
 
@@ -275,7 +274,7 @@ class _Encoder:
             self.report,
             f"{where}finish_reason",
         )
-        wire.update(_CHOICE_DEFAULTS)
+        wire.update(copy_json(self.dialect.choice_defaults))
         shape = echo.get("choice", {})
         return _rebuilt(wire, shape.get("fields", {}), shape.get("absent", ()))
 
@@ -315,6 +314,9 @@ class _Encoder:
                 wire["function_call"] = {"name": part.name, "arguments": part.arguments}
             case ToolCallPart():
                 answer.calls.append(encode_tool_call(part, part.id, entry))
+            case ReasoningPart() if (item := self.parts.reasoning_item(part)) is not None:
+                answer.items.append(item)
+                answer.listed = True
             case ReasoningPart() if self.dialect.reasoning_field is not None:
                 answer.reasoning.append(part.text)
             case FilePart() if "audio" in echo:

@@ -6,12 +6,12 @@ settings); the rest is Chat Completions'.
     wire                                        core
     model                                       model
     max_completion_tokens | max_tokens          max_tokens (the name used is kept)
-    temperature, top_p, seed                    temperature, top_p, seed
+    temperature, top_p, seed (the dialect's name)   temperature, top_p, seed
     stop (a string or a list)                   stop (a lone string is kept as one)
     reasoning_effort                            ReasoningConfig(effort=...)
     response_format text / json_object          ResponseFormat(type=...)
                     json_schema                 ResponseFormat(json_schema=...)
-    tool_choice auto / none / required          ToolChoice auto / none / required
+    tool_choice auto / none / required (any)    ToolChoice auto / none / required
                 {"type": "function", ...}       ToolChoice.tool(name)
     parallel_tool_calls                         parallel_tool_calls
     stream                                      stream (an explicit false is kept)
@@ -52,6 +52,7 @@ __all__ = [
     "encode_format",
     "encode_settings",
     "encode_tool_settings",
+    "modelled",
     "report_other_providers",
 ]
 
@@ -75,6 +76,15 @@ MODELLED = frozenset(
     }
 )
 _CHOICE_MODES = ("auto", "none", "required")
+
+
+def modelled(dialect: ChatCompletionsDialect) -> frozenset[str]:
+    """The body fields the core models for `dialect` (its seed's name)."""
+    if dialect.seed_field == "seed":
+        return MODELLED
+    return (MODELLED - {"seed"}) | {dialect.seed_field}
+
+
 _SCHEMA_FIELDS = frozenset({"name", "schema", "description", "strict"})
 _PLAIN_FORMAT_EXTRAS = ("name", "description", "json_schema", "strict")
 
@@ -90,6 +100,7 @@ class SettingsReader:
         self.body = body
         self.options = options
         self.read = read
+        self.required_form: str | None = None
 
     def scalar(self, key: str, kind: type[Any]) -> Any:
         if self.body.get(key) is None:
@@ -102,9 +113,17 @@ class SettingsReader:
         value = self.scalar(key, float)
         return value if isinstance(value, int | float) else None
 
-    def tool_choice(self, named: Callable[[Any], str | None]) -> ToolChoice | None:
-        """The choice; `named` reads the API's form of one named function."""
+    def tool_choice(
+        self, named: Callable[[Any], str | None], required: tuple[str, ...] = ("required",)
+    ) -> ToolChoice | None:
+        """The choice; `named` reads the API's form of one named function, and
+        `required` are the words for "call a tool" (another than the first is
+        kept in `options`' place: `self.required_form`)."""
         wire = self.body.get("tool_choice")
+        if wire in required:
+            if wire != required[0]:
+                self.required_form = wire
+            return ToolChoice(mode="required")
         if wire in _CHOICE_MODES:
             return ToolChoice(mode=wire)
         if (name := named(wire)) is not None:
@@ -204,7 +223,12 @@ def encode_settings(
 ) -> dict[str, Any]:
     """The settings' body fields, in the forms the request keeps."""
     forms = kept(request, dialect.provider).get("forms", {})
-    body = encode_tool_settings(request, report, _encode_tool_choice, has_tools=has_tools)
+    required = forms.get("tool_choice", dialect.required_tool_choice[0])
+
+    def encode_choice(choice: ToolChoice) -> Any:
+        return required if choice.mode == "required" else _encode_tool_choice(choice)
+
+    body = encode_tool_settings(request, report, encode_choice, has_tools=has_tools)
     _encode_sampling(body, request, forms, dialect, report)
     if (config := request.reasoning) is not None:
         if (effort := encode_effort(config, report, "Chat Completions")) is not None:
@@ -220,7 +244,7 @@ def encode_settings(
         body["stream"] = True
     elif forms.get("stream") is False:
         body["stream"] = False
-    encode_context(options, request)
+    encode_context(options, request, user_field=dialect.user_field)
     return body
 
 
@@ -234,9 +258,13 @@ def _encode_sampling(
     if request.max_tokens is not None:
         # The name the request was written with, else the dialect's.
         body[forms.get("max_tokens_field", dialect.max_tokens_field)] = request.max_tokens
-    for name in ("temperature", "top_p", "seed"):
+    for name, field in (
+        ("temperature", "temperature"),
+        ("top_p", "top_p"),
+        ("seed", dialect.seed_field),
+    ):
         if (value := getattr(request, name)) is not None:
-            body[name] = value
+            body[field] = value
     if request.top_k is not None:
         report.dropped("top_k", "Chat Completions has no top_k")
     if request.stop:
@@ -270,14 +298,17 @@ def decode_settings(
     """The `ChatRequest` fields the settings give; what they cannot hold goes to
     `options`, the forms they were written in to `forms`."""
     settings = _ChatSettings(body, options, WireReader(dialect.provider), forms)
+    tool_choice = settings.tool_choice(_named_function, dialect.required_tool_choice)
+    if settings.required_form is not None:
+        forms["tool_choice"] = settings.required_form
     return {
-        "tool_choice": settings.tool_choice(_named_function),
+        "tool_choice": tool_choice,
         "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
         "max_tokens": settings.max_tokens(dialect.max_tokens_field),
         "temperature": settings.number("temperature"),
         "top_p": settings.number("top_p"),
         "stop": settings.stop(),
-        "seed": settings.scalar("seed", int),
+        "seed": settings.scalar(dialect.seed_field, int),
         "reasoning": settings.reasoning(),
         "response_format": settings.response_format(),
         "stream": settings.stream(),
@@ -365,13 +396,17 @@ def report_other_providers(request: ChatRequest, provider: str, report: Translat
             report.dropped(f"provider_options.{name}.{key}", f"a {name} setting")
 
 
-def encode_context(options: dict[str, Any], request: ChatRequest) -> None:
+def encode_context(
+    options: dict[str, Any], request: ChatRequest, *, user_field: str | None = "safety_identifier"
+) -> None:
     """The context's user and session, where the request does not name them itself
-    (both APIs: `safety_identifier`, the legacy `user`, `prompt_cache_key`)."""
+    (both APIs: `safety_identifier`, the legacy `user`, `prompt_cache_key`); a
+    server with no `user_field` is sent no user."""
     context = request.context
     if context is None:
         return
-    if context.user_id is not None and not {"user", "safety_identifier"} & options.keys():
-        options["safety_identifier"] = context.user_id
+    named = {"user", "safety_identifier"} & options.keys()
+    if context.user_id is not None and user_field is not None and not named:
+        options[user_field] = context.user_id
     if context.session_id is not None:
         options.setdefault("prompt_cache_key", context.session_id)

@@ -40,18 +40,22 @@ from typing import Any, cast
 
 from interlingua import (
     AlternativeEvent,
+    ContentPart,
     ErrorEvent,
     FilePart,
     FinishEvent,
     PartDataEvent,
     PartEvent,
     ReasoningDelta,
+    ReasoningPart,
+    ReasoningSignature,
     RefusalDelta,
     ResponseDataEvent,
     StreamAccumulator,
     StreamEvent,
     StreamStart,
     TextDelta,
+    TextPart,
     ToolCallDelta,
     ToolCallStart,
     UsageEvent,
@@ -67,10 +71,13 @@ from interlingua.codec import (
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import decode_finish_reason
+from interlingua_chat_completions._parts import part_decoder
 from interlingua_chat_completions._response import AUDIO_ANSWER_MEDIA_TYPE
+from interlingua_chat_completions._tools import decode_arguments
 from interlingua_chat_completions._wire import (
     AudioAnswer,
     FileEcho,
+    MessageShape,
     ResponseEcho,
     TextEcho,
     ToolCallForms,
@@ -92,12 +99,12 @@ TEXT_INDEX = -2
 REFUSAL_INDEX = -3
 REASONING_INDEX = -4
 AUDIO_INDEX = -5
+OPAQUE_INDEX = -100  # an opaque content item, and below it the next ones
 
-# Chunk fields that describe the chunk, not the response.
-_PER_CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
+# Chunk fields that describe the chunk, not the response (and the dialect's noise).
+_PER_CHUNK = frozenset({"id", "object", "model", "choices", "usage"})
 # Fields the first chunk gives for the whole response.
 _FIRST_ONLY = ("created", "service_tier", "system_fingerprint")
-_EVERY_CHUNK = _PER_CHUNK.union(_FIRST_ONLY)
 _CHOICE_MODELLED = frozenset({"index", "delta", "logprobs", "finish_reason"})
 _DELTA_MODELLED = frozenset(
     {"role", "content", "refusal", "tool_calls", "function_call", "audio", "annotations"}
@@ -117,6 +124,8 @@ class ChatStreamDecoder:
         self.provider = dialect.provider
         self.read = WireReader(dialect.provider)
         self.count = 0
+        self.per_chunk = _PER_CHUNK | dialect.stream_noise
+        self.every_chunk = self.per_chunk.union(_FIRST_ONLY)
         self.fields: dict[str, Any] = {}
         self.identity: tuple[str | None, str | None] | None = None
         self.choices: dict[int, _Choice] = {}
@@ -126,7 +135,7 @@ class ChatStreamDecoder:
         path = f"events[{self.count}]"
         self.count += 1
         chunk = self.read.body(chunk, path)
-        if chunk.get("error") is not None:
+        if self.dialect.is_error(chunk):
             error = self.dialect.decode_error(None, chunk)
             return [ErrorEvent.from_error(error)]
         events: list[StreamEvent] = []
@@ -172,12 +181,12 @@ class ChatStreamDecoder:
             # The body this stream describes is a `chat.completion`, not a chunk.
             self.fields = {"object": "chat.completion"}
             self.fields.update({key: chunk[key] for key in _FIRST_ONLY if key in chunk})
-        elif chunk.keys() <= _EVERY_CHUNK:
+        elif chunk.keys() <= self.every_chunk:
             return None  # nothing beyond what every chunk says
         extra = {
             key: value
             for key, value in chunk.items()
-            if key not in _PER_CHUNK
+            if key not in self.per_chunk
             and key not in _FIRST_ONLY
             and value is not None
             and self.fields.get(key) != value
@@ -227,6 +236,9 @@ class _Choice:
         self.message_fields: dict[str, Any] = {}
         self.raw: str | None = None
         self.sent: Any = None
+        self.parts = part_decoder(dialect)
+        self.listed = False  # `content` came as a list of items
+        self.opaque = 0  # opaque items seen
 
     def events(self, choice: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         delta = read.field(choice, "delta", path, dict, None) or {}
@@ -250,9 +262,8 @@ class _Choice:
         field = self.reasoning_field
         if field is not None and (text := read.field(delta, field, path, str, None)):
             events.append(ReasoningDelta(index=REASONING_INDEX, text=text, provider=self.provider))
-        if "content" in delta and (text := read.field(delta, "content", path, str, None)):
-            self.has_text = True
-            events.append(TextDelta(index=TEXT_INDEX, text=text))
+        if delta.get("content"):
+            events.extend(self.content(delta["content"], f"{path}.content", read))
         if "refusal" in delta and (text := read.field(delta, "refusal", path, str, None)):
             events.append(RefusalDelta(index=REFUSAL_INDEX, text=text))
         if "annotations" in delta:
@@ -273,21 +284,58 @@ class _Choice:
                     _gather(self.message_fields, key, value, _joined)
         return events
 
+    def content(self, content: Any, path: str, read: WireReader) -> list[StreamEvent]:
+        """A `content` delta: text, or (some servers) a list of items, each a
+        piece of the part it continues (Mistral's thinking, then its text)."""
+        if isinstance(content, str):
+            self.has_text = True
+            return [TextDelta(index=TEXT_INDEX, text=content)]
+        self.listed = True
+        events: list[StreamEvent] = []
+        for i, item in enumerate(read.array(content, path)):
+            events.extend(self.piece(self.parts.assistant_item(item, f"{path}[{i}]")))
+        return events
+
+    def piece(self, part: ContentPart) -> list[StreamEvent]:
+        """The events of one content item, decoded as a part."""
+        events: list[StreamEvent] = []
+        match part:
+            case TextPart():
+                self.has_text, index = True, TEXT_INDEX
+                events.append(TextDelta(index=index, text=part.text))
+            case ReasoningPart():
+                index = REASONING_INDEX
+                events.append(ReasoningDelta(index=index, text=part.text, provider=part.provider))
+                if part.signature is not None:
+                    events.append(ReasoningSignature(index=index, signature=part.signature))
+            case _:
+                self.opaque += 1
+                return [PartEvent(index=OPAQUE_INDEX - self.opaque, part=part)]
+        if entry := part.provider_data.get(self.provider):
+            events.append(PartDataEvent(index=index, provider=self.provider, data=entry))
+        return events
+
     def tool_call(self, call: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         index = read.field(call, "index", path, int)
         kind = "custom" if "custom" in call else "function"
         inner = read.field(call, kind, path, dict, None) or {}
         where = f"{path}.{kind}"
-        arguments = read.field(
-            inner, "arguments" if kind == "function" else "input", where, str, None
+        arguments, forms = decode_arguments(
+            inner.get("arguments" if kind == "function" else "input")
         )
+        arguments = read.field({"arguments": arguments}, "arguments", where, str, None)
         name = read.field(inner, "name", where, str, None) or ""
         call_id = read.field(call, "id", path, str, None) or ""
         if index in self.calls:
             return [ToolCallDelta(index=index, arguments=arguments)] if arguments else []
         self.calls.add(index)
-        # Only the first fragment of a call carries its id and name.
-        data = keep(self.provider, forms=ToolCallForms(type="custom")) if kind == "custom" else {}
+        # Only the first fragment of a call carries its id, name and type.
+        if kind == "custom":
+            forms["type"] = "custom"
+        if "type" not in call:
+            forms["typed"] = False
+        numbered = {"index": index} if self.dialect.numbered_calls else None
+        data = keep(self.provider, fields=numbered, forms=forms or None)
         return [
             ToolCallStart(
                 index=index, id=call_id, name=name, arguments=arguments or "", provider_data=data
@@ -334,7 +382,7 @@ class _Choice:
     def closing(self) -> list[StreamEvent]:
         """The finish event with what the body keeps beside the parts, when that
         changed since it was last given (fields may follow the finish reason)."""
-        state = (self.choice_fields, self.message_fields, self.annotations)
+        state = (self.choice_fields, self.message_fields, self.annotations, self.listed)
         if state == self.sent:
             return []
         self.sent = copy_json(state)
@@ -358,8 +406,11 @@ class _Choice:
         message = copy_json(self.message_fields)
         if self.annotations and not self.has_text:
             message["annotations"] = list(self.annotations)
-        if message:
-            echo["message"] = {"fields": message}
+        shape: MessageShape = {"fields": message} if message else {}
+        if self.listed:
+            shape["content"] = "list"
+        if shape:
+            echo["message"] = shape
         return keep(self.provider, echo=echo)
 
 

@@ -44,6 +44,8 @@ class UsageShape:
     cache_write: str
     reasoning: str
     extra_counts: tuple[str, ...] = ()
+    # Other names of the cache reads (an older or a second form of the same count).
+    cache_read_also: tuple[str, ...] = ()
 
     def decode(self, usage: Mapping[str, Any], path: str, read: WireReader) -> TokenUsage:
         details: dict[str, int | float] = {}
@@ -58,11 +60,17 @@ class UsageShape:
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             total_tokens=input_tokens + output_tokens if total is None else total,
-            cache_read_tokens=int(details.get(self.cache_read, 0)),
+            cache_read_tokens=int(self._cache_reads(details)),
             cache_write_tokens=int(details.get(self.cache_write, 0)),
             reasoning_tokens=int(details.get(self.reasoning, 0)),
             details=details,
         )
+
+    def _cache_reads(self, details: Mapping[str, int | float]) -> int | float:
+        for key in (self.cache_read, *self.cache_read_also):
+            if key in details:
+                return details[key]
+        return 0
 
     def decode_kept(
         self, usage: Mapping[str, Any], path: str, read: WireReader
@@ -89,11 +97,14 @@ class UsageShape:
 
     def encode(self, usage: TokenUsage) -> dict[str, Any]:
         details: dict[str, Any] = dict(usage.details)
-        for key, value in (
-            (self.cache_read, usage.cache_read_tokens),
+        counts = [
             (self.cache_write, usage.cache_write_tokens),
             (self.reasoning, usage.reasoning_tokens),
-        ):
+        ]
+        # The cache reads go under their first name, unless another name holds them.
+        if not any(key in details for key in self.cache_read_also):
+            counts.append((self.cache_read, usage.cache_read_tokens))
+        for key, value in counts:
             if value or key in details:
                 details[key] = value
         out: dict[str, Any] = {

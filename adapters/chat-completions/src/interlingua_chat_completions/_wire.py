@@ -109,6 +109,10 @@ class ToolCallForms(TypedDict, total=False):
     """A custom tool's call: `arguments` holds its free-form `input`."""
     function_call: bool
     """True: the deprecated message-level `function_call`, which has no id."""
+    arguments: Literal["object"]
+    """The call's `arguments` came as a JSON object, not its text (Mistral)."""
+    typed: Literal[False]
+    """The call had no `type` (Mistral's answers)."""
 
 
 class ToolCallEcho(TypedDict, total=False):
@@ -131,6 +135,8 @@ class ToolSpecForms(TypedDict, total=False):
     """The function had no `parameters` (or a null)."""
     strict: Literal["absent"]
     """The function had no `strict` (or a null)."""
+    type: Literal["absent"]
+    """The tool had no `type` beside its `function` (older Mistral clients)."""
 
 
 # --- requests and responses (never saved in a history) ---
@@ -143,6 +149,8 @@ class RequestForms(TypedDict, total=False):
     """A lone stop sequence sent as a string."""
     stream: Literal[False]
     """An explicit `"stream": false`."""
+    tool_choice: str
+    """The word the body used for "call a tool", when not the dialect's first."""
 
 
 class ChoiceShape(TypedDict, total=False):

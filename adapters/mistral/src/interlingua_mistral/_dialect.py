@@ -1,11 +1,73 @@
-"""Mistral's dialect of Chat Completions, and the codec bound to it."""
+"""Mistral's dialect of Chat Completions, and the codec bound to it.
+
+What Mistral does its own way, each from the module that holds it: its
+content chunks (`_parts`), finish reasons (`_finish`), usage (`_usage`),
+error bodies (`_errors`) and rules (`_rules`: 9-character tool-call ids, the
+last message, no user message right after a tool message); and, as data,
+`max_tokens`, `random_seed`, `tool_choice: "any"`, no user id field, the
+`tool_calls: null` every answer has, and the `p` padding of stream chunks.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from interlingua import Message, ProviderError, TranslationReport
+from interlingua.codec import fitted_tool_call_id
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
+from interlingua_mistral._errors import decode_error
+from interlingua_mistral._finish import FINISH_REASONS
+from interlingua_mistral._parts import MistralPartDecoder, MistralPartEncoder
+from interlingua_mistral._rules import (
+    TOOL_CALL_ID_CHARACTERS,
+    TOOL_CALL_ID_LENGTH,
+    TOOL_USER_BRIDGE,
+    check_last_message,
+)
+from interlingua_mistral._usage import MISTRAL_USAGE
 from interlingua_mistral._wire import PROVIDER
 
-__all__ = ["CODEC", "MISTRAL"]
+__all__ = ["CODEC", "MISTRAL", "MistralDialect"]
 
-MISTRAL = ChatCompletionsDialect(provider=PROVIDER, max_tokens_field="max_tokens")
+
+@dataclass(frozen=True, eq=False)
+class MistralDialect(ChatCompletionsDialect):
+    """Chat Completions as Mistral speaks it; see the module doc."""
+
+    def fit_call_id(self, tool_call_id: str, path: str, report: TranslationReport) -> str:
+        return fitted_tool_call_id(
+            tool_call_id, path, report, allowed=TOOL_CALL_ID_CHARACTERS, length=TOOL_CALL_ID_LENGTH
+        )
+
+    def check_messages(self, messages: Sequence[Message]) -> None:
+        check_last_message(messages)
+
+    def is_error(self, chunk: Mapping[str, Any]) -> bool:
+        return chunk.get("object") == "error" or super().is_error(chunk)
+
+    def decode_error(self, status: int | None, body: Any) -> ProviderError:
+        return decode_error(status, body)
+
+
+MISTRAL = MistralDialect(
+    provider=PROVIDER,
+    tool_call_id_characters=TOOL_CALL_ID_CHARACTERS,
+    tool_call_id_max_length=TOOL_CALL_ID_LENGTH,
+    max_tokens_field="max_tokens",
+    max_stop_sequences=None,
+    message_defaults={"tool_calls": None},
+    choice_defaults={},
+    finish_reasons=FINISH_REASONS,
+    usage=MISTRAL_USAGE,
+    seed_field="random_seed",
+    required_tool_choice=("any", "required"),
+    user_field=None,
+    tool_user_bridge=TOOL_USER_BRIDGE,
+    stream_noise=frozenset({"p"}),
+    numbered_calls=True,
+    part_decoder=MistralPartDecoder,
+    part_encoder=MistralPartEncoder,
+)
 CODEC = ChatCompletionsCodec(MISTRAL)

@@ -1,0 +1,102 @@
+"""Mistral error bodies to typed `ProviderError`s.
+
+Mistral answers an error with `{"object": "error", "message", "type", "param",
+"code"}`, `code` a string of digits, an integer or null, and sometimes
+`raw_status_code`; inside a 200 stream the same object arrives as a chunk.
+Its validation errors (422) come as FastAPI's `{"detail": [{"loc", "msg",
+...}]}`, bare or as that object's `message` (an object, a list, or the JSON
+text of one); its gateway answers `{"detail": "Unauthorized"}` or
+`{"message": ..., "request_id": ...}`. The message names each validation
+error's place (`body.messages[0].user.name: Extra inputs are not permitted`).
+
+The status picks the subclass; inside a stream (no status) Mistral's type
+does (`rate_limited` is a `RateLimitError`). The body is kept as received; one
+that is no JSON object (a proxy's HTML page) gives its text as the message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import (
+    AuthenticationError,
+    BadRequestError,
+    ProviderError,
+)
+from interlingua.codec import format_path, json_or_text
+from interlingua_chat_completions._errors import error_object
+from interlingua_mistral._wire import PROVIDER
+
+__all__ = ["decode_error"]
+
+# Mistral's error types the core does not know, for errors without a status
+# (in a stream); with one, the status decides.
+_ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
+    "authentication_error": AuthenticationError,
+    "invalid_request_error": BadRequestError,
+}
+
+
+def decode_error(status: int | None, body: Any) -> ProviderError:
+    """The typed error for an error answer: its HTTP status (None inside a
+    stream) and its body, as JSON text, bytes or parsed."""
+    payload = json_or_text(body)
+    error: Mapping[str, Any] = error_object(payload) or (
+        payload if isinstance(payload, dict) else {}
+    )
+    kind = _text(error.get("type"))
+    code = error.get("code")
+    fields: dict[str, Any] = {
+        "provider": PROVIDER,
+        "type": kind,
+        "code": None if code is None else str(code),
+        "body": payload,
+        "request_id": _text(error.get("request_id")),
+    }
+    message = (
+        _message(error.get("message"))
+        or _message(error.get("detail"))
+        or _fallback(status, payload)
+    )
+    subclass = _ERRORS_BY_TYPE.get(kind or "") if status is None else None
+    if subclass is not None:
+        return subclass(message, status=status, **fields)
+    return ProviderError.for_status(status, message, **fields)
+
+
+def _message(value: Any) -> str | None:
+    """The text of a `message` or `detail`: a string, a validation body or list
+    (each error with its place), or the JSON text of one of those."""
+    if isinstance(value, str):
+        nested = json_or_text(value) if value.lstrip().startswith(("{", "[")) else None
+        found = _message(nested) if isinstance(nested, dict | list) else None
+        return found or value.strip() or None
+    if isinstance(value, dict):
+        return _message(value.get("detail")) or _message(value.get("message"))
+    if isinstance(value, list):
+        problems = [problem for item in value if (problem := _problem(item))]
+        return "; ".join(problems) or None
+    return None
+
+
+def _problem(item: Any) -> str | None:
+    """One FastAPI validation error, `{"loc": [...], "msg": ...}`, as `place: msg`."""
+    if not isinstance(item, dict):
+        return _message(item)
+    message = _text(item.get("msg")) or _text(item.get("message")) or _text(item.get("type"))
+    loc = item.get("loc")
+    if not isinstance(loc, list) or not loc or message is None:
+        return message
+    place = format_path([part if isinstance(part, int) else str(part) for part in loc])
+    return f"{place}: {message}"
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _fallback(status: int | None, payload: Any) -> str:
+    if isinstance(payload, str) and payload.strip():
+        return payload.strip()
+    return f"HTTP {status}" if status is not None else "an error without a message"

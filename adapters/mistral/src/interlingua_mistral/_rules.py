@@ -1,0 +1,75 @@
+"""What Mistral accepts, checked before anything is sent: each rule with
+Mistral's own words (its 400 texts, as users have reported them).
+
+The Chat Completions rules hold too (every tool call answered, right after
+its message); these are Mistral's own. Where the call survives a change, the
+encoder makes it and reports it; where it would not (the last message), the
+history is refused before sending with `InvalidDataError` naming the message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from interlingua import InvalidDataError, Message
+from interlingua.codec import kept
+from interlingua_mistral._wire import PROVIDER
+
+__all__ = [
+    "AUDIO_MEDIA_TYPES",
+    "DOCUMENT_MEDIA_TYPES",
+    "TOOL_CALL_ID_CHARACTERS",
+    "TOOL_CALL_ID_LENGTH",
+    "TOOL_USER_BRIDGE",
+    "check_last_message",
+    "sniff_audio",
+]
+
+# "Tool call id was turn1_0 but must be a-z, A-Z, 0-9, with a length of 9."
+# (error 3280): ids of other providers are rewritten, alike for a call and its result.
+TOOL_CALL_ID_CHARACTERS = "a-zA-Z0-9"
+TOOL_CALL_ID_LENGTH = 9
+
+# "Unexpected role 'user' after role 'tool'" (error 3230, some models): an
+# assistant turn with this text is put between them, and reported.
+TOOL_USER_BRIDGE = "OK"
+
+# "Expected last role User or Tool (or Assistant with prefix True) for serving
+# but got assistant".
+_LAST_ROLES = ("user", "tool")
+
+# What `document_url` reads (a URL or a data URL), and `input_audio` (bare
+# base64 of a wav or mp3 file; the wire does not say which).
+DOCUMENT_MEDIA_TYPES = frozenset({"application/pdf"})
+AUDIO_MEDIA_TYPES = frozenset({"audio/wav", "audio/x-wav", "audio/wave", "audio/mpeg", "audio/mp3"})
+
+# The first bytes of each audio format, as base64: `RIFF` (wav), `ID3` or an
+# MPEG frame (mp3).
+_AUDIO_MAGIC = (("UklGR", "audio/wav"), ("SUQz", "audio/mpeg"), ("//", "audio/mpeg"))
+
+
+def check_last_message(messages: Sequence[Message]) -> None:
+    """The history ends as Mistral serves it, else `InvalidDataError` naming
+    the last message."""
+    if not messages:
+        raise InvalidDataError([("messages", "Mistral needs at least one message")])
+    index, last = len(messages) - 1, messages[-1]
+    if last.role in _LAST_ROLES:
+        return
+    if last.role == "assistant" and kept(last, PROVIDER).get("fields", {}).get("prefix") is True:
+        return
+    raise InvalidDataError(
+        [
+            (
+                f"messages[{index}]",
+                f"Mistral serves a history ending in a user or tool message (or an assistant "
+                f"message with prefix: true), not a {last.role} message",
+            )
+        ],
+        subject="request for mistral",
+    )
+
+
+def sniff_audio(data: str) -> str:
+    """The media type of bare base64 audio, by its first bytes (`audio/*` if unknown)."""
+    return next((kind for magic, kind in _AUDIO_MAGIC if data.startswith(magic)), "audio/*")
