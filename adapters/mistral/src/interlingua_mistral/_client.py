@@ -2,9 +2,10 @@
 official `mistralai` SDK, through `interlingua.client`.
 
 Pass your own SDK client, or the options to build one
-(`MistralClient(api_key=..., retry_config=...)`): the SDK keeps its key,
-server, retries, timeouts, headers and HTTP client, and raises its own errors
-for an error status, which come out typed. The body sent is exactly
+(`MistralClient(api_key=..., retry_config=...)`; an HTTP client of your own
+goes in the `Mistral` you build, whose option of that name is `client` too):
+the SDK keeps its key, server, retries, timeouts, headers and HTTP client, and
+raises its own errors for an error status, which come out typed. The body sent is exactly
 `encode_request(request)` with `stream` set by the method called (Mistral
 takes no `stream_options`: its streams end with usage unasked).
 
@@ -23,7 +24,8 @@ response's lines (`interlingua.client.SSEStream`).
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
@@ -107,8 +109,28 @@ def _wire(body: dict[str, Any]) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _unanswered() -> RuntimeError:
-    return RuntimeError("the mistralai SDK parsed the answer: its hooks were removed")
+class _Exchange:
+    """One call's answer, as the after-success hook handed it over."""
+
+    response: httpx2.Response | None = None
+
+    def answer(self) -> httpx2.Response:
+        if self.response is None:
+            raise RuntimeError("the mistralai SDK parsed the answer: its hooks were removed")
+        return self.response
+
+
+@contextmanager
+def _exact(body: dict[str, Any]) -> Iterator[_Exchange]:
+    """The SDK's call in the block sends `body`; its answer is the exchange's."""
+    exchange = _Exchange()
+    token = _BODY.set(_wire(body))
+    try:
+        yield exchange
+    except _Answered as answered:
+        exchange.response = answered.response
+    finally:
+        _BODY.reset(token)
 
 
 class _HookedCalls:
@@ -117,33 +139,19 @@ class _HookedCalls:
 
     def send(self, sdk: Mistral, path: str, body: dict[str, Any], *, stream: bool) -> Any:
         chat = _hooked(sdk).chat
-        call: Callable[..., Any] = chat.stream if stream else chat.complete
-        token = _BODY.set(_wire(body))
-        try:
-            call(**_PLACEHOLDER)
-        except _Answered as answered:
-            response = answered.response
-        else:
-            raise _unanswered()
-        finally:
-            _BODY.reset(token)
+        with _exact(body) as exchange:
+            (chat.stream if stream else chat.complete)(**_PLACEHOLDER)
+        response = exchange.answer()
         return SSEStream(response, sdk) if stream else response.json()
 
     async def send_async(
         self, sdk: Mistral, path: str, body: dict[str, Any], *, stream: bool
     ) -> Any:
         chat = _hooked(sdk).chat
-        call: Callable[..., Awaitable[Any]] = chat.stream_async if stream else chat.complete_async
         # The SDK runs its hooks in a worker thread, which gets a copy of this context.
-        token = _BODY.set(_wire(body))
-        try:
-            await call(**_PLACEHOLDER)
-        except _Answered as answered:
-            response = answered.response
-        else:
-            raise _unanswered()
-        finally:
-            _BODY.reset(token)
+        with _exact(body) as exchange:
+            await (chat.stream_async if stream else chat.complete_async)(**_PLACEHOLDER)
+        response = exchange.answer()
         return AsyncSSEStream(response, sdk) if stream else response.json()
 
     # The SDK has no `close()`: leaving its `with` block closes the HTTP clients it built.
