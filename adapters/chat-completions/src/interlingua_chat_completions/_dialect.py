@@ -34,6 +34,8 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   sent first (Mistral: `any`, and `required` read too).
 - `user_field`: where the context's user id goes (OpenAI:
   `safety_identifier`; None: the server takes none, and it is left out).
+- `refusal_field`: whether an assistant message has a `refusal` field
+  (OpenAI); if not, a refusal goes as the assistant's text (reported).
 - `numbered_calls`: whether an answer's tool calls carry their `index`
   outside a stream too (Mistral), so a streamed call keeps it.
 - `stream_noise`: top-level chunk fields that say nothing of the response,
@@ -109,6 +111,7 @@ class ChatCompletionsDialect:
     tool_user_bridge: str | None = None
     stream_noise: frozenset[str] = frozenset({"obfuscation"})
     numbered_calls: bool = False
+    refusal_field: bool = True
     part_decoder: type[PartDecoder] | None = None
     part_encoder: type[PartEncoder] | None = None
 

@@ -226,6 +226,14 @@ class PartEncoder:
     def text(self, part: TextPart) -> dict[str, Any]:
         return with_fields({"type": "text", "text": part.text}, kept(part, self.provider))
 
+    def refusal_as_text(self, part: RefusalPart, path: str) -> dict[str, Any] | None:
+        """A refusal as a text item, for a server with no `refusal` field (reported);
+        None: it goes in the field."""
+        if self.dialect.refusal_field:
+            return None
+        self.report.transformed(path, f"{self.provider} has no refusal field; sent as text")
+        return {"type": "text", "text": part.text}
+
     def reasoning_item(self, part: ReasoningPart) -> dict[str, Any] | None:
         """Reasoning as an item of an assistant's `content`, for a server whose
         content carries it; None: it goes in the dialect's `reasoning_field`, or not."""

@@ -138,7 +138,7 @@ class _Encoder:
         moved: list[dict[str, Any]] = []
         for index, message in enumerate(messages):
             if message.role != "tool" and moved:
-                self.after_tool(out, index)
+                self.after_tool(out, index - 1)  # for the files of tool message `index - 1`
                 out.append({"role": "user", "content": moved})
                 moved = []
             entry = kept(message, self.provider)
@@ -156,19 +156,20 @@ class _Encoder:
                 case _:
                     assert_never(message.role)
         if moved:
-            self.after_tool(out, len(messages))
+            self.after_tool(out, len(messages) - 1)
             out.append({"role": "user", "content": moved})
         return out
 
     def after_tool(self, out: list[dict[str, Any]], index: int) -> None:
-        """Before a user message: the dialect's assistant turn, if a tool message
-        came last and the server refuses a user message right after one."""
+        """Before a user message (message `index`'s, or the files of tool message
+        `index`): the dialect's assistant turn, if a tool message came last and
+        the server refuses a user message right after one."""
         bridge = self.dialect.tool_user_bridge
         if bridge is not None and out and out[-1]["role"] == "tool":
             out.append({"role": "assistant", "content": bridge})
             reason = f"{self.provider} takes no user message right after a tool message"
             self.report.transformed(
-                f"messages[{index}]", f"{reason}: an assistant turn put before it"
+                f"messages[{index}]", f"{reason}: an assistant turn put between them"
             )
 
     def system(self, message: Message, entry: ProviderEntry) -> dict[str, Any]:
@@ -223,6 +224,10 @@ class _Encoder:
         match part:
             case TextPart():
                 turn.items.append(self.parts.text(part))
+            case RefusalPart() if (
+                item := self.parts.refusal_as_text(part, part_path(index, position))
+            ) is not None:
+                turn.items.append(item)
             case RefusalPart() if kept(part, self.provider).get("forms", {}).get("in_content"):
                 turn.items.append({"type": "refusal", "refusal": part.text})
             case RefusalPart():

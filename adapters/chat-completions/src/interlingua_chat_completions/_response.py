@@ -305,6 +305,8 @@ class _Encoder:
                 # An item of a content list this codec does not model: the list goes back.
                 answer.items.append(copy_json(part.data))
                 answer.listed = True
+            case RefusalPart() if (item := self.parts.refusal_as_text(part, path)) is not None:
+                answer.items.append(item)
             case RefusalPart() if forms.get("in_content"):
                 answer.items.append({"type": "refusal", "refusal": part.text})
                 answer.listed = True

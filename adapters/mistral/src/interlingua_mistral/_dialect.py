@@ -67,6 +67,7 @@ MISTRAL = MistralDialect(
     tool_user_bridge=TOOL_USER_BRIDGE,
     stream_noise=frozenset({"p"}),
     numbered_calls=True,
+    refusal_field=False,
     part_decoder=MistralPartDecoder,
     part_encoder=MistralPartEncoder,
 )
