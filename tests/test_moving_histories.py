@@ -13,12 +13,15 @@ At every hop (`send`) the same history goes to the next provider, and:
 - the body meets the target's rules, checked here from WIRE-NOTES.md ("Rules
   a history must meet per provider"), not by the adapter;
 - reasoning goes back only to the provider that made it, its signature or
-  encrypted content exactly; elsewhere it is left out and reported, and no
-  line of it shows anywhere in the body;
+  encrypted content exactly (Mistral's, which has none, as the thinking chunk
+  it came as); elsewhere it is left out and reported, and no line of it shows
+  anywhere in the body;
 - tool-call ids the target cannot take are rewritten alike in the call and
-  its result, and reported as transformed;
-- every loss names the part of the history it concerns, and strict mode
-  raises `TranslationError` on the first.
+  its result, and reported as transformed (Mistral takes exactly 9 characters
+  of [a-zA-Z0-9]: no other provider's ids);
+- nothing else of the history is left out unreported; every loss names the
+  part of the history it concerns, and strict mode raises `TranslationError`
+  on the first.
 """
 
 from __future__ import annotations
@@ -29,11 +32,12 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
 import interlingua_anthropic as anthropic_adapter
+import interlingua_mistral as mistral_adapter
 import interlingua_openai as openai_adapter
 import interlingua_openai.responses as responses_adapter
 from conftest import (
@@ -49,10 +53,14 @@ from interlingua import (
     ChatRequest,
     ChatResponse,
     FilePart,
+    InvalidDataError,
     Message,
+    OpaquePart,
     ReasoningConfig,
     ReasoningPart,
+    RefusalPart,
     TextPart,
+    ToolCallPart,
     ToolResultPart,
     ToolSpec,
     TranslationError,
@@ -87,6 +95,23 @@ REDACTED = "anthropic/pydantic-ai/test_anthropic_model_thinking_part_redacted.ya
 FAVORITE_COLORS = "openai-responses/chatlas/test_chat_callbacks.yaml"
 # A JPEG downloaded from the web (the first interaction), as a tool may fetch one.
 JPEG_DOWNLOAD = "anthropic/pydantic-ai/test_image_url_input_force_download.yaml"
+# Mistral (mistral-large-latest) calls `get_weather` under a 9-character id, then
+# answers the tool result in text.
+MISTRAL_WEATHER = "mistral/pydantic-ai/test_tool_choice_matrix[auto-mistral].yaml"
+# The Responses API (o3-mini) reasons (encrypted, with a summary) and answers; pydantic-ai
+# sent that summary on to Mistral as a thinking chunk, and magistral answered with
+# thinking of its own (no signature) and text.
+MAGISTRAL = "mistral/pydantic-ai/test_mistral_model_thinking_part.yaml"
+# Mistral calls `get_file`; pydantic-ai sends the image the tool returned in a user
+# message after the tool message, with an assistant "OK" between them.
+MISTRAL_GET_FILE = (
+    "mistral/pydantic-ai/"
+    "test_multimodal_tool_return_matrix[tool_return_content-url-image-mistral].yaml"
+)
+# Chat Completions (gpt-4o) refuses, in its `refusal` field.
+REFUSAL = "openai-chat/mirascope/test_refusal__openai_gpt_4o_completions__sync.yaml"
+# Chat Completions (gpt-5-mini) spends all its tokens reasoning: an empty answer.
+EMPTY_ANSWER = "openai-chat/mirascope/test_max_tokens__openai_gpt_5_mini_completions__sync.yaml"
 
 FIXED_VERSION_QUESTION = (
     "Use the fixed_version tool. Then tell me the version and make one short joke about it. "
@@ -101,6 +126,8 @@ GET_FILE_QUESTION = (
     "Use the get_file tool now to retrieve a image file, then describe what you received."
 )
 ROSE = "https://www.gstatic.com/webp/gallery3/1.png"
+MISTRAL_CALL = "KikbB849t"
+RIVER_THANKS = "Thanks! And was it sunny in Paris, earlier?"
 
 FIXED_VERSION_TOOL = ToolSpec(
     name="fixed_version",
@@ -125,6 +152,7 @@ GET_FILE_TOOL = ToolSpec(
 )
 
 ANTHROPIC_MODEL = "claude-haiku-4-5-20251001"
+MISTRAL_MODEL = "mistral-large-latest"
 THINKING = ReasoningConfig(budget_tokens=1024)
 
 
@@ -182,6 +210,27 @@ def weather_loop(history: ChatHistory) -> ChatHistory:
     return history
 
 
+def mistral_loop() -> ChatHistory:
+    """Mistral calls a tool and answers its result; the user asks on, and magistral
+    thinks (no signature) and answers; the user asks on.
+
+    [0] user, [1] assistant by Mistral (empty text, tool call `KikbB849t`), [2] tool,
+    [3] assistant by Mistral, [4] user, [5] assistant by Mistral (thinking, text),
+    [6] user.
+    """
+    called, told = recording(MISTRAL_WEATHER, "mistral")
+    (thought,) = recording(MAGISTRAL, "mistral")
+    history = ChatHistory(messages=[Message.user(WEATHER_QUESTION)])
+    history.add_response(answer(called, mistral_adapter))
+    (call,) = history.last_message.tool_calls
+    history.add_message(Message.tool_result(call.id, "Sunny, 22C in Paris", name=call.name))
+    history.add_response(answer(told, mistral_adapter))
+    history.add_message(Message.user(thought.request.json["messages"][-1]["content"]))
+    history.add_response(answer(thought, mistral_adapter))
+    history.add_message(Message.user(RIVER_THANKS))
+    return history
+
+
 def saved_and_loaded(history: ChatHistory, folder: Path) -> ChatHistory:
     """The history written to a file and read back, as the application keeps it
     between calls; it must load back equal."""
@@ -220,10 +269,51 @@ def send(
             if part.provider != takes_reasoning_of:
                 shown = shows(part, body, history)
                 assert not shown, f"{part.provider}'s reasoning was sent: {shown!r}"
+    check_nothing_lost_silently(history, body, report)
     check_strict_mode(encode, request, body, report)
     assert history.model_dump_json() == before
     assert ChatHistory.from_json(history.to_json()) == history, "it saves and loads back equal"
     return body, report
+
+
+def check_nothing_lost_silently(
+    history: ChatHistory, body: dict[str, Any], report: TranslationReport
+) -> None:
+    """Each text, refusal, tool call, file and opaque block of the history (tool
+    results' content included) shows in the body, or a loss names it, what holds
+    it, or a field of it (a rewritten id)."""
+    sent = list(strings(body))
+    named = [loss.path for loss in report.losses]
+    for index, message in enumerate(history):
+        for position, part in enumerate(message.parts):
+            path = f"messages[{index}].parts[{position}]"
+            pieces = [(path, part)]
+            if isinstance(part, ToolResultPart):
+                pieces += [(f"{path}.content[{k}]", item) for k, item in enumerate(part.content)]
+            for at, piece in pieces:
+                if all(any(mark in text for text in sent) for mark in marks(piece)):
+                    continue
+                near = (at, f"{at}.")
+                assert any(loss.startswith(near) or at.startswith(f"{loss}.") for loss in named), (
+                    f"{at} ({piece.type}) was left out unreported"
+                )
+
+
+def marks(part: Any) -> list[str]:
+    """What shows in a body that carries `part` (reasoning has checks of its own, a
+    tool result's content is checked item by item)."""
+    match part:
+        case TextPart() | RefusalPart():
+            return [part.text]
+        case ToolCallPart():
+            return [part.id]
+        case FilePart():
+            return [mark for mark in (part.url, part.data, part.file_id) if mark]
+        case OpaquePart() if isinstance(part.data, dict):
+            return [text for text in strings(part.data) if text != part.data.get("type")]
+        case OpaquePart():
+            return list(strings(part.data))
+    return []
 
 
 def check_strict_mode(
@@ -283,17 +373,58 @@ def to_responses(
     return body, report
 
 
+def to_mistral(history: ChatHistory, *tools: ToolSpec) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(model=MISTRAL_MODEL, messages=tuple(history.messages), tools=tools)
+    body, report = send(
+        mistral_adapter.encode_request, request, history, takes_reasoning_of="mistral"
+    )
+    check_mistral_rules(body, history)
+    return body, report
+
+
 def losses(report: TranslationReport) -> list[tuple[str, str]]:
     return [(loss.path, loss.kind) for loss in report.losses]
+
+
+def rewritten(history: ChatHistory, report: TranslationReport) -> list[str]:
+    """The tool-call ids the report says were rewritten, each read from the part its
+    loss names; the loss's reason must quote it."""
+    ids = []
+    for loss in report.losses:
+        field = loss.path.rpartition(".")[2]
+        if loss.kind == "transformed" and field in {"id", "tool_call_id"}:
+            call_id = getattr(part_at(history, loss.path), field)
+            assert call_id in loss.reason, loss
+            ids.append(call_id)
+    return ids
 
 
 # --- the targets' rules (WIRE-NOTES.md), and where a loss points ---
 
 TOOL_CALL_ID = re.compile(r"[a-zA-Z0-9_-]+")
+MISTRAL_TOOL_CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")  # else error 3280
+
+# What Mistral's API answers with 422 `extra_forbidden`: these body fields (of other
+# Chat Completions servers), and on a message any field but its role's (the
+# mistralai SDK's request models): `name` on a user message, `reasoning_content`,
+# `refusal` or `audio` on an assistant message.
+MISTRAL_REJECTS = frozenset(
+    {"max_completion_tokens", "stream_options", "safety_identifier", "store", "user", "seed"}
+)
+MISTRAL_FIELDS: dict[str, frozenset[str]] = {
+    "system": frozenset({"role", "content"}),
+    "user": frozenset({"role", "content"}),
+    "assistant": frozenset({"role", "content", "tool_calls", "prefix"}),
+    "tool": frozenset({"role", "content", "tool_call_id", "name"}),
+    "tool_call": frozenset({"id", "type", "function", "index"}),
+}
 
 
 def blocks(turn: dict[str, Any]) -> list[dict[str, Any]]:
+    """A message's content as a list of blocks (chunks): none for null content."""
     content = turn["content"]
+    if content is None:
+        return []
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
@@ -320,26 +451,83 @@ def check_anthropic_rules(body: dict[str, Any]) -> None:
     assert not asked, "the last tool calls have no results"
 
 
-def check_chat_completions_rules(body: dict[str, Any]) -> None:
-    """Chat Completions: the tool messages right after an assistant message answer
-    each of its tool calls and nothing else; ids of at most 40 characters of
-    [a-zA-Z0-9_-]; tool messages hold text only; no reasoning field."""
+def answered_calls(messages: list[dict[str, Any]]) -> list[str]:
+    """The ids of the tool calls in Chat Completions `messages` (Mistral's too),
+    after checking that the tool messages right after an assistant message answer
+    each of its calls and nothing else."""
+    every: list[str] = []
     calls: list[str] = []
     answered: list[str] = []
-    for message in body["messages"]:
+    for message in messages:
         if message["role"] == "tool":
             assert message["tool_call_id"] in calls, "a tool message answers a call before it"
-            assert isinstance(message["content"], str), "a tool message takes text only"
             answered.append(message["tool_call_id"])
             continue
         assert sorted(answered) == sorted(calls), "every call answered right after it"
         calls = [call["id"] for call in message.get("tool_calls") or []]
+        every += calls
         answered = []
-        for call_id in calls:
-            assert len(call_id) <= 40, call_id
-            assert TOOL_CALL_ID.fullmatch(call_id), call_id
+    assert sorted(answered) == sorted(calls), "every call answered right after it"
+    return every
+
+
+def check_chat_completions_rules(body: dict[str, Any]) -> None:
+    """Chat Completions: the tool messages right after an assistant message answer
+    each of its tool calls and nothing else; ids of at most 40 characters of
+    [a-zA-Z0-9_-]; tool messages hold text only; no reasoning field."""
+    for call_id in answered_calls(body["messages"]):
+        assert len(call_id) <= 40, call_id
+        assert TOOL_CALL_ID.fullmatch(call_id), call_id
+    for message in body["messages"]:
+        if message["role"] == "tool":
+            assert isinstance(message["content"], str), "a tool message takes text only"
         assert not {"reasoning", "reasoning_content"} & message.keys()
-    assert sorted(answered) == sorted(calls)
+
+
+def check_mistral_rules(body: dict[str, Any], history: ChatHistory) -> None:
+    """Mistral: roles system, user, assistant and tool only, and no field it rejects;
+    each tool call answered by the tool messages right after it, under an id of
+    exactly 9 characters of [a-zA-Z0-9]; no user message right after a tool message
+    (error 3230); the last message a user's or a tool's (or an assistant's with
+    `prefix: true`); an assistant message says something or calls a tool; tool
+    messages hold text only; and the thinking chunks are Mistral's own, each
+    thought of the history that Mistral made sent back."""
+    assert not MISTRAL_REJECTS & body.keys(), MISTRAL_REJECTS & body.keys()
+    messages = body["messages"]
+    roles = [message["role"] for message in messages]
+    assert set(roles) <= {"system", "user", "assistant", "tool"}, roles
+    assert ("tool", "user") not in pairwise(roles), "no user message right after a tool message"
+    last = messages[-1]
+    assert last["role"] in {"user", "tool"} or (
+        last["role"] == "assistant" and last.get("prefix") is True
+    ), f"Mistral serves no history ending in {last}"
+    for call_id in answered_calls(messages):
+        assert MISTRAL_TOOL_CALL_ID.fullmatch(call_id), call_id
+    for message in messages:
+        extra = message.keys() - MISTRAL_FIELDS[message["role"]]
+        assert not extra, f"Mistral rejects {extra} on {message['role']} messages"
+        for call in message.get("tool_calls") or []:
+            assert call.keys() <= MISTRAL_FIELDS["tool_call"], call
+        if message["role"] == "assistant":
+            # "Assistant message must have either content or tool_calls, but not none."
+            # (error 3240; an empty string is none)
+            said = [chunk for chunk in blocks(message) if chunk["type"] != "text" or chunk["text"]]
+            assert said or message.get("tool_calls"), f"Mistral rejects {message}"
+        if message["role"] == "tool":
+            kinds = {chunk["type"] for chunk in blocks(message)}
+            assert kinds <= {"text"}, f"a tool message takes text only, not {kinds}"
+    thoughts = [
+        "".join(inner["text"] for inner in chunk["thinking"] if inner["type"] == "text")
+        for message in messages
+        for chunk in blocks(message)
+        if chunk["type"] == "thinking"
+    ]
+    own = [
+        part.text for message in history for part in message.reasoning if part.provider == "mistral"
+    ]
+    assert thoughts == own, (
+        f"{len(thoughts)} thinking chunks sent for Mistral's {len(own)} thoughts"
+    )
 
 
 def check_responses_rules(body: dict[str, Any]) -> None:
@@ -516,6 +704,65 @@ def test_mid_tool_loop_the_history_goes_to_the_responses_api() -> None:
     assert shows(thinking, body, history) is None  # not turned into text
 
 
+def test_mid_tool_loop_the_history_goes_to_mistral_and_back_to_anthropic_signed() -> None:
+    history = fixed_version_loop()
+    signed, _ = to_anthropic(history, FIXED_VERSION_TOOL)
+    body, report = to_mistral(history, FIXED_VERSION_TOOL)
+    stand_in = body["messages"][1]["tool_calls"][0]["id"]
+    assert body["messages"] == [
+        {"role": "user", "content": FIXED_VERSION_QUESTION},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": stand_in,
+                    "type": "function",
+                    "function": {"name": "fixed_version", "arguments": "{}"},
+                }
+            ],
+            "content": None,
+        },
+        {"role": "tool", "tool_call_id": stand_in, "content": "0.32a0"},
+    ]
+    assert body["tools"] == to_chat_completions(history, FIXED_VERSION_TOOL)[0]["tools"]
+    # Anthropic's thinking left out; its id, which Mistral cannot take, rewritten alike
+    # in the call and its result.
+    assert losses(report) == [
+        ("messages[1].parts[0]", "dropped"),
+        ("messages[1].parts[1].id", "transformed"),
+        ("messages[2].parts[0].tool_call_id", "transformed"),
+    ]
+    assert part_at(history, "messages[1].parts[0]").provider == "anthropic"
+    assert rewritten(history, report) == [FIXED_VERSION_CALL] * 2
+    assert report.target == "mistral"
+    assert to_mistral(history, FIXED_VERSION_TOOL)[0] == body  # the same stand-in again
+
+    # Back to Anthropic: its thinking signed as it came, the call under its own id.
+    body, report = to_anthropic(history, FIXED_VERSION_TOOL)
+    assert not report
+    assert body == signed
+    sent_back = recording(FIXED_VERSION, "anthropic")[1].request.json["messages"]
+    assert body["messages"][1]["content"][0] == sent_back[1]["content"][0]
+
+
+def test_a_user_turn_right_after_a_tool_result_goes_to_mistral_after_an_assistant_turn() -> None:
+    history = fixed_version_loop()
+    history.add_message(Message.user("Skip the joke."))
+    body, report = to_mistral(history, FIXED_VERSION_TOOL)
+    stand_in = body["messages"][2]["tool_call_id"]
+    assert body["messages"][2:] == [
+        {"role": "tool", "tool_call_id": stand_in, "content": "0.32a0"},
+        {"role": "assistant", "content": "OK"},
+        {"role": "user", "content": "Skip the joke."},
+    ]
+    assert losses(report)[3:] == [("messages[3]", "transformed")]
+    assert part_at(history, "messages[3]") is history.last_message
+    # Anthropic takes the user's text in the turn that holds the tool result.
+    body, report = to_anthropic(history, FIXED_VERSION_TOOL)
+    assert not report
+    assert [block["type"] for block in body["messages"][2]["content"]] == ["tool_result", "text"]
+
+
 # --- OpenAI answers; the Responses API's encrypted reasoning ---
 
 
@@ -576,6 +823,29 @@ def test_chat_completions_takes_neither_providers_reasoning_back(
     ]
 
 
+# The Responses API's call and its result (`weather_loop`'s [5] and [6]), as
+# Anthropic's turns.
+ANTHROPIC_WEATHER_TURNS = [
+    {
+        "role": "assistant",
+        "content": [
+            {
+                "type": "tool_use",
+                "id": WEATHER_CALL,
+                "name": "get_weather",
+                "input": {"city": "Paris"},
+            }
+        ],
+    },
+    {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": WEATHER_CALL, "content": "Sunny, 22C in Paris"}
+        ],
+    },
+]
+
+
 def test_mid_openai_tool_loop_anthropic_gets_its_own_thinking_only_and_thinking_off(
     weather_history: ChatHistory,
 ) -> None:
@@ -587,29 +857,7 @@ def test_mid_openai_tool_loop_anthropic_gets_its_own_thinking_only_and_thinking_
         "thinking": thinking.text,
         "signature": thinking.signature,
     }
-    assert body["messages"][5:] == [
-        {
-            "role": "assistant",
-            "content": [
-                {
-                    "type": "tool_use",
-                    "id": WEATHER_CALL,
-                    "name": "get_weather",
-                    "input": {"city": "Paris"},
-                }
-            ],
-        },
-        {
-            "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": WEATHER_CALL,
-                    "content": "Sunny, 22C in Paris",
-                }
-            ],
-        },
-    ]
+    assert body["messages"][5:] == ANTHROPIC_WEATHER_TURNS
     # The open tool loop is OpenAI's: no thinking block opens it, which Anthropic
     # demands with thinking on; so this call goes with thinking off, reported.
     assert body["thinking"] == {"type": "disabled"}
@@ -617,17 +865,51 @@ def test_mid_openai_tool_loop_anthropic_gets_its_own_thinking_only_and_thinking_
     assert part_at(weather_history, "messages[5].parts[0]").provider == "openai-responses"
 
 
+def test_encrypted_reasoning_is_left_out_for_mistral_and_goes_back_to_the_responses_api(
+    weather_history: ChatHistory,
+) -> None:
+    tools = (FIXED_VERSION_TOOL, WEATHER_TOOL)
+    sent, _ = to_responses(weather_history, *tools)
+    body, report = to_mistral(weather_history, *tools)
+    assert losses(report) == [
+        ("messages[1].parts[0]", "dropped"),
+        ("messages[1].parts[1].id", "transformed"),
+        ("messages[2].parts[0].tool_call_id", "transformed"),
+        ("messages[5].parts[0]", "dropped"),
+        ("messages[5].parts[1].id", "transformed"),
+        ("messages[6].parts[0].tool_call_id", "transformed"),
+    ]
+    dropped = [part_at(weather_history, path) for path, kind in losses(report) if kind == "dropped"]
+    assert [part.provider for part in dropped] == ["anthropic", "openai-responses"]
+    assert rewritten(weather_history, report) == [FIXED_VERSION_CALL] * 2 + [WEATHER_CALL] * 2
+    stand_ins = [m["tool_calls"][0]["id"] for m in body["messages"] if m.get("tool_calls")]
+    assert len(set(stand_ins)) == 2
+    assert body["messages"][3:5] == [
+        {"role": "assistant", "content": TOKYO_ANSWER},
+        {"role": "user", "content": WEATHER_QUESTION},
+    ]
+
+    # Back to the Responses API: its reasoning exactly, its call under its own id.
+    body, report = to_responses(weather_history, *tools)
+    assert body == sent
+    assert body["input"][5]["encrypted_content"] == dropped[1].signature
+    assert body["input"][6]["call_id"] == WEATHER_CALL
+    assert losses(report) == [("messages[1].parts[0]", "dropped")]
+
+
 # --- the whole journey, the history saved and loaded between hops ---
 
 
-def test_a_conversation_moves_from_anthropic_to_openai_and_back(tmp_path: Path) -> None:
+def test_a_conversation_moves_from_anthropic_to_openai_and_mistral_and_back(
+    tmp_path: Path,
+) -> None:
     history = saved_and_loaded(fixed_version_loop(), tmp_path)
-    to_chat_completions(history, FIXED_VERSION_TOOL)
-    to_responses(history, FIXED_VERSION_TOOL)
+    for target in (to_chat_completions, to_responses, to_mistral):
+        target(history, FIXED_VERSION_TOOL)
 
     history = saved_and_loaded(weather_loop(history), tmp_path)
-    to_chat_completions(history, FIXED_VERSION_TOOL, WEATHER_TOOL)
-    to_responses(history, FIXED_VERSION_TOOL, WEATHER_TOOL)
+    for target in (to_mistral, to_chat_completions, to_responses):
+        target(history, FIXED_VERSION_TOOL, WEATHER_TOOL)
 
     _, paris = recording(WEATHER, "openai")
     history.add_response(answer(paris, responses_adapter))
@@ -660,27 +942,7 @@ def test_a_conversation_moves_from_anthropic_to_openai_and_back(tmp_path: Path) 
         },
         {"role": "assistant", "content": TOKYO_ANSWER},
         {"role": "user", "content": WEATHER_QUESTION},
-        {
-            "role": "assistant",
-            "content": [
-                {
-                    "type": "tool_use",
-                    "id": WEATHER_CALL,
-                    "name": "get_weather",
-                    "input": {"city": "Paris"},
-                }
-            ],
-        },
-        {
-            "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": WEATHER_CALL,
-                    "content": "Sunny, 22C in Paris",
-                }
-            ],
-        },
+        *ANTHROPIC_WEATHER_TURNS,
         {"role": "assistant", "content": PARIS_ANSWER},
         {"role": "user", "content": "Thanks! Which version did the tool report earlier?"},
     ]
@@ -706,6 +968,139 @@ def test_an_application_may_change_the_body_it_sends_without_changing_the_histor
     assert to_anthropic(history, FIXED_VERSION_TOOL)[0] == sent
 
 
+# --- Mistral's answers: thinking without a signature, 9-character ids ---
+
+
+def recorded_message(interaction: Interaction) -> dict[str, Any]:
+    """The message of a recorded Chat Completions answer, as it came, less the
+    `tool_calls: null` of every Mistral answer (which a request need not carry)."""
+    message: dict[str, Any] = interaction.response.json["choices"][0]["message"]
+    return {key: value for key, value in message.items() if (key, value) != ("tool_calls", None)}
+
+
+def test_mistral_thinking_and_tool_call_go_to_the_other_apis() -> None:
+    history = mistral_loop()
+    thinking = history.messages[5].parts[0]
+    assert isinstance(thinking, ReasoningPart)
+    assert (thinking.provider, thinking.signature) == ("mistral", None)
+    assert history.messages[1].tool_calls[0].id == MISTRAL_CALL
+
+    # Anthropic takes no empty text block: Mistral's "" beside its call is left out too.
+    body, report = to_anthropic(history, WEATHER_TOOL)
+    assert losses(report) == [
+        ("messages[1].parts[0]", "dropped"),
+        ("messages[5].parts[0]", "dropped"),
+    ]
+    assert "mistral" in report.losses[1].reason
+    assert body["messages"][1]["content"] == [
+        {"type": "tool_use", "id": MISTRAL_CALL, "name": "get_weather", "input": {"city": "Paris"}}
+    ]
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+    assert list(strings(body)).count(MISTRAL_CALL) == 2  # the call and its result
+
+    for target in (to_chat_completions, to_responses):
+        body, report = target(history, WEATHER_TOOL)
+        assert losses(report) == [("messages[5].parts[0]", "dropped")]
+        assert part_at(history, "messages[5].parts[0]") is thinking
+        assert list(strings(body)).count(MISTRAL_CALL) == 2  # the id fits: kept
+
+
+def test_mistral_thinking_and_ids_go_back_to_mistral_as_they_came() -> None:
+    history = mistral_loop()
+    body, report = to_mistral(history, WEATHER_TOOL)
+    assert not report
+    called, told = recording(MISTRAL_WEATHER, "mistral")
+    (thought,) = recording(MAGISTRAL, "mistral")
+    # Mistral's three answers as it sent them (its thinking chunk and its id
+    # included), the tool result as pydantic-ai sent it.
+    assert body["messages"] == [
+        {"role": "user", "content": WEATHER_QUESTION},
+        recorded_message(called),
+        told.request.json["messages"][2],
+        recorded_message(told),
+        thought.request.json["messages"][-1],
+        recorded_message(thought),
+        {"role": "user", "content": RIVER_THANKS},
+    ]
+    assert body["messages"][5]["content"][0]["type"] == "thinking"
+    # Through each other API, and back: the same body.
+    for target in (to_anthropic, to_chat_completions, to_responses):
+        target(history, WEATHER_TOOL)
+        assert to_mistral(history, WEATHER_TOOL) == (body, report)
+
+
+def test_a_history_ending_in_an_answer_is_refused_for_mistral_before_sending() -> None:
+    history = ChatHistory(messages=mistral_loop().messages[:-1])
+    request = ChatRequest(model=MISTRAL_MODEL, messages=tuple(history.messages))
+    with pytest.raises(InvalidDataError) as caught:
+        mistral_adapter.encode_request(request, report=TranslationReport())
+    assert [path for path, _ in caught.value.problems] == ["messages[5]"]
+    assert history.last_message.role == "assistant"
+
+
+def test_reasoning_pydantic_ai_sent_to_mistral_as_thinking_is_left_out() -> None:
+    reasoned, thought = recording(MAGISTRAL)
+    assert (reasoned.path, thought.provider) == ("/v1/responses", "mistral")
+    asked = thought.request.json["messages"]
+    history = ChatHistory(messages=[Message.user(asked[0]["content"])])
+    history.add_response(answer(reasoned, responses_adapter))
+    history.add_message(Message.user(asked[2]["content"]))
+
+    # pydantic-ai sent o3-mini's reasoning summary on to magistral as a thinking chunk,
+    # which Mistral takes for its own: here it is left out, and reported.
+    body, report = to_mistral(history)
+    summary, text = asked[1]["content"]
+    assert summary["type"] == "thinking"
+    assert body["messages"] == [asked[0], {"role": "assistant", "content": text["text"]}, asked[2]]
+    assert losses(report) == [("messages[1].parts[0]", "dropped")]
+
+    # Magistral's answer appended: each provider gets its own reasoning back, only.
+    history.add_response(answer(thought, mistral_adapter))
+    history.add_message(Message.user(RIVER_THANKS))
+    body, report = to_responses(history)
+    encrypted = reasoned.response.json["output"][0]["encrypted_content"]
+    assert body["input"][1]["encrypted_content"] == encrypted
+    assert losses(report) == [("messages[3].parts[0]", "dropped")]
+    body, report = to_mistral(history)
+    assert body["messages"][3] == recorded_message(thought)
+    assert losses(report) == [("messages[1].parts[0]", "dropped")]
+
+
+def test_an_openai_refusal_goes_to_mistral_as_text() -> None:
+    (refused,) = recording(REFUSAL, "openai")
+    asked = openai_adapter.decode_request(refused.request.json).messages
+    history = ChatHistory(messages=list(asked))
+    history.add_response(answer(refused, openai_adapter))
+    history.add_message(Message.user("Why not?"))
+    assert [message.role for message in history] == ["user", "assistant", "user"]
+    # Mistral has no `refusal` field (it rejects one): the refusal goes as the
+    # assistant's text, reported, as it goes to Anthropic.
+    body, report = to_mistral(history)
+    assert body["messages"][1] == {
+        "role": "assistant",
+        "content": recorded_message(refused)["refusal"],
+    }
+    assert losses(report) == [("messages[1].parts[0]", "transformed")]
+    assert to_anthropic(history, reasoning=None)[0]["messages"][1] == body["messages"][1]
+
+
+@pytest.mark.parametrize("made_by", ["openai", "anthropic"])
+def test_an_answer_with_nothing_mistral_takes_is_left_out_and_reported(made_by: str) -> None:
+    history = ChatHistory(messages=[Message.user("Go ahead.")])
+    if made_by == "openai":
+        (empty,) = recording(EMPTY_ANSWER, "openai")
+        history.add_response(answer(empty, openai_adapter))
+    else:  # thinking only, as when Anthropic is cut off mid-thought
+        thinking = fixed_version_loop().messages[1].parts[0]
+        history.add_message(Message(role="assistant", parts=[thinking]))
+    history.add_message(Message.user("Go on."))
+    body, report = to_mistral(history)
+    assert [message["role"] for message in body["messages"]] == ["user", "user"]
+    paths = [loss.path for loss in report.losses]
+    assert paths, "left out, reported"
+    assert all(path == "messages[1]" or path.startswith("messages[1].") for path in paths), paths
+
+
 # --- redacted thinking ---
 
 
@@ -723,8 +1118,8 @@ def test_redacted_thinking_goes_back_to_anthropic_only() -> None:
     assert not report
     assert body["messages"][1] == second.request.json["messages"][1]  # as pydantic-ai sent it
 
-    for to_openai in (to_chat_completions, to_responses):
-        body, report = to_openai(history)
+    for target in (to_chat_completions, to_responses, to_mistral):
+        body, report = target(history)
         assert losses(report) == [("messages[1].parts[0]", "dropped")]
         assert part_at(history, "messages[1].parts[0]") is redacted
 
@@ -732,12 +1127,58 @@ def test_redacted_thinking_goes_back_to_anthropic_only() -> None:
 # --- tool-call ids the target cannot take ---
 
 
-def test_ids_too_long_for_chat_completions_are_rewritten_alike_in_call_and_result() -> None:
+def favorite_colors_loop() -> ChatHistory:
+    """The history chatlas kept, and sent: the Responses API's two calls under their
+    52-character item ids, and their results; then its answer.
+
+    [0] user, [1] assistant (two calls), [2] tool (two results), [3] assistant.
+    """
     _, answered = recording(FAVORITE_COLORS, "openai")
-    # The history chatlas kept, and sent: the calls under their 52-character item ids.
     kept = responses_adapter.decode_request(answered.request.json).messages
     history = ChatHistory(messages=list(kept))
     history.add_response(answer(answered, responses_adapter))
+    return history
+
+
+def kimi_loop() -> ChatHistory:
+    """Kimi K2 (served by Groq, say) calls a tool twice, under ids no recording has
+    (`functions.get_weather:0`); the application runs both.
+
+    [0] user, [1] assistant (two calls), [2] tool, [3] tool.
+    """
+    calls = [
+        {
+            "id": f"functions.get_weather:{k}",
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": f'{{"city":"{city}"}}'},
+        }
+        for k, city in enumerate(("Lisbon", "Porto"))
+    ]
+    kimi = openai_adapter.decode_response(
+        {
+            "id": "chatcmpl-kimi",
+            "object": "chat.completion",
+            "created": 1760000000,
+            "model": "moonshotai/kimi-k2-instruct-0905",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {"role": "assistant", "content": None, "tool_calls": calls},
+                }
+            ],
+            "usage": {"prompt_tokens": 61, "completion_tokens": 30, "total_tokens": 91},
+        }
+    )
+    history = ChatHistory(messages=[Message.user("Is it raining in Lisbon or Porto?")])
+    history.add_response(kimi)
+    for call, result in zip(history.last_message.tool_calls, ("Rain", "Clear"), strict=True):
+        history.add_message(Message.tool_result(call.id, result, name=call.name))
+    return history
+
+
+def test_ids_too_long_for_chat_completions_are_rewritten_alike_in_call_and_result() -> None:
+    history = favorite_colors_loop()
     call_ids = [call.id for call in history.messages[1].tool_calls]
     assert call_ids == [
         "fc_0ac6a4d9e19151d50169fb7cb76ccc81939c747589e4dddeb4",
@@ -755,9 +1196,7 @@ def test_ids_too_long_for_chat_completions_are_rewritten_alike_in_call_and_resul
         ("messages[2].parts[0].tool_call_id", "transformed"),
         ("messages[2].parts[1].tool_call_id", "transformed"),
     ]
-    for loss, call_id in zip(report.losses, call_ids + call_ids, strict=True):
-        assert getattr(part_at(history, loss.path), loss.path.rpartition(".")[2]) == call_id
-        assert call_id in loss.reason
+    assert rewritten(history, report) == call_ids + call_ids
     # The same history, to the same provider again: the same stand-ins.
     assert to_chat_completions(history)[0] == body
 
@@ -771,65 +1210,53 @@ def test_ids_too_long_for_chat_completions_are_rewritten_alike_in_call_and_resul
 
 
 def test_ids_with_characters_anthropic_cannot_take_are_rewritten_alike() -> None:
-    # No recording has such an id; Kimi K2 (served by Groq, say) names its calls so.
-    kimi = openai_adapter.decode_response(
-        {
-            "id": "chatcmpl-kimi",
-            "object": "chat.completion",
-            "created": 1760000000,
-            "model": "moonshotai/kimi-k2-instruct-0905",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "tool_calls",
-                    "message": {
-                        "role": "assistant",
-                        "content": None,
-                        "tool_calls": [
-                            {
-                                "id": f"functions.get_weather:{k}",
-                                "type": "function",
-                                "function": {
-                                    "name": "get_weather",
-                                    "arguments": f'{{"city":"{city}"}}',
-                                },
-                            }
-                            for k, city in enumerate(("Lisbon", "Porto"))
-                        ],
-                    },
-                }
-            ],
-            "usage": {"prompt_tokens": 61, "completion_tokens": 30, "total_tokens": 91},
-        }
-    )
-    history = ChatHistory(messages=[Message.user("Is it raining in Lisbon or Porto?")])
-    history.add_response(kimi)
-    for call, result in zip(history.last_message.tool_calls, ("Rain", "Clear"), strict=True):
-        history.add_message(Message.tool_result(call.id, result, name=call.name))
-
-    body, report = to_anthropic(history, WEATHER_TOOL, reasoning=None)
-    calls = [block["id"] for block in body["messages"][1]["content"]]
-    results = [block["tool_use_id"] for block in body["messages"][2]["content"]]
-    assert calls == results
-    assert calls[0] != calls[1]
-    assert losses(report) == [
+    history = kimi_loop()
+    each_call_and_result = [
         ("messages[1].parts[0].id", "transformed"),
         ("messages[1].parts[1].id", "transformed"),
         ("messages[2].parts[0].tool_call_id", "transformed"),
         ("messages[3].parts[0].tool_call_id", "transformed"),
     ]
+    body, report = to_anthropic(history, WEATHER_TOOL, reasoning=None)
+    calls = [block["id"] for block in body["messages"][1]["content"]]
+    results = [block["tool_use_id"] for block in body["messages"][2]["content"]]
+    assert calls == results
+    assert calls[0] != calls[1]
+    assert losses(report) == each_call_and_result
     assert history.last_message.tool_results[0].tool_call_id == "functions.get_weather:1"
 
     body, report = to_chat_completions(history, WEATHER_TOOL)
     calls = [call["id"] for call in body["messages"][1]["tool_calls"]]
     assert [message["tool_call_id"] for message in body["messages"][2:]] == calls
     assert calls[0] != calls[1]
+    assert losses(report) == each_call_and_result
+
+
+@pytest.mark.parametrize(
+    ("loop", "results"),
+    [
+        pytest.param(favorite_colors_loop, ["messages[2].parts[0]", "messages[2].parts[1]"]),
+        pytest.param(kimi_loop, ["messages[2].parts[0]", "messages[3].parts[0]"]),
+    ],
+)
+def test_other_providers_ids_go_to_mistral_as_nine_characters_alike_in_call_and_result(
+    loop: Callable[[], ChatHistory], results: list[str]
+) -> None:
+    history = loop()
+    if history.last_message.role == "assistant":
+        history.add_message(Message.user("Thanks."))
+    body, report = to_mistral(history, WEATHER_TOOL)
+    calls = [call["id"] for call in body["messages"][1]["tool_calls"]]
+    answers = [message["tool_call_id"] for message in body["messages"] if message["role"] == "tool"]
+    assert answers == calls
+    assert len(set(calls)) == 2
     assert losses(report) == [
         ("messages[1].parts[0].id", "transformed"),
         ("messages[1].parts[1].id", "transformed"),
-        ("messages[2].parts[0].tool_call_id", "transformed"),
-        ("messages[3].parts[0].tool_call_id", "transformed"),
+        *((f"{result}.tool_call_id", "transformed") for result in results),
     ]
+    assert rewritten(history, report) == [call.id for call in history.messages[1].tool_calls] * 2
+    assert to_mistral(history, WEATHER_TOOL)[0] == body  # the same stand-ins again
 
 
 # --- an image inside a tool result ---
@@ -916,25 +1343,77 @@ def test_an_image_alone_in_a_tool_result_leaves_a_note_in_the_tool_message() -> 
     ]
 
 
+def test_an_image_in_a_tool_result_goes_to_mistral_after_an_assistant_turn() -> None:
+    image = FilePart(media_type="image/png", url=ROSE)
+    history = get_file_loop(TextPart(text="File attached"), image)
+    body, report = to_mistral(history, GET_FILE_TOOL)
+    # As pydantic-ai sent it, and Mistral answered: the tool's text in the tool message,
+    # the image in a user message after it, an assistant turn between them (which the
+    # SDK wrote as a text chunk, with `prefix: false`).
+    stand_in = body["messages"][1]["tool_calls"][0]["id"]
+    moved = {"role": "user", "content": [{"type": "image_url", "image_url": {"url": ROSE}}]}
+    assert body["messages"][2:] == [
+        {"role": "tool", "tool_call_id": stand_in, "content": "File attached"},
+        {"role": "assistant", "content": "OK"},
+        moved,
+    ]
+    _, described = recording(MISTRAL_GET_FILE, "mistral")
+    assert described.request.json["messages"][3:] == [
+        {"role": "assistant", "content": [{"type": "text", "text": "OK"}], "prefix": False},
+        moved,
+    ]
+    assert losses(report)[:3] == [
+        ("messages[1].parts[0].id", "transformed"),
+        ("messages[2].parts[0].tool_call_id", "transformed"),
+        ("messages[2].parts[0].content[1]", "transformed"),
+    ]
+    check_bridge_names_the_tool_result(report, "messages[2]")
+
+    # Mistral's description appended, the user asks on: the same turns again.
+    history.add_response(answer(described, mistral_adapter))
+    history.add_message(Message.user("Thanks. Is it a rose?"))
+    body, report = to_mistral(history, GET_FILE_TOOL)
+    assert body["messages"][4] == moved
+    check_bridge_names_the_tool_result(report, "messages[2]")
+
+
+def check_bridge_names_the_tool_result(report: TranslationReport, tool_message: str) -> None:
+    """The one assistant turn put after a tool message is reported on the tool message
+    (or a part of it) whose files it goes before."""
+    (bridge,) = [loss for loss in report.losses if "after a tool message" in loss.reason]
+    assert bridge.kind == "transformed"
+    assert re.fullmatch(re.escape(tool_message) + r"(\.parts\[\d+\].*)?", bridge.path), bridge.path
+
+
 # --- every recorded answer, moved to every provider ---
 
 
-SOURCES: dict[str, tuple[str, str, Any]] = {
-    "anthropic": ("anthropic", "/v1/messages", anthropic_adapter),
-    "openai": ("openai", "/v1/chat/completions", openai_adapter),
-    "openai-responses": ("openai", "/v1/responses", responses_adapter),
-}
-FOLDERS = {
-    "anthropic": "anthropic",
-    "openai": "openai-chat",
-    "openai-responses": "openai-responses",
+class Source(NamedTuple):
+    """An API whose recorded answers the histories are made of."""
+
+    provider: str  # the cassettes' name for its host
+    endpoint: str
+    adapter: Any
+    folder: str  # its recordings, in the corpus
+    target: str  # its own API, in TARGETS
+
+
+SOURCES: dict[str, Source] = {
+    "anthropic": Source("anthropic", "/v1/messages", anthropic_adapter, "anthropic", "anthropic"),
+    "openai": Source(
+        "openai", "/v1/chat/completions", openai_adapter, "openai-chat", "chat-completions"
+    ),
+    "openai-responses": Source(
+        "openai", "/v1/responses", responses_adapter, "openai-responses", "responses-api"
+    ),
+    "mistral": Source("mistral", "/v1/chat/completions", mistral_adapter, "mistral", "mistral"),
 }
 
 
 @functools.cache
 def answers_in(path: Path, source: str) -> tuple[Interaction, ...]:
     """The interactions of `path` in which `source` (an adapter's name) answered."""
-    provider, endpoint, _ = SOURCES[source]
+    provider, endpoint = SOURCES[source].provider, SOURCES[source].endpoint
     return tuple(
         interaction
         for interaction in load_cassette(path).for_provider(provider)
@@ -946,23 +1425,31 @@ TARGETS: dict[str, Callable[..., tuple[dict[str, Any], TranslationReport]]] = {
     "anthropic": to_anthropic,
     "chat-completions": to_chat_completions,
     "responses-api": to_responses,
+    "mistral": to_mistral,
 }
 
 
+def answering_files(source: str) -> list[Path | MissingCorpus]:
+    """The corpus files in which `source` answered (a `MissingCorpus` if none)."""
+    return corpus_params(
+        SOURCES[source].folder,
+        pattern="*.yaml",
+        keep=lambda path: bool(answers_in(path, source)),
+        holding=f"answers from {source}",
+    )
+
+
+def case(source: str, path: Path | MissingCorpus, target: str, name: str) -> Any:
+    return pytest.param(source, path, target, id=f"{corpus_id(path)}->{name}")
+
+
 def recorded_answers() -> list[Any]:
-    params = []
-    for source, folder in FOLDERS.items():
-        found = corpus_params(
-            folder,
-            pattern="*.yaml",
-            keep=lambda path, source=source: bool(answers_in(path, source)),
-            holding=f"answers from {source}",
-        )
-        for path in found:
-            for target in TARGETS:
-                name = f"{corpus_id(path)}->{target}"
-                params.append(pytest.param(source, path, target, id=name))
-    return params
+    return [
+        case(source, path, target, target)
+        for source in SOURCES
+        for path in answering_files(source)
+        for target in TARGETS
+    ]
 
 
 def answered(response: ChatResponse) -> tuple[ChatHistory, tuple[ToolSpec, ...]]:
@@ -980,19 +1467,53 @@ def answered(response: ChatResponse) -> tuple[ChatHistory, tuple[ToolSpec, ...]]
     return history, tuple(ToolSpec(name=name, parameters={"type": "object"}) for name in names)
 
 
+def recorded_histories(
+    recorded: Path | MissingCorpus, source: str
+) -> Iterator[tuple[ChatHistory, tuple[ToolSpec, ...]]]:
+    """The history and tools `answered` gives for each of `source`'s answers in `recorded`."""
+    answers = answers_in(from_corpus(recorded), source)
+    assert answers, "the file was picked for holding answers"
+    for interaction in answers:
+        yield answered(answer(interaction, SOURCES[source].adapter))
+
+
 @pytest.mark.parametrize(("source", "recorded", "target"), recorded_answers())
 def test_every_recorded_answer_moves_to_every_provider(
     source: str, recorded: Path | MissingCorpus, target: str
 ) -> None:
     """Each answer of the corpus, its tool calls answered, sent on to each API
     (its own included): every hop's checks (`send`) and the target's rules hold."""
-    adapter = SOURCES[source][2]
-    answers = answers_in(from_corpus(recorded), source)
-    assert answers, "the file was picked for holding answers"
-    for interaction in answers:
-        history, tools = answered(answer(interaction, adapter))
+    for history, tools in recorded_histories(recorded, source):
         body, _ = TARGETS[target](history, *tools)
         assert body["model"]
+
+
+def there_and_back() -> list[Any]:
+    """Each answering file with the API its histories go through: Mistral, or for
+    Mistral's own answers each of the others."""
+    others = [target for target in TARGETS if target != "mistral"]
+    return [
+        case(source, path, via, f"{via}->back")
+        for source in SOURCES
+        for path in answering_files(source)
+        for via in (others if source == "mistral" else ["mistral"])
+    ]
+
+
+@pytest.mark.parametrize(("source", "recorded", "via"), there_and_back())
+def test_every_recorded_answer_goes_to_mistral_and_back(
+    source: str, recorded: Path | MissingCorpus, via: str
+) -> None:
+    """Each answer of the corpus, its tool calls answered, sent to its own API, then
+    through another (Mistral; from Mistral, the others), then to its own again: the
+    same body and the same losses, for the hop changed nothing in the history."""
+    home = TARGETS[SOURCES[source].target]
+    for history, tools in recorded_histories(recorded, source):
+        before, report = home(history, *tools)
+        TARGETS[via](history, *tools)
+        after, again = home(history, *tools)
+        assert after == before
+        assert losses(again) == losses(report)
 
 
 def test_a_legacy_function_call_and_its_result_go_back_to_chat_completions_paired() -> None:

@@ -34,6 +34,8 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   sent first (Mistral: `any`, and `required` read too).
 - `user_field`: where the context's user id goes (OpenAI:
   `safety_identifier`; None: the server takes none, and it is left out).
+- `empty_assistant`: whether the server takes an assistant message with
+  neither content nor tool calls; if not, one is left out (reported).
 - `refusal_field`: whether an assistant message has a `refusal` field
   (OpenAI); if not, a refusal goes as the assistant's text (reported).
 - `numbered_calls`: whether an answer's tool calls carry their `index`
@@ -112,6 +114,7 @@ class ChatCompletionsDialect:
     stream_noise: frozenset[str] = frozenset({"obfuscation"})
     numbered_calls: bool = False
     refusal_field: bool = True
+    empty_assistant: bool = True
     part_decoder: type[PartDecoder] | None = None
     part_encoder: type[PartEncoder] | None = None
 

@@ -57,7 +57,12 @@ from interlingua_chat_completions._parts import (
     wire_content,
     with_fields,
 )
-from interlingua_chat_completions._rules import check_tool_pairs, part_path
+from interlingua_chat_completions._rules import (
+    bridge_tool_turn,
+    check_tool_pairs,
+    part_path,
+    says_something,
+)
 from interlingua_chat_completions._settings import (
     decode_settings,
     encode_settings,
@@ -150,7 +155,9 @@ class _Encoder:
                     out.append(self.user(message, entry, index))
                 case "assistant":
                     self.legacy_calls = {}
-                    out.append(self.assistant(message, entry, index))
+                    wire = self.assistant(message, entry, index)
+                    if self.dialect.empty_assistant or says_something(wire, index, self.report):
+                        out.append(wire)
                 case "tool":
                     out.extend(self.tool_results(message, entry, index, moved))
                 case _:
@@ -161,16 +168,8 @@ class _Encoder:
         return out
 
     def after_tool(self, out: list[dict[str, Any]], index: int) -> None:
-        """Before a user message (message `index`'s, or the files of tool message
-        `index`): the dialect's assistant turn, if a tool message came last and
-        the server refuses a user message right after one."""
-        bridge = self.dialect.tool_user_bridge
-        if bridge is not None and out and out[-1]["role"] == "tool":
-            out.append({"role": "assistant", "content": bridge})
-            reason = f"{self.provider} takes no user message right after a tool message"
-            self.report.transformed(
-                f"messages[{index}]", f"{reason}: an assistant turn put between them"
-            )
+        """Before a user message (message `index`'s, or the files of tool message `index`)."""
+        bridge_tool_turn(out, self.dialect.tool_user_bridge, f"messages[{index}]", self.report)
 
     def system(self, message: Message, entry: ProviderEntry) -> dict[str, Any]:
         forms = entry.get("forms", {})

@@ -34,10 +34,12 @@ __all__ = [
     "TOOL_CALL_ID_CHARACTERS",
     "TOOL_CALL_ID_MAX_LENGTH",
     "FileFields",
+    "bridge_tool_turn",
     "check_tool_pairs",
     "fit_stop",
     "guess_media_type",
     "part_path",
+    "says_something",
     "schema_name",
     "takes_file",
     "tool_settings",
@@ -243,3 +245,26 @@ def schema_name(name: str | None, report: TranslationReport) -> str:
             f"OpenAI requires a schema name; sent as {DEFAULT_SCHEMA_NAME!r}",
         )
     return name or DEFAULT_SCHEMA_NAME
+
+
+def bridge_tool_turn(
+    out: list[dict[str, Any]], bridge: str | None, path: str, report: TranslationReport
+) -> None:
+    """Before a user message: an assistant turn saying `bridge`, if a tool message
+    came last, for a server that refuses the pair (Mistral: "Unexpected role
+    'user' after role 'tool'"); reported at `path`."""
+    if bridge is not None and out and out[-1]["role"] == "tool":
+        out.append({"role": "assistant", "content": bridge})
+        reason = f"{report.target} takes no user message right after a tool message"
+        report.transformed(path, f"{reason}: an assistant turn put between them")
+
+
+def says_something(wire: Mapping[str, Any], index: int, report: TranslationReport) -> bool:
+    """Whether assistant message `index` has content or tool calls, for a server
+    that refuses one with neither (Mistral: "Assistant message must have either
+    content or tool_calls"); one that has neither is left out, reported."""
+    if wire.get("content") or wire.get("tool_calls"):
+        return True
+    reason = f"{report.target} takes no assistant message without content or tool calls"
+    report.dropped(f"messages[{index}]", reason)
+    return False

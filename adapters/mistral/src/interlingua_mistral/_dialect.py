@@ -4,8 +4,10 @@ What Mistral does its own way, each from the module that holds it: its
 content chunks (`_parts`), finish reasons (`_finish`), usage (`_usage`),
 error bodies (`_errors`) and rules (`_rules`: 9-character tool-call ids, the
 last message, no user message right after a tool message); and, as data,
-`max_tokens`, `random_seed`, `tool_choice: "any"`, no user id field, the
-`tool_calls: null` every answer has, and the `p` padding of stream chunks.
+`max_tokens`, `random_seed`, `tool_choice: "any"`, no user id field, no
+`refusal` field, no empty assistant message ("Assistant message must have
+either content or tool_calls", error 3240), the `tool_calls: null` every
+answer has, and the `p` padding of stream chunks.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ MISTRAL = MistralDialect(
     stream_noise=frozenset({"p"}),
     numbered_calls=True,
     refusal_field=False,
+    empty_assistant=False,
     part_decoder=MistralPartDecoder,
     part_encoder=MistralPartEncoder,
 )

@@ -37,6 +37,7 @@ TOOL_USER_BRIDGE = "OK"
 # "Expected last role User or Tool (or Assistant with prefix True) for serving
 # but got assistant".
 _LAST_ROLES = ("user", "tool")
+_ARTICLES = {"assistant": "an", "system": "a"}
 
 # What `document_url` reads (a URL or a data URL), and `input_audio` (bare
 # base64 of a wav or mp3 file; the wire does not say which).
@@ -63,7 +64,7 @@ def check_last_message(messages: Sequence[Message]) -> None:
             (
                 f"messages[{index}]",
                 f"Mistral serves a history ending in a user or tool message (or an assistant "
-                f"message with prefix: true), not a {last.role} message",
+                f"message with prefix: true), not {_ARTICLES[last.role]} {last.role} message",
             )
         ],
         subject="request for mistral",
