@@ -395,3 +395,23 @@ def test_an_error_chunk_ends_the_stream_with_the_typed_error() -> None:
     assert isinstance(caught.value.error, RateLimitError)
     assert caught.value.error.retryable
     assert caught.value.partial.message.text == "Hel"
+
+
+def test_a_tool_call_streamed_in_pieces_accumulates_to_the_whole_call() -> None:
+    first = {"id": "Xy7Qk2mZp", "type": "function", "index": 0,
+             "function": {"name": "get_weather", "arguments": ""}}  # fmt: skip
+    pieces = ['{"city"', ': "Par', 'is"}']
+    chunks = [
+        chunk({"role": "assistant", "content": "", "tool_calls": [first]}),
+        *(
+            chunk({"tool_calls": [{"index": 0, "function": {"name": "", "arguments": piece}}]})
+            for piece in pieces
+        ),
+        chunk({"content": ""}, "tool_calls"),
+    ]
+    (call,) = accumulate(decode_stream(chunks)).message.tool_calls
+    assert (call.id, call.name, call.parsed_arguments()) == (
+        "Xy7Qk2mZp",
+        "get_weather",
+        {"city": "Paris"},
+    )
