@@ -21,6 +21,7 @@ ADAPTERS = {
     "openai": ("openai-chat", "openai", "/v1/chat/completions"),
     "openai-responses": ("openai-responses", "openai", "/v1/responses"),
     "mistral": ("mistral", "mistral", "/v1/chat/completions"),
+    "groq": ("groq", "groq", "/openai/v1/chat/completions"),
 }
 
 

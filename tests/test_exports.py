@@ -182,6 +182,7 @@ def test_importing_the_shared_chat_completions_codec_imports_no_sdk() -> None:
 SDK_OF = {
     "interlingua-anthropic": {"anthropic"},
     "interlingua-chat-completions": set(),
+    "interlingua-groq": {"groq"},
     "interlingua-mistral": {"mistralai"},
     "interlingua-openai": {"openai"},
 }
