@@ -38,7 +38,7 @@ SKELETON = frozenset(
 EXTRA_MODULES = {
     "interlingua_anthropic": frozenset(),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one.
-    "interlingua_chat_completions": frozenset({"_dialect", "_codec"}),
+    "interlingua_chat_completions": frozenset({"_dialect", "_codec", "_think"}),
     "interlingua_openai.responses": frozenset(),
 }
 # A Chat Completions server's package: its name in `_wire`, its dialect and codec

@@ -34,6 +34,10 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   sent first (Mistral: `any`, and `required` read too).
 - `user_field`: where the context's user id goes (OpenAI:
   `safety_identifier`; None: the server takes none, and it is left out).
+- `think_tags`: whether an assistant's content may open with its reasoning
+  in `<think>` tags (Groq's raw format), split out as a `ReasoningPart`.
+- `document_parts`: whether a user message takes `file` parts (documents);
+  if not, they are left out (reported).
 - `empty_assistant`: whether the server takes an assistant message with
   neither content nor tool calls; if not, one is left out (reported).
 - `refusal_field`: whether an assistant message has a `refusal` field
@@ -52,22 +56,25 @@ What a dialect decides (Groq, say, subclasses and overrides these):
 - `usage`: the usage object's names, including extra counts such as Groq's
   `queue_time`.
 - `stream_usage(chunk)`: where a stream chunk carries usage (Groq:
-  `x_groq.usage`).
+  `x_groq.usage`), and `stream_fields(chunk)` its fields without it.
 - `decode_error(status, body)`: the server's error bodies to typed errors,
   answers and in-stream error chunks alike (OpenAI's `{"error": {...}}`);
   `is_error(chunk)` tells an error chunk (Mistral's `{"object": "error"}`).
-- `check_messages(messages)`: raises `InvalidDataError` for a history the
+- `check_request(request)`: raises `InvalidDataError` for a request the
   server refuses as a whole and that leaving a part out cannot mend
-  (Mistral's last-message rule); the plain dialect has none.
+  (Mistral's last message, Groq's two reasoning settings at once); the plain
+  dialect has none.
+- `takes_reasoning(part, model)`: whether reasoning goes back in the
+  `reasoning_field` (its maker's, and for Groq a model that takes it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from interlingua import FinishReason, Message, ProviderError, ReasoningPart, TranslationReport
+from interlingua import ChatRequest, FinishReason, ProviderError, ReasoningPart, TranslationReport
 from interlingua.codec import fitted_tool_call_id
 from interlingua_chat_completions._errors import decode_error
 from interlingua_chat_completions._finish import FINISH_REASONS
@@ -115,11 +122,14 @@ class ChatCompletionsDialect:
     numbered_calls: bool = False
     refusal_field: bool = True
     empty_assistant: bool = True
+    think_tags: bool = False
+    document_parts: bool = True
     part_decoder: type[PartDecoder] | None = None
     part_encoder: type[PartEncoder] | None = None
 
-    def takes_reasoning(self, part: ReasoningPart) -> bool:
-        """Whether `part` may go back in an assistant message's `reasoning_field`."""
+    def takes_reasoning(self, part: ReasoningPart, model: str) -> bool:
+        """Whether `part` may go back in an assistant message's `reasoning_field`
+        of a request to `model`."""
         return self.reasoning_field is not None and part.provider == self.provider
 
     def fit_call_id(self, tool_call_id: str, path: str, report: TranslationReport) -> str:
@@ -140,8 +150,13 @@ class ChatCompletionsDialect:
         """The usage object a stream chunk carries, or None."""
         return chunk.get("usage")
 
-    def check_messages(self, messages: Sequence[Message]) -> None:
-        """Raises `InvalidDataError` for a history the server refuses as a whole."""
+    def check_request(self, request: ChatRequest) -> None:
+        """Raises `InvalidDataError` for a request the server refuses as a whole."""
+
+    def stream_fields(self, chunk: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A stream chunk's top-level fields as the response keeps them (Groq's
+        `x_groq` without the usage it carries)."""
+        return chunk
 
     def is_error(self, chunk: Mapping[str, Any]) -> bool:
         """Whether a stream chunk is an error, not a piece of the answer."""

@@ -46,7 +46,9 @@ from interlingua.codec import (
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._rules import FILE_FIELDS, guess_media_type, part_path, takes_file
+from interlingua_chat_completions._think import split_think, think_prefix
 from interlingua_chat_completions._wire import (
+    ABSENT,
     ContentForm,
     FileForms,
     RefusalForms,
@@ -67,7 +69,6 @@ __all__ = [
     "with_fields",
 ]
 
-ABSENT: Any = object()  # `content` left out of a message altogether
 
 # Only the canonical form `data:<type>;base64,<data>` is split; any other data
 # URL (parameters, no base64) stays a URL so that it goes back unchanged.
@@ -202,6 +203,8 @@ _FILE_ENCODERS: dict[
 def _file_item(
     part: FilePart, kind: str, forms: Mapping[str, Any], dialect: ChatCompletionsDialect
 ) -> dict[str, Any] | None:
+    if kind == "file" and not dialect.document_parts:
+        return None
     inner = _FILE_ENCODERS[kind](part, dialect, bool(forms.get("raw_file_data")))
     return None if inner is None else {"type": kind, kind: inner}
 
@@ -238,6 +241,22 @@ class PartEncoder:
         """Reasoning as an item of an assistant's `content`, for a server whose
         content carries it; None: it goes in the dialect's `reasoning_field`, or not."""
         return None
+
+    def reasoning(self, part: ReasoningPart, path: str, model: str) -> tuple[str, Any]:
+        """Where reasoning goes in a request to `model`: `("item", a content item)`,
+        `("think", the text the content opens with)`, `("field", its text)` for the
+        `reasoning_field`, or `("none", None)`, left out and reported."""
+        if (item := self.reasoning_item(part)) is not None:
+            return "item", item
+        if (prefix := think_prefix(part, self.provider)) is not None:
+            return "think", prefix
+        if self.dialect.takes_reasoning(part, model):
+            return "field", part.text
+        made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
+        if part.provider == self.provider:
+            made_by = f"not to {model}"
+        self.report.dropped(path, f"{self.provider} takes no reasoning back ({made_by})")
+        return "none", None
 
     def user_item(self, part: ContentPart, index: int, position: int) -> dict[str, Any] | None:
         """Part `position` of user message `index` on the wire; None when it cannot go."""
@@ -347,6 +366,19 @@ class PartDecoder:
             values.update(data=file_data, media_type=guessed)
             return values, {"raw_file_data": True}
         return values, {}
+
+    def assistant_content(self, wire: Mapping[str, Any], path: str) -> tuple[list[Any], list[Any]]:
+        """`content` of an assistant message; with the dialect's `think_tags`,
+        the reasoning a string opens with split out (`_think`)."""
+        parts, items = self.content(wire, path, self.assistant_item)
+        content = wire.get("content")
+        split = None
+        if self.dialect.think_tags and isinstance(content, str):
+            split = split_think(content, self.provider)
+        if split is not None:
+            reasoning, answer = split
+            parts = [reasoning, TextPart(text=answer)] if answer else [reasoning]
+        return parts, items
 
     def content(
         self, wire: Mapping[str, Any], path: str, item_part: Callable[[Any, str], ContentPart]

@@ -13,8 +13,7 @@ Invariants:
   opaque parts of other providers, assistant files, files `_rules` refuses,
   the error flag of a tool result, other providers' options, settings it
   cannot hold (`_settings`). Reported as transformed: a tool-call id that
-  breaks OpenAI's rules, files in a tool result (moved to a user message
-  after the tool messages).
+  breaks the dialect's rules, files in a tool result (moved after it).
 """
 
 from __future__ import annotations
@@ -69,6 +68,7 @@ from interlingua_chat_completions._settings import (
     modelled,
     report_other_providers,
 )
+from interlingua_chat_completions._think import with_think
 from interlingua_chat_completions._tools import (
     decode_tool_calls,
     decode_tool_message,
@@ -120,7 +120,8 @@ class _Encoder:
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
         check_tool_pairs(request.messages, self.provider, adjacent=True)
-        self.dialect.check_messages(request.messages)
+        self.dialect.check_request(request)
+        self.model = request.model
         options = dict(request.options_for(self.provider))
         body: dict[str, Any] = {
             "model": wire_model(request.model, self.provider),
@@ -195,6 +196,8 @@ class _Encoder:
         has_other = bool(turn.tool_calls or turn.function_call or turn.refusals or turn.audio)
         form = entry.get("forms", {}).get("content")
         content = wire_content(turn.items, form, has_other=has_other)
+        if turn.think is not None:
+            content = with_think(turn.think, content)
         if isinstance(content, list) and not self.dialect.assistant_content_parts:
             content = self.joined(content, index)
         if turn.reasoning and self.dialect.reasoning_field is not None:
@@ -253,14 +256,13 @@ class _Encoder:
                 assert_never(part)
 
     def reasoning_part(self, turn: _AssistantTurn, part: ReasoningPart, path: str) -> None:
-        if (item := self.parts.reasoning_item(part)) is not None:
-            turn.items.append(item)
-            return
-        if self.dialect.takes_reasoning(part):
-            turn.reasoning.append(part.text)
-            return
-        made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
-        self.report.dropped(path, f"{self.provider} takes no reasoning back ({made_by})")
+        match self.parts.reasoning(part, path, self.model):
+            case "item", item:
+                turn.items.append(item)
+            case "think", prefix:
+                turn.think = prefix
+            case "field", text:
+                turn.reasoning.append(text)
 
     def tool_call(
         self, turn: _AssistantTurn, part: ToolCallPart, index: int, position: int
@@ -355,6 +357,7 @@ class _AssistantTurn:
     reasoning: list[str] = field(default_factory=list)
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     function_call: dict[str, Any] | None = None
+    think: str | None = None  # the reasoning the content opens with (`_think`)
 
 
 # --- decoding ---
@@ -422,7 +425,7 @@ class _Decoder:
         if reasoning is not None and wire.get(reasoning) is not None:
             text = read.field(wire, reasoning, path, str)
             parts.append(ReasoningPart(text=text, provider=self.provider))
-        content, items = self.parts.content(wire, path, self.parts.assistant_item)
+        content, items = self.parts.assistant_content(wire, path)
         parts.extend(content)
         refusal = read.field(wire, "refusal", path, str, None)
         if refusal is not None:

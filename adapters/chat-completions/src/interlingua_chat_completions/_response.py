@@ -53,6 +53,7 @@ from interlingua.codec import (
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import decode_finish_reason, encode_finish_reason
 from interlingua_chat_completions._parts import part_decoder, part_encoder
+from interlingua_chat_completions._think import think_prefix, with_think
 from interlingua_chat_completions._tools import decode_tool_calls, encode_tool_call
 from interlingua_chat_completions._wire import (
     AudioAnswer,
@@ -197,7 +198,7 @@ class _Decoder:
             modelled.add(reasoning)
             text = read.field(message, reasoning, path, str)
             parts.append(ReasoningPart(text=text, provider=self.provider))
-        parts.extend(self.parts.content(message, path, self.parts.assistant_item)[0])
+        parts.extend(self.parts.assistant_content(message, path)[0])
         if (annotations := message.get("annotations")) and self.annotate(parts, annotations):
             modelled.add("annotations")
         if (refusal := read.field(message, "refusal", path, str, None)) is not None:
@@ -287,6 +288,8 @@ class _Encoder:
             wire["content"] = answer.items
         elif answer.items:
             wire["content"] = "".join(item.get("text", "") for item in answer.items)
+        if answer.think is not None:
+            wire["content"] = with_think(answer.think, wire.get("content"))
         if answer.reasoning and self.dialect.reasoning_field is not None:
             wire[self.dialect.reasoning_field] = "".join(answer.reasoning)
         if answer.calls:
@@ -316,6 +319,8 @@ class _Encoder:
                 wire["function_call"] = {"name": part.name, "arguments": part.arguments}
             case ToolCallPart():
                 answer.calls.append(encode_tool_call(part, part.id, entry))
+            case ReasoningPart() if (prefix := think_prefix(part, self.provider)) is not None:
+                answer.think = prefix
             case ReasoningPart() if (item := self.parts.reasoning_item(part)) is not None:
                 answer.items.append(item)
                 answer.listed = True
@@ -337,3 +342,4 @@ class _Answer:
     items: list[dict[str, Any]] = field(default_factory=list)
     reasoning: list[str] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
+    think: str | None = None  # the reasoning the content opens with (`_think`)

@@ -1,9 +1,7 @@
 """Chat Completions stream chunks to `StreamEvent`s.
 
 `decode_stream` takes the parsed `data:` payloads in order (`[DONE]` left
-out) or the SDK's `ChatCompletionChunk`s. `ChatStreamDecoder` does the same
-one chunk at a time, for a caller that reads the stream itself (the async
-client).
+out) or the SDK's chunks; `ChatStreamDecoder` takes them one at a time.
 
 Invariants:
 
@@ -13,10 +11,9 @@ Invariants:
 - The wire numbers tool calls only (`index` >= 0). Text, refusal, reasoning,
   an audio answer and the deprecated `function_call` each build one part at a
   fixed index below zero, so data for one part never lands on another.
-- The usage-only chunk (`choices: []`, with `stream_options.include_usage`)
-  gives the usage, and what `TokenUsage` cannot hold of it comes with it
-  (`UsageEvent.provider_data`, as `decode_response` keeps it);
-  `obfuscation` and other per-chunk noise are ignored.
+- The usage chunk (`choices: []`; the dialect's `stream_usage` says where)
+  gives the usage, with what `TokenUsage` cannot hold of it
+  (`UsageEvent.provider_data`); the dialect's `stream_noise` is ignored.
 - What the body holds beside the parts is rebuilt: `created`,
   `service_tier`, `system_fingerprint` as the response's `fields` (with the
   stream's start), and top-level fields that come later (`moderation`) with
@@ -28,8 +25,8 @@ Invariants:
   no text, as `decode_response` keeps them.
 - Choices other than the first are accumulated apart and come, whole, as
   `AlternativeEvent`s when the stream ends: the response's `alternatives`.
-- An `{"error": ...}` chunk is typed by the dialect's `decode_error` and becomes its
-  `ErrorEvent`; a chunk that is not what the wire promises raises
+- An error chunk (the dialect's `is_error`) is typed by its `decode_error`,
+  an `ErrorEvent`; a chunk that is not what the wire promises raises
   `DecodeError` naming its path (`events[3]...`).
 """
 
@@ -73,6 +70,7 @@ from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import decode_finish_reason
 from interlingua_chat_completions._parts import part_decoder
 from interlingua_chat_completions._response import AUDIO_ANSWER_MEDIA_TYPE
+from interlingua_chat_completions._think import ThinkStream
 from interlingua_chat_completions._tools import decode_arguments
 from interlingua_chat_completions._wire import (
     AudioAnswer,
@@ -139,7 +137,7 @@ class ChatStreamDecoder:
             error = self.dialect.decode_error(None, chunk)
             return [ErrorEvent.from_error(error)]
         events: list[StreamEvent] = []
-        if (start := self.start(chunk, path)) is not None:
+        if (start := self.start(self.dialect.stream_fields(chunk), path)) is not None:
             events.append(start)
         for index, choice in enumerate(self.read.field(chunk, "choices", path, list, None) or []):
             where = f"{path}.choices[{index}]"
@@ -159,18 +157,16 @@ class ChatStreamDecoder:
 
     def finish(self) -> list[StreamEvent]:
         """What is known only once the stream ended: the other choices."""
-        events: list[StreamEvent] = [
-            AlternativeEvent(index=number, response=self.alternatives[number].response())
-            for number in sorted(self.alternatives)
+        numbers = sorted(self.alternatives)
+        return [
+            AlternativeEvent(index=n, response=self.alternatives[n].response()) for n in numbers
         ]
-        return events
 
     def alternative(self, number: int) -> StreamAccumulator:
         if number not in self.alternatives:
-            self.alternatives[number] = StreamAccumulator()
             response_id, model = self.identity or (None, None)
-            start = StreamStart(id=response_id, model=model, provider=self.provider)
-            self.alternatives[number].add(start)
+            self.alternatives[number] = accumulator = StreamAccumulator()
+            accumulator.add(StreamStart(id=response_id, model=model, provider=self.provider))
         return self.alternatives[number]
 
     def start(self, chunk: Mapping[str, Any], path: str) -> StreamStart | ResponseDataEvent | None:
@@ -193,11 +189,8 @@ class ChatStreamDecoder:
         }
         self.fields.update(extra)
         if not first:
-            return (
-                ResponseDataEvent(provider_data=keep(self.provider, fields=extra))
-                if extra
-                else None
-            )
+            data = keep(self.provider, fields=extra)
+            return ResponseDataEvent(provider_data=data) if extra else None
         response_id = self.read.field(chunk, "id", path, str, None)
         model = self.read.field(chunk, "model", path, str, None)
         self.identity = (response_id, model)
@@ -239,6 +232,8 @@ class _Choice:
         self.parts = part_decoder(dialect)
         self.listed = False  # `content` came as a list of items
         self.opaque = 0  # opaque items seen
+        think = dialect.think_tags
+        self.think = ThinkStream(self.provider, TEXT_INDEX, REASONING_INDEX) if think else None
 
     def events(self, choice: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         delta = read.field(choice, "delta", path, dict, None) or {}
@@ -252,6 +247,7 @@ class _Choice:
         raw = read.field(choice, "finish_reason", path, str, None)
         if raw is not None and self.raw is None:
             self.raw = raw
+            events.extend(self.thought(self.think.finish()) if self.think else ())
             events.extend(self.audio_part())
         if self.raw is not None:
             events.extend(self.closing())
@@ -287,6 +283,8 @@ class _Choice:
     def content(self, content: Any, path: str, read: WireReader) -> list[StreamEvent]:
         """A `content` delta: text, or (some servers) a list of items, each a
         piece of the part it continues (Mistral's thinking, then its text)."""
+        if isinstance(content, str) and self.think is not None:
+            return self.thought(self.think.feed(content))
         if isinstance(content, str):
             self.has_text = True
             return [TextDelta(index=TEXT_INDEX, text=content)]
@@ -294,6 +292,11 @@ class _Choice:
         events: list[StreamEvent] = []
         for i, item in enumerate(read.array(content, path)):
             events.extend(self.piece(self.parts.assistant_item(item, f"{path}[{i}]")))
+        return events
+
+    def thought(self, events: list[StreamEvent]) -> list[StreamEvent]:
+        """The events of content split at `<think>` tags (`_think`)."""
+        self.has_text = self.has_text or any(isinstance(e, TextDelta) for e in events)
         return events
 
     def piece(self, part: ContentPart) -> list[StreamEvent]:
@@ -425,11 +428,8 @@ def _gather(target: dict[str, Any], key: str, value: Any, merge: Callable[[Any, 
 
 def _joined(old: Any, new: Any) -> Any:
     """A delta field: text and lists arrive in pieces."""
-    if isinstance(old, str) and isinstance(new, str):
-        return old + new
-    if isinstance(old, list) and isinstance(new, list):
-        return old + new
-    return new
+    pieces = type(old) is type(new) and isinstance(new, str | list)
+    return old + new if pieces else new
 
 
 def _latest(old: Any, new: Any) -> Any:

@@ -27,6 +27,7 @@ from typing import Any, Literal
 from typing_extensions import TypedDict
 
 __all__ = [
+    "ABSENT",
     "CHAT_COMPLETIONS_PATH",
     "AudioAnswer",
     "AudioReference",
@@ -37,6 +38,7 @@ __all__ = [
     "MessageEcho",
     "MessageForms",
     "MessageShape",
+    "ReasoningForms",
     "RefusalForms",
     "RequestForms",
     "ResponseEcho",
@@ -49,6 +51,9 @@ __all__ = [
 ]
 
 CHAT_COMPLETIONS_PATH = "/chat/completions"
+
+
+ABSENT: Any = object()  # `content` left out of a message altogether
 
 
 # --- messages and parts (saved in histories) ---
@@ -102,6 +107,12 @@ class FileEcho(TypedDict, total=False):
     audio: AudioAnswer
     """An audio answer's `id`, `expires_at` and `transcript` (the audio itself
     is the part's data): the `id` goes back as the assistant's `audio`."""
+
+
+class ReasoningForms(TypedDict, total=False):
+    think: list[str]
+    """The reasoning came inside `<think>` at the start of the content (`_think`):
+    what came there before it and after it, tags and whitespace."""
 
 
 class ToolCallForms(TypedDict, total=False):

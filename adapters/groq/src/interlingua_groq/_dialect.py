@@ -1,17 +1,71 @@
-"""Groq's dialect of Chat Completions, and the codec bound to it."""
+"""Groq's dialect of Chat Completions, and the codec bound to it.
+
+What Groq does its own way: reasoning in the assistant's `reasoning` field
+(`reasoning_format: "parsed"`, streamed as `delta.reasoning`) or inside
+`<think>` tags at the start of its content (`"raw"`), both a `ReasoningPart`
+of provider `groq`; usage with its timings (`_usage`), in a stream in the
+last chunk's `x_groq.usage`; error bodies with `failed_generation`
+(`_errors`); and the fields it refuses (`_rules`): no `name` on a tool
+message, no `refusal`, no `stream_options`, no documents or audio in a user
+message, reasoning back only to a model that takes it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from interlingua import ChatRequest, ProviderError, ReasoningPart
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
+from interlingua_groq._errors import decode_error
+from interlingua_groq._rules import check_reasoning_settings, takes_reasoning_field
+from interlingua_groq._usage import GROQ_USAGE
 from interlingua_groq._wire import PROVIDER
 
-__all__ = ["CODEC", "GROQ"]
+__all__ = ["CODEC", "GROQ", "GroqDialect"]
 
-GROQ = ChatCompletionsDialect(
+
+@dataclass(frozen=True, eq=False)
+class GroqDialect(ChatCompletionsDialect):
+    """Chat Completions as Groq speaks it; see the module doc."""
+
+    def takes_reasoning(self, part: ReasoningPart, model: str) -> bool:
+        return (
+            super().takes_reasoning(part, model)
+            and bool(part.text)
+            and takes_reasoning_field(model)
+        )
+
+    def check_request(self, request: ChatRequest) -> None:
+        check_reasoning_settings(request)
+
+    def stream_usage(self, chunk: Mapping[str, Any]) -> Any:
+        x_groq = chunk.get("x_groq")
+        if isinstance(x_groq, dict) and x_groq.get("usage") is not None:
+            return x_groq["usage"]
+        return super().stream_usage(chunk)
+
+    def stream_fields(self, chunk: Mapping[str, Any]) -> Mapping[str, Any]:
+        x_groq = chunk.get("x_groq")
+        if not (isinstance(x_groq, dict) and "usage" in x_groq):
+            return chunk
+        return {**chunk, "x_groq": {k: v for k, v in x_groq.items() if k != "usage"}}
+
+    def decode_error(self, status: int | None, body: Any) -> ProviderError:
+        return decode_error(status, body)
+
+
+GROQ = GroqDialect(
     provider=PROVIDER,
     reasoning_field="reasoning",
     tool_message_name=False,
     refusal_field=False,
+    audio_formats={},
+    document_parts=False,
+    think_tags=True,
     message_defaults={},
+    usage=GROQ_USAGE,
+    user_field="user",
 )
 CODEC = ChatCompletionsCodec(GROQ)

@@ -12,11 +12,11 @@ answer has, and the `p` padding of stream chunks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from interlingua import Message, ProviderError, TranslationReport
+from interlingua import ChatRequest, ProviderError, TranslationReport
 from interlingua.codec import fitted_tool_call_id
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_mistral._errors import decode_error
@@ -43,8 +43,8 @@ class MistralDialect(ChatCompletionsDialect):
             tool_call_id, path, report, allowed=TOOL_CALL_ID_CHARACTERS, length=TOOL_CALL_ID_LENGTH
         )
 
-    def check_messages(self, messages: Sequence[Message]) -> None:
-        check_last_message(messages)
+    def check_request(self, request: ChatRequest) -> None:
+        check_last_message(request.messages)
 
     def is_error(self, chunk: Mapping[str, Any]) -> bool:
         return chunk.get("object") == "error" or super().is_error(chunk)

@@ -1,0 +1,37 @@
+"""What Groq accepts, checked before anything is sent: each rule with Groq's
+own words (its 400 texts, as users have reported them).
+
+Groq rejects fields it does not know ("property 'reasoning_content' is
+unsupported"), so the encoder sends none: no `name` on a tool message, no
+`refusal` (a refusal goes as text), reasoning only in the `reasoning` field
+of a model that takes it. Each left out is reported.
+"""
+
+from __future__ import annotations
+
+from interlingua import ChatRequest, InvalidDataError
+from interlingua_groq._wire import PROVIDER
+
+__all__ = ["REASONING_MODELS", "check_reasoning_settings", "takes_reasoning_field"]
+
+# "messages[1].reasoning: reasoning is not supported with this model": the
+# models whose assistant messages take their reasoning back, by name.
+REASONING_MODELS = ("gpt-oss", "qwen3", "deepseek-r1", "compound", "kimi-k2-thinking")
+
+
+def takes_reasoning_field(model: str) -> bool:
+    """Whether `model`'s assistant messages take a `reasoning` field."""
+    name = model.lower()
+    return any(family in name for family in REASONING_MODELS)
+
+
+def check_reasoning_settings(request: ChatRequest) -> None:
+    """`reasoning_format` and `include_reasoning` never together: Groq's reasoning
+    documentation offers them as two ways to say one thing, and refuses both."""
+    options = request.options_for(PROVIDER)
+    if "reasoning_format" in options and "include_reasoning" in options:
+        problem = "Groq takes reasoning_format or include_reasoning, not both"
+        raise InvalidDataError(
+            [(f"provider_options.{PROVIDER}.include_reasoning", problem)],
+            subject=f"request for {PROVIDER}",
+        )
