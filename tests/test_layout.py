@@ -45,7 +45,7 @@ EXTRA_MODULES = {
 # in `_dialect`, its client, and only the skeleton modules where it adds to the
 # wire (package -> those).
 DIALECT_MODULES = {
-    "interlingua_groq": frozenset({"_errors", "_rules", "_usage", "_parts"}),
+    "interlingua_groq": frozenset({"_errors", "_rules", "_usage"}),
     "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
     "interlingua_openai": frozenset(),
 }

@@ -13,7 +13,7 @@ InterlinguaError
  │    ├── NotFoundError               404
  │    ├── RateLimitError              429
  │    ├── ServerError                 5xx
- │    │    └── OverloadedError        529, or an `overloaded_error` type
+ │    │    └── OverloadedError        529 (Groq's 498), or an `overloaded_error` type
  │    └── ProviderConnectionError     no answer: the connection failed or timed out
  ├── StreamError                      a stream that broke; keeps the partial response
  ├── AdapterNotFoundError (LookupError)
@@ -50,6 +50,7 @@ __all__ = [
     "ToolArgumentsError",
     "TranslationError",
     "format_path",
+    "provider_error_class",
 ]
 
 
@@ -175,7 +176,9 @@ class ProviderError(InterlinguaError):
 
     `status` is the HTTP status (None for an error event inside a stream),
     `type` and `code` the provider's own error type and code, `body` the
-    decoded body exactly as received.
+    decoded body exactly as received. `failed_generation` is the model's own
+    output that the provider refused after generating it (Groq's
+    `tool_use_failed`: the tool call's raw text), kept for the caller to repair.
     """
 
     def __init__(
@@ -188,6 +191,7 @@ class ProviderError(InterlinguaError):
         code: str | None = None,
         body: Any = None,
         request_id: str | None = None,
+        failed_generation: str | None = None,
     ) -> None:
         self.message = message
         self.provider = provider
@@ -196,6 +200,7 @@ class ProviderError(InterlinguaError):
         self.code = code
         self.body = body
         self.request_id = request_id
+        self.failed_generation = failed_generation
         where = f"{provider} {status}" if status is not None else provider
         kind = f" {type}" if type else ""
         super().__init__(f"{where}{kind}: {message}")
@@ -220,6 +225,7 @@ class ProviderError(InterlinguaError):
         code: str | None = None,
         body: Any = None,
         request_id: str | None = None,
+        failed_generation: str | None = None,
     ) -> ProviderError:
         """The most specific subclass for an HTTP status, or, inside a stream, for
         the provider's error type or code."""
@@ -236,6 +242,7 @@ class ProviderError(InterlinguaError):
             code=code,
             body=body,
             request_id=request_id,
+            failed_generation=failed_generation,
         )
 
 
@@ -264,7 +271,12 @@ class ServerError(ProviderError):
 
 
 class OverloadedError(ServerError):
-    """The provider is temporarily overloaded (Anthropic's 529)."""
+    """The provider is temporarily overloaded (Anthropic's 529, Groq's 498). Worth a
+    retry, whatever status the provider gives it."""
+
+    @property
+    def retryable(self) -> bool:
+        return True
 
 
 class ProviderConnectionError(ProviderError):
@@ -310,6 +322,28 @@ _RETRYABLE_TYPES = frozenset(
         "server_error",
     }
 )
+
+
+_PROVIDER_ERRORS: dict[str, type[ProviderError]] = {
+    cls.__name__: cls
+    for cls in (
+        ProviderError,
+        BadRequestError,
+        AuthenticationError,
+        PermissionDeniedError,
+        NotFoundError,
+        RateLimitError,
+        ServerError,
+        OverloadedError,
+        ProviderConnectionError,
+    )
+}
+
+
+def provider_error_class(name: str | None) -> type[ProviderError] | None:
+    """The core's `ProviderError` class called `name`, for an error carried as
+    data (a stream's `ErrorEvent`); None for any other name."""
+    return _PROVIDER_ERRORS.get(name or "")
 
 
 def _subclass_for_status(status: int | None) -> type[ProviderError]:

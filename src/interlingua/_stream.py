@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import Field
 
 from interlingua._base import CoreModel, ProviderData, provider_data_field
-from interlingua._errors import ProviderError, StreamError
+from interlingua._errors import ProviderError, StreamError, provider_error_class
 from interlingua._finish import FinishReason
 from interlingua._messages import Message
 from interlingua._parts import (
@@ -172,15 +172,18 @@ class AlternativeEvent(CoreModel):
 class ErrorEvent(CoreModel):
     """An error the provider sent inside the stream. Adapters make it from the
     typed error their `decode_error` gives (`from_error`); `accumulate` raises
-    it as the `error` of a `StreamError`."""
+    it as the `error` of a `StreamError`. `error_class` names the core class
+    that `decode_error` chose, so that `to_error` gives that class back."""
 
     type: Literal["error"] = "error"
     message: str
     error_type: str | None = None
+    error_class: str | None = None
     code: str | None = None
     status: int | None = None
     provider: str | None = None
     request_id: str | None = None
+    failed_generation: str | None = None
     body: Any = None
 
     @classmethod
@@ -188,24 +191,31 @@ class ErrorEvent(CoreModel):
         return cls(
             message=error.message,
             error_type=error.type,
+            error_class=type(error).__name__,
             code=error.code,
             status=error.status,
             provider=error.provider,
             request_id=error.request_id,
+            failed_generation=error.failed_generation,
             body=copy_json(error.body),
         )
 
     def to_error(self, provider: str | None = None) -> ProviderError:
-        """The typed error, as the adapter's `decode_error` typed it."""
-        return ProviderError.for_status(
-            self.status,
-            self.message,
-            provider=self.provider or provider or "unknown",
-            type=self.error_type,
-            code=self.code,
-            body=self.body,
-            request_id=self.request_id,
-        )
+        """The typed error, as the adapter's `decode_error` typed it (without an
+        `error_class` of the core's, as the status or error type says)."""
+        fields: dict[str, Any] = {
+            "provider": self.provider or provider or "unknown",
+            "status": self.status,
+            "type": self.error_type,
+            "code": self.code,
+            "body": self.body,
+            "request_id": self.request_id,
+            "failed_generation": self.failed_generation,
+        }
+        chosen = provider_error_class(self.error_class)
+        if chosen is not None:
+            return chosen(self.message, **fields)
+        return ProviderError.for_status(message=self.message, **fields)
 
 
 StreamEvent = Annotated[

@@ -1,0 +1,97 @@
+"""Groq error bodies to typed `ProviderError`s.
+
+Groq answers an error with OpenAI's `{"error": {"message", "type", "code"}}`
+(read by the Chat Completions codec's `typed_error`), inside a 200 stream too,
+where its SDK raises the bare error object. Groq adds:
+
+- `failed_generation` beside a 400 `tool_use_failed` (or
+  `json_validate_failed`): the model's own text that Groq could not turn into
+  a tool call or valid JSON, kept as the error's `failed_generation` so that
+  the caller can repair it;
+- its own status 498, the flex tier out of capacity: an `OverloadedError`,
+  worth a retry;
+- a 413 whose code is `rate_limit_exceeded`: one request larger than the
+  tokens-per-minute limit, a `RateLimitError` that no retry mends.
+
+The status picks the subclass; inside a stream (no status) the type or code
+does. The request id comes from the body where it has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import (
+    AuthenticationError,
+    BadRequestError,
+    OverloadedError,
+    ProviderError,
+)
+from interlingua.codec import json_or_text
+from interlingua_chat_completions._errors import error_object, typed_error
+from interlingua_groq._wire import PROVIDER
+
+__all__ = ["decode_error"]
+
+# Quirk: Groq's own status for the flex tier at capacity ("requests will fail
+# quickly with status 498 and error capacity_exceeded", docs/flex-processing).
+_ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {498: OverloadedError}
+
+# Groq's error codes and types the core does not know, for errors without a
+# status (in a stream); with one, the status decides.
+_ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
+    "capacity_exceeded": OverloadedError,
+    "invalid_api_key": AuthenticationError,
+    "invalid_request_error": BadRequestError,
+}
+
+
+def decode_error(status: int | None, body: Any) -> ProviderError:
+    """The typed error for an error answer: its HTTP status (None inside a
+    stream) and its body, as JSON text, bytes or parsed."""
+    payload = json_or_text(body)
+    error = error_object(payload)
+    typed = typed_error(status, payload, error, provider=PROVIDER)
+    return _subclass(status, typed)(
+        typed.message,
+        provider=PROVIDER,
+        status=status,
+        type=typed.type,
+        code=typed.code,
+        body=payload,
+        request_id=_request_id(payload, error),
+        failed_generation=_generation(error.get("failed_generation")),
+    )
+
+
+def _subclass(status: int | None, typed: ProviderError) -> type[ProviderError]:
+    """The class the core chose for `typed`, or Groq's own where the core knows
+    neither the status nor, in a stream, the type or code."""
+    if status is not None:
+        return _ERRORS_BY_STATUS.get(status, type(typed))
+    if type(typed) is not ProviderError:
+        return type(typed)
+    # The code first: it is the narrower (`invalid_api_key` of an `invalid_request_error`).
+    return (
+        _ERRORS_BY_TYPE.get(typed.code or "")
+        or _ERRORS_BY_TYPE.get(typed.type or "")
+        or ProviderError
+    )
+
+
+def _request_id(payload: Any, error: Mapping[str, Any]) -> str | None:
+    """The id Groq gives the request in the body: the error's `request_id`, or
+    the body's beside it (with `created_at`, as ha-groq-cloud-api#20 shows)."""
+    outer = payload.get("request_id") if isinstance(payload, dict) else None
+    return _text(error.get("request_id")) or _text(outer)
+
+
+def _generation(value: Any) -> str | None:
+    # An empty one is kept: the model generated nothing (a `json_validate_failed`
+    # often says `"failed_generation": ""`).
+    return value if isinstance(value, str) else None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
