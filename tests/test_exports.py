@@ -141,6 +141,7 @@ def test_the_client_export_list() -> None:
         "lazy_attributes",
         "sdk_client",
         "set_stream",
+        "stainless_binding",
     ]
 
 

@@ -21,7 +21,7 @@ own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
   `EventStream` closes the HTTP response when it ends, is closed, or is dropped.
 
 This module imports no SDK: the adapter's client module does, and hands the
-SDK's classes over in its `SDKBinding`.
+SDK's classes over in its `SDKBinding` (openai's and groq's: `stainless_binding`).
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import TracebackType
+from types import ModuleType, TracebackType
 from typing import Any, ClassVar, Protocol
 
 from interlingua._errors import DecodeError, ProviderConnectionError, ProviderError
@@ -56,6 +56,7 @@ __all__ = [
     "lazy_attributes",
     "sdk_client",
     "set_stream",
+    "stainless_binding",
 ]
 
 
@@ -108,8 +109,10 @@ class SDKTransport(Protocol):
     async def close_async(self, sdk: Any) -> None: ...
 
 
-def _request_id_attribute(exc: Exception) -> str | None:
-    return getattr(exc, "request_id", None)
+def _request_id(exc: Exception) -> str | None:
+    """The SDK error's `request_id` (openai, anthropic), or its response's `x-request-id` (groq)."""
+    headers: Mapping[str, str] = getattr(getattr(exc, "response", None), "headers", {})
+    return getattr(exc, "request_id", None) or headers.get("x-request-id")
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ class SDKBinding:
     # None: the SDK's generic `post` and its `close` (anthropic, openai, groq).
     transport: SDKTransport | None = None
     # The request id a status error carries (an attribute, its headers).
-    request_id: Callable[[Exception], str | None] = _request_id_attribute
+    request_id: Callable[[Exception], str | None] = _request_id
 
     def post(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any:
         """The answer to `body` posted to `path`: its JSON, or its stream."""
@@ -203,6 +206,39 @@ class SDKBinding:
                 yield error
                 return
             yield payload
+
+
+def _response_text(exc: Any) -> Any:
+    try:  # the whole error body as sent (openai's `exc.body` is only its `error` member)
+        return exc.response.text
+    except Exception:  # a response whose body was never read
+        return exc.body
+
+
+def stainless_binding(
+    sdk: ModuleType,
+    *,
+    decode_error: Callable[[int | None, Any], ProviderError],
+    error_payload: Callable[[Any], Any],
+    post_options: dict[str, Any] | None = None,
+) -> SDKBinding:
+    """The binding of a Stainless-generated SDK (openai, groq), given its module: their errors
+    and streams work alike. `error_payload` rebuilds an in-stream error event from its body."""
+
+    def in_stream_payload(exc: Exception) -> Any | None:
+        # An error event in a 200 stream is raised as a plain `APIError`, `body` its `error`.
+        return error_payload(getattr(exc, "body", None)) if type(exc) is sdk.APIError else None
+
+    return SDKBinding(
+        status_error=sdk.APIStatusError,
+        connection_error=sdk.APIConnectionError,
+        stream_cls=sdk.Stream[object],
+        async_stream_cls=sdk.AsyncStream[object],
+        decode_error=decode_error,
+        error_body=_response_text,
+        in_stream_payload=in_stream_payload,
+        post_options=post_options or {},
+    )
 
 
 def lazy_attributes(

@@ -21,7 +21,13 @@ from typing import Any
 import openai
 
 from interlingua import ProviderError
-from interlingua.client import AsyncChatClient, ChatClient, SDKBinding, sdk_client
+from interlingua.client import (
+    AsyncChatClient,
+    ChatClient,
+    SDKBinding,
+    sdk_client,
+    stainless_binding,
+)
 from interlingua_chat_completions import chat_completions_endpoint, chat_error_payload
 from interlingua_openai._dialect import CODEC
 
@@ -32,14 +38,6 @@ __all__ = [
 ]
 
 
-def _error_body(exc: openai.APIStatusError) -> Any:
-    """The whole error body as sent; the SDK's `body` is only its `error` member."""
-    try:
-        return exc.response.text
-    except Exception:  # a response whose body was never read
-        return exc.body
-
-
 def sdk_binding(
     decode_error: Callable[[int | None, Any], ProviderError],
     error_payload: Callable[[Any], Any],
@@ -47,21 +45,10 @@ def sdk_binding(
     """The openai SDK, for an endpoint whose errors `decode_error` types, and
     whose in-stream error event `error_payload` rebuilds from the body the SDK
     raised with."""
-
-    def in_stream_payload(exc: Exception) -> Any | None:
-        # The SDK raises an error payload inside the stream as a plain `APIError`.
-        if type(exc) is not openai.APIError:
-            return None
-        return error_payload(exc.body)
-
-    return SDKBinding(
-        status_error=openai.APIStatusError,
-        connection_error=openai.APIConnectionError,
-        stream_cls=openai.Stream[object],
-        async_stream_cls=openai.AsyncStream[object],
+    return stainless_binding(
+        openai,
         decode_error=decode_error,
-        error_body=_error_body,
-        in_stream_payload=in_stream_payload,
+        error_payload=error_payload,
         # What the SDK's own `create` methods send: the bearer key, not the admin key.
         post_options={"security": {"bearer_auth": True}},
     )
