@@ -14,11 +14,12 @@ At every hop (`send`) the same history goes to the next provider, and:
   a history must meet per provider"), not by the adapter;
 - reasoning goes back only to the provider that made it, its signature or
   encrypted content exactly (Mistral's, which has none, as the thinking chunk
-  it came as); elsewhere it is left out and reported, and no line of it shows
-  anywhere in the body;
+  it came as; Groq's, which has none either, inside the `<think>` tags it came
+  in, or in the `reasoning` field to a model that takes one); elsewhere it is
+  left out and reported, and no line of it shows anywhere in the body;
 - tool-call ids the target cannot take are rewritten alike in the call and
   its result, and reported as transformed (Mistral takes exactly 9 characters
-  of [a-zA-Z0-9]: no other provider's ids);
+  of [a-zA-Z0-9]: Groq's ids may fit, no other provider's do);
 - nothing else of the history is left out unreported; every loss names the
   part of the history it concerns, and strict mode raises `TranslationError`
   on the first.
@@ -37,6 +38,7 @@ from typing import Any, NamedTuple
 import pytest
 
 import interlingua_anthropic as anthropic_adapter
+import interlingua_groq as groq_adapter
 import interlingua_mistral as mistral_adapter
 import interlingua_openai as openai_adapter
 import interlingua_openai.responses as responses_adapter
@@ -112,6 +114,23 @@ MISTRAL_GET_FILE = (
 REFUSAL = "openai-chat/mirascope/test_refusal__openai_gpt_4o_completions__sync.yaml"
 # Chat Completions (gpt-5-mini) spends all its tokens reasoning: an empty answer.
 EMPTY_ANSWER = "openai-chat/mirascope/test_max_tokens__openai_gpt_5_mini_completions__sync.yaml"
+# Chat Completions (gpt-4o) reads a PDF the user sent.
+PDF = "openai-chat/pydantic-ai/test_document_as_binary_content_input.yaml"
+# Groq (gpt-oss-120b) calls a tool with arguments its own check refuses (a 400
+# `tool_use_failed`); then, reasoning in `message.reasoning`, calls it again, and
+# answers the result, reasoning again. pydantic-ai sent the first reasoning back
+# inside `<think>` tags at the start of the assistant's content.
+GROQ_RETRY = "groq/pydantic-ai/test_tool_use_failed_error.yaml"
+# Groq (llama-4-scout) calls `get_weather` under a 9-character id, then answers the
+# tool result in text.
+GROQ_WEATHER = "groq/pydantic-ai/test_tool_choice_matrix[auto-groq].yaml"
+# Groq (llama-4-maverick) calls `get_file`; pydantic-ai sends the image the tool
+# returned in a user message after the tool message, which Groq answers.
+GROQ_GET_FILE = (
+    "groq/pydantic-ai/test_multimodal_tool_return_matrix[tool_return_content-url-image-groq].yaml"
+)
+# Groq (qwen3-32b) reasons, in `message.reasoning`, and answers: a response body alone.
+STRAWBERRY = "groq/vercel-ai/groq-reasoning.json"
 
 FIXED_VERSION_QUESTION = (
     "Use the fixed_version tool. Then tell me the version and make one short joke about it. "
@@ -127,6 +146,7 @@ GET_FILE_QUESTION = (
 )
 ROSE = "https://www.gstatic.com/webp/gallery3/1.png"
 MISTRAL_CALL = "KikbB849t"
+GROQ_CALL = "48f5r72yf"
 RIVER_THANKS = "Thanks! And was it sunny in Paris, earlier?"
 
 FIXED_VERSION_TOOL = ToolSpec(
@@ -150,9 +170,22 @@ GET_FILE_TOOL = ToolSpec(
     description="",
     parameters={"additionalProperties": False, "properties": {}, "type": "object"},
 )
+RETRY_TOOL = ToolSpec(
+    name="get_something_by_name",
+    description="",
+    parameters={
+        "additionalProperties": False,
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+        "type": "object",
+    },
+)
 
 ANTHROPIC_MODEL = "claude-haiku-4-5-20251001"
 MISTRAL_MODEL = "mistral-large-latest"
+GROQ_MODEL = "openai/gpt-oss-120b"  # a reasoning model: takes its reasoning back
+QWEN_MODEL = "qwen/qwen3-32b"  # another
+GROQ_PLAIN_MODEL = "llama-3.3-70b-versatile"  # takes none back
 THINKING = ReasoningConfig(budget_tokens=1024)
 
 
@@ -210,6 +243,20 @@ def weather_loop(history: ChatHistory) -> ChatHistory:
     return history
 
 
+def paris_weather_loop(path: str, provider: str, adapter: Any) -> ChatHistory:
+    """`provider` calls `get_weather` and answers its result, as recorded in `path`.
+
+    [0] user, [1] assistant (tool call), [2] tool, [3] assistant.
+    """
+    called, told = recording(path, provider)
+    history = ChatHistory(messages=[Message.user(WEATHER_QUESTION)])
+    history.add_response(answer(called, adapter))
+    (call,) = history.last_message.tool_calls
+    history.add_message(Message.tool_result(call.id, "Sunny, 22C in Paris", name=call.name))
+    history.add_response(answer(told, adapter))
+    return history
+
+
 def mistral_loop() -> ChatHistory:
     """Mistral calls a tool and answers its result; the user asks on, and magistral
     thinks (no signature) and answers; the user asks on.
@@ -218,16 +265,52 @@ def mistral_loop() -> ChatHistory:
     [3] assistant by Mistral, [4] user, [5] assistant by Mistral (thinking, text),
     [6] user.
     """
-    called, told = recording(MISTRAL_WEATHER, "mistral")
     (thought,) = recording(MAGISTRAL, "mistral")
-    history = ChatHistory(messages=[Message.user(WEATHER_QUESTION)])
-    history.add_response(answer(called, mistral_adapter))
-    (call,) = history.last_message.tool_calls
-    history.add_message(Message.tool_result(call.id, "Sunny, 22C in Paris", name=call.name))
-    history.add_response(answer(told, mistral_adapter))
+    history = paris_weather_loop(MISTRAL_WEATHER, "mistral", mistral_adapter)
     history.add_message(Message.user(thought.request.json["messages"][-1]["content"]))
     history.add_response(answer(thought, mistral_adapter))
     history.add_message(Message.user(RIVER_THANKS))
+    return history
+
+
+def groq_weather_loop() -> ChatHistory:
+    """Groq calls a tool and answers its result; the user asks on.
+
+    [0] user, [1] assistant by Groq (tool call `48f5r72yf`), [2] tool, [3] assistant
+    by Groq, [4] user.
+    """
+    history = paris_weather_loop(GROQ_WEATHER, "groq", groq_adapter)
+    history.add_message(Message.user(RIVER_THANKS))
+    return history
+
+
+def groq_retry_loop() -> ChatHistory:
+    """The history pydantic-ai kept, and sent, when Groq called its tool again: the
+    call Groq's check refused (under pydantic-ai's id) and the validation error, Groq's
+    second call with its reasoning (which pydantic-ai sent inside `<think>` tags) and
+    the result; then Groq's answer, reasoning in its field; the user thanks it.
+
+    [0] system, [1] user, [2] assistant (tool call), [3] tool, [4] assistant by Groq
+    (reasoning split from `<think>` tags, tool call), [5] tool, [6] assistant by Groq
+    (reasoning, text), [7] user.
+    """
+    *_, answered = recording(GROQ_RETRY, "groq")
+    kept = groq_adapter.decode_request(answered.request.json).messages
+    history = ChatHistory(messages=list(kept))
+    history.add_response(answer(answered, groq_adapter))
+    history.add_message(Message.user("Thanks."))
+    return history
+
+
+def strawberry_loop() -> ChatHistory:
+    """Qwen3 on Groq reasons (in `message.reasoning`) and answers; the user asks on.
+
+    [0] user, [1] assistant by Groq (reasoning, text), [2] user.
+    """
+    (counted,) = recording(STRAWBERRY)
+    history = ChatHistory(messages=[Message.user('How many "r"s are in "strawberry"?')])
+    history.add_response(answer(counted, groq_adapter))
+    history.add_message(Message.user('And in "raspberry"?'))
     return history
 
 
@@ -309,6 +392,8 @@ def marks(part: Any) -> list[str]:
             return [part.id]
         case FilePart():
             return [mark for mark in (part.url, part.data, part.file_id) if mark]
+        case ReasoningPart():
+            return [mark for mark in (part.redacted_data or part.signature or part.text,) if mark]
         case OpaquePart() if isinstance(part.data, dict):
             return [text for text in strings(part.data) if text != part.data.get("type")]
         case OpaquePart():
@@ -382,6 +467,15 @@ def to_mistral(history: ChatHistory, *tools: ToolSpec) -> tuple[dict[str, Any], 
     return body, report
 
 
+def to_groq(
+    history: ChatHistory, *tools: ToolSpec, model: str = GROQ_MODEL
+) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(model=model, messages=tuple(history.messages), tools=tools)
+    body, report = send(groq_adapter.encode_request, request, history, takes_reasoning_of="groq")
+    check_groq_rules(body, history)
+    return body, report
+
+
 def losses(report: TranslationReport) -> list[tuple[str, str]]:
     return [(loss.path, loss.kind) for loss in report.losses]
 
@@ -421,8 +515,8 @@ MISTRAL_FIELDS: dict[str, frozenset[str]] = {
 
 
 def blocks(turn: dict[str, Any]) -> list[dict[str, Any]]:
-    """A message's content as a list of blocks (chunks): none for null content."""
-    content = turn["content"]
+    """A message's content as a list of blocks (chunks): none for null or no content."""
+    content = turn.get("content")
     if content is None:
         return []
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
@@ -471,13 +565,20 @@ def answered_calls(messages: list[dict[str, Any]]) -> list[str]:
     return every
 
 
+def check_openai_call_ids(messages: list[dict[str, Any]]) -> None:
+    """The tool messages right after an assistant message answer each of its tool
+    calls and nothing else (`answered_calls`); ids of at most 40 characters of
+    [a-zA-Z0-9_-]."""
+    for call_id in answered_calls(messages):
+        assert len(call_id) <= 40, call_id
+        assert TOOL_CALL_ID.fullmatch(call_id), call_id
+
+
 def check_chat_completions_rules(body: dict[str, Any]) -> None:
     """Chat Completions: the tool messages right after an assistant message answer
     each of its tool calls and nothing else; ids of at most 40 characters of
     [a-zA-Z0-9_-]; tool messages hold text only; no reasoning field."""
-    for call_id in answered_calls(body["messages"]):
-        assert len(call_id) <= 40, call_id
-        assert TOOL_CALL_ID.fullmatch(call_id), call_id
+    check_openai_call_ids(body["messages"])
     for message in body["messages"]:
         if message["role"] == "tool":
             assert isinstance(message["content"], str), "a tool message takes text only"
@@ -528,6 +629,72 @@ def check_mistral_rules(body: dict[str, Any], history: ChatHistory) -> None:
     assert thoughts == own, (
         f"{len(thoughts)} thinking chunks sent for Mistral's {len(own)} thoughts"
     )
+
+
+# What Groq answers with 400 (it rejects the fields it does not know, WIRE-NOTES.md;
+# issue 10): these body fields, and these on any message (`name` on a tool message).
+GROQ_REJECTS = frozenset({"stream_options", "safety_identifier"})
+GROQ_MESSAGE_REJECTS = frozenset({"reasoning_content", "refusal", "audio"})
+GROQ_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+GROQ_USER_PARTS = frozenset({"text", "image_url"})
+# Whether a model takes an assistant `reasoning` field ("reasoning is not supported
+# with this model"): Groq's reasoning models, by its documentation, and one that is not.
+GROQ_TAKES_REASONING = {GROQ_MODEL: True, QWEN_MODEL: True, GROQ_PLAIN_MODEL: False}
+THINK = re.compile(r"<think>(.*?)</think>", re.DOTALL)
+
+
+def check_groq_rules(body: dict[str, Any], history: ChatHistory) -> None:
+    """Groq: roles system, developer, user, assistant and tool; each tool call
+    answered by the tool messages right after it, as in Chat Completions, under an
+    id OpenAI would take (WIRE-NOTES gives Groq OpenAI's `call_...`; Groq's own ids,
+    `fc_` and a UUID or 9 characters, fit it too); no field Groq rejects
+    (`reasoning_content`, `refusal`, `audio`, a `name` on a tool message,
+    `stream_options`, `safety_identifier`, `max_tokens` beside
+    `max_completion_tokens`); user content of text and images only, tool messages
+    of text only; and reasoning Groq's own only."""
+    assert not GROQ_REJECTS & body.keys(), GROQ_REJECTS & body.keys()
+    assert not {"max_tokens", "max_completion_tokens"} <= body.keys(), "one token limit"
+    messages = body["messages"]
+    assert {message["role"] for message in messages} <= GROQ_ROLES
+    check_openai_call_ids(messages)
+    for message in messages:
+        rejected = GROQ_MESSAGE_REJECTS & message.keys()
+        assert not rejected, f"Groq rejects {rejected} on {message['role']} messages"
+        if message["role"] != "assistant":
+            assert "reasoning" not in message, f"reasoning on a {message['role']} message"
+        kinds = {block["type"] for block in blocks(message)}
+        if message["role"] == "tool":
+            assert "name" not in message, "Groq rejects a name on a tool message"
+            assert kinds <= {"text"}, f"a tool message takes text only, not {kinds}"
+        if message["role"] == "user":
+            assert kinds <= GROQ_USER_PARTS, (
+                f"Groq's user messages take no {kinds - GROQ_USER_PARTS}"
+            )
+    check_groq_reasoning(body, history)
+
+
+def check_groq_reasoning(body: dict[str, Any], history: ChatHistory) -> None:
+    """Reasoning goes to Groq as Groq made it only: inside `<think>` tags at the start
+    of an assistant's content, as it came, or in the `reasoning` field, to a model that
+    takes one; to such a model, every thought Groq made, in order."""
+    model = body["model"]
+    assert model in GROQ_TAKES_REASONING, f"whether {model} takes reasoning back is unknown"
+    sent: list[str] = []
+    for message in body["messages"]:
+        if message["role"] != "assistant":
+            continue
+        texts = [block["text"] for block in blocks(message) if block["type"] == "text"]
+        sent += [thought.strip() for text in texts for thought in THINK.findall(text)]
+        if "reasoning" in message:
+            assert GROQ_TAKES_REASONING[model], f"{model} takes no reasoning field"
+            sent.append(message["reasoning"])
+    own = [
+        part.text for message in history for part in message.reasoning if part.provider == "groq"
+    ]
+    unmade = [thought for thought in sent if thought not in own]
+    assert not unmade, f"reasoning Groq did not make was sent: {unmade}"
+    if GROQ_TAKES_REASONING[model]:
+        assert sent == [text for text in own if text], "Groq's reasoning, back to its model"
 
 
 def check_responses_rules(body: dict[str, Any]) -> None:
@@ -745,6 +912,23 @@ def test_mid_tool_loop_the_history_goes_to_mistral_and_back_to_anthropic_signed(
     assert body["messages"][1]["content"][0] == sent_back[1]["content"][0]
 
 
+def test_mid_tool_loop_the_history_goes_to_groq_and_back_to_anthropic_signed() -> None:
+    history = fixed_version_loop()
+    signed, _ = to_anthropic(history, FIXED_VERSION_TOOL)
+    body, report = to_groq(history, FIXED_VERSION_TOOL)
+    # As to Chat Completions: Groq takes Anthropic's id as it is.
+    assert body == {**to_chat_completions(history, FIXED_VERSION_TOOL)[0], "model": GROQ_MODEL}
+    assert list(strings(body)).count(FIXED_VERSION_CALL) == 2  # the call and its result
+    # Anthropic's thinking left out, reported: Groq takes its own reasoning only.
+    assert losses(report) == [("messages[1].parts[0]", "dropped")]
+    assert "anthropic" in report.losses[0].reason
+    assert report.target == "groq"
+
+    body, report = to_anthropic(history, FIXED_VERSION_TOOL)
+    assert not report
+    assert body == signed
+
+
 def test_a_user_turn_right_after_a_tool_result_goes_to_mistral_after_an_assistant_turn() -> None:
     history = fixed_version_loop()
     history.add_message(Message.user("Skip the joke."))
@@ -793,10 +977,11 @@ def test_encrypted_reasoning_goes_back_to_the_responses_api_exactly(
     assert losses(report) == [("messages[1].parts[0]", "dropped")]  # Anthropic's thinking
 
 
-def test_chat_completions_takes_neither_providers_reasoning_back(
-    weather_history: ChatHistory,
+@pytest.mark.parametrize("target", [to_chat_completions, to_groq])
+def test_chat_completions_and_groq_take_neither_providers_reasoning_back(
+    weather_history: ChatHistory, target: Callable[..., tuple[dict[str, Any], TranslationReport]]
 ) -> None:
-    body, report = to_chat_completions(weather_history, FIXED_VERSION_TOOL, WEATHER_TOOL)
+    body, report = target(weather_history, FIXED_VERSION_TOOL, WEATHER_TOOL)
     assert body["messages"][3:] == [
         {"role": "assistant", "content": TOKYO_ANSWER},
         {"role": "user", "content": WEATHER_QUESTION},
@@ -900,15 +1085,15 @@ def test_encrypted_reasoning_is_left_out_for_mistral_and_goes_back_to_the_respon
 # --- the whole journey, the history saved and loaded between hops ---
 
 
-def test_a_conversation_moves_from_anthropic_to_openai_and_mistral_and_back(
+def test_a_conversation_moves_from_anthropic_to_openai_mistral_and_groq_and_back(
     tmp_path: Path,
 ) -> None:
     history = saved_and_loaded(fixed_version_loop(), tmp_path)
-    for target in (to_chat_completions, to_responses, to_mistral):
+    for target in (to_chat_completions, to_responses, to_mistral, to_groq):
         target(history, FIXED_VERSION_TOOL)
 
     history = saved_and_loaded(weather_loop(history), tmp_path)
-    for target in (to_mistral, to_chat_completions, to_responses):
+    for target in (to_groq, to_mistral, to_chat_completions, to_responses):
         target(history, FIXED_VERSION_TOOL, WEATHER_TOOL)
 
     _, paris = recording(WEATHER, "openai")
@@ -998,7 +1183,7 @@ def test_mistral_thinking_and_tool_call_go_to_the_other_apis() -> None:
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
     assert list(strings(body)).count(MISTRAL_CALL) == 2  # the call and its result
 
-    for target in (to_chat_completions, to_responses):
+    for target in (to_chat_completions, to_responses, to_groq):
         body, report = target(history, WEATHER_TOOL)
         assert losses(report) == [("messages[5].parts[0]", "dropped")]
         assert part_at(history, "messages[5].parts[0]") is thinking
@@ -1024,7 +1209,7 @@ def test_mistral_thinking_and_ids_go_back_to_mistral_as_they_came() -> None:
     ]
     assert body["messages"][5]["content"][0]["type"] == "thinking"
     # Through each other API, and back: the same body.
-    for target in (to_anthropic, to_chat_completions, to_responses):
+    for target in (to_anthropic, to_chat_completions, to_responses, to_groq):
         target(history, WEATHER_TOOL)
         assert to_mistral(history, WEATHER_TOOL) == (body, report)
 
@@ -1066,16 +1251,19 @@ def test_reasoning_pydantic_ai_sent_to_mistral_as_thinking_is_left_out() -> None
     assert losses(report) == [("messages[1].parts[0]", "dropped")]
 
 
-def test_an_openai_refusal_goes_to_mistral_as_text() -> None:
+@pytest.mark.parametrize("target", [to_mistral, to_groq])
+def test_an_openai_refusal_goes_as_text_to_an_api_with_no_refusal_field(
+    target: Callable[..., tuple[dict[str, Any], TranslationReport]],
+) -> None:
     (refused,) = recording(REFUSAL, "openai")
     asked = openai_adapter.decode_request(refused.request.json).messages
     history = ChatHistory(messages=list(asked))
     history.add_response(answer(refused, openai_adapter))
     history.add_message(Message.user("Why not?"))
     assert [message.role for message in history] == ["user", "assistant", "user"]
-    # Mistral has no `refusal` field (it rejects one): the refusal goes as the
-    # assistant's text, reported, as it goes to Anthropic.
-    body, report = to_mistral(history)
+    # Mistral and Groq have no `refusal` field (they reject one): the refusal goes as
+    # the assistant's text, reported, as it goes to Anthropic.
+    body, report = target(history)
     assert body["messages"][1] == {
         "role": "assistant",
         "content": recorded_message(refused)["refusal"],
@@ -1101,6 +1289,182 @@ def test_an_answer_with_nothing_mistral_takes_is_left_out_and_reported(made_by: 
     assert all(path == "messages[1]" or path.startswith("messages[1].") for path in paths), paths
 
 
+# --- Groq's answers: reasoning in its field or in `<think>` tags ---
+
+
+def test_groq_reasoning_goes_back_to_groq_as_it_came() -> None:
+    history = groq_retry_loop()
+    _, retried, answered = recording(GROQ_RETRY, "groq")
+    # pydantic-ai sent the reasoning of Groq's second call back inside `<think>` tags:
+    # split out, it is the reasoning Groq answered with.
+    retold = history.messages[4].parts[0]
+    assert isinstance(retold, ReasoningPart)
+    assert (retold.provider, retold.text) == ("groq", recorded_message(retried)["reasoning"])
+    assert history.messages[6].reasoning[0].provider == "groq"
+
+    body, report = to_groq(history, RETRY_TOOL)
+    assert not report
+    # As pydantic-ai sent it, `<think>` tags included; Groq's answer as it came, its
+    # reasoning in the `reasoning` field.
+    assert body["messages"] == [
+        *answered.request.json["messages"],
+        recorded_message(answered),
+        {"role": "user", "content": "Thanks."},
+    ]
+    assert "reasoning" in body["messages"][6]
+    assert body["tools"] == answered.request.json["tools"]
+
+
+@pytest.mark.parametrize(
+    ("loop", "tools", "model", "said"),
+    [
+        pytest.param(groq_retry_loop, (RETRY_TOOL,), GROQ_MODEL, "messages[6]", id="gpt-oss"),
+        pytest.param(strawberry_loop, (), QWEN_MODEL, "messages[1]", id="qwen3"),
+    ],
+)
+def test_groq_reasoning_goes_back_in_its_field_only_to_a_model_that_takes_it(
+    loop: Callable[[], ChatHistory], tools: tuple[ToolSpec, ...], model: str, said: str
+) -> None:
+    history = loop()
+    (thought,) = part_at(history, said).reasoning
+    body, report = to_groq(history, *tools, model=model)
+    assert not report
+    assert [m["reasoning"] for m in body["messages"] if "reasoning" in m] == [thought.text]
+
+    # A model that takes none ("reasoning is not supported with this model"): left out,
+    # reported; reasoning in `<think>` tags stays in the content, as it came.
+    plain, report = to_groq(history, *tools, model=GROQ_PLAIN_MODEL)
+    assert plain["messages"] == [
+        {key: value for key, value in message.items() if key != "reasoning"}
+        for message in body["messages"]
+    ]
+    assert losses(report) == [(f"{said}.parts[0]", "dropped")]
+    assert GROQ_PLAIN_MODEL in report.losses[0].reason
+    assert to_groq(history, *tools, model=model)[0] == body
+
+
+@pytest.mark.parametrize("target", ["anthropic", "chat-completions", "responses-api", "mistral"])
+def test_groq_reasoning_is_left_out_for_the_other_apis_and_goes_back_to_groq(target: str) -> None:
+    history = groq_retry_loop()
+    sent, _ = to_groq(history, RETRY_TOOL)
+    body, report = TARGETS[target](history, RETRY_TOOL)
+    # Both thoughts, the one split from `<think>` tags too (never sent as text: `send`).
+    dropped = [loss for loss in report.losses if loss.kind == "dropped"]
+    assert [loss.path for loss in dropped] == ["messages[4].parts[0]", "messages[6].parts[0]"]
+    assert all("groq" in loss.reason for loss in dropped)
+    assert not any("<think>" in text for text in strings(body))
+
+    body, report = to_groq(history, RETRY_TOOL)
+    assert not report
+    assert body == sent
+
+
+def test_a_groq_tool_call_goes_to_every_api_under_its_own_id_and_back() -> None:
+    history = groq_weather_loop()
+    assert history.messages[1].tool_calls[0].id == GROQ_CALL
+    body, report = to_groq(history, WEATHER_TOOL)
+    assert not report
+    _, told = recording(GROQ_WEATHER, "groq")
+    user, call, result = told.request.json["messages"]
+    # As pydantic-ai sent them (the call with `content: null`, where it sent none),
+    # Groq's answer as it came.
+    assert body["messages"] == [
+        user,
+        {**call, "content": None},
+        result,
+        recorded_message(told),
+        {"role": "user", "content": RIVER_THANKS},
+    ]
+    # Nine characters of [a-zA-Z0-9]: Mistral takes it as it is, as do the others.
+    for target in (to_mistral, to_anthropic, to_chat_completions, to_responses):
+        sent, report = target(history, WEATHER_TOOL)
+        assert not report, target.__name__
+        assert list(strings(sent)).count(GROQ_CALL) == 2  # the call and its result
+    assert to_groq(history, WEATHER_TOOL)[0] == body
+
+
+def test_an_image_in_a_tool_result_goes_to_groq_in_a_user_message() -> None:
+    image = FilePart(media_type="image/png", url=ROSE)
+    history = get_file_loop(TextPart(text="File attached"), image, by="groq")
+    body, report = to_groq(history, GET_FILE_TOOL)
+    # As pydantic-ai sent it, and Groq answered: the image after the tool message (the
+    # call with `content: null`, where pydantic-ai sent none).
+    _, described = recording(GROQ_GET_FILE, "groq")
+    user, call, *results = described.request.json["messages"]
+    assert body["messages"] == [user, {**call, "content": None}, *results]
+    assert losses(report) == [("messages[2].parts[0].content[1]", "transformed")]
+    assert part_at(history, "messages[2].parts[0].content[1]") is image
+
+    # Chat Completions' call and the same result: as Chat Completions takes them.
+    history = get_file_loop(TextPart(text="File attached"), image)
+    body, report = to_groq(history, GET_FILE_TOOL)
+    sent, moved = to_chat_completions(history, GET_FILE_TOOL)
+    assert body["messages"] == sent["messages"]
+    assert losses(report) == losses(moved)
+
+
+def pdf_loop() -> ChatHistory:
+    """The user sends a PDF (its bytes), which Chat Completions reads; the user asks on.
+
+    [0] user (text, PDF), [1] assistant by Chat Completions, [2] user.
+    """
+    (read,) = recording(PDF, "openai")
+    history = ChatHistory(messages=list(openai_adapter.decode_request(read.request.json).messages))
+    history.add_response(answer(read, openai_adapter))
+    history.add_message(Message.user("Thanks. Who wrote it?"))
+    return history
+
+
+def voice_loop() -> ChatHistory:
+    """The user asks with a recording of their voice (WAV bytes).
+
+    [0] user (text, audio).
+    """
+    wav = FilePart.from_bytes(b"RIFF\x24\x00\x00\x00WAVEfmt ", "audio/wav")
+    return ChatHistory(messages=[Message.user(TextPart(text="Answer this."), wav)])
+
+
+@pytest.mark.parametrize(
+    ("loop", "media_type", "item"),
+    [
+        pytest.param(pdf_loop, "application/pdf", "file", id="pdf"),
+        pytest.param(voice_loop, "audio/wav", "input_audio", id="wav"),
+    ],
+)
+def test_a_users_file_groq_cannot_take_is_left_out_and_goes_to_chat_completions(
+    loop: Callable[[], ChatHistory], media_type: str, item: str
+) -> None:
+    history = loop()
+    question, file = history.messages[0].parts
+    assert isinstance(question, TextPart)
+    assert isinstance(file, FilePart)
+    assert (file.media_type, file.url) == (media_type, None)
+
+    # Groq's user messages take text and images only.
+    body, report = to_groq(history)
+    assert body["messages"][0] == {"role": "user", "content": question.text}
+    assert losses(report) == [("messages[0].parts[1]", "dropped")]
+
+    # Chat Completions takes it (its bytes in the body: `send`).
+    body, report = to_chat_completions(history)
+    assert not report
+    assert [part["type"] for part in body["messages"][0]["content"]] == ["text", item]
+
+
+@pytest.mark.parametrize(
+    ("loop", "reason"),
+    [(pdf_loop, "groq takes no documents"), (voice_loop, "groq takes no audio")],
+    ids=["pdf", "wav"],
+)
+def test_groq_says_why_a_users_file_is_left_out(
+    loop: Callable[[], ChatHistory], reason: str
+) -> None:
+    _, report = to_groq(loop())
+    (loss,) = report.losses
+    assert loss.kind == "dropped"
+    assert loss.reason.startswith(reason), loss.reason
+
+
 # --- redacted thinking ---
 
 
@@ -1118,7 +1482,7 @@ def test_redacted_thinking_goes_back_to_anthropic_only() -> None:
     assert not report
     assert body["messages"][1] == second.request.json["messages"][1]  # as pydantic-ai sent it
 
-    for target in (to_chat_completions, to_responses, to_mistral):
+    for target in (to_chat_completions, to_responses, to_mistral, to_groq):
         body, report = target(history)
         assert losses(report) == [("messages[1].parts[0]", "dropped")]
         assert part_at(history, "messages[1].parts[0]") is redacted
@@ -1197,8 +1561,10 @@ def test_ids_too_long_for_chat_completions_are_rewritten_alike_in_call_and_resul
         ("messages[2].parts[1].tool_call_id", "transformed"),
     ]
     assert rewritten(history, report) == call_ids + call_ids
-    # The same history, to the same provider again: the same stand-ins.
+    # The same history, to the same provider again: the same stand-ins; and to Groq.
     assert to_chat_completions(history)[0] == body
+    sent, again = to_groq(history)
+    assert (sent["messages"], losses(again)) == (body["messages"], losses(report))
 
     # The Responses API (64 characters) and Anthropic take them as they are.
     body, report = to_responses(history)
@@ -1225,11 +1591,12 @@ def test_ids_with_characters_anthropic_cannot_take_are_rewritten_alike() -> None
     assert losses(report) == each_call_and_result
     assert history.last_message.tool_results[0].tool_call_id == "functions.get_weather:1"
 
-    body, report = to_chat_completions(history, WEATHER_TOOL)
-    calls = [call["id"] for call in body["messages"][1]["tool_calls"]]
-    assert [message["tool_call_id"] for message in body["messages"][2:]] == calls
-    assert calls[0] != calls[1]
-    assert losses(report) == each_call_and_result
+    for target in (to_chat_completions, to_groq):
+        body, report = target(history, WEATHER_TOOL)
+        calls = [call["id"] for call in body["messages"][1]["tool_calls"]]
+        assert [message["tool_call_id"] for message in body["messages"][2:]] == calls
+        assert calls[0] != calls[1]
+        assert losses(report) == each_call_and_result
 
 
 @pytest.mark.parametrize(
@@ -1262,14 +1629,22 @@ def test_other_providers_ids_go_to_mistral_as_nine_characters_alike_in_call_and_
 # --- an image inside a tool result ---
 
 
-def get_file_loop(*content: TextPart | FilePart) -> ChatHistory:
-    """Chat Completions calls `get_file`; the tool returns `content`.
+# Who calls `get_file`: the recording and the adapter that reads it.
+GET_FILE_CALLERS: dict[str, tuple[str, Any]] = {
+    "openai": (GET_FILE, openai_adapter),
+    "groq": (GROQ_GET_FILE, groq_adapter),
+}
 
-    [0] user, [1] assistant by Chat Completions (tool call), [2] tool.
+
+def get_file_loop(*content: TextPart | FilePart, by: str = "openai") -> ChatHistory:
+    """Chat Completions (or Groq, `by`) calls `get_file`; the tool returns `content`.
+
+    [0] user, [1] assistant (tool call), [2] tool.
     """
-    asked, _ = recording(GET_FILE, "openai")
+    path, adapter = GET_FILE_CALLERS[by]
+    asked, _ = recording(path, by)
     history = ChatHistory(messages=[Message.user(GET_FILE_QUESTION)])
-    history.add_response(answer(asked, openai_adapter))
+    history.add_response(answer(asked, adapter))
     (call,) = history.last_message.tool_calls
     history.add_message(Message.tool_result(call.id, content, name=call.name))
     return history
@@ -1407,17 +1782,24 @@ SOURCES: dict[str, Source] = {
         "openai", "/v1/responses", responses_adapter, "openai-responses", "responses-api"
     ),
     "mistral": Source("mistral", "/v1/chat/completions", mistral_adapter, "mistral", "mistral"),
+    "groq": Source("groq", "/openai/v1/chat/completions", groq_adapter, "groq", "groq"),
 }
 
 
 @functools.cache
 def answers_in(path: Path, source: str) -> tuple[Interaction, ...]:
-    """The interactions of `path` in which `source` (an adapter's name) answered."""
+    """The interactions of `path` in which `source` (an adapter's name) answered; a
+    response body recorded alone (vercel-ai's fixtures) is an answer of the API
+    whose folder holds it."""
     provider, endpoint = SOURCES[source].provider, SOURCES[source].endpoint
     return tuple(
         interaction
-        for interaction in load_cassette(path).for_provider(provider)
-        if interaction.path == endpoint and interaction.response.status == 200
+        for interaction in load_cassette(path).interactions
+        if interaction.response.status == 200
+        and (
+            interaction.request is None
+            or (interaction.provider == provider and interaction.path == endpoint)
+        )
     )
 
 
@@ -1426,15 +1808,20 @@ TARGETS: dict[str, Callable[..., tuple[dict[str, Any], TranslationReport]]] = {
     "chat-completions": to_chat_completions,
     "responses-api": to_responses,
     "mistral": to_mistral,
+    "groq": to_groq,
+    # The same API, to a model that takes no reasoning back.
+    "groq-llama": functools.partial(to_groq, model=GROQ_PLAIN_MODEL),
 }
+
+
+RECORDINGS = frozenset({".yaml", ".json"})  # cassettes, and response bodies alone
 
 
 def answering_files(source: str) -> list[Path | MissingCorpus]:
     """The corpus files in which `source` answered (a `MissingCorpus` if none)."""
     return corpus_params(
         SOURCES[source].folder,
-        pattern="*.yaml",
-        keep=lambda path: bool(answers_in(path, source)),
+        keep=lambda path: path.suffix in RECORDINGS and bool(answers_in(path, source)),
         holding=f"answers from {source}",
     )
 
@@ -1488,25 +1875,36 @@ def test_every_recorded_answer_moves_to_every_provider(
         assert body["model"]
 
 
+# The APIs every other API's answers go through and back; their own answers go
+# through each of the others.
+ROUND_TRIPS = ("mistral", "groq")
+
+
 def there_and_back() -> list[Any]:
-    """Each answering file with the API its histories go through: Mistral, or for
-    Mistral's own answers each of the others."""
-    others = [target for target in TARGETS if target != "mistral"]
-    return [
-        case(source, path, via, f"{via}->back")
-        for source in SOURCES
-        for path in answering_files(source)
-        for via in (others if source == "mistral" else ["mistral"])
-    ]
+    """Each answering file with each API its histories go through: Mistral and Groq,
+    or for Mistral's and Groq's own answers each of the others."""
+    cases: list[Any] = []
+    for source in SOURCES:
+        home = SOURCES[source].target
+        vias = [via for via in TARGETS if via != home]
+        if home not in ROUND_TRIPS:
+            vias = [via for via in vias if via in ROUND_TRIPS]
+        cases += [
+            case(source, path, via, f"{via}->back")
+            for path in answering_files(source)
+            for via in vias
+        ]
+    return cases
 
 
 @pytest.mark.parametrize(("source", "recorded", "via"), there_and_back())
-def test_every_recorded_answer_goes_to_mistral_and_back(
+def test_every_recorded_answer_goes_to_another_api_and_back(
     source: str, recorded: Path | MissingCorpus, via: str
 ) -> None:
     """Each answer of the corpus, its tool calls answered, sent to its own API, then
-    through another (Mistral; from Mistral, the others), then to its own again: the
-    same body and the same losses, for the hop changed nothing in the history."""
+    through another (Mistral and Groq; from those two, each of the others), then to
+    its own again: the same body and the same losses, for the hop changed nothing in
+    the history."""
     home = TARGETS[SOURCES[source].target]
     for history, tools in recorded_histories(recorded, source):
         before, report = home(history, *tools)

@@ -210,12 +210,17 @@ def _file_item(
 
 
 def _unsendable(part: FilePart, kind: str, dialect: ChatCompletionsDialect) -> str:
-    """Why a file cannot go in a Chat Completions content part."""
+    """Why a file cannot go in one of the dialect's content parts."""
+    server = dialect.provider
+    if kind == "input_audio" and not dialect.audio_formats:
+        return f"{server} takes no audio in a message"
     if kind == "input_audio" and part.data is not None:
         taken = " and ".join(sorted(set(dialect.audio_formats.values())))
-        return f"Chat Completions takes audio as {taken} only, not {part.media_type}"
-    source = "a URL" if part.url is not None else "a file id"
-    return f"Chat Completions takes no {part.media_type} file by {source}"
+        return f"{server} takes audio as {taken} only, not {part.media_type}"
+    if kind == "file" and not dialect.document_parts:
+        return f"{server} takes no documents in a message"
+    source = "a URL" if part.url is not None else "a file id" if part.file_id else "inline data"
+    return f"{server} takes no {part.media_type} file by {source}"
 
 
 class PartEncoder:
