@@ -37,6 +37,15 @@ from interlingua._errors import (
     TranslationError,
 )
 from interlingua._finish import FinishReason
+from interlingua._gateway import (
+    GatewayAdapter,
+    Translation,
+    WireEvent,
+    format_sse,
+    translate_request,
+    translate_response,
+    translate_stream,
+)
 from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory, sanitize
 from interlingua._messages import Message, Role
 from interlingua._parts import (
@@ -98,6 +107,7 @@ __all__ = [
     "FilePart",
     "FinishEvent",
     "FinishReason",
+    "GatewayAdapter",
     "HistoryFormatError",
     "InterlinguaError",
     "InvalidDataError",
@@ -139,18 +149,24 @@ __all__ = [
     "ToolResultContent",
     "ToolResultPart",
     "ToolSpec",
+    "Translation",
     "TranslationError",
     "TranslationLoss",
     "TranslationReport",
     "TranslationWarning",
     "UsageEvent",
+    "WireEvent",
     "__version__",
     "accumulate",
     "accumulate_async",
     "available_adapters",
+    "format_sse",
     "get_adapter",
     "register_adapter",
     "route",
     "sanitize",
     "split_model",
+    "translate_request",
+    "translate_response",
+    "translate_stream",
 ]

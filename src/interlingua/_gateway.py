@@ -1,0 +1,121 @@
+"""A body in one API's format to another's, through the core: requests,
+answers, streams and errors, for a gateway that answers a client in its own
+format from whichever provider it calls.
+
+    translate_request(body, source="openai", target="anthropic").body
+    translate_response(body, source="anthropic", target="openai")
+    translate_stream(payloads, source="anthropic", target="openai")   # lazily
+    format_sse(events)                                                # the bytes
+
+The names are the adapters' (`anthropic`, `openai`, `openai-responses`,
+`mistral`, `groq`). What the target cannot take is in the result's `losses`,
+each with the path of the part it concerns; `strict=True` raises
+`TranslationError` on the first instead. A stream is translated one payload
+at a time: the first chunk out leaves before the last one comes in, and an
+error mid-stream comes out as the target's own in-stream error.
+
+An adapter that serves streams and errors to a gateway has, beside the six
+codec functions, `encode_stream(events, *, report=None)` (the core's stream
+events to its payloads, in order, as `WireEvent`s) and `encode_error(error)`
+(a typed error to its status and body).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from interlingua._adapter import Adapter, get_adapter
+from interlingua._report import TranslationLoss, TranslationReport
+
+if TYPE_CHECKING:
+    from interlingua._errors import ProviderError
+    from interlingua._stream import StreamEvent
+
+__all__ = [
+    "GatewayAdapter",
+    "Translation",
+    "WireEvent",
+    "format_sse",
+    "translate_request",
+    "translate_response",
+    "translate_stream",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class WireEvent:
+    """One payload of a stream as an API sends it: its JSON `data` (or the text
+    of a sentinel such as `[DONE]`), and the SSE `event` name where the API
+    gives one (Anthropic's, the Responses API's)."""
+
+    data: dict[str, Any] | str
+    event: str | None = None
+
+
+@runtime_checkable
+class GatewayAdapter(Adapter, Protocol):
+    """An adapter that also writes streams and errors in its API's format."""
+
+    def encode_stream(
+        self, events: Iterable[StreamEvent], *, report: TranslationReport | None = None
+    ) -> Iterator[WireEvent]: ...
+
+    def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """A translated body, and what the target could not take of the source."""
+
+    body: dict[str, Any]
+    losses: list[TranslationLoss] = field(default_factory=list)
+
+
+def _report(target: str, strict: bool) -> TranslationReport:
+    return TranslationReport(target=target, strict=strict)
+
+
+def translate_request(body: Any, *, source: str, target: str, strict: bool = False) -> Translation:
+    """A request body in `source`'s format, as `target`'s."""
+    request = get_adapter(source).decode_request(body)
+    report = _report(target, strict)
+    return Translation(get_adapter(target).encode_request(request, report=report), report.losses)
+
+
+def translate_response(body: Any, *, source: str, target: str, strict: bool = False) -> Translation:
+    """An answer body in `source`'s format, as `target`'s."""
+    response = get_adapter(source).decode_response(body)
+    report = _report(target, strict)
+    return Translation(get_adapter(target).encode_response(response, report=report), report.losses)
+
+
+def translate_stream(
+    payloads: Iterable[Any],
+    *,
+    source: str,
+    target: str,
+    report: TranslationReport | None = None,
+) -> Iterator[WireEvent]:
+    """A stream's payloads in `source`'s format (parsed `data:` JSON, in order),
+    as `target`'s `WireEvent`s, one payload at a time; losses go to `report`."""
+    encoder = get_adapter(target)
+    if not isinstance(encoder, GatewayAdapter):
+        raise TypeError(f"the {target!r} adapter writes no streams (it has no encode_stream)")
+    events = get_adapter(source).decode_stream(payloads)
+    return encoder.encode_stream(events, report=report or _report(target, False))
+
+
+def format_sse(events: Iterable[WireEvent]) -> Iterator[bytes]:
+    """Each event as the bytes of one server-sent event, as the APIs frame them:
+    its `event:` line where it has a name, its data as compact JSON."""
+    for event in events:
+        data = event.data if isinstance(event.data, str) else _compact(event.data)
+        head = f"event: {event.event}\n" if event.event is not None else ""
+        yield f"{head}data: {data}\n\n".encode()
+
+
+def _compact(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
