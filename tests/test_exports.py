@@ -56,6 +56,7 @@ def test_the_export_list() -> None:
         "PartDataEvent",
         "PartEvent",
         "PermissionDeniedError",
+        "Problem",
         "ProviderConnectionError",
         "ProviderError",
         "RateLimitError",
@@ -104,6 +105,7 @@ def test_the_export_list() -> None:
         "translate_request",
         "translate_response",
         "translate_stream",
+        "validate_request",
     ]
 
 

@@ -39,12 +39,14 @@ from interlingua._errors import (
 from interlingua._finish import FinishReason
 from interlingua._gateway import (
     GatewayAdapter,
+    Problem,
     Translation,
     WireEvent,
     format_sse,
     translate_request,
     translate_response,
     translate_stream,
+    validate_request,
 )
 from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory, sanitize
 from interlingua._messages import Message, Role
@@ -121,6 +123,7 @@ __all__ = [
     "PartDataEvent",
     "PartEvent",
     "PermissionDeniedError",
+    "Problem",
     "ProviderConnectionError",
     "ProviderError",
     "RateLimitError",
@@ -169,4 +172,5 @@ __all__ = [
     "translate_request",
     "translate_response",
     "translate_stream",
+    "validate_request",
 ]

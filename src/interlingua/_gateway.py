@@ -6,6 +6,7 @@ format from whichever provider it calls.
     translate_response(body, source="anthropic", target="openai")
     translate_stream(payloads, source="anthropic", target="openai")   # lazily
     format_sse(events)                                                # the bytes
+    validate_request(request, target="mistral")                       # before sending
 
 The names are the adapters' (`anthropic`, `openai`, `openai-responses`,
 `mistral`, `groq`). What the target cannot take is in the result's `losses`,
@@ -28,20 +29,24 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from interlingua._adapter import Adapter, get_adapter
-from interlingua._report import TranslationLoss, TranslationReport
+from interlingua._errors import InvalidDataError
+from interlingua._report import LossKind, TranslationLoss, TranslationReport
 
 if TYPE_CHECKING:
     from interlingua._errors import ProviderError
+    from interlingua._request import ChatRequest
     from interlingua._stream import StreamEvent
 
 __all__ = [
     "GatewayAdapter",
+    "Problem",
     "Translation",
     "WireEvent",
     "format_sse",
     "translate_request",
     "translate_response",
     "translate_stream",
+    "validate_request",
 ]
 
 
@@ -119,3 +124,27 @@ def format_sse(events: Iterable[WireEvent]) -> Iterator[bytes]:
 
 def _compact(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What a provider would refuse in a request as it stands: where (`path`,
+    the message, part and field), the provider's `rule`, and what encoding for
+    it does (`fix`: the part left out or changed, and reported; None when the
+    request cannot be sent until the history is mended)."""
+
+    path: str
+    rule: str
+    fix: LossKind | None
+
+
+def validate_request(request: ChatRequest, *, target: str) -> list[Problem]:
+    """The problems `target` would answer `request` with a 400 for, found before
+    sending. Encoding for `target` fixes and reports each one with a `fix`; the
+    others raise `InvalidDataError` there (`interlingua.sanitize` mends most)."""
+    report = _report(target, False)
+    try:
+        get_adapter(target).encode_request(request, report=report)
+    except InvalidDataError as error:
+        return [Problem(path, rule, None) for path, rule in error.problems]
+    return [Problem(loss.path, loss.reason, loss.kind) for loss in report.losses]

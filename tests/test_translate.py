@@ -1,0 +1,203 @@
+"""A body in one API's format to another's: `translate_request`,
+`translate_response`, `validate_request`, over every recorded body.
+
+The matrix: every request and answer the five APIs recorded, translated to
+each of the other four. Translated to B, the body is one B takes as it is
+(B's own `validate_request` finds nothing in it); translated back to A, it
+still holds every text, tool call and tool result byte for byte; and the
+request kept in the core gives A, after B, exactly the body it gave before.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from conftest import MissingCorpus, corpus_files, from_corpus, require_corpus
+from interlingua import (
+    ChatRequest,
+    InvalidDataError,
+    Message,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    TranslationError,
+    get_adapter,
+    translate_request,
+    translate_response,
+    validate_request,
+)
+from interlingua.testing import Interaction, load_cassette
+
+# adapter name -> (corpus folder, cassette provider, URL path of its endpoint)
+APIS = {
+    "anthropic": ("anthropic", "anthropic", "/v1/messages"),
+    "openai": ("openai-chat", "openai", "/v1/chat/completions"),
+    "openai-responses": ("openai-responses", "openai", "/v1/responses"),
+    "mistral": ("mistral", "mistral", "/v1/chat/completions"),
+    "groq": ("groq", "groq", "/openai/v1/chat/completions"),
+}
+
+
+def answered(api: str) -> list[tuple[str, Interaction]]:
+    """The API's answered calls in the corpus, by file."""
+    folder, provider, path = APIS[api]
+    require_corpus(folder)
+    return [
+        (f"{file.parent.name}/{file.name}#{n}", interaction)
+        for file in corpus_files(folder, "*.yaml")
+        for n, interaction in enumerate(load_cassette(file).for_provider(provider))
+        if interaction.path == path and interaction.response.status == 200
+    ]
+
+
+def pairs(kind: str) -> list[Any]:
+    """One case per recorded body of `kind` and other API to translate it to."""
+    cases = []
+    for source in APIS:
+        try:
+            found = answered(source)
+        except pytest.skip.Exception:
+            return [pytest.param(MissingCorpus(f"{source} recordings"), id="corpus-missing")]
+        for name, interaction in found:
+            if kind == "request" and interaction.request is None:
+                continue
+            if kind == "response" and interaction.is_stream:
+                continue
+            cases += [
+                pytest.param(source, target, interaction, id=f"{source}:{name}->{target}")
+                for target in APIS
+                if target != source
+            ]
+    return cases
+
+
+def said(request: ChatRequest) -> list[Any]:
+    """Everything a request's messages say that every API carries: each
+    message's text (its text parts joined: some APIs hold one string; a
+    refusal is text where the API has no refusal), its tool calls' names and
+    argument values, its tool results, in order (reasoning and files are the
+    targets' to take or leave, and reported when left)."""
+    found: list[Any] = []
+    for message in request.messages:
+        texts = [p.text for p in message.parts if isinstance(p, TextPart | RefusalPart)]
+        if "".join(texts).strip():
+            found.append(("text", message.role, "".join(texts)))
+        for part in message.parts:
+            match part:
+                case ToolCallPart():
+                    # The arguments' value: Anthropic's wire holds an object, not its text.
+                    found.append(("call", part.name, json.loads(part.arguments or "{}")))
+                case ToolResultPart():
+                    content = [item.text for item in part.content if isinstance(item, TextPart)]
+                    found.append(("result", "".join(content)))
+    return found
+
+
+@pytest.mark.parametrize(("source", "target", "interaction"), pairs("request"))
+def test_every_recorded_request_goes_to_every_other_api_and_back(
+    source: str, target: str, interaction: Interaction | MissingCorpus
+) -> None:
+    recorded = from_corpus(interaction).request
+    assert recorded is not None
+    body = recorded.json
+    request = get_adapter(source).decode_request(body)
+    problems = validate_request(request, target=target)
+    if any(problem.fix is None for problem in problems):
+        with pytest.raises(InvalidDataError):
+            translate_request(body, source=source, target=target)
+        return
+    there = translate_request(body, source=source, target=target)
+    assert [(p.path, p.fix) for p in problems] == [(loss.path, loss.kind) for loss in there.losses]
+    assert validate_request(get_adapter(target).decode_request(there.body), target=target) == []
+    back = translate_request(there.body, source=target, target=source)
+    returned = said(get_adapter(source).decode_request(back.body))
+    if any(re.fullmatch(r"messages\[\d+\]", loss.path) for loss in there.losses):
+        # A turn the target's order rules put in (reported): the rest in order around it.
+        assert is_subsequence(said(request), returned)
+    else:
+        assert returned == said(request)
+    assert get_adapter(source).encode_request(request) == get_adapter(source).encode_request(
+        get_adapter(source).decode_request(body)
+    )
+
+
+@pytest.mark.parametrize(("source", "target", "interaction"), pairs("response"))
+def test_every_recorded_answer_goes_to_every_other_api_and_back(
+    source: str, target: str, interaction: Interaction | MissingCorpus
+) -> None:
+    body = from_corpus(interaction).response.json
+    there = translate_response(body, source=source, target=target)
+    back = translate_response(there.body, source=target, target=source)
+    original = get_adapter(source).decode_response(body)
+    returned = get_adapter(source).decode_response(back.body)
+    assert said_in(returned.message) == said_in(original.message)
+    if not any(loss.path == "finish_reason" for loss in there.losses):
+        assert returned.finish_reason == original.finish_reason
+    usage, before = returned.usage, original.usage
+    assert (usage.input_tokens, usage.output_tokens) == (before.input_tokens, before.output_tokens)
+
+
+def is_subsequence(items: list[Any], within: list[Any]) -> bool:
+    rest = iter(within)
+    return all(any(item == other for other in rest) for item in items)
+
+
+def said_in(message: Message) -> list[Any]:
+    return said(ChatRequest(model="m", messages=(message,)))
+
+
+def test_a_loss_names_the_part_and_strict_mode_raises_on_the_first() -> None:
+    body = {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 1024,
+        "messages": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "Call the tool.", "signature": "c2ln"},
+                    {"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
+                     "input": {"city": "Paris"}},
+                ],
+            },
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"}]},
+        ],
+    }  # fmt: skip
+    there = translate_request(body, source="anthropic", target="mistral")
+    assert [(loss.path, loss.kind) for loss in there.losses][:2] == [
+        ("messages[1].parts[0]", "dropped"),
+        ("messages[1].parts[1].id", "transformed"),
+    ]
+    call = there.body["messages"][1]["tool_calls"][0]
+    assert len(call["id"]) == 9
+    assert call["function"]["arguments"] == '{"city":"Paris"}'
+    with pytest.raises(TranslationError) as caught:
+        translate_request(body, source="anthropic", target="mistral", strict=True)
+    assert caught.value.path == "messages[1].parts[0]"
+
+
+def test_validate_request_names_what_cannot_be_sent() -> None:
+    call = ToolCallPart(id="call_1", name="f")
+    request = ChatRequest(
+        model="m",
+        messages=(
+            Message.user("Go"),
+            Message.assistant(ReasoningPart(text="hm", provider="anthropic", signature="s"), call),
+        ),
+    )
+    # Anthropic takes a last assistant turn as the start of its answer (a prefill).
+    for target in ("openai", "openai-responses", "mistral", "groq"):
+        problems = validate_request(request, target=target)
+        assert any(p.fix is None and p.path == "messages[1].parts[1]" for p in problems), target
+
+
+def test_an_unknown_adapter_name_is_a_clear_error() -> None:
+    with pytest.raises(Exception, match="nosuch"):
+        translate_request({}, source="nosuch", target="openai")
