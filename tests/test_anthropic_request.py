@@ -396,7 +396,7 @@ def test_a_history_from_other_providers_is_fitted_to_anthropic_on_the_wire_only(
         ("messages[1].parts[4].id", "transformed"),
         ("messages[3].parts[0].tool_call_id", "transformed"),
         ("messages[4].parts[0]", "transformed"),
-        ("provider_options.openai", "dropped"),
+        ("provider_options.openai.store", "dropped"),
     ]
     assert "reasoning made by openai goes back to openai only" in losses[1].reason
     assert "'call.weather:2'" in losses[4].reason

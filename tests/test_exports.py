@@ -130,6 +130,7 @@ def test_the_codec_export_list() -> None:
         "merge_provider_data",
         "other_fields",
         "overlay",
+        "report_other_providers",
         "resolve_report",
         "wire_fields",
         "wire_model",

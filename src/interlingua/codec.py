@@ -43,6 +43,7 @@ from interlingua._provider_data import (
 from interlingua._report import TranslationReport, resolve_report
 
 if TYPE_CHECKING:
+    from interlingua._request import ChatRequest
     from interlingua._stream import StreamEvent
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "merge_provider_data",
     "other_fields",
     "overlay",
+    "report_other_providers",
     "resolve_report",
     "wire_fields",
     "wire_model",
@@ -331,3 +333,11 @@ def overlay(modeled: Mapping[str, Any], extras: Mapping[str, Any]) -> dict[str, 
         elif isinstance(value, dict) and isinstance(merged[key], dict):
             merged[key] = overlay(merged[key], value)
     return merged
+
+
+def report_other_providers(request: ChatRequest, provider: str, report: TranslationReport) -> None:
+    """Every setting in another provider's `provider_options`, each by its own
+    name, as dropped: it is that provider's to read, not `provider`'s."""
+    for name, settings in request.provider_options.items():
+        for key in settings if name != provider else ():
+            report.dropped(f"provider_options.{name}.{key}", f"a setting of {name}'s, not sent")

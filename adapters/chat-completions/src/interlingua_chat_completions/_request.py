@@ -43,6 +43,7 @@ from interlingua.codec import (
     keep,
     kept,
     other_fields,
+    report_other_providers,
     resolve_report,
     wire_model,
 )
@@ -66,7 +67,6 @@ from interlingua_chat_completions._settings import (
     decode_settings,
     encode_settings,
     modelled,
-    report_other_providers,
 )
 from interlingua_chat_completions._think import with_think
 from interlingua_chat_completions._tools import (

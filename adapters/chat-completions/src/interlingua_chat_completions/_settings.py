@@ -53,7 +53,6 @@ __all__ = [
     "encode_settings",
     "encode_tool_settings",
     "modelled",
-    "report_other_providers",
 ]
 
 # The body fields the core models (directly, or through `_request` and `_tools`).
@@ -387,13 +386,6 @@ def _decode_response_format(wire: Mapping[str, Any]) -> ResponseFormat | None:
 
 
 # --- what both APIs do with the rest of a request ---
-
-
-def report_other_providers(request: ChatRequest, provider: str, report: TranslationReport) -> None:
-    """Every setting in another provider's `provider_options`, as dropped."""
-    for name, settings in request.provider_options.items():
-        for key in settings if name != provider else ():
-            report.dropped(f"provider_options.{name}.{key}", f"a {name} setting")
 
 
 def encode_context(

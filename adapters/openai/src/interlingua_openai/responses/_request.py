@@ -35,11 +35,11 @@ from interlingua.codec import (
     keep,
     kept,
     other_fields,
+    report_other_providers,
     resolve_report,
     wire_model,
 )
 from interlingua_chat_completions._rules import part_path
-from interlingua_chat_completions._settings import report_other_providers
 from interlingua_openai.responses._parts import (
     PartDecoder,
     PartEncoder,
