@@ -160,7 +160,14 @@ def anthropic_request_to_chat(body: Body, model: str) -> Body:
     if tools := body.get("tools"):
         out["tools"] = [_chat_tool(tool) for tool in tools]
     out["max_completion_tokens"] = body["max_tokens"]
+    if budget := (body.get("thinking") or {}).get("budget_tokens"):
+        out["reasoning_effort"] = effort(budget)
     return out
+
+
+def effort(budget: int) -> str:
+    """The effort a thinking budget means, as interlingua maps it."""
+    return "low" if budget <= 4096 else "medium" if budget <= 16384 else "high"
 
 
 def _chat_user(content: str | list[Body]) -> list[Body]:

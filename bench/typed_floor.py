@@ -16,6 +16,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bench.dict_baseline import effort
+
 __all__ = [
     "FilePart",
     "Message",
@@ -412,8 +414,8 @@ def _chat_encode(request: Request) -> Body:
         body["tools"] = [_chat_tool(tool) for tool in request.tools]
     if request.max_tokens is not None:
         body["max_completion_tokens"] = request.max_tokens
-    if request.effort:
-        body["reasoning_effort"] = request.effort
+    if request.effort or request.budget_tokens:
+        body["reasoning_effort"] = request.effort or effort(request.budget_tokens or 0)
     return body
 
 
@@ -556,8 +558,9 @@ def _responses_encode(request: Request) -> Body:
         body["tools"] = [_responses_tool(tool) for tool in request.tools]
     if request.max_tokens is not None:
         body["max_output_tokens"] = request.max_tokens
-    if request.effort or request.summary:
-        reasoning = {"effort": request.effort, "summary": request.summary}
+    if request.effort or request.summary or request.budget_tokens:
+        meant = effort(request.budget_tokens) if request.budget_tokens else None
+        reasoning = {"effort": request.effort or meant, "summary": request.summary}
         body["reasoning"] = {key: value for key, value in reasoning.items() if value}
     body.update(request.options.get(RESPONSES, {}))
     return body

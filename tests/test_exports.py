@@ -111,6 +111,7 @@ def test_the_export_list() -> None:
 
 def test_the_codec_export_list() -> None:
     assert sorted(interlingua.codec.__all__) == [
+        "EFFORT_BUDGETS",
         "PROVIDER_DATA_SECTIONS",
         "ProviderData",
         "ProviderEntry",
@@ -120,6 +121,7 @@ def test_the_codec_export_list() -> None:
         "copy_json",
         "decode_events",
         "dump_arguments",
+        "effort_for_budget",
         "fit_tool_call_id",
         "fitted_tool_call_id",
         "format_path",

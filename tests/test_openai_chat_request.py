@@ -490,7 +490,7 @@ def test_what_the_wire_cannot_take_is_left_out_and_reported() -> None:
         ("messages[1].parts[0]", "dropped"),
         ("messages[2].parts[0].is_error", "dropped"),
         ("top_k", "dropped"),
-        ("reasoning.budget_tokens", "dropped"),
+        ("reasoning.budget_tokens", "transformed"),
         ("reasoning.summary", "dropped"),
         ("provider_options.anthropic.top_k", "dropped"),
     ]

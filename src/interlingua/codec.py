@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from interlingua._stream import StreamEvent
 
 __all__ = [
+    "EFFORT_BUDGETS",
     "PROVIDER_DATA_SECTIONS",
     "ProviderData",
     "ProviderEntry",
@@ -56,6 +57,7 @@ __all__ = [
     "copy_json",
     "decode_events",
     "dump_arguments",
+    "effort_for_budget",
     "fit_tool_call_id",
     "fitted_tool_call_id",
     "format_path",
@@ -341,3 +343,14 @@ def report_other_providers(request: ChatRequest, provider: str, report: Translat
     for name, settings in request.provider_options.items():
         for key in settings if name != provider else ():
             report.dropped(f"provider_options.{name}.{key}", f"a setting of {name}'s, not sent")
+
+
+# A thinking token budget and a reasoning effort say one thing, how much the
+# model may think: a budget up to 4,096 tokens is `low`, up to 16,384
+# `medium`, more `high`; and an effort is the budget at its top (`high`: 32,768).
+EFFORT_BUDGETS: dict[str, int] = {"low": 4096, "medium": 16384, "high": 32768}
+
+
+def effort_for_budget(budget_tokens: int) -> str:
+    """The reasoning effort a thinking token budget means (`EFFORT_BUDGETS`)."""
+    return next((e for e, top in EFFORT_BUDGETS.items() if budget_tokens <= top), "high")

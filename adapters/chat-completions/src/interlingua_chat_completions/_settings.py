@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
-from interlingua.codec import WireReader, copy_json, kept
+from interlingua.codec import WireReader, copy_json, effort_for_budget, kept
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._rules import fit_stop, schema_name, tool_settings
 from interlingua_chat_completions._wire import RequestForms
@@ -184,7 +184,13 @@ def encode_tool_settings(
 
 
 def encode_effort(config: ReasoningConfig, report: TranslationReport, api: str) -> str | None:
-    """The effort to send; each other thing the config says is reported."""
+    """The effort to send; each other thing the config says is reported. A token
+    budget alone goes as the effort it means (`codec.effort_for_budget`)."""
+    if config.budget_tokens is not None and config.effort is None and config.enabled:
+        effort = effort_for_budget(config.budget_tokens)
+        reason = f"{api} takes an effort, not a token budget"
+        report.transformed("reasoning.budget_tokens", f"{reason}: {effort!r} sent")
+        return effort
     if config.budget_tokens is not None:
         report.dropped("reasoning.budget_tokens", f"{api} takes an effort, not a token budget")
     if not config.enabled and config.effort != "none":
