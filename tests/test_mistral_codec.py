@@ -288,10 +288,12 @@ def test_no_user_id_is_sent_and_the_session_is_the_cache_key() -> None:
         messages=(Message.user("Hi"),),
         context=InvocationContext(user_id="u-1", session_id="s-1"),
     )
-    body = encode_request(request)
+    report = TranslationReport()
+    body = encode_request(request, report=report)
     assert "safety_identifier" not in body
     assert "user" not in body
     assert body["prompt_cache_key"] == "s-1"
+    assert [(loss.path, loss.kind) for loss in report.losses] == [("context.user_id", "dropped")]
 
 
 def test_files_mistral_cannot_take_are_left_out_and_reported() -> None:

@@ -249,7 +249,7 @@ def encode_settings(
         body["stream"] = True
     elif forms.get("stream") is False:
         body["stream"] = False
-    encode_context(options, request, user_field=dialect.user_field)
+    encode_context(options, request, user_field=dialect.user_field, report=report)
     return body
 
 
@@ -395,16 +395,22 @@ def _decode_response_format(wire: Mapping[str, Any]) -> ResponseFormat | None:
 
 
 def encode_context(
-    options: dict[str, Any], request: ChatRequest, *, user_field: str | None = "safety_identifier"
+    options: dict[str, Any],
+    request: ChatRequest,
+    *,
+    user_field: str | None = "safety_identifier",
+    report: TranslationReport | None = None,
 ) -> None:
     """The context's user and session, where the request does not name them itself
     (both APIs: `safety_identifier`, the legacy `user`, `prompt_cache_key`); a
-    server with no `user_field` is sent no user."""
+    server with no `user_field` is sent no user (reported)."""
     context = request.context
     if context is None:
         return
     named = {"user", "safety_identifier"} & options.keys()
-    if context.user_id is not None and user_field is not None and not named:
+    if context.user_id is not None and user_field is None and report is not None:
+        report.dropped("context.user_id", f"{report.target} has no field for the end user's id")
+    elif context.user_id is not None and user_field is not None and not named:
         options[user_field] = context.user_id
     if context.session_id is not None:
         options.setdefault("prompt_cache_key", context.session_id)
