@@ -46,7 +46,7 @@ from interlingua._gateway import (
     translate_response,
     translate_stream,
 )
-from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory, sanitize
+from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory
 from interlingua._messages import Message, Role
 from interlingua._parts import (
     ContentPart,
@@ -62,6 +62,7 @@ from interlingua._parts import (
 from interlingua._report import LossKind, TranslationLoss, TranslationReport, TranslationWarning
 from interlingua._request import ChatRequest, ReasoningConfig, ResponseFormat
 from interlingua._response import ChatResponse
+from interlingua._sanitize import sanitize
 from interlingua._stream import (
     AlternativeEvent,
     ErrorEvent,

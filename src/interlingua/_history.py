@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,10 @@ from interlingua._base import MutableCoreModel, validate
 from interlingua._errors import HistoryFormatError, InvalidDataError
 from interlingua._messages import Message
 from interlingua._migrations import MIGRATIONS
-from interlingua._parts import TextPart, ToolResultPart
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
 
-__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory", "sanitize"]
+__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory"]
 
 HISTORY_FORMAT = "interlingua.chat_history"
 HISTORY_VERSION = 2
@@ -159,63 +158,3 @@ def _migrate(document: dict[str, Any]) -> dict[str, Any]:
         document = step(document)
         version += 1
     return {k: v for k, v in document.items() if k not in {"format", "version"}}
-
-
-def sanitize(
-    messages: Sequence[Message],
-    *,
-    repair: bool = False,
-    placeholder: str = "The tool call was not completed.",
-) -> list[Message]:
-    """The messages with every incomplete tool-call group removed or repaired.
-
-    A group is an assistant message with tool calls and the `tool` messages
-    right after it. It is incomplete when a call has no result there; most
-    providers reject such a request. By default the whole group is dropped;
-    with `repair=True` the missing results are added as error results saying
-    `placeholder`. Tool results that answer no call are dropped either way.
-    """
-    result: list[Message] = []
-    index = 0
-    while index < len(messages):
-        message = messages[index]
-        end = index + 1
-        if message.role == "assistant" and message.tool_calls:
-            while end < len(messages) and messages[end].role == "tool":
-                end += 1
-            result.extend(_sanitized_group(message, messages[index + 1 : end], repair, placeholder))
-        elif message.role != "tool":
-            result.append(message)
-        index = end
-    return result
-
-
-def _sanitized_group(
-    call: Message, answers: Sequence[Message], repair: bool, placeholder: str
-) -> list[Message]:
-    call_ids = [part.id for part in call.tool_calls]
-    kept = [_only_results_for(answer, set(call_ids)) for answer in answers]
-    kept = [answer for answer in kept if answer.parts]
-    answered = {part.tool_call_id for answer in kept for part in answer.tool_results}
-    missing = [part for part in call.tool_calls if part.id not in answered]
-    if not missing:
-        return [call, *kept]
-    if not repair:
-        return []
-    filler = tuple(
-        ToolResultPart(
-            tool_call_id=part.id,
-            name=part.name,
-            content=(TextPart(text=placeholder),),
-            is_error=True,
-        )
-        for part in missing
-    )
-    return [call, *kept, Message(role="tool", parts=filler)]
-
-
-def _only_results_for(answer: Message, call_ids: set[str]) -> Message:
-    parts = tuple(p for p in answer.tool_results if p.tool_call_id in call_ids)
-    if len(parts) == len(answer.parts):
-        return answer
-    return answer.model_copy(update={"parts": parts})
