@@ -1,11 +1,12 @@
 """A conversation kept between calls, saved as versioned JSON.
 
 The file is one JSON object: `{"format": "interlingua.chat_history",
-"version": 2, ...}`. A file of an older version is migrated on load (see
-`_migrations`; version 2 keeps provider data in the sections of
-`_provider_data`); one of a newer version or another format is refused with
-`HistoryFormatError`, and a message that breaks the core's rules raises
-`InvalidDataError` naming the message, part and field.
+"version": 3, ...}`. A file of an older version is migrated on load (see
+`_migrations`: version 2 keeps provider data in the sections of
+`_provider_data`, version 3 adds the messages' `created_at` and `updated_at`);
+one of a newer version or another format is refused with `HistoryFormatError`,
+and a message that breaks the core's rules raises `InvalidDataError` naming
+the message, part and field.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +30,17 @@ from interlingua._usage import TokenUsage
 __all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory"]
 
 HISTORY_FORMAT = "interlingua.chat_history"
-HISTORY_VERSION = 2
+HISTORY_VERSION = 3
 
 
 class ChatHistory(MutableCoreModel):
     """Messages, with the metadata and artefacts a run gathers beside them.
 
     Metadata and artefacts are JSON values, so a saved history loads back equal.
+    `add_message` and `add_response` stamp a message that has no `created_at`
+    with the time it is added (UTC), `replace_message` stamps `updated_at`;
+    messages given otherwise (`ChatHistory(messages=...)`, `messages.append`)
+    keep what they carry, as their time is not known.
     """
 
     id: str | None = None
@@ -51,14 +57,19 @@ class ChatHistory(MutableCoreModel):
         return self.messages[-1]
 
     def add_message(self, message: Message) -> None:
-        if not isinstance(message, Message):
-            where = f"messages[{len(self.messages)}]"
-            problem = f"expected a Message, got {type(message).__name__}"
-            raise InvalidDataError(
-                [(where, problem)],
-                subject="chat history",
-            )
+        """Append `message`, stamped with the time now unless it has a `created_at`."""
+        _check_message(message, len(self.messages))
+        if message.created_at is None:
+            message = message.model_copy(update={"created_at": _now()})
         self.messages.append(message)
+
+    def replace_message(self, index: int, message: Message) -> None:
+        """Put `message` in place of the one at `index`, as an edit of it: it keeps
+        the first one's `created_at` (if it has one) and is stamped `updated_at`."""
+        _check_message(message, index)
+        created_at = self.messages[index].created_at or message.created_at
+        stamps = {"created_at": created_at, "updated_at": _now()}
+        self.messages[index] = message.model_copy(update=stamps)
 
     def add_response(self, response: ChatResponse) -> None:
         """Append the response's message and add its usage to the total."""
@@ -124,6 +135,16 @@ class ChatHistory(MutableCoreModel):
         }
         schema["required"] = ["format", "version", *schema.get("required", [])]
         return schema
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _check_message(message: object, index: int) -> None:
+    if not isinstance(message, Message):
+        problem = f"expected a Message, got {type(message).__name__}"
+        raise InvalidDataError([(f"messages[{index}]", problem)], subject="chat history")
 
 
 def _checked_header(document: Any) -> dict[str, Any]:
