@@ -14,14 +14,15 @@ saved with a history but never sent to a provider.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import AwareDatetime, JsonValue, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from interlingua._base import CoreModel, ProviderData, empty_field, provider_data_field
+from interlingua._dicts import message_fields
 from interlingua._parts import (
     ContentPart,
     FilePart,
@@ -139,6 +140,21 @@ class Message(CoreModel):
             tool_call_id=tool_call_id, name=name, content=parts, is_error=is_error
         )
         return cls(role="tool", parts=(part,))
+
+    @classmethod
+    def from_dicts(cls, dicts: Iterable[Mapping[str, Any]]) -> list[Message]:
+        """Messages from plain dicts, the history most chat code keeps.
+
+        Each dict has a `role` (`system`, `user`, `assistant` or `tool`) and a
+        `content` string (an empty one, or an assistant's null one, gives no
+        text part); an assistant's `tool_calls` and a tool message's
+        `tool_call_id` and `name` in OpenAI's Chat Completions shape. Any other
+        key that holds something is refused, not dropped (a full Chat
+        Completions body is for the `openai` adapter's `decode_request`); a bad
+        dict raises `InvalidDataError` naming `messages[i]` and the field.
+        """
+        fields = (message_fields(index, data) for index, data in enumerate(dicts))
+        return [cls(role=cast(Role, role), parts=parts) for role, parts in fields]
 
     @property
     def text(self) -> str:
