@@ -63,6 +63,7 @@ from interlingua._report import LossKind, TranslationLoss, TranslationReport, Tr
 from interlingua._request import ChatRequest, ReasoningConfig, ResponseFormat
 from interlingua._response import ChatResponse
 from interlingua._sanitize import sanitize
+from interlingua._store import HistoryStore
 from interlingua._stream import (
     AlternativeEvent,
     ErrorEvent,
@@ -110,6 +111,7 @@ __all__ = [
     "FinishReason",
     "GatewayAdapter",
     "HistoryFormatError",
+    "HistoryStore",
     "InterlinguaError",
     "InvalidDataError",
     "InvocationContext",
