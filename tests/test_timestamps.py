@@ -144,6 +144,12 @@ def test_times_are_saved_and_loaded_back(tmp_path: Path) -> None:
     assert json.loads(path.read_text())["messages"][0]["created_at"] == "2025-05-01T12:00:00Z"
 
 
+def test_the_file_schema_describes_the_times() -> None:
+    fields = ChatHistory.json_schema()["$defs"]["Message"]["properties"]
+    for name in ("created_at", "updated_at"):
+        assert {"format": "date-time", "type": "string"} in fields[name]["anyOf"]
+
+
 # --- never sent: each adapter encodes a stamped message as it does one without ---
 
 ADAPTERS = ["anthropic", "openai", "openai-responses", "mistral", "groq"]
