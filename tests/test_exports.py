@@ -44,6 +44,7 @@ def test_the_export_list() -> None:
         "HISTORY_FORMAT",
         "HISTORY_VERSION",
         "HistoryFormatError",
+        "HistoryStore",
         "InterlinguaError",
         "InvalidDataError",
         "InvocationContext",

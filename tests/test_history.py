@@ -1,4 +1,4 @@
-"""ChatHistory: building, saving, loading, migrating; and sanitize."""
+"""ChatHistory: building, saving, loading, migrating."""
 
 from __future__ import annotations
 
@@ -18,11 +18,8 @@ from interlingua import (
     InvalidDataError,
     Message,
     ReasoningPart,
-    TextPart,
     TokenUsage,
     ToolCallPart,
-    ToolResultPart,
-    sanitize,
 )
 
 
@@ -147,79 +144,6 @@ def test_the_json_schema_describes_the_file() -> None:
     assert schema["required"][:2] == ["format", "version"]
     assert "Message" in schema["$defs"]
     assert "ToolCallPart" in schema["$defs"]
-
-
-# --- sanitize ---
-
-CALL_A = ToolCallPart(id="a", name="f")
-CALL_B = ToolCallPart(id="b", name="g")
-
-
-def result(call_id: str) -> Message:
-    return Message.tool_result(call_id, "ok")
-
-
-def test_complete_groups_are_kept() -> None:
-    messages = [
-        Message.user("go"),
-        Message.assistant(CALL_A, CALL_B),
-        result("b"),
-        result("a"),
-        Message.assistant("done"),
-    ]
-    assert sanitize(messages) == messages
-
-
-def test_one_tool_message_may_answer_several_calls() -> None:
-    both = Message(
-        role="tool",
-        parts=(ToolResultPart(tool_call_id="a"), ToolResultPart(tool_call_id="b")),
-    )
-    messages = [Message.assistant(CALL_A, CALL_B), both]
-    assert sanitize(messages) == messages
-
-
-def test_an_incomplete_group_is_dropped_whole() -> None:
-    messages = [Message.user("go"), Message.assistant("calling", CALL_A, CALL_B), result("a")]
-    assert sanitize(messages) == [Message.user("go")]
-
-
-def test_a_trailing_call_with_no_result_is_dropped() -> None:
-    assert sanitize([Message.user("go"), Message.assistant(CALL_A)]) == [Message.user("go")]
-
-
-def test_an_incomplete_group_is_repaired_on_request() -> None:
-    messages = [Message.user("go"), Message.assistant(CALL_A, CALL_B), result("a")]
-    repaired = sanitize(messages, repair=True, placeholder="Interrupted.")
-    assert repaired[:3] == messages
-    assert repaired[3] == Message(
-        role="tool",
-        parts=(
-            ToolResultPart(
-                tool_call_id="b", name="g", content=(TextPart(text="Interrupted."),), is_error=True
-            ),
-        ),
-    )
-
-
-def test_results_that_answer_no_call_are_dropped() -> None:
-    orphan = result("zzz")
-    mixed = Message(
-        role="tool",
-        parts=(ToolResultPart(tool_call_id="a"), ToolResultPart(tool_call_id="stray")),
-    )
-    messages = [Message.user("go"), orphan, Message.assistant(CALL_A), mixed]
-    assert sanitize(messages) == [
-        Message.user("go"),
-        Message.assistant(CALL_A),
-        Message(role="tool", parts=(ToolResultPart(tool_call_id="a"),)),
-    ]
-
-
-def test_sanitize_does_not_change_its_input() -> None:
-    messages = [Message.assistant(CALL_A)]
-    sanitize(messages, repair=True)
-    assert messages == [Message.assistant(CALL_A)]
 
 
 def test_text_with_a_lone_surrogate_saves_and_loads_back(tmp_path: Path) -> None:

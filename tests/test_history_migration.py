@@ -1,17 +1,21 @@
-"""A history saved by interlingua 0.1 (file version 1) loads into version 2.
+"""Histories saved by older versions of the file format load into the current one.
 
 `data/chat_history_v1.json` was written by interlingua 0.1's own adapters:
 messages decoded from recorded request and response bodies (the project's
 fixtures, the corpus, and the bodies in its `metadata.inline`), each of which
-kept its provider data flat. `metadata.sources` says where each message came
-from. Loaded today, every message must equal the one today's adapters decode
-from the same body: the migration moves each version-1 key into the section
-the adapter now writes it to, and loses nothing.
+kept its provider data flat. `data/chat_history_v2.json` was written by the
+version-2 format from the project's fixtures, one conversation of each adapter.
+`metadata.sources` says where each message came from. Loaded today, every
+message must equal the one today's adapters decode from the same body: the
+migrations move each older key into the place the adapter now writes it to,
+and lose nothing (version 1 to 2: provider data into its sections; version 2
+to 3: messages gain `created_at` and `updated_at`, which an older file has not).
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,25 +23,39 @@ from typing import Any
 import pytest
 
 import interlingua_anthropic
+import interlingua_groq
+import interlingua_mistral
 import interlingua_openai
 import interlingua_openai.responses
 from conftest import CORPUS, ROOT, missing_corpus
-from interlingua import HISTORY_VERSION, ChatHistory, Message
+from interlingua import HISTORY_VERSION, ChatHistory, Message, TokenUsage
+from interlingua._migrations import MIGRATIONS
 from interlingua.testing import load_cassette
 
-V1_FILE = Path(__file__).parent / "data" / "chat_history_v1.json"
+DATA = Path(__file__).parent / "data"
+FILES = {1: DATA / "chat_history_v1.json", 2: DATA / "chat_history_v2.json"}
 ADAPTERS: dict[str, ModuleType] = {
     "anthropic": interlingua_anthropic,
     "openai": interlingua_openai,
     "openai-responses": interlingua_openai.responses,
+    "mistral": interlingua_mistral,
+    "groq": interlingua_groq,
 }
-DOCUMENT = json.loads(V1_FILE.read_text())
-SOURCES: list[dict[str, Any]] = DOCUMENT["metadata"]["sources"]
+DOCUMENTS = {version: json.loads(path.read_text()) for version, path in FILES.items()}
 
 
-def source_body(source: dict[str, Any]) -> Any:
+def sources(version: int) -> list[dict[str, Any]]:
+    return DOCUMENTS[version]["metadata"]["sources"]  # type: ignore[no-any-return]
+
+
+@cache
+def loaded(version: int) -> ChatHistory:
+    return ChatHistory.load(FILES[version])
+
+
+def source_body(version: int, source: dict[str, Any]) -> Any:
     if "inline" in source:
-        return DOCUMENT["metadata"]["inline"][source["inline"]]
+        return DOCUMENTS[version]["metadata"]["inline"][source["inline"]]
     file = source["file"]
     if file.startswith("corpus/"):
         path = CORPUS / file.removeprefix("corpus/")
@@ -51,30 +69,63 @@ def source_body(source: dict[str, Any]) -> Any:
     return record.json
 
 
-def decoded_today(source: dict[str, Any]) -> Message:
+def decoded_today(version: int, source: dict[str, Any]) -> Message:
     adapter = ADAPTERS[source["adapter"]]
-    body = source_body(source)
+    body = source_body(version, source)
     if source["body"] == "request":
         return adapter.decode_request(body).messages[source["message"]]
     message: Message = adapter.decode_response(body).message
     return message
 
 
-def test_the_file_is_version_1_and_holds_every_adapter() -> None:
-    assert DOCUMENT["version"] == 1
-    assert {source["adapter"] for source in SOURCES} == set(ADAPTERS)
+def test_each_older_version_has_a_migration_and_a_file() -> None:
+    assert set(MIGRATIONS) == set(FILES) == set(range(1, HISTORY_VERSION))
+    assert {version: document["version"] for version, document in DOCUMENTS.items()} == {
+        version: version for version in FILES
+    }
 
 
-@pytest.mark.parametrize("index", range(len(SOURCES)))
-def test_each_message_migrates_to_what_the_adapter_decodes_today(index: int) -> None:
-    history = ChatHistory.load(V1_FILE)
-    source = SOURCES[index]
-    assert history.messages[index] == decoded_today(source), source
+def test_the_files_hold_every_adapter_of_their_time() -> None:
+    assert {source["adapter"] for source in sources(1)} == {
+        "anthropic",
+        "openai",
+        "openai-responses",
+    }
+    assert {source["adapter"] for source in sources(2)} == set(ADAPTERS)
 
 
-def test_a_migrated_history_is_saved_as_the_current_version(tmp_path: Path) -> None:
-    history = ChatHistory.load(V1_FILE)
+@pytest.mark.parametrize(
+    ("version", "index"),
+    [(version, index) for version in FILES for index in range(len(sources(version)))],
+)
+def test_each_message_migrates_to_what_the_adapter_decodes_today(version: int, index: int) -> None:
+    source = sources(version)[index]
+    assert loaded(version).messages[index] == decoded_today(version, source), source
+
+
+@pytest.mark.parametrize("version", sorted(FILES))
+def test_an_older_message_has_no_times_made_up(version: int) -> None:
+    history = loaded(version)
+    assert len(history) == len(sources(version))
+    assert {(m.created_at, m.updated_at) for m in history} == {(None, None)}
+
+
+def test_a_version_2_history_keeps_its_own_fields() -> None:
+    history = loaded(2)
+    answers = [source for source in sources(2) if source["body"] == "response"]
+    usage = sum(
+        (ADAPTERS[s["adapter"]].decode_response(source_body(2, s)).usage for s in answers),
+        TokenUsage(),
+    )
+    assert (history.id, history.title) == ("v2-sample", "Written by interlingua's version-2 format")
+    assert history.usage == usage != TokenUsage()
+    assert history.artefacts == DOCUMENTS[2]["artefacts"] != []
+
+
+@pytest.mark.parametrize("version", sorted(FILES))
+def test_a_migrated_history_is_saved_as_the_current_version(tmp_path: Path, version: int) -> None:
+    history = ChatHistory.load(FILES[version])
     history.save(tmp_path / "chat.json")
     saved = json.loads((tmp_path / "chat.json").read_text())
-    assert saved["version"] == HISTORY_VERSION == 2
+    assert saved["version"] == HISTORY_VERSION == 3
     assert ChatHistory.load(tmp_path / "chat.json") == history

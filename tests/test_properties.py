@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 import json
 import types
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -54,6 +55,14 @@ json_values = st.recursive(
     max_leaves=8,
 )
 json_objects = st.dictionaries(names, json_values, max_size=3)
+# Aware datetimes at any whole-minute offset from UTC.
+times = st.datetimes(
+    min_value=datetime(1970, 1, 2),
+    max_value=datetime(2200, 1, 1),
+    timezones=st.builds(
+        timezone, st.integers(-23 * 60, 23 * 60).map(lambda m: timedelta(minutes=m))
+    ),
+)
 provider_entries = st.fixed_dictionaries(
     {},
     optional={
@@ -105,7 +114,14 @@ def _message(role: str, parts: st.SearchStrategy[ContentPart]) -> st.SearchStrat
         parts=st.lists(parts, max_size=4).map(tuple),
         id=st.none() | names,
         metadata=st.dictionaries(names, json_values, max_size=2),
+        created_at=st.none() | times,
+        updated_at=st.none() | times,
     )
+
+
+def times_of(messages: list[Message]) -> list[tuple[datetime | None, datetime | None]]:
+    """When each message was said and edited: equality leaves them out."""
+    return [(message.created_at, message.updated_at) for message in messages]
 
 
 messages = st.one_of(
@@ -187,7 +203,9 @@ responses = _responses(st.lists(_responses(st.just(())), max_size=2).map(tuple))
 
 @given(messages)
 def test_a_message_survives_json(message: Message) -> None:
-    assert Message.model_validate_json(message.model_dump_json()) == message
+    loaded = Message.model_validate_json(message.model_dump_json())
+    assert loaded == message
+    assert times_of([loaded]) == times_of([message])
 
 
 @given(requests)
@@ -211,7 +229,9 @@ def test_a_history_survives_a_file(
     path = tmp_path / "h.json"
     original = ChatHistory(messages=history, usage=usage, metadata={"k": [1, "two"]})
     original.save(path)
-    assert ChatHistory.load(path) == original
+    loaded = ChatHistory.load(path)
+    assert loaded == original
+    assert times_of(loaded.messages) == times_of(original.messages)
 
 
 @given(usages, usages, usages)

@@ -48,7 +48,7 @@ from interlingua._gateway import (
     translate_stream,
     validate_request,
 )
-from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory, sanitize
+from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory
 from interlingua._messages import Message, Role
 from interlingua._parts import (
     ContentPart,
@@ -64,6 +64,8 @@ from interlingua._parts import (
 from interlingua._report import LossKind, TranslationLoss, TranslationReport, TranslationWarning
 from interlingua._request import ChatRequest, ReasoningConfig, ResponseFormat
 from interlingua._response import ChatResponse
+from interlingua._sanitize import sanitize
+from interlingua._store import HistoryStore
 from interlingua._stream import (
     AlternativeEvent,
     ErrorEvent,
@@ -111,6 +113,7 @@ __all__ = [
     "FinishReason",
     "GatewayAdapter",
     "HistoryFormatError",
+    "HistoryStore",
     "InterlinguaError",
     "InvalidDataError",
     "InvocationContext",

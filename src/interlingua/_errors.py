@@ -5,7 +5,7 @@ InterlinguaError
  │    ├── DecodeError                 a provider body that cannot be decoded
  │    └── HistoryFormatError          a saved history of an unknown format or version
  ├── ToolArgumentsError (ValueError)  tool-call arguments that are not a JSON object; keeps the text
- ├── TranslationError                 strict mode: a part the target cannot take
+ ├── TranslationError                 strict mode: a part the target cannot take, or a change
  ├── ProviderError                    an error answer from a provider: status, type, message, body
  │    ├── BadRequestError             400, 413, 422
  │    ├── AuthenticationError         401
@@ -168,7 +168,10 @@ class TranslationError(InterlinguaError):
         self.kind = kind
         self.reason = reason
         self.target = target
-        super().__init__(f"{path}: cannot send to {target} ({kind}): {reason}")
+        if target:
+            super().__init__(f"{path}: cannot send to {target} ({kind}): {reason}")
+        else:  # a report no encoder filled: `sanitize`'s
+            super().__init__(f"{path}: {kind}: {reason}")
 
 
 class ProviderError(InterlinguaError):

@@ -1,18 +1,20 @@
 """A conversation kept between calls, saved as versioned JSON.
 
 The file is one JSON object: `{"format": "interlingua.chat_history",
-"version": 2, ...}`. A file of an older version is migrated on load (see
-`_migrations`; version 2 keeps provider data in the sections of
-`_provider_data`); one of a newer version or another format is refused with
-`HistoryFormatError`, and a message that breaks the core's rules raises
-`InvalidDataError` naming the message, part and field.
+"version": 3, ...}`. A file of an older version is migrated on load (see
+`_migrations`: version 2 keeps provider data in the sections of
+`_provider_data`, version 3 adds the messages' `created_at` and `updated_at`);
+one of a newer version or another format is refused with `HistoryFormatError`,
+and a message that breaks the core's rules raises `InvalidDataError` naming
+the message, part and field.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -22,20 +24,23 @@ from interlingua._base import MutableCoreModel, validate
 from interlingua._errors import HistoryFormatError, InvalidDataError
 from interlingua._messages import Message
 from interlingua._migrations import MIGRATIONS
-from interlingua._parts import TextPart, ToolResultPart
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
 
-__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory", "sanitize"]
+__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory"]
 
 HISTORY_FORMAT = "interlingua.chat_history"
-HISTORY_VERSION = 2
+HISTORY_VERSION = 3
 
 
 class ChatHistory(MutableCoreModel):
     """Messages, with the metadata and artefacts a run gathers beside them.
 
     Metadata and artefacts are JSON values, so a saved history loads back equal.
+    `add_message` and `add_response` stamp a message that has no `created_at`
+    with the time it is added (UTC), `replace_message` stamps `updated_at`;
+    messages given otherwise (`ChatHistory(messages=...)`, `messages.append`)
+    keep what they carry, as their time is not known.
     """
 
     id: str | None = None
@@ -52,14 +57,19 @@ class ChatHistory(MutableCoreModel):
         return self.messages[-1]
 
     def add_message(self, message: Message) -> None:
-        if not isinstance(message, Message):
-            where = f"messages[{len(self.messages)}]"
-            problem = f"expected a Message, got {type(message).__name__}"
-            raise InvalidDataError(
-                [(where, problem)],
-                subject="chat history",
-            )
+        """Append `message`, stamped with the time now unless it has a `created_at`."""
+        _check_message(message, len(self.messages))
+        if message.created_at is None:
+            message = message.model_copy(update={"created_at": _now()})
         self.messages.append(message)
+
+    def replace_message(self, index: int, message: Message) -> None:
+        """Put `message` in place of the one at `index`, as an edit of it: it keeps
+        the first one's `created_at` (if it has one) and is stamped `updated_at`."""
+        _check_message(message, index)
+        created_at = self.messages[index].created_at or message.created_at
+        stamps = {"created_at": created_at, "updated_at": _now()}
+        self.messages[index] = message.model_copy(update=stamps)
 
     def add_response(self, response: ChatResponse) -> None:
         """Append the response's message and add its usage to the total."""
@@ -127,6 +137,16 @@ class ChatHistory(MutableCoreModel):
         return schema
 
 
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _check_message(message: object, index: int) -> None:
+    if not isinstance(message, Message):
+        problem = f"expected a Message, got {type(message).__name__}"
+        raise InvalidDataError([(f"messages[{index}]", problem)], subject="chat history")
+
+
 def _checked_header(document: Any) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise HistoryFormatError(f"expected a JSON object, got {type(document).__name__}")
@@ -159,63 +179,3 @@ def _migrate(document: dict[str, Any]) -> dict[str, Any]:
         document = step(document)
         version += 1
     return {k: v for k, v in document.items() if k not in {"format", "version"}}
-
-
-def sanitize(
-    messages: Sequence[Message],
-    *,
-    repair: bool = False,
-    placeholder: str = "The tool call was not completed.",
-) -> list[Message]:
-    """The messages with every incomplete tool-call group removed or repaired.
-
-    A group is an assistant message with tool calls and the `tool` messages
-    right after it. It is incomplete when a call has no result there; most
-    providers reject such a request. By default the whole group is dropped;
-    with `repair=True` the missing results are added as error results saying
-    `placeholder`. Tool results that answer no call are dropped either way.
-    """
-    result: list[Message] = []
-    index = 0
-    while index < len(messages):
-        message = messages[index]
-        end = index + 1
-        if message.role == "assistant" and message.tool_calls:
-            while end < len(messages) and messages[end].role == "tool":
-                end += 1
-            result.extend(_sanitized_group(message, messages[index + 1 : end], repair, placeholder))
-        elif message.role != "tool":
-            result.append(message)
-        index = end
-    return result
-
-
-def _sanitized_group(
-    call: Message, answers: Sequence[Message], repair: bool, placeholder: str
-) -> list[Message]:
-    call_ids = [part.id for part in call.tool_calls]
-    kept = [_only_results_for(answer, set(call_ids)) for answer in answers]
-    kept = [answer for answer in kept if answer.parts]
-    answered = {part.tool_call_id for answer in kept for part in answer.tool_results}
-    missing = [part for part in call.tool_calls if part.id not in answered]
-    if not missing:
-        return [call, *kept]
-    if not repair:
-        return []
-    filler = tuple(
-        ToolResultPart(
-            tool_call_id=part.id,
-            name=part.name,
-            content=(TextPart(text=placeholder),),
-            is_error=True,
-        )
-        for part in missing
-    )
-    return [call, *kept, Message(role="tool", parts=filler)]
-
-
-def _only_results_for(answer: Message, call_ids: set[str]) -> Message:
-    parts = tuple(p for p in answer.tool_results if p.tool_call_id in call_ids)
-    if len(parts) == len(answer.parts):
-        return answer
-    return answer.model_copy(update={"parts": parts})

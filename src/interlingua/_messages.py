@@ -3,17 +3,26 @@
 Each role allows only the parts that make sense for it (a system prompt is
 text; tool results come in `tool` messages). Messages are pure values: two
 messages with the same content are equal, and encoding never changes one.
+
+`created_at` and `updated_at` (aware datetimes, kept in UTC) say when a message
+was said and last edited; a `ChatHistory` sets them as messages are added and
+replaced, and a message built alone has none. They say when, not what: two
+messages that differ only in them are equal (a message sent to a provider and
+decoded back, which never carries them, equals the one kept), and they are
+saved with a history but never sent to a provider.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any, Literal, cast
 
-from pydantic import JsonValue, ValidationInfo, field_validator
+from pydantic import AwareDatetime, JsonValue, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from interlingua._base import CoreModel, ProviderData, empty_field, provider_data_field
+from interlingua._dicts import message_fields
 from interlingua._parts import (
     ContentPart,
     FilePart,
@@ -45,6 +54,14 @@ _ALLOWED_TYPES: dict[str, frozenset[str]] = {
 }
 
 
+_WHEN = frozenset({"created_at", "updated_at"})
+
+
+def _what(message: Message) -> dict[str, Any]:
+    """The fields of a message that take part in equality: all but the timestamps."""
+    return {name: value for name, value in message.__dict__.items() if name not in _WHEN}
+
+
 def _to_parts(content: Iterable[str | ContentPart]) -> tuple[ContentPart, ...]:
     return tuple(TextPart(text=item) if isinstance(item, str) else item for item in content)
 
@@ -56,7 +73,23 @@ class Message(CoreModel):
     parts: tuple[ContentPart, ...] = ()
     id: str | None = None
     metadata: dict[str, JsonValue] = empty_field()
+    created_at: AwareDatetime | None = None
+    updated_at: AwareDatetime | None = None
     provider_data: ProviderData = provider_data_field()
+
+    # Unhashable (its mappings are), and said so here since `__eq__` is its own.
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when all but the timestamps are (see the module's docstring)."""
+        if not isinstance(other, Message):
+            return NotImplemented
+        return type(self) is type(other) and _what(self) == _what(other)
+
+    @field_validator("created_at", "updated_at")
+    @classmethod
+    def _in_utc(cls, when: datetime | None) -> datetime | None:
+        return None if when is None else when.astimezone(timezone.utc)
 
     @field_validator("parts")
     @classmethod
@@ -107,6 +140,21 @@ class Message(CoreModel):
             tool_call_id=tool_call_id, name=name, content=parts, is_error=is_error
         )
         return cls(role="tool", parts=(part,))
+
+    @classmethod
+    def from_dicts(cls, dicts: Iterable[Mapping[str, Any]]) -> list[Message]:
+        """Messages from plain dicts, the history most chat code keeps.
+
+        Each dict has a `role` (`system`, `user`, `assistant` or `tool`) and a
+        `content` string (an empty one, or an assistant's null one, gives no
+        text part); an assistant's `tool_calls` and a tool message's
+        `tool_call_id` and `name` in OpenAI's Chat Completions shape. Any other
+        key that holds something is refused, not dropped (a full Chat
+        Completions body is for the `openai` adapter's `decode_request`); a bad
+        dict raises `InvalidDataError` naming `messages[i]` and the field.
+        """
+        fields = (message_fields(index, data) for index, data in enumerate(dicts))
+        return [cls(role=cast(Role, role), parts=parts) for role, parts in fields]
 
     @property
     def text(self) -> str:

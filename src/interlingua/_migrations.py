@@ -5,6 +5,10 @@ one flat mapping; version 2 keeps it in the three sections of
 `interlingua._provider_data` (`fields`, `forms`, `echo`). The first-party
 adapters of 0.1 wrote the keys in `_V1_KEYS`; every other key was a wire field
 kept verbatim, and goes to `fields`, so nothing in an old file is lost.
+
+Version 3 adds a message's `created_at` and `updated_at`. A version-2 file has
+neither, and its messages load without them: the times are not known, and none
+is made up.
 """
 
 from __future__ import annotations
@@ -143,5 +147,12 @@ def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "messages": [_message(message) for message in messages]}
 
 
+def _v2_to_v3(document: dict[str, Any]) -> dict[str, Any]:
+    return document  # the new fields are optional: a version-2 body is a version-3 one
+
+
 # version N -> a function turning a version-N document into version N + 1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+}

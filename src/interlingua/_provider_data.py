@@ -21,7 +21,7 @@ key, and a section is left out while it is empty:
 
 Each adapter types its sections (TypedDicts in its `_wire` module); this
 module only fixes the three names. The layout is part of the saved history
-format (`interlingua.chat_history` version 2).
+format (`interlingua.chat_history` since version 2).
 """
 
 from __future__ import annotations

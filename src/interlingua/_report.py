@@ -3,7 +3,8 @@
 Encoding never changes the core history; what a target cannot take is left
 out or transformed on the wire only, and each such loss is recorded here with
 the path of the part it concerns. In strict mode the first loss raises
-`TranslationError` instead.
+`TranslationError` instead. `sanitize` records in the same report what it drops
+from a history or repairs in it.
 """
 
 from __future__ import annotations
