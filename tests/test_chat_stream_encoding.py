@@ -17,6 +17,7 @@ would send for the same answer.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import interlingua_anthropic
 import interlingua_groq
@@ -54,7 +57,11 @@ from interlingua import (
     StreamEvent,
     StreamStart,
     TextDelta,
+    TokenUsage,
+    ToolCallDelta,
+    ToolCallStart,
     TranslationReport,
+    UsageEvent,
     WireEvent,
     accumulate,
     format_sse,
@@ -546,3 +553,43 @@ def test_a_refusal_goes_as_text_where_the_dialect_has_no_refusal_field() -> None
         assert [(loss.path, loss.kind) for loss in report.losses] == [
             ("message.parts[0]", "transformed")
         ]
+
+
+TEXT = "Fog over the fjord, 4 °C; ☂ maybe."
+ARGUMENTS = '{"city": "Ålesund", "units": "metric"}'
+
+
+def pieces(text: str, cuts: list[int]) -> list[str]:
+    points = sorted({min(cut, len(text)) for cut in cuts} | {0, len(text)})
+    return [text[a:b] for a, b in itertools.pairwise(points)]
+
+
+@given(
+    st.sampled_from(sorted(DIALECTS)),
+    st.lists(st.integers(min_value=0, max_value=len(TEXT)), max_size=8),
+    st.lists(st.integers(min_value=0, max_value=len(ARGUMENTS)), max_size=8),
+)
+def test_deltas_cut_anywhere_give_the_same_answer_in_every_dialect(
+    name: str, text_cuts: list[int], argument_cuts: list[int]
+) -> None:
+    usage = TokenUsage(input_tokens=12, output_tokens=30, total_tokens=42, cache_read_tokens=8)
+    first, *rest = pieces(ARGUMENTS, argument_cuts)
+    events: list[StreamEvent] = [
+        StreamStart(id="msg_01", model="claude-sonnet-4-5", provider="anthropic"),
+        *(TextDelta(text=piece) for piece in pieces(TEXT, text_cuts)),
+        ToolCallStart(index=1, id="toolu_01", name="get_weather", arguments=first),
+        *(ToolCallDelta(index=1, arguments=piece) for piece in rest),
+        UsageEvent(usage=usage),
+        FinishEvent(finish_reason=FinishReason.TOOL_CALLS, raw_finish_reason="tool_use"),
+    ]
+    codec = DIALECTS[name]
+
+    chunks = list(codec.encode_stream(events, report=TranslationReport(strict=True)))
+
+    again = accumulate(codec.decode_stream(payloads(chunks)))
+    assert facts(again) == {
+        "text": TEXT,
+        "calls": [("toolu_01", "get_weather", ARGUMENTS)],
+        "usage": usage.model_dump(exclude={"details"}),
+    }
+    assert again.finish_reason is FinishReason.TOOL_CALLS
