@@ -17,6 +17,7 @@ elsewhere they skip. A test over every file of a folder is parametrized with
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -220,3 +221,9 @@ def provider_files(
             if holds(path, name):
                 params.append(pytest.param(name, path, id=f"{name}:fixtures/{path.name}"))
     return params
+
+
+def pieces(text: str, cuts: list[int]) -> list[str]:
+    """`text` cut at each of `cuts` (a stream's deltas, for re-chunking tests)."""
+    points = sorted({min(cut, len(text)) for cut in cuts} | {0, len(text)})
+    return [text[a:b] for a, b in itertools.pairwise(points)]

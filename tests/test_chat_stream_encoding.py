@@ -17,7 +17,6 @@ would send for the same answer.
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,6 +37,7 @@ from conftest import (
     corpus_id,
     corpus_params,
     from_corpus,
+    pieces,
     provider_files,
     same_json,
 )
@@ -555,13 +555,8 @@ def test_a_refusal_goes_as_text_where_the_dialect_has_no_refusal_field() -> None
         ]
 
 
-TEXT = "Fog over the fjord, 4 °C; ☂ maybe."
-ARGUMENTS = '{"city": "Ålesund", "units": "metric"}'
-
-
-def pieces(text: str, cuts: list[int]) -> list[str]:
-    points = sorted({min(cut, len(text)) for cut in cuts} | {0, len(text)})
-    return [text[a:b] for a, b in itertools.pairwise(points)]
+TEXT = "Rain in Bergen, 11 °C; ☔ all day."
+ARGUMENTS = '{"city": "Bergen", "days": 2}'
 
 
 @given(
