@@ -17,9 +17,10 @@ elsewhere they skip. A test over every file of a folder is parametrized with
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,3 +199,31 @@ def respx_httpx2() -> Iterator[RespxHttpx2]:
             return routers.enter_context(respx.mock(base_url=base_url, assert_all_called=True))
 
         yield router
+
+
+def provider_files(
+    folders: Mapping[str, str | None], holds: Callable[[Path, str], Any], holding: str
+) -> list[Any]:
+    """Parameters `(name, path)`: each file of a provider's corpus folder
+    (`folders`: name -> folder, None for none), then of `fixtures/<name>`, that
+    `holds(path, name)` something to check; a `MissingCorpus` for a corpus
+    folder holding none."""
+    params = []
+    for name, folder in folders.items():
+        if folder is None:
+            continue
+        found = corpus_params(
+            folder, keep=lambda path, n=name: bool(holds(path, n)), holding=holding
+        )
+        params += [pytest.param(name, path, id=f"{name}:{corpus_id(path)}") for path in found]
+    for name in folders:
+        for path in sorted((FIXTURES / name).glob("*.json")):
+            if holds(path, name):
+                params.append(pytest.param(name, path, id=f"{name}:fixtures/{path.name}"))
+    return params
+
+
+def pieces(text: str, cuts: list[int]) -> list[str]:
+    """`text` cut at each of `cuts` (a stream's deltas, for re-chunking tests)."""
+    points = sorted({min(cut, len(text)) for cut in cuts} | {0, len(text)})
+    return [text[a:b] for a, b in itertools.pairwise(points)]

@@ -37,8 +37,9 @@ SKELETON = frozenset(
 # Package -> the modules it has beyond the skeleton, and why.
 EXTRA_MODULES = {
     "interlingua_anthropic": frozenset(),
-    # The one Chat Completions codec: a dialect servers configure, and the codec bound to one.
-    "interlingua_chat_completions": frozenset({"_dialect", "_codec", "_think"}),
+    # The one Chat Completions codec: a dialect servers configure, and the codec bound to one;
+    # streams written as well as read, the writer apart (`_stream` is at the length limit).
+    "interlingua_chat_completions": frozenset({"_dialect", "_codec", "_think", "_stream_out"}),
     "interlingua_openai.responses": frozenset(),
 }
 # A Chat Completions server's package: its name in `_wire`, its dialect and codec

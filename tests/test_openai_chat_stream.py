@@ -4,7 +4,6 @@ the non-streamed call gives; re-chunking the deltas changes nothing."""
 from __future__ import annotations
 
 import copy
-import itertools
 from typing import Any
 
 import pytest
@@ -12,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionChunk
 
-from conftest import same_json
+from conftest import pieces, same_json
 from interlingua import (
     DecodeError,
     ErrorEvent,
@@ -544,11 +543,6 @@ def test_a_chunk_that_cannot_be_decoded_names_the_path(
 
 TEXT = "Fog over the fjord, 4 °C; ☂ maybe."
 ARGUMENTS = '{"city": "Ålesund", "units": "metric"}'
-
-
-def pieces(text: str, cuts: list[int]) -> list[str]:
-    points = sorted({min(cut, len(text)) for cut in cuts} | {0, len(text)})
-    return [text[a:b] for a, b in itertools.pairwise(points)]
 
 
 @given(

@@ -110,7 +110,9 @@ def translate_stream(
     if not isinstance(encoder, GatewayAdapter):
         raise TypeError(f"the {target!r} adapter writes no streams (it has no encode_stream)")
     events = get_adapter(source).decode_stream(payloads)
-    return encoder.encode_stream(events, report=report or _report(target, False))
+    # An empty report is falsy (`TranslationReport.__bool__`): compared with None.
+    report = _report(target, False) if report is None else report
+    return encoder.encode_stream(events, report=report)
 
 
 def format_sse(events: Iterable[WireEvent]) -> Iterator[bytes]:

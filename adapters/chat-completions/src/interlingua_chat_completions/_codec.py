@@ -1,4 +1,5 @@
-"""The Chat Completions codec bound to one dialect: an adapter's six verbs.
+"""The Chat Completions codec bound to one dialect: an adapter's six verbs,
+and the two a gateway needs (`encode_stream`, `encode_error`).
 
 `ChatCompletionsCodec(dialect)` is what a Chat Completions server's adapter
 exposes (`interlingua_openai` binds `OPENAI`'s); its stream decoder is what
@@ -11,18 +12,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from interlingua_chat_completions import _request, _response, _stream
+from interlingua.codec import resolve_report
+from interlingua_chat_completions import _request, _response, _stream, _stream_out
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._stream import ChatStreamDecoder
+from interlingua_chat_completions._stream_out import ChatStreamEncoder
 
 if TYPE_CHECKING:
-    from interlingua import ChatRequest, ChatResponse, ProviderError, StreamEvent, TranslationReport
+    from interlingua import (
+        ChatRequest,
+        ChatResponse,
+        ProviderError,
+        StreamEvent,
+        TranslationReport,
+        WireEvent,
+    )
 
 __all__ = ["ChatCompletionsCodec"]
 
 
 class ChatCompletionsCodec:
-    """The six codec functions of `dialect`'s server, and its stream decoder."""
+    """The codec functions of `dialect`'s server, and its stream decoder and encoder."""
 
     __slots__ = ("PROVIDER", "dialect")
 
@@ -58,6 +68,21 @@ class ChatCompletionsCodec:
         """The typed error for an error answer (status and body)."""
         return self.dialect.decode_error(status, body)
 
+    def encode_stream(
+        self, events: Iterable[StreamEvent], *, report: TranslationReport | None = None
+    ) -> Iterator[WireEvent]:
+        """The stream's chunks for the core's events, lazily, then `[DONE]`; losses go
+        to `report`."""
+        return _stream_out.encode_stream(events, self.dialect, report)
+
+    def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
+        """The HTTP status and error body of a typed error."""
+        return self.dialect.encode_error(error)
+
     def stream_decoder(self) -> ChatStreamDecoder:
         """A decoder fed one payload at a time (what the clients read streams with)."""
         return ChatStreamDecoder(self.dialect)
+
+    def stream_encoder(self, *, report: TranslationReport | None = None) -> ChatStreamEncoder:
+        """An encoder fed one event at a time (what a gateway answers with)."""
+        return ChatStreamEncoder(self.dialect, resolve_report(report, self.PROVIDER))

@@ -57,9 +57,15 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   `queue_time`.
 - `stream_usage(chunk)`: where a stream chunk carries usage (Groq:
   `x_groq.usage`), and `stream_fields(chunk)` its fields without it.
+- `usage_chunk`, `stream_usage_fields(usage, fields)`: where an encoded
+  stream puts its usage: in a chunk of its own with `choices: []` after the
+  finish chunk (OpenAI's `stream_options.include_usage`), or on the finish
+  chunk (Mistral; Groq, in `x_groq` beside the response's `x_groq` id).
 - `decode_error(status, body)`: the server's error bodies to typed errors,
   answers and in-stream error chunks alike (OpenAI's `{"error": {...}}`);
-  `is_error(chunk)` tells an error chunk (Mistral's `{"object": "error"}`).
+  `is_error(chunk)` tells an error chunk (Mistral's `{"object": "error"}`);
+  `encode_error(error)` a typed error back to a status and a body (the body
+  is the in-stream error chunk too).
 - `check_request(request)`: raises `InvalidDataError` for a request the
   server refuses as a whole and that leaving a part out cannot mend
   (Mistral's last message, Groq's two reasoning settings at once); the plain
@@ -76,7 +82,7 @@ from typing import TYPE_CHECKING, Any
 
 from interlingua import ChatRequest, FinishReason, ProviderError, ReasoningPart, TranslationReport
 from interlingua.codec import fitted_tool_call_id
-from interlingua_chat_completions._errors import decode_error
+from interlingua_chat_completions._errors import decode_error, encode_error
 from interlingua_chat_completions._finish import FINISH_REASONS
 from interlingua_chat_completions._rules import (
     AUDIO_FORMATS,
@@ -120,6 +126,7 @@ class ChatCompletionsDialect:
     tool_user_bridge: str | None = None
     stream_noise: frozenset[str] = frozenset({"obfuscation"})
     numbered_calls: bool = False
+    usage_chunk: bool = True
     refusal_field: bool = True
     empty_assistant: bool = True
     think_tags: bool = False
@@ -150,6 +157,13 @@ class ChatCompletionsDialect:
         """The usage object a stream chunk carries, or None."""
         return chunk.get("usage")
 
+    def stream_usage_fields(
+        self, usage: dict[str, Any], fields: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The top-level chunk fields that carry an encoded stream's `usage`;
+        `fields` are the response's own (the first chunk's)."""
+        return {"usage": usage}
+
     def check_request(self, request: ChatRequest) -> None:
         """Raises `InvalidDataError` for a request the server refuses as a whole."""
 
@@ -165,3 +179,7 @@ class ChatCompletionsDialect:
     def decode_error(self, status: int | None, body: Any) -> ProviderError:
         """The typed error of an error answer (`status` None inside a stream)."""
         return decode_error(status, body, provider=self.provider)
+
+    def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
+        """The status and body of a typed error (the body: the in-stream error chunk too)."""
+        return encode_error(error, provider=self.provider)

@@ -1,4 +1,4 @@
-"""OpenAI error bodies to typed `ProviderError`s.
+"""OpenAI error bodies to typed `ProviderError`s, and back.
 
 OpenAI answers an error with `{"error": {"message", "type", "param", "code"}}`
 (both APIs, and inside a Chat Completions stream); a bare error object is read
@@ -6,6 +6,11 @@ alike. The status picks the subclass, or, inside a stream (no status), the
 type or code (`rate_limit_exceeded` is a `RateLimitError`). The body is kept as
 received; one that is no such object (a proxy's HTML page) gives its text as
 the message.
+
+`encode_error` writes a typed error as that body, for a gateway answering in
+OpenAI's format: its status is the error's own, or the one its class stands
+for (`error_status`: a `RateLimitError` 429, a connection that failed 502);
+`param` is the one of the body it came in, when that was this server's.
 """
 
 from __future__ import annotations
@@ -13,10 +18,40 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interlingua import ProviderError
+from interlingua import (
+    AuthenticationError,
+    BadRequestError,
+    NotFoundError,
+    OverloadedError,
+    PermissionDeniedError,
+    ProviderConnectionError,
+    ProviderError,
+    RateLimitError,
+    ServerError,
+)
 from interlingua.codec import json_or_text
 
-__all__ = ["decode_error", "error_object", "typed_error"]
+__all__ = [
+    "decode_error",
+    "encode_error",
+    "error_fields",
+    "error_object",
+    "error_status",
+    "typed_error",
+]
+
+# The status an error without one of its own (an in-stream error, a failed
+# connection) is answered with, by the first of its classes found here.
+_STATUS_BY_CLASS: dict[type[ProviderError], int] = {
+    BadRequestError: 400,
+    AuthenticationError: 401,
+    PermissionDeniedError: 403,
+    NotFoundError: 404,
+    RateLimitError: 429,
+    OverloadedError: 503,
+    ServerError: 500,
+    ProviderConnectionError: 502,  # the gateway's upstream did not answer
+}
 
 
 def decode_error(status: int | None, body: Any, *, provider: str) -> ProviderError:
@@ -60,3 +95,23 @@ def _fallback(status: int | None, payload: Any) -> str:
     if isinstance(payload, str) and payload:
         return payload
     return f"HTTP {status}" if status is not None else "an error without a message"
+
+
+def error_status(error: ProviderError) -> int:
+    """The HTTP status to answer `error` with: its own, or its class's (else 500)."""
+    if error.status is not None:
+        return error.status
+    found = (_STATUS_BY_CLASS.get(cls) for cls in type(error).__mro__)
+    return next((status for status in found if status is not None), 500)
+
+
+def error_fields(error: ProviderError, provider: str) -> dict[str, Any]:
+    """The `message`, `type`, `param` and `code` of `error`'s error object; the
+    `param` is the body's, when the error came from `provider`."""
+    param = error_object(error.body).get("param") if error.provider == provider else None
+    return {"message": error.message, "type": error.type, "param": param, "code": error.code}
+
+
+def encode_error(error: ProviderError, *, provider: str) -> tuple[int, dict[str, Any]]:
+    """The status and `{"error": {...}}` body of `error` (also the in-stream error chunk)."""
+    return error_status(error), {"error": error_fields(error, provider)}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from interlingua import ChatResponse, FinishReason, TranslationReport
+from interlingua import FinishReason, TranslationReport
 
 __all__ = ["FINISH_REASONS", "decode_finish_reason", "encode_finish_reason"]
 
@@ -40,15 +40,18 @@ def decode_finish_reason(
 
 
 def encode_finish_reason(
-    response: ChatResponse,
+    reason: FinishReason | None,
+    raw: str | None,
+    *,
+    made_by: str | None,
     provider: str,
     reasons: Mapping[str, FinishReason],
     report: TranslationReport,
     path: str = "finish_reason",
 ) -> str | None:
-    """The wire finish reason of `response`, for `provider` whose table is `reasons`."""
-    raw, reason = response.raw_finish_reason, response.finish_reason
-    if raw is not None and (response.provider == provider or raw in reasons):
+    """The wire finish reason of an answer (or a stream) `made_by` a provider,
+    for `provider` whose table is `reasons`."""
+    if raw is not None and (made_by == provider or raw in reasons):
         return raw
     if reason is None:
         return None

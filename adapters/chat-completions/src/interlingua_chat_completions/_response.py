@@ -64,7 +64,13 @@ from interlingua_chat_completions._wire import (
     TextEcho,
 )
 
-__all__ = ["AUDIO_ANSWER_MEDIA_TYPE", "decode_response", "encode_response"]
+__all__ = [
+    "AUDIO_ANSWER_MEDIA_TYPE",
+    "Answer",
+    "ResponseEncoder",
+    "decode_response",
+    "encode_response",
+]
 
 # What a body made elsewhere gets for the fields only OpenAI knows.
 _BODY_DEFAULTS: dict[str, Any] = {"object": "chat.completion", "created": 0}
@@ -86,7 +92,7 @@ def encode_response(
     response: ChatResponse, dialect: ChatCompletionsDialect, report: TranslationReport | None = None
 ) -> dict[str, Any]:
     """The Chat Completions body for `response`; losses go to `report`."""
-    return _Encoder(dialect, resolve_report(report, dialect.provider)).response(response)
+    return ResponseEncoder(dialect, resolve_report(report, dialect.provider)).response(response)
 
 
 # `_shape` and `_rebuilt` are not `leftover` and `overlay`: a kept field replaces
@@ -238,7 +244,9 @@ def _audio_answer(audio: Mapping[str, Any]) -> AudioAnswer:
     return cast("AudioAnswer", other_fields(audio, ("data",)))
 
 
-class _Encoder:
+class ResponseEncoder:
+    """Core answers to bodies; its `part` and `fill` write a stream's whole parts too."""
+
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
         self.parts = part_encoder(dialect, report)
         self.dialect, self.provider, self.report = dialect, dialect.provider, report
@@ -269,21 +277,29 @@ class _Encoder:
             "message": self.message(response.message, echo.get("message", {}), where),
         }
         wire["finish_reason"] = encode_finish_reason(
-            response,
-            self.provider,
-            self.dialect.finish_reasons,
-            self.report,
-            f"{where}finish_reason",
+            response.finish_reason,
+            response.raw_finish_reason,
+            made_by=response.provider,
+            provider=self.provider,
+            reasons=self.dialect.finish_reasons,
+            report=self.report,
+            path=f"{where}finish_reason",
         )
         wire.update(copy_json(self.dialect.choice_defaults))
         shape = echo.get("choice", {})
         return _rebuilt(wire, shape.get("fields", {}), shape.get("absent", ()))
 
     def message(self, message: Message, shape: Mapping[str, Any], where: str) -> dict[str, Any]:
-        answer = _Answer(listed=shape.get("content") == "list")
+        answer = Answer(listed=shape.get("content") == "list")
         wire: dict[str, Any] = copy_json(self.message_defaults)
         for position, part in enumerate(message.parts):
             self.part(answer, wire, part, f"{where}message.parts[{position}]")
+        self.fill(wire, answer)
+        return _rebuilt(wire, shape.get("fields", {}), shape.get("absent", ()))
+
+    def fill(self, wire: dict[str, Any], answer: Answer) -> dict[str, Any]:
+        """`wire` (a message, or a stream's delta) with what `answer`'s parts add
+        up to: the content, the reasoning, the tool calls."""
         if answer.listed:
             wire["content"] = answer.items
         elif answer.items:
@@ -294,9 +310,9 @@ class _Encoder:
             wire[self.dialect.reasoning_field] = "".join(answer.reasoning)
         if answer.calls:
             wire["tool_calls"] = answer.calls
-        return _rebuilt(wire, shape.get("fields", {}), shape.get("absent", ()))
+        return wire
 
-    def part(self, answer: _Answer, wire: dict[str, Any], part: ContentPart, path: str) -> None:
+    def part(self, answer: Answer, wire: dict[str, Any], part: ContentPart, path: str) -> None:
         entry = kept(part, self.provider)
         forms, echo = entry.get("forms", {}), entry.get("echo", {})
         match part:
@@ -324,7 +340,7 @@ class _Encoder:
             case ReasoningPart() if (item := self.parts.reasoning_item(part)) is not None:
                 answer.items.append(item)
                 answer.listed = True
-            case ReasoningPart() if self.dialect.reasoning_field is not None:
+            case ReasoningPart() if self.dialect.reasoning_field is not None and not part.redacted:
                 answer.reasoning.append(part.text)
             case FilePart() if "audio" in echo:
                 wire["audio"] = {**copy_json(echo["audio"]), "data": part.data}
@@ -335,8 +351,8 @@ class _Encoder:
 
 
 @dataclass(slots=True)
-class _Answer:
-    """What an answer's parts add up to on the wire."""
+class Answer:
+    """What an answer's parts (or a stream's whole part) add up to on the wire."""
 
     listed: bool
     items: list[dict[str, Any]] = field(default_factory=list)

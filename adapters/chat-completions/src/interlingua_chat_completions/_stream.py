@@ -73,6 +73,7 @@ from interlingua_chat_completions._response import AUDIO_ANSWER_MEDIA_TYPE
 from interlingua_chat_completions._think import ThinkStream
 from interlingua_chat_completions._tools import decode_arguments
 from interlingua_chat_completions._wire import (
+    RESPONSE_FIELDS,
     AudioAnswer,
     FileEcho,
     MessageShape,
@@ -101,8 +102,6 @@ OPAQUE_INDEX = -100  # an opaque content item, and below it the next ones
 
 # Chunk fields that describe the chunk, not the response (and the dialect's noise).
 _PER_CHUNK = frozenset({"id", "object", "model", "choices", "usage"})
-# Fields the first chunk gives for the whole response.
-_FIRST_ONLY = ("created", "service_tier", "system_fingerprint")
 _CHOICE_MODELLED = frozenset({"index", "delta", "logprobs", "finish_reason"})
 _DELTA_MODELLED = frozenset(
     {"role", "content", "refusal", "tool_calls", "function_call", "audio", "annotations"}
@@ -123,7 +122,7 @@ class ChatStreamDecoder:
         self.read = WireReader(dialect.provider)
         self.count = 0
         self.per_chunk = _PER_CHUNK | dialect.stream_noise
-        self.every_chunk = self.per_chunk.union(_FIRST_ONLY)
+        self.every_chunk = self.per_chunk.union(RESPONSE_FIELDS)
         self.fields: dict[str, Any] = {}
         self.identity: tuple[str | None, str | None] | None = None
         self.choices: dict[int, _Choice] = {}
@@ -176,14 +175,14 @@ class ChatStreamDecoder:
         if first:
             # The body this stream describes is a `chat.completion`, not a chunk.
             self.fields = {"object": "chat.completion"}
-            self.fields.update({key: chunk[key] for key in _FIRST_ONLY if key in chunk})
+            self.fields.update({key: chunk[key] for key in RESPONSE_FIELDS if key in chunk})
         elif chunk.keys() <= self.every_chunk:
             return None  # nothing beyond what every chunk says
         extra = {
             key: value
             for key, value in chunk.items()
             if key not in self.per_chunk
-            and key not in _FIRST_ONLY
+            and key not in RESPONSE_FIELDS
             and value is not None
             and self.fields.get(key) != value
         }

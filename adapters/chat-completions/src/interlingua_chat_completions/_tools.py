@@ -38,6 +38,7 @@ from interlingua_chat_completions._wire import (
 )
 
 __all__ = [
+    "call_fragment",
     "decode_arguments",
     "decode_function",
     "decode_tool_calls",
@@ -196,6 +197,12 @@ def decode_tool_calls(wire: Mapping[str, Any], path: str, read: WireReader) -> l
 def _call(kind: str, call_id: str, name: str, arguments: str) -> dict[str, Any]:
     """One function or custom call of `tool_calls`, as the codec writes it."""
     return {"id": call_id, "type": kind, kind: {"name": name, _ARGUMENTS[kind]: arguments}}
+
+
+def call_fragment(kind: str, index: int, arguments: str) -> dict[str, Any]:
+    """A later piece of streamed call `index` of `kind` (`function`, `custom`):
+    more of its arguments, under its index alone."""
+    return {"index": index, kind: {_ARGUMENTS[kind]: arguments}}
 
 
 def encode_tool_call(part: ToolCallPart, call_id: str, entry: ProviderEntry) -> dict[str, Any]:

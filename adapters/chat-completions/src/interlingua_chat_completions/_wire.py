@@ -29,6 +29,8 @@ from typing_extensions import TypedDict
 __all__ = [
     "ABSENT",
     "CHAT_COMPLETIONS_PATH",
+    "CHUNK_OBJECT",
+    "RESPONSE_FIELDS",
     "AudioAnswer",
     "AudioReference",
     "ChoiceShape",
@@ -51,6 +53,10 @@ __all__ = [
 ]
 
 CHAT_COMPLETIONS_PATH = "/chat/completions"
+CHUNK_OBJECT = "chat.completion.chunk"  # a stream chunk's `object`
+# The fields of the response that every chunk of its stream repeats beside its
+# `id`, `object` and `model` (the decoder reads them from the first).
+RESPONSE_FIELDS = ("created", "service_tier", "system_fingerprint")
 
 
 ABSENT: Any = object()  # `content` left out of a message altogether

@@ -1,11 +1,13 @@
 """interlingua adapter for Groq's chat completions API (`"groq"`).
 
-The six codec functions are pure and import no SDK; `GroqClient` and
-`AsyncGroqClient` (the official `groq` SDK underneath) are imported on first
-use. The codec is the one Chat Completions codec
-(`interlingua_chat_completions`) bound to `GROQ`, Groq's dialect: its
-reasoning (the `reasoning` field, or `<think>` in the content), usage with
-its timings and `x_groq`, error bodies, and the fields its API refuses.
+The six codec functions, and a gateway's two (`encode_stream`: the core's
+stream events as Groq's chunks; `encode_error`: a typed error as Groq's status
+and body), are pure and import no SDK; `GroqClient` and `AsyncGroqClient` (the
+official `groq` SDK underneath) are imported on first use. The codec is the
+one Chat Completions codec (`interlingua_chat_completions`) bound to `GROQ`,
+Groq's dialect: its reasoning (the `reasoning` field, or `<think>` in the
+content), usage with its timings and `x_groq`, error bodies, and the fields its
+API refuses.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "encode_error",
     "encode_request",
     "encode_response",
+    "encode_stream",
 ]
 
 encode_request = CODEC.encode_request
@@ -38,6 +42,8 @@ encode_response = CODEC.encode_response
 decode_response = CODEC.decode_response
 decode_stream = CODEC.decode_stream
 decode_error = CODEC.decode_error
+encode_stream = CODEC.encode_stream
+encode_error = CODEC.encode_error
 
 _CLIENTS = frozenset({"GroqClient", "AsyncGroqClient"})
 

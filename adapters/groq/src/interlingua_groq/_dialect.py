@@ -4,7 +4,8 @@ What Groq does its own way: reasoning in the assistant's `reasoning` field
 (`reasoning_format: "parsed"`, streamed as `delta.reasoning`) or inside
 `<think>` tags at the start of its content (`"raw"`), both a `ReasoningPart`
 of provider `groq`; usage with its timings (`_usage`), in a stream in the
-last chunk's `x_groq.usage`; error bodies with `failed_generation`
+last chunk's `x_groq.usage` (beside the `x_groq.id` of its first); error
+bodies with `failed_generation`
 (`_errors`); and the fields it refuses (`_rules`): no `name` on a tool
 message, no `refusal`, no `stream_options`, no documents or audio in a user
 message, reasoning back only to a model that takes it.
@@ -18,7 +19,7 @@ from typing import Any
 
 from interlingua import ChatRequest, ProviderError, ReasoningPart
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
-from interlingua_groq._errors import decode_error
+from interlingua_groq._errors import decode_error, encode_error
 from interlingua_groq._rules import check_reasoning_settings, takes_reasoning_field
 from interlingua_groq._usage import GROQ_USAGE
 from interlingua_groq._wire import PROVIDER
@@ -50,10 +51,23 @@ class GroqDialect(ChatCompletionsDialect):
         x_groq = chunk.get("x_groq")
         if not (isinstance(x_groq, dict) and "usage" in x_groq):
             return chunk
-        return {**chunk, "x_groq": {k: v for k, v in x_groq.items() if k != "usage"}}
+        fields = {k: v for k, v in chunk.items() if k != "x_groq"}
+        # An `x_groq` of the usage alone says nothing more of the response.
+        if rest := {k: v for k, v in x_groq.items() if k != "usage"}:
+            fields["x_groq"] = rest
+        return fields
+
+    def stream_usage_fields(
+        self, usage: dict[str, Any], fields: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        x_groq = fields.get("x_groq")
+        return {"x_groq": {**(x_groq if isinstance(x_groq, dict) else {}), "usage": usage}}
 
     def decode_error(self, status: int | None, body: Any) -> ProviderError:
         return decode_error(status, body)
+
+    def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
+        return encode_error(error)
 
 
 GROQ = GroqDialect(
@@ -67,5 +81,6 @@ GROQ = GroqDialect(
     message_defaults={},
     usage=GROQ_USAGE,
     user_field="user",
+    usage_chunk=False,
 )
 CODEC = ChatCompletionsCodec(GROQ)

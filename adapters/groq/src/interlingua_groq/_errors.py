@@ -14,7 +14,8 @@ where its SDK raises the bare error object. Groq adds:
   tokens-per-minute limit, a `RateLimitError` that no retry mends.
 
 The status picks the subclass; inside a stream (no status) the type or code
-does. The request id comes from the body where it has one.
+does. The request id comes from the body where it has one. `encode_error`
+writes OpenAI's body back, with the error's `failed_generation`.
 """
 
 from __future__ import annotations
@@ -29,10 +30,15 @@ from interlingua import (
     ProviderError,
 )
 from interlingua.codec import json_or_text
-from interlingua_chat_completions._errors import error_object, typed_error
+from interlingua_chat_completions._errors import (
+    error_fields,
+    error_object,
+    error_status,
+    typed_error,
+)
 from interlingua_groq._wire import PROVIDER
 
-__all__ = ["decode_error"]
+__all__ = ["decode_error", "encode_error"]
 
 # Quirk: Groq's own status for the flex tier at capacity ("requests will fail
 # quickly with status 498 and error capacity_exceeded", docs/flex-processing).
@@ -63,6 +69,15 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         request_id=_request_id(payload, error),
         failed_generation=_generation(error.get("failed_generation")),
     )
+
+
+def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
+    """The status and `{"error": {...}}` body of `error` (the in-stream error chunk
+    too), with the model's `failed_generation` where the error has one."""
+    fields = error_fields(error, PROVIDER)
+    if error.failed_generation is not None:
+        fields["failed_generation"] = error.failed_generation
+    return error_status(error), {"error": fields}
 
 
 def _subclass(status: int | None, typed: ProviderError) -> type[ProviderError]:

@@ -1,6 +1,8 @@
 """interlingua adapter for Mistral's chat completions API (`"mistral"`).
 
-The six codec functions are pure and import no SDK; `MistralClient` and
+The six codec functions, and a gateway's two (`encode_stream`: the core's
+stream events as Mistral's chunks; `encode_error`: a typed error as Mistral's
+status and body), are pure and import no SDK; `MistralClient` and
 `AsyncMistralClient` (the official `mistralai` SDK underneath) are imported on
 first use. The codec is the one Chat Completions codec
 (`interlingua_chat_completions`) bound to `MISTRAL`, Mistral's dialect: its
@@ -28,8 +30,10 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "encode_error",
     "encode_request",
     "encode_response",
+    "encode_stream",
 ]
 
 encode_request = CODEC.encode_request
@@ -38,6 +42,8 @@ encode_response = CODEC.encode_response
 decode_response = CODEC.decode_response
 decode_stream = CODEC.decode_stream
 decode_error = CODEC.decode_error
+encode_stream = CODEC.encode_stream
+encode_error = CODEC.encode_error
 
 _CLIENTS = frozenset({"MistralClient", "AsyncMistralClient"})
 

@@ -7,7 +7,8 @@ last message, no user message right after a tool message); and, as data,
 `max_tokens`, `random_seed`, `tool_choice: "any"`, no user id field, no
 `refusal` field, no empty assistant message ("Assistant message must have
 either content or tool_calls", error 3240), the `tool_calls: null` every
-answer has, and the `p` padding of stream chunks.
+answer has, the `p` padding of stream chunks, and the usage on a stream's
+finish chunk.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from interlingua import ChatRequest, ProviderError, TranslationReport
 from interlingua.codec import fitted_tool_call_id
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
-from interlingua_mistral._errors import decode_error
+from interlingua_mistral._errors import decode_error, encode_error
 from interlingua_mistral._finish import FINISH_REASONS
 from interlingua_mistral._parts import MistralPartDecoder, MistralPartEncoder
 from interlingua_mistral._rules import (
@@ -52,6 +53,9 @@ class MistralDialect(ChatCompletionsDialect):
     def decode_error(self, status: int | None, body: Any) -> ProviderError:
         return decode_error(status, body)
 
+    def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
+        return encode_error(error)
+
 
 MISTRAL = MistralDialect(
     provider=PROVIDER,
@@ -69,6 +73,7 @@ MISTRAL = MistralDialect(
     tool_user_bridge=TOOL_USER_BRIDGE,
     stream_noise=frozenset({"p"}),
     numbered_calls=True,
+    usage_chunk=False,
     refusal_field=False,
     empty_assistant=False,
     part_decoder=MistralPartDecoder,

@@ -12,6 +12,7 @@ error's place (`body.messages[0].user.name: Extra inputs are not permitted`).
 The status picks the subclass; inside a stream (no status) Mistral's type
 does (`rate_limited` is a `RateLimitError`). The body is kept as received; one
 that is no JSON object (a proxy's HTML page) gives its text as the message.
+`encode_error` writes the `{"object": "error", ...}` object back.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from interlingua import (
     ProviderError,
 )
 from interlingua.codec import format_path, json_or_text
-from interlingua_chat_completions._errors import error_object
+from interlingua_chat_completions._errors import error_fields, error_object, error_status
 from interlingua_mistral._wire import PROVIDER
 
-__all__ = ["decode_error"]
+__all__ = ["decode_error", "encode_error"]
 
 # Mistral's error types the core does not know, for errors without a status
 # (in a stream); with one, the status decides.
@@ -63,6 +64,12 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
     if subclass is not None:
         return subclass(message, status=status, **fields)
     return ProviderError.for_status(status, message, **fields)
+
+
+def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
+    """The status and `{"object": "error", ...}` body of `error` (the in-stream
+    error chunk too)."""
+    return error_status(error), {"object": "error", **error_fields(error, PROVIDER)}
 
 
 def _message(value: Any) -> str | None:

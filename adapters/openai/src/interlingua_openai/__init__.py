@@ -1,6 +1,8 @@
 """interlingua adapter for OpenAI's Chat Completions API (`"openai"`).
 
-The six codec functions are pure and import no SDK; `OpenAIClient` and
+The six codec functions, and a gateway's two (`encode_stream`: the core's
+stream events as OpenAI's chunks; `encode_error`: a typed error as OpenAI's
+status and body), are pure and import no SDK; `OpenAIClient` and
 `AsyncOpenAIClient` (the official `openai` SDK underneath) are imported on first
 use. The codec is the one Chat Completions codec (`interlingua_chat_completions`)
 bound to `OPENAI`, OpenAI's dialect. The Responses API is
@@ -27,8 +29,10 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "encode_error",
     "encode_request",
     "encode_response",
+    "encode_stream",
 ]
 
 encode_request = CODEC.encode_request
@@ -37,6 +41,8 @@ encode_response = CODEC.encode_response
 decode_response = CODEC.decode_response
 decode_stream = CODEC.decode_stream
 decode_error = CODEC.decode_error
+encode_stream = CODEC.encode_stream
+encode_error = CODEC.encode_error
 
 _CLIENTS = frozenset({"OpenAIClient", "AsyncOpenAIClient"})
 

@@ -1,0 +1,419 @@
+"""`StreamEvent`s to Chat Completions chunks: the stream a server of the
+dialect sends for the same answer.
+
+`encode_stream` takes the core's events (any adapter's `decode_stream` gives
+them) and yields `WireEvent`s lazily; `ChatStreamEncoder` takes the events one
+at a time (`feed`, then `finish`).
+
+    StreamStart       the role chunk, `delta: {"role": "assistant", "content": ""}`
+                      (and `refusal: null` where the dialect has the field)
+    TextDelta         `delta.content`
+    RefusalDelta      `delta.refusal`; as text where the dialect has no
+                      `refusal_field` (reported)
+    ReasoningDelta    the dialect's content item (Mistral's thinking chunk), else
+                      its `reasoning_field` (Groq's `reasoning`), else left out
+                      (reported); a signature only in such an item
+    ToolCallStart     `delta.tool_calls[0]`: `index` (0, 1, ... in order), `id`,
+    ToolCallDelta     `type`, name, then argument pieces under the same `index`
+    PartEvent         the part as `encode_response` writes it (an audio answer, an
+                      opaque item); what an answer cannot hold is left out (reported)
+    FinishEvent       `finish_reason` on the last choice chunk
+    UsageEvent        where the dialect puts it (`usage_chunk`, `stream_usage_fields`)
+    AlternativeEvent  another choice: its role, a chunk a part, its finish, under its `index`
+    ErrorEvent        the dialect's error chunk (its `encode_error` body), the last
+
+Invariants:
+
+- `accumulate(decode_stream(encode_stream(events)))` is `accumulate(events)`
+  for the events of the dialect's own stream, provider data included: every
+  chunk repeats the response's `id`, `model` and `RESPONSE_FIELDS`, the first
+  one carries its other fields, the next one those that come later, and the
+  finish chunk the choice's and the message's. A stream from another API
+  accumulates to the parts the wire holds (its text in one part, its tool calls
+  numbered from 0) and the same usage counts. Part data the chunks have no
+  place for (a content item's own fields, the `<think>` form of reasoning) is
+  not sent.
+- Lazy: an event's chunks leave when it arrives. Only the finish chunk waits
+  for the last event, for the usage that some dialects put on it.
+- The stream ends with `[DONE]`, or with an error chunk and nothing after it.
+- Each loss is reported once, at `message.parts[i]` of the response the
+  events describe.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from interlingua import (
+    AlternativeEvent,
+    ContentPart,
+    ErrorEvent,
+    FinishEvent,
+    FinishReason,
+    PartDataEvent,
+    PartEvent,
+    ReasoningDelta,
+    ReasoningPart,
+    ReasoningSignature,
+    RefusalDelta,
+    RefusalPart,
+    ResponseDataEvent,
+    StreamEvent,
+    StreamStart,
+    TextDelta,
+    ToolCallDelta,
+    ToolCallPart,
+    ToolCallStart,
+    TranslationReport,
+    UsageEvent,
+    WireEvent,
+)
+from interlingua.codec import (
+    ProviderData,
+    copy_json,
+    kept,
+    merge_provider_data,
+    overlay,
+    resolve_report,
+)
+from interlingua_chat_completions._dialect import ChatCompletionsDialect
+from interlingua_chat_completions._finish import encode_finish_reason
+from interlingua_chat_completions._response import Answer, ResponseEncoder
+from interlingua_chat_completions._stream import TEXT_INDEX
+from interlingua_chat_completions._tools import call_fragment, encode_tool_call
+from interlingua_chat_completions._wire import CHUNK_OBJECT, RESPONSE_FIELDS
+
+__all__ = ["DONE", "ChatStreamEncoder", "encode_stream"]
+
+DONE = WireEvent(data="[DONE]")  # the sentinel after the last chunk
+_ITEM = "content item"  # the route of reasoning written as a content item (no field's name)
+_FUNCTION_CALL = "function_call"  # the route of the deprecated `function_call`
+
+
+def encode_stream(
+    events: Iterable[StreamEvent],
+    dialect: ChatCompletionsDialect,
+    report: TranslationReport | None = None,
+) -> Iterator[WireEvent]:
+    """The chunks of `dialect`'s stream for `events`, lazily; losses go to `report`."""
+    return _encoded(ChatStreamEncoder(dialect, resolve_report(report, dialect.provider)), events)
+
+
+def _encoded(encoder: ChatStreamEncoder, events: Iterable[StreamEvent]) -> Iterator[WireEvent]:
+    for event in events:
+        yield from encoder.feed(event)
+        if encoder.ended:
+            return
+    yield from encoder.finish()
+
+
+@dataclass(slots=True)
+class _Part:
+    """A part of the answer as it streams: its path, and the delta field its
+    text goes in (None: left out); a tool call's `number` on the wire."""
+
+    path: str
+    route: str | None
+    provider: str | None = None
+    number: int = 0
+
+
+class ChatStreamEncoder:
+    """Turns events into `dialect`'s chunks one at a time; `finish()` after the last."""
+
+    def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
+        self.dialect, self.provider, self.report = dialect, dialect.provider, report
+        self.answer = ResponseEncoder(dialect, report)
+        self.head: dict[str, Any] = {"object": CHUNK_OBJECT, "created": 0}
+        self.fields: dict[str, Any] = {}  # the response's fields beside the head
+        self.pending: dict[str, Any] = {}  # top-level fields for the next chunk
+        self.source: str | None = None  # the provider the events came from
+        self.started = self.ended = self.listed = False
+        self.parts: dict[tuple[int, str], _Part] = {}
+        self.count = 0  # parts seen
+        self.numbers = itertools.count()  # the wire's tool-call indexes
+        self.finish_event: FinishEvent | None = None
+        self.finish_data: ProviderData = {}
+        self.annotations: list[Any] = []
+        self.usage: dict[str, Any] | None = None
+
+    def feed(self, event: StreamEvent) -> list[WireEvent]:
+        if self.ended:
+            return []
+        match event:
+            case StreamStart():
+                return self.start(event)
+            case TextDelta():
+                self.part((event.index, "text"), _as_content)
+                return self.emit({"content": event.text}) if event.text else []
+            case RefusalDelta():
+                route = self.part((event.index, "refusal"), self.refusal_route).route
+                return self.emit({route or "refusal": event.text}) if event.text else []
+            case ReasoningDelta() | ReasoningSignature():
+                return self.reasoning(event)
+            case ToolCallStart():
+                return self.tool_call(event)
+            case ToolCallDelta():
+                return self.arguments(event)
+            case PartEvent():
+                return self.whole(event)
+            case AlternativeEvent():
+                return self.alternative(event)
+            case ErrorEvent():
+                error = self.dialect.encode_error(event.to_error(self.source))[1]
+                events = [*self.closing(), WireEvent(data=error)]
+                self.ended = True
+                return events
+            case _:
+                self.keep(event)
+                return []
+
+    def finish(self) -> list[WireEvent]:
+        """The finish chunk and the usage, held to the end, then `[DONE]`."""
+        if self.ended:
+            return []
+        self.ended = True
+        return [*self.closing(), DONE]
+
+    def keep(self, event: PartDataEvent | ResponseDataEvent | UsageEvent | FinishEvent) -> None:
+        """What the last chunks say: the answer's data, usage and finish reason."""
+        match event:
+            case PartDataEvent() if event.provider == self.provider and event.index == TEXT_INDEX:
+                # The annotations of the text (the only part data a delta carries).
+                echo = event.data.get("echo", {})
+                if "annotations" in echo:
+                    self.annotations = copy_json(echo["annotations"])
+            case ResponseDataEvent():
+                fields = copy_json(kept(event, self.provider).get("fields", {}))
+                self.fields.update(fields)
+                self.pending.update(fields)
+            case UsageEvent():
+                usage = self.dialect.usage.encode(event.usage)
+                extra = kept(event, self.provider).get("echo", {}).get("usage")
+                self.usage = overlay(usage, copy_json(extra)) if extra else usage
+            case FinishEvent():
+                self.finish_event = event
+                self.finish_data = merge_provider_data(self.finish_data, event.provider_data)
+
+    # --- chunks ---
+
+    def chunk(self, choices: list[dict[str, Any]], **fields: Any) -> WireEvent:
+        """A chunk of the response with `choices`, and the fields waiting for one."""
+        chunk = {**self.head, "choices": choices, **self.pending, **fields}
+        self.pending = {}
+        return WireEvent(data=chunk)
+
+    def choice(
+        self, delta: dict[str, Any], finish_reason: str | None = None, *, index: int = 0
+    ) -> dict[str, Any]:
+        defaults = copy_json(dict(self.dialect.choice_defaults))
+        return {"index": index, "delta": delta, **defaults, "finish_reason": finish_reason}
+
+    def begin(self) -> list[WireEvent]:
+        """The role chunk, before the answer's first."""
+        if self.started:
+            return []
+        self.started = True
+        delta: dict[str, Any] = {"role": "assistant", "content": ""}
+        if self.dialect.refusal_field:
+            delta["refusal"] = None
+        return [self.chunk([self.choice(delta)])]
+
+    def emit(self, delta: dict[str, Any]) -> list[WireEvent]:
+        """The chunk of one delta of the first choice (after the role chunk)."""
+        if isinstance(delta.get("content"), list):
+            self.listed = True
+        return [*self.begin(), self.chunk([self.choice(delta)])]
+
+    def start(self, event: StreamStart) -> list[WireEvent]:
+        """The response's identity, in every chunk; its own fields, in the first."""
+        self.source = event.provider
+        entry = kept(event, self.provider)
+        fields = copy_json(dict(entry.get("fields", {"created": 0})))
+        fields.pop("object", None)
+        repeated = {key: fields.pop(key) for key in RESPONSE_FIELDS if key in fields}
+        head: dict[str, Any] = {} if event.id is None else {"id": event.id}
+        head["object"] = CHUNK_OBJECT
+        if "created" in repeated:
+            head["created"] = repeated.pop("created")
+        if event.model is not None:
+            head["model"] = event.model
+        self.head = {**head, **repeated}
+        self.fields.update(fields)
+        self.pending.update(fields)
+        return self.begin()
+
+    def closing(self) -> list[WireEvent]:
+        """The chunks held back: the finish chunk, the usage (on it, or apart)."""
+        choices = [self.finish_choice()] if self.finish_event is not None else []
+        usage = {}
+        if self.usage is not None:
+            usage = self.dialect.stream_usage_fields(self.usage, self.fields)
+        if choices and not self.dialect.usage_chunk:
+            return [self.chunk(choices, **usage)]
+        closing = [self.chunk(choices)] if choices or self.pending else []
+        if usage:
+            closing.append(self.chunk([], **usage))
+        return closing
+
+    def finish_choice(self) -> dict[str, Any]:
+        """The first choice's last chunk, with the text's annotations."""
+        event = self.finish_event
+        assert event is not None
+        finish = (event.finish_reason, event.raw_finish_reason, self.source)
+        echo = self.finish_data.get(self.provider, {}).get("echo", {})
+        choice = self.last_choice(0, finish, echo, listed=self.listed)
+        if self.annotations:
+            choice["delta"]["annotations"] = self.annotations
+        return choice
+
+    def last_choice(
+        self,
+        index: int,
+        finish: tuple[FinishReason | None, str | None, str | None],
+        echo: Mapping[str, Any],
+        *,
+        listed: bool,
+        where: str = "",
+    ) -> dict[str, Any]:
+        """A choice's last chunk: its finish reason (its meaning, the wire's word,
+        who made it), and the choice's and the message's fields kept in `echo`."""
+        message = echo.get("message", {})
+        delta = copy_json(message.get("fields", {}))
+        if message.get("content") == "list" and not listed:
+            # The text came as content items: an empty one says so.
+            delta["content"] = [{"type": "text", "text": ""}]
+        reason, raw, made_by = finish
+        wire = encode_finish_reason(
+            reason,
+            raw,
+            made_by=made_by,
+            provider=self.provider,
+            reasons=self.dialect.finish_reasons,
+            report=self.report,
+            path=f"{where}finish_reason",
+        )
+        choice = self.choice(delta, wire, index=index)
+        choice.update(copy_json(echo.get("choice", {}).get("fields", {})))
+        return choice
+
+    # --- parts ---
+
+    def part(self, key: tuple[int, str], route: Callable[[str], str | None]) -> _Part:
+        """The part `key` (its index and kind); the first time, its path and its
+        `route`, which reports what the wire cannot take."""
+        if (part := self.parts.get(key)) is None:
+            path = f"message.parts[{self.count}]"
+            self.count += 1
+            part = self.parts[key] = _Part(path, route(path))
+        return part
+
+    def refusal_route(self, path: str) -> str:
+        as_text = self.answer.parts.refusal_as_text(RefusalPart(text=""), path)
+        return "refusal" if as_text is None else "content"
+
+    def reasoning_route(self, provider: str | None, path: str) -> str | None:
+        if self.answer.parts.reasoning_item(ReasoningPart(text="", provider=provider)):
+            return _ITEM
+        if self.dialect.reasoning_field is not None:
+            return self.dialect.reasoning_field
+        made_by = f" (made by {provider})" if provider else ""
+        self.report.dropped(path, f"{self.provider}'s stream has no place for reasoning{made_by}")
+        return None
+
+    def reasoning(self, event: ReasoningDelta | ReasoningSignature) -> list[WireEvent]:
+        part = self.part(
+            (event.index, "reasoning"), lambda path: self.reasoning_route(event.provider, path)
+        )
+        part.provider = part.provider or event.provider
+        text = event.text if isinstance(event, ReasoningDelta) else ""
+        signature = event.signature if isinstance(event, ReasoningSignature) else None
+        route = part.route
+        if route == _ITEM:
+            piece = ReasoningPart(text=text, signature=signature, provider=part.provider)
+            item = self.answer.parts.reasoning_item(piece)
+            return self.emit({"content": [item]}) if item and (text or signature) else []
+        if route is not None and signature is not None:
+            self.report.dropped(part.path, f"{self.provider} takes no reasoning signature")
+        return self.emit({route: text}) if route is not None and text else []
+
+    def tool_call(self, event: ToolCallStart) -> list[WireEvent]:
+        part = self.part((event.index, "tool_call"), lambda path: None)
+        entry = kept(event, self.provider)
+        if entry.get("forms", {}).get("function_call"):
+            part.route = _FUNCTION_CALL
+            return self.emit({_FUNCTION_CALL: {"name": event.name, "arguments": event.arguments}})
+        call = ToolCallPart(
+            id=event.id,
+            name=event.name,
+            arguments=event.arguments,
+            provider_data=event.provider_data,
+        )
+        delta = _numbered({"tool_calls": [encode_tool_call(call, call.id, entry)]}, self.numbers)
+        (wire,) = delta["tool_calls"]
+        part.route = "custom" if "custom" in wire else "function"
+        part.number = wire["index"]
+        return self.emit(delta)
+
+    def arguments(self, event: ToolCallDelta) -> list[WireEvent]:
+        part = self.parts.get((event.index, "tool_call"))
+        arguments = event.arguments
+        if part is None:  # a piece of a call that never started
+            return self.tool_call(
+                ToolCallStart(index=event.index, id="", name="", arguments=arguments)
+            )
+        if not arguments:
+            return []
+        if part.route == _FUNCTION_CALL:
+            return self.emit({_FUNCTION_CALL: {"arguments": arguments}})
+        fragment = call_fragment(part.route or "function", part.number, arguments)
+        return self.emit({"tool_calls": [fragment]})
+
+    def part_delta(self, part: ContentPart, path: str) -> dict[str, Any]:
+        """A part that came whole, as one delta, written as an answer's body holds it."""
+        answer = Answer(listed=False)
+        delta: dict[str, Any] = {}
+        self.answer.part(answer, delta, part, path)
+        return self.answer.fill(delta, answer)
+
+    def whole(self, event: PartEvent) -> list[WireEvent]:
+        delta = self.part_delta(event.part, f"message.parts[{self.count}]")
+        self.count += 1
+        return self.emit(_numbered(delta, self.numbers)) if delta else []
+
+    def alternative(self, event: AlternativeEvent) -> list[WireEvent]:
+        """Another choice, whole: its role, a delta a part in their order (its
+        tool calls numbered from 0), then its finish."""
+        response, index = event.response, event.index
+        where = f"alternatives[{index - 1}]."
+        parts = enumerate(response.message.parts)
+        numbers = itertools.count()
+        deltas = [
+            _numbered(self.part_delta(part, f"{where}message.parts[{i}]"), numbers)
+            for i, part in parts
+        ]
+        listed = any(isinstance(delta.get("content"), list) for delta in deltas)
+        finish = (response.finish_reason, response.raw_finish_reason, response.provider)
+        echo = kept(response, self.provider).get("echo", {})
+        choices = [self.choice(d, index=index) for d in [{"role": "assistant"}, *deltas] if d]
+        choices.append(self.last_choice(index, finish, echo, listed=listed, where=where))
+        return [self.chunk([choice]) for choice in choices]
+
+
+def _as_content(path: str) -> str:
+    """The route of text: `content`, whatever the dialect."""
+    return "content"
+
+
+def _numbered(delta: dict[str, Any], numbers: Iterator[int]) -> dict[str, Any]:
+    """`delta` with its tool calls numbered on: each call's `index` first, over
+    one it kept (Mistral's numbered calls)."""
+    if "tool_calls" in delta:
+        delta["tool_calls"] = [
+            {"index": next(numbers), **{k: v for k, v in call.items() if k != "index"}}
+            for call in delta["tool_calls"]
+        ]
+    return delta
