@@ -36,7 +36,8 @@ SKELETON = frozenset(
 )
 # Package -> the modules it has beyond the skeleton, and why.
 EXTRA_MODULES = {
-    "interlingua_anthropic": frozenset(),
+    # The stream encoder (gateways): `_stream` holds the decoder, and both do not fit in 450 lines.
+    "interlingua_anthropic": frozenset({"_stream_encoder"}),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one.
     "interlingua_chat_completions": frozenset({"_dialect", "_codec", "_think"}),
     "interlingua_openai.responses": frozenset(),
