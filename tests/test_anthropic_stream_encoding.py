@@ -24,6 +24,8 @@ import anthropic
 import httpx2
 import pytest
 from anthropic.types import ErrorResponse, RawMessageStreamEvent
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from conftest import FIXTURES, MissingCorpus, corpus_id, corpus_params, from_corpus
@@ -417,6 +419,46 @@ def test_the_anthropic_sdk_reads_a_chat_completions_stream_written_as_anthropics
     assert (call.type, getattr(call, "name", None)) == ("tool_use", "get_weather")
     assert getattr(call, "input", None) == {"city": "Oslo"}
     assert (message.usage.input_tokens, message.usage.output_tokens) == (20, 9)
+
+
+# Parts another API streams one after another: text, or a tool call, each in chunks.
+CHUNKS = st.lists(st.text(max_size=8), min_size=1, max_size=4)
+PARTS = st.lists(
+    st.one_of(
+        st.tuples(st.just("text"), CHUNKS),
+        st.tuples(
+            st.just("tool_call"), st.from_regex(r"[a-zA-Z0-9_-]{1,12}", fullmatch=True), CHUNKS
+        ),
+    ),
+    max_size=5,
+)
+
+
+def streamed(parts: list[Any]) -> list[StreamEvent]:
+    """A Chat Completions-like stream of `parts`, its usage after its finish reason."""
+    events: list[StreamEvent] = [StreamStart(id="chatcmpl-1", model="gpt", provider="openai")]
+    for index, (kind, *rest) in enumerate(parts):
+        if kind == "text":
+            events += [TextDelta(index=index, text=chunk) for chunk in rest[0]]
+        else:
+            call_id, chunks = rest
+            events.append(ToolCallStart(index=index, id=call_id, name="f", arguments=chunks[0]))
+            events += [ToolCallDelta(index=index, arguments=chunk) for chunk in chunks[1:]]
+    usage = TokenUsage(input_tokens=7, output_tokens=3, cache_read_tokens=2)
+    return [*events, FinishEvent(finish_reason=FinishReason.STOP), UsageEvent(usage=usage)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(parts=PARTS)
+def test_any_sequence_of_streamed_parts_comes_back_whole(parts: list[Any]) -> None:
+    events = streamed(parts)
+
+    wire = list(encode_stream(events, report=TranslationReport(strict=True)))
+
+    check_anthropic_order(wire)
+    got, expected = accumulate(decode_stream(data for _, data in as_json(wire))), accumulate(events)
+    assert got.message == expected.message
+    assert counts(got) == counts(expected)
 
 
 # --- what Anthropic cannot take ---
