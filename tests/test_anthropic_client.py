@@ -481,6 +481,7 @@ def test_the_module_is_the_adapter_found_by_name() -> None:
 def test_the_export_list() -> None:
     assert sorted(interlingua_anthropic.__all__) == [
         "AnthropicClient",
+        "AnthropicStreamEncoder",
         "AsyncAnthropicClient",
         "DEFAULT_MAX_TOKENS",
         "PROVIDER",
@@ -488,8 +489,10 @@ def test_the_export_list() -> None:
         "decode_request",
         "decode_response",
         "decode_stream",
+        "encode_error",
         "encode_request",
         "encode_response",
+        "encode_stream",
     ]
     with pytest.raises(AttributeError):
         interlingua_anthropic.NoSuchClient  # noqa: B018

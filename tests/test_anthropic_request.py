@@ -59,6 +59,10 @@ def round_trip(body: dict[str, Any]) -> dict[str, Any]:
     return encode_request(decode_request(body), report=report)
 
 
+def text_block(value: str) -> dict[str, str]:
+    return {"type": "text", "text": value}
+
+
 # --- a history made in interlingua ---
 
 
@@ -484,7 +488,9 @@ def test_an_empty_text_part_is_left_out_and_reported() -> None:
     assert body["messages"] == [{"role": "user", "content": "Hi"}]
     assert losses == [
         TranslationLoss(
-            "messages[0].parts[0]", "dropped", "empty text; Anthropic rejects empty text blocks"
+            "messages[0].parts[0]",
+            "dropped",
+            "empty text; Anthropic rejects it ('text content blocks must be non-empty')",
         )
     ]
 
@@ -583,13 +589,13 @@ def test_a_file_in_an_assistant_message_is_left_out_and_reported() -> None:
     assert "not permitted within assistant turns" in losses[0].reason
 
 
-def test_whitespace_only_text_is_left_out_like_empty_text() -> None:
+def test_whitespace_only_text_goes_beside_other_content() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
         messages=(
             Message.user("Weather?", TextPart(text=" \n")),
             Message.assistant(
-                TextPart(text="\t"), ToolCallPart(id="t1", name="get_weather", arguments="{}")
+                TextPart(text="\n\n"), ToolCallPart(id="t1", name="get_weather", arguments="{}")
             ),
             Message.tool_result("t1", [TextPart(text="  "), TextPart(text="snow")]),
         ),
@@ -598,20 +604,47 @@ def test_whitespace_only_text_is_left_out_like_empty_text() -> None:
     body, losses = encoded(request)
 
     assert body["messages"] == [
-        {"role": "user", "content": "Weather?"},
+        {"role": "user", "content": [text_block("Weather?"), text_block(" \n")]},
         {
             "role": "assistant",
-            "content": [{"type": "tool_use", "id": "t1", "name": "get_weather", "input": {}}],
+            "content": [
+                text_block("\n\n"),
+                {"type": "tool_use", "id": "t1", "name": "get_weather", "input": {}},
+            ],
         },
         {
             "role": "user",
-            "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "snow"}],
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t1",
+                    "content": [text_block("  "), text_block("snow")],
+                }
+            ],
         },
     ]
+    assert losses == []
+
+
+def test_a_message_of_whitespace_only_is_left_out() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user("Weather?"),
+            Message.assistant(TextPart(text=" "), TextPart(text="\t\n")),
+            Message.user("Snow?"),
+        ),
+    )
+
+    body, losses = encoded(request)
+
+    assert body["messages"] == [
+        {"role": "user", "content": [text_block("Weather?"), text_block("Snow?")]}
+    ]
     assert [(loss.path, loss.kind) for loss in losses] == [
-        ("messages[0].parts[1]", "dropped"),
         ("messages[1].parts[0]", "dropped"),
-        ("messages[2].parts[0].content[0]", "dropped"),
+        ("messages[1].parts[1]", "dropped"),
+        ("messages[1]", "dropped"),
     ]
     assert "non-whitespace text" in losses[0].reason
 
@@ -1346,7 +1379,7 @@ def test_blocks_of_every_kind_round_trip() -> None:
         ({"model": "m", "max_tokens": "10", "messages": []}, "max_tokens"),
         ({"model": "m", "max_tokens": 1, "messages": [{"content": "x"}]}, "messages[0].role"),
         (
-            {"model": "m", "max_tokens": 1, "messages": [{"role": "system", "content": "x"}]},
+            {"model": "m", "max_tokens": 1, "messages": [{"role": "developer", "content": "x"}]},
             "messages[0].role",
         ),
         ({"model": "m", "max_tokens": 1, "messages": [{"role": "user"}]}, "messages[0].content"),

@@ -525,7 +525,8 @@ def blocks(turn: dict[str, Any]) -> list[dict[str, Any]]:
 def check_anthropic_rules(body: dict[str, Any]) -> None:
     """Messages API: system text at the top only, the first turn a user's, turns
     alternating, each turn's tool_use blocks answered by the tool_result blocks
-    that open the next turn (and only those), ids of [a-zA-Z0-9_-], no blank text."""
+    that open the next turn (and only those), ids of [a-zA-Z0-9_-], no empty text
+    and no turn of whitespace text only."""
     turns = body["messages"]
     assert [turn["role"] for turn in turns][:1] == ["user"]
     assert {turn["role"] for turn in turns} <= {"user", "assistant"}
@@ -539,7 +540,9 @@ def check_anthropic_rules(body: dict[str, Any]) -> None:
         assert sorted(block["tool_use_id"] for block in results) == sorted(asked)
         asked = [block["id"] for block in content if block["type"] == "tool_use"]
         for block in content:
-            assert block["type"] != "text" or block["text"].strip(), "no blank text"
+            assert block["type"] != "text" or block["text"], "no empty text"
+        blank = [block["type"] == "text" and not block["text"].strip() for block in content]
+        assert not content or not all(blank), "no turn of whitespace text only"
         for call_id in asked + [block["tool_use_id"] for block in results]:
             assert TOOL_CALL_ID.fullmatch(call_id), call_id
     assert not asked, "the last tool calls have no results"

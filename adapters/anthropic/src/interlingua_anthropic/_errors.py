@@ -1,22 +1,57 @@
-"""Error answers: an Anthropic error body -> interlingua's typed `ProviderError`.
+"""Errors: an Anthropic error body <-> interlingua's typed `ProviderError`.
 
 Anthropic answers an error with `{"type": "error", "error": {"type": ...,
 "message": ...}, "request_id": ...}`; the status picks the subclass
 (`ProviderError.for_status`), or the error type when there is no status (an
-error event inside a stream: `overloaded_error` is an `OverloadedError`).
-A body that is not such an object (a proxy's HTML page) is kept as it came,
-and the message says what little is known.
+error event inside a stream: `overloaded_error` is an `OverloadedError`,
+`invalid_request_error` a `BadRequestError`). A body that is not such an
+object (a proxy's HTML page) is kept as it came, and the message says what
+little is known.
+
+`encode_error` writes any provider's typed error as Anthropic would answer
+it: Anthropic's own body as it came, another's with the Anthropic error type
+of its status or class (`ERROR_TYPES`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from interlingua import ProviderError
-from interlingua.codec import json_or_text
-from interlingua_anthropic._wire import PROVIDER
+from interlingua import (
+    AuthenticationError,
+    BadRequestError,
+    NotFoundError,
+    OverloadedError,
+    PermissionDeniedError,
+    ProviderError,
+    RateLimitError,
+    ServerError,
+)
+from interlingua.codec import copy_json, json_or_text
+from interlingua_anthropic._wire import PROVIDER, WireDict
 
-__all__ = ["decode_error"]
+__all__ = ["ERROR_TYPES", "decode_error", "encode_error", "error_event"]
+
+# Anthropic's error types, the status it answers each with and the core class
+# for it (its "HTTP errors" page and the SDK's `ErrorType`), in that order.
+ERROR_TYPES: dict[str, tuple[int, type[ProviderError]]] = {
+    "invalid_request_error": (400, BadRequestError),
+    "authentication_error": (401, AuthenticationError),
+    "billing_error": (402, ProviderError),
+    "permission_error": (403, PermissionDeniedError),
+    "not_found_error": (404, NotFoundError),
+    "request_too_large": (413, BadRequestError),
+    "rate_limit_error": (429, RateLimitError),
+    "api_error": (500, ServerError),
+    "timeout_error": (504, ServerError),
+    "overloaded_error": (529, OverloadedError),
+}
+_TYPES_BY_STATUS = {status: name for name, (status, _) in ERROR_TYPES.items()}
+# The type of an error by its class, where its status names none: the first listed.
+_TYPES_BY_CLASS = {
+    cls: name for name, (_, cls) in reversed(ERROR_TYPES.items()) if cls is not ProviderError
+}
+_API_ERROR = "api_error"
 
 
 def decode_error(status: int | None, body: Any) -> ProviderError:
@@ -26,15 +61,59 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
     error = data.get("error") if isinstance(data, dict) else None
     error = error if isinstance(error, dict) else {}
     details = error.get("details")
-    return ProviderError.for_status(
-        status,
-        _text(error.get("message")) or _fallback(status, data),
-        provider=PROVIDER,
-        type=_text(error.get("type")),
-        code=_text(details.get("error_code")) if isinstance(details, dict) else None,
-        body=data,
-        request_id=_text(data.get("request_id")) if isinstance(data, dict) else None,
-    )
+    kind = _text(error.get("type"))
+    message = _text(error.get("message")) or _fallback(status, data)
+    fields: dict[str, Any] = {
+        "provider": PROVIDER,
+        "type": kind,
+        "code": _text(details.get("error_code")) if isinstance(details, dict) else None,
+        "body": data,
+        "request_id": _text(data.get("request_id")) if isinstance(data, dict) else None,
+    }
+    if status is None and kind in ERROR_TYPES:
+        return ERROR_TYPES[kind][1](message, status=None, **fields)
+    return ProviderError.for_status(status, message, **fields)
+
+
+def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
+    """The status and body Anthropic would answer `error` with."""
+    kind = error_type(error)
+    known = ERROR_TYPES.get(kind)
+    status = error.status if error.status is not None else known[0] if known else 500
+    return status, _own_body(error) or {**_built(error, kind), "request_id": error.request_id}
+
+
+def error_event(error: ProviderError) -> WireDict:
+    """The `error` event of a stream for `error`."""
+    return _own_body(error) or _built(error, error_type(error))
+
+
+def error_type(error: ProviderError) -> str:
+    """Anthropic's own type for its error; for another's, the type of its status
+    or class, else of its kind of status."""
+    if error.provider == PROVIDER and error.type:
+        return error.type
+    status = error.status
+    if status in _TYPES_BY_STATUS:
+        return _TYPES_BY_STATUS[status]
+    if type(error) in _TYPES_BY_CLASS:
+        return _TYPES_BY_CLASS[type(error)]
+    # Anthropic's errors page: invalid_request_error is also "for other 4XX status codes".
+    return "invalid_request_error" if status is not None and 400 <= status < 500 else _API_ERROR
+
+
+def _built(error: ProviderError, kind: str) -> WireDict:
+    return {"type": "error", "error": {"type": kind, "message": error.message}}
+
+
+def _own_body(error: ProviderError) -> WireDict | None:
+    """A copy of the error body Anthropic sent, when it sent one."""
+    body = error.body
+    if error.provider != PROVIDER or not isinstance(body, dict):
+        return None
+    if body.get("type") != "error" or not isinstance(body.get("error"), dict):
+        return None
+    return copy_json(body)
 
 
 def _text(value: Any) -> str | None:

@@ -68,7 +68,7 @@ from interlingua_anthropic._rules import (
     IMAGE_MEDIA_TYPES,
     REFUSAL_AS_TEXT,
     TOOL_ID_CHARACTERS,
-    blank_text,
+    empty_text,
     file_changed,
     file_left_out,
     opaque_left_out,
@@ -373,10 +373,10 @@ def encode_part(
 ) -> WireDict | None:
     """The block for `part` in a `role` turn (or a tool result's content), or None
     when it is left out (and reported). `in_request` applies the rules the API
-    holds requests to (no blank text)."""
+    holds requests to (no empty text)."""
     match part:
         case TextPart() | RefusalPart():
-            if in_request and (reason := blank_text(part.text)) is not None:
+            if in_request and (reason := empty_text(part.text)) is not None:
                 report.dropped(path, reason)
                 return None
             if isinstance(part, RefusalPart):

@@ -2,6 +2,7 @@
 
     wire                                core
     system (a string or text blocks)    the leading system message
+    a `system` turn in messages         a system message in its place (form `in_messages`)
     a user turn's tool_result blocks    a `tool` message of ToolResultParts
       the rest of that turn             a `user` message after it
     an assistant turn                   an `assistant` message
@@ -27,9 +28,12 @@ Round trips are exact: `encode_request(decode_request(body)) == body`.
 Encoding a history from any provider meets Anthropic's rules on the wire
 only, reporting each change; the request is never changed. System messages go
 to the top-level `system` (one found after the conversation began is moved
-there, reported). Parts and turns meet Anthropic's rules (`_rules`): what it
-cannot take is left out or changed on the wire, reported; what cannot be
-mended raises `InvalidDataError` naming the message and part.
+there, reported), but for those decoded from `messages`, which go back there:
+Anthropic takes a system turn in `messages` on Claude Opus 4.8 and later only
+("mid-conversation system messages"), and the codec does not judge by model.
+Parts and turns meet Anthropic's rules (`_rules`): what it cannot take is left
+out or changed on the wire, reported; what cannot be mended raises
+`InvalidDataError` naming the message and part.
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ from interlingua.codec import (
 )
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
 from interlingua_anthropic._rules import (
+    blank_text_left_out,
     check_thinking,
     check_tool_pairs,
     check_turn_not_empty,
@@ -79,8 +84,14 @@ from interlingua_anthropic._wire import (
 
 __all__ = ["decode_request", "encode_request"]
 
-# The wire turn each role's messages go in (system text goes to the top level).
-_TURN_ROLES: dict[Role, WireRole] = {"user": "user", "tool": "user", "assistant": "assistant"}
+# The wire turn each role's messages go in (system text goes to the top level,
+# unless it came in a system turn).
+_TURN_ROLES: dict[Role, WireRole] = {
+    "user": "user",
+    "tool": "user",
+    "assistant": "assistant",
+    "system": "system",
+}
 
 # Body fields decoded on their own; every other one is a setting.
 _CONTENT_FIELDS = frozenset({"system", "messages", "tools"})
@@ -186,7 +197,7 @@ def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str
     results and the rest of it, in the order they came."""
     content = turn.get("content")
     fields = {key: value for key, value in turn.items() if key not in ("role", "content")}
-    forms = MessageForms()
+    forms = MessageForms(in_messages=True) if role == "system" else MessageForms()
     match content:
         case "":
             parts = []
@@ -195,16 +206,13 @@ def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str
             parts = [decode_block({"type": "text", "text": content}, path, role=role)]
         case list():
             where = f"{path}.content"
-            parts = [
-                decode_block(b, f"{where}[{k}]", role=role, names=names)
-                for k, b in enumerate(content)
-            ]
+            parts = [_turn_part(b, f"{where}[{k}]", role, names) for k, b in enumerate(content)]
             if plain_text(content) is not None:
                 forms["content"] = "blocks"
         case _:
             raise _reader.error(f"{path}.content", "expected a string or an array")
     names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
-    if role == "assistant" or not parts:
+    if role != "user" or not parts:
         return [_message(role, parts, fields=fields, forms=forms)]
     runs = groupby(parts, key=lambda part: isinstance(part, ToolResultPart))
     messages = [
@@ -215,14 +223,20 @@ def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str
     return messages
 
 
+def _turn_part(block: Any, path: str, role: WireRole, names: dict[str, str]) -> Any:
+    if role == "system":
+        return _system_part(block, path)
+    return decode_block(block, path, role=role, names=names)
+
+
 def _role(turn: WireDict, path: str) -> WireRole:
     match _reader.field(turn, "role", path, str):
-        case "user":
-            return "user"
-        case "assistant":
-            return "assistant"
+        case "user" | "assistant" | "system" as role:
+            return role
         case other:
-            raise _reader.error(f"{path}.role", f"expected 'user' or 'assistant', got {other!r}")
+            raise _reader.error(
+                f"{path}.role", f"expected 'user', 'assistant' or 'system', got {other!r}"
+            )
 
 
 def _message(
@@ -275,7 +289,7 @@ def _system_messages(
 ) -> Iterator[tuple[int, Message]]:
     leading = True
     for i, message in enumerate(messages):
-        if message.role != "system":
+        if message.role != "system" or _in_messages(message):
             leading = False
             continue
         if not leading:
@@ -289,13 +303,13 @@ def _encode_parts(
     message: Message, path: str, report: TranslationReport
 ) -> list[tuple[str, WireDict]]:
     """The blocks of a message's parts, each with its part's path."""
-    role: BlockRole = "system" if message.role == "system" else _TURN_ROLES[message.role]
+    role: BlockRole = _TURN_ROLES[message.role]
     pairs = []
     for j, part in enumerate(message.parts):
         where = f"{path}.parts[{j}]"
         if (block := encode_part(part, where, report, role=role, in_request=True)) is not None:
             pairs.append((where, block))
-    return pairs
+    return blank_text_left_out(pairs, report)
 
 
 def _encode_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireDict]:
@@ -306,9 +320,9 @@ def _encode_turns(messages: Sequence[Message], report: TranslationReport) -> lis
 
 def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireTurn]:
     """The turns of the messages, consecutive ones of a wire role merged unless
-    a message is marked as a turn of its own."""
+    a message is marked as a turn of its own; a system turn is never merged."""
     turns: list[WireTurn] = []
-    talk = [(i, m) for i, m in enumerate(messages) if m.role != "system"]
+    talk = [(i, m) for i, m in enumerate(messages) if m.role != "system" or _in_messages(m)]
     for position, (i, message) in enumerate(talk):
         path = f"messages[{i}]"
         blocks = _encode_parts(message, path, report)
@@ -316,7 +330,8 @@ def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> lis
         if not blocks and not check_turn_not_empty(message, path, report, last=last):
             continue
         role = _TURN_ROLES[message.role]
-        if turns and turns[-1].role == role and not _forms(message).get("separate_turn"):
+        merged = role != "system" and not _forms(message).get("separate_turn")
+        if merged and turns and turns[-1].role == role:
             turns[-1].messages.append(message)
             turns[-1].blocks.extend(blocks)
         else:
@@ -326,6 +341,10 @@ def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> lis
 
 def _forms(message: Message) -> MessageForms:
     return cast(MessageForms, kept(message, PROVIDER).get("forms", {}))
+
+
+def _in_messages(message: Message) -> bool:
+    return message.role == "system" and bool(_forms(message).get("in_messages"))
 
 
 def _render(turn: WireTurn) -> WireDict:

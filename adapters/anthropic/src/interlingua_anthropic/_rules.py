@@ -1,8 +1,8 @@
 """What Anthropic accepts: every rule, with Anthropic's own words, in one place.
 
-Parts (`blank_text`, `reasoning_left_out`, `file_left_out`, `opaque_left_out`,
-`file_changed`, `unsent_file_fields`, `TOOL_ID_CHARACTERS`): what Anthropic cannot
-take is left out (or changed) on the wire and reported.
+Parts (`empty_text`, `blank_text_left_out`, `reasoning_left_out`, `file_left_out`,
+`opaque_left_out`, `file_changed`, `unsent_file_fields`, `TOOL_ID_CHARACTERS`):
+what Anthropic cannot take is left out (or changed) on the wire and reported.
 
 Turns, seen as Anthropic sees them (consecutive turns of a role merged): an
 unanswered call, or a result answering none, cannot be mended without
@@ -40,10 +40,11 @@ __all__ = [
     "MIN_THINKING_BUDGET",
     "REFUSAL_AS_TEXT",
     "TOOL_ID_CHARACTERS",
-    "blank_text",
+    "blank_text_left_out",
     "check_thinking",
     "check_tool_pairs",
     "check_turn_not_empty",
+    "empty_text",
     "file_changed",
     "file_left_out",
     "fit_thinking",
@@ -86,17 +87,38 @@ def opaque_left_out(part: OpaquePart) -> str | None:
     return f"a {part.provider} block ({part.block_type}) goes back to {part.provider} only"
 
 
-def blank_text(text: str) -> str | None:
+def empty_text(text: str) -> str | None:
     """Why a text block of a request cannot go, or None."""
-    # Quirk: Anthropic rejects a text block that is empty or only whitespace.
-    if not text:
-        return "empty text; Anthropic rejects empty text blocks"
-    if not text.strip():
-        return (
-            "whitespace-only text; Anthropic rejects it "
-            "('text content blocks must contain non-whitespace text')"
+    # Quirk: Anthropic rejects an empty text block ("text content blocks must be non-empty").
+    if text:
+        return None
+    return "empty text; Anthropic rejects it ('text content blocks must be non-empty')"
+
+
+def blank_text_left_out(
+    blocks: list[tuple[str, WireDict]], report: TranslationReport
+) -> list[tuple[str, WireDict]]:
+    """A message's blocks, without its text when that is all whitespace."""
+    # Quirk: Anthropic rejects a message whose only content is whitespace text ("text content
+    # blocks must contain non-whitespace text"), yet takes a whitespace-only text block beside
+    # other content, as the "\n\n" a model writes before its tool_use blocks (reported: 200).
+    if not blocks or not all(_is_blank_text(block) for _, block in blocks):
+        return blocks
+    for path, _ in blocks:
+        report.dropped(
+            path,
+            "whitespace-only text, and nothing else in its message; Anthropic rejects it "
+            "('text content blocks must contain non-whitespace text')",
         )
-    return None
+    return []
+
+
+def _is_blank_text(block: WireDict) -> bool:
+    return _is_text(block) and not block["text"].strip()
+
+
+def _is_text(block: WireDict) -> bool:
+    return block.get("type") == "text" and isinstance(block.get("text"), str)
 
 
 def reasoning_left_out(part: ReasoningPart) -> str | None:
@@ -260,20 +282,29 @@ def _late_results(blocks: list[tuple[str, WireDict]]) -> list[str]:
     return [pair[0] for pair in blocks[first_other:] if _is_result(pair)]
 
 
+_FINAL_WHITESPACE = (
+    "Anthropic rejects a final assistant turn ending in whitespace "
+    "('final assistant content cannot end with trailing whitespace')"
+)
+
+
 def strip_final_whitespace(turns: list[WireTurn], report: TranslationReport) -> None:
-    """A final assistant turn (a prefill) ends in no whitespace."""
-    if not turns or turns[-1].role != "assistant" or not turns[-1].blocks:
+    """A final assistant turn (a prefill) ends in no whitespace: its last text
+    is stripped, or left out when it is only whitespace."""
+    if not turns or turns[-1].role != "assistant":
         return
-    path, block = turns[-1].blocks[-1]
-    text = block.get("text")
-    if block.get("type") != "text" or not isinstance(text, str) or text == text.rstrip():
-        return
-    turns[-1].blocks[-1] = (path, {**block, "text": text.rstrip()})
-    report.transformed(
-        path,
-        "trailing whitespace stripped: Anthropic rejects a final assistant turn ending in it "
-        "('final assistant content cannot end with trailing whitespace')",
-    )
+    blocks = turns[-1].blocks
+    while blocks and _is_text(blocks[-1][1]):
+        path, block = blocks[-1]
+        text = block["text"]
+        if text == text.rstrip():
+            return
+        if text.strip():
+            blocks[-1] = (path, {**block, "text": text.rstrip()})
+            report.transformed(path, f"trailing whitespace stripped: {_FINAL_WHITESPACE}")
+            return
+        blocks.pop()
+        report.dropped(path, f"whitespace-only text at the end: {_FINAL_WHITESPACE}")
 
 
 # --- thinking ---
@@ -289,7 +320,8 @@ def fit_thinking(body: WireDict, report: TranslationReport) -> None:
     """
     if not _thinking_on(body):
         return
-    runs = [list(run) for _, run in groupby(body["messages"], key=lambda turn: turn["role"])]
+    talk = [turn for turn in body["messages"] if turn["role"] != "system"]
+    runs = [list(run) for _, run in groupby(talk, key=lambda turn: turn["role"])]
     if len(runs) < 2 or not _starts_with(runs[-1][0], "tool_result"):
         return
     calls = runs[-2][0]  # the user run before is an assistant run: runs alternate

@@ -44,7 +44,8 @@ MESSAGES_PATH = "/v1/messages"
 DEFAULT_MAX_TOKENS = 4096
 
 WireDict = dict[str, Any]
-WireRole = Literal["user", "assistant"]
+# A turn's role; `system` is a mid-conversation system message (Claude Opus 4.8 on).
+WireRole = Literal["user", "assistant", "system"]
 # Where a block goes: a turn, the system prompt, or a tool result's content.
 BlockRole = Literal["system", "user", "assistant", "tool_result"]
 
@@ -195,6 +196,8 @@ class MessageForms(TypedDict, total=False):
     content: Literal["blocks", "string"]
     # The message opened a turn of its own right after a turn of its wire role.
     separate_turn: Literal[True]
+    # A system message that came inside `messages`, where it goes back (not to `system`).
+    in_messages: Literal[True]
 
 
 class ToolResultForms(TypedDict, total=False):

@@ -24,7 +24,7 @@ from interlingua_chat_completions._client import (
 from interlingua_chat_completions._codec import ChatCompletionsCodec
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._stream import ChatStreamDecoder
-from interlingua_chat_completions._stream_out import ChatStreamEncoder
+from interlingua_chat_completions._stream_encoder import ChatStreamEncoder
 from interlingua_chat_completions._wire import CHAT_COMPLETIONS_PATH
 
 __all__ = [

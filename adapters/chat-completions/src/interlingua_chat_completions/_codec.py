@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from interlingua.codec import resolve_report
-from interlingua_chat_completions import _request, _response, _stream, _stream_out
+from interlingua_chat_completions import _request, _response, _stream, _stream_encoder
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._stream import ChatStreamDecoder
-from interlingua_chat_completions._stream_out import ChatStreamEncoder
+from interlingua_chat_completions._stream_encoder import ChatStreamEncoder
 
 if TYPE_CHECKING:
     from interlingua import (
@@ -73,7 +73,7 @@ class ChatCompletionsCodec:
     ) -> Iterator[WireEvent]:
         """The stream's chunks for the core's events, lazily, then `[DONE]`; losses go
         to `report`."""
-        return _stream_out.encode_stream(events, self.dialect, report)
+        return _stream_encoder.encode_stream(events, self.dialect, report)
 
     def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
         """The HTTP status and error body of a typed error."""
