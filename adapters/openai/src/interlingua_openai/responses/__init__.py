@@ -4,6 +4,7 @@ The six codec functions are pure and import no SDK; `OpenAIResponsesClient` and
 `AsyncOpenAIResponsesClient` are imported on first use. Reasoning made here (its
 `encrypted_content`, with `include=["reasoning.encrypted_content"]`) goes back
 to the Responses API only; error bodies are those of the Chat Completions API.
+For a gateway, `encode_error` writes an error as this API answers one.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interlingua.client import lazy_attributes
-from interlingua_openai.responses._errors import decode_error
+from interlingua_openai.responses._errors import decode_error, encode_error
 from interlingua_openai.responses._request import decode_request, encode_request
 from interlingua_openai.responses._response import decode_response, encode_response
 from interlingua_openai.responses._stream import ResponsesStreamDecoder, decode_stream
@@ -32,6 +33,7 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "encode_error",
     "encode_request",
     "encode_response",
 ]
