@@ -39,7 +39,8 @@ EXTRA_MODULES = {
     "interlingua_anthropic": frozenset(),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one.
     "interlingua_chat_completions": frozenset({"_dialect", "_codec", "_think"}),
-    "interlingua_openai.responses": frozenset(),
+    # The stream encoder for a gateway (`_stream` decodes), and the items it writes.
+    "interlingua_openai.responses": frozenset({"_stream_encoder", "_stream_items"}),
 }
 # A Chat Completions server's package: its name in `_wire`, its dialect and codec
 # in `_dialect`, its client, and only the skeleton modules where it adds to the
