@@ -41,7 +41,8 @@ EXTRA_MODULES = {
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one;
     # `<think>` tags split from content; and the stream encoder, apart as above.
     "interlingua_chat_completions": frozenset({"_dialect", "_codec", "_think", "_stream_encoder"}),
-    "interlingua_openai.responses": frozenset(),
+    # The stream encoder, apart as above, and the output items it writes.
+    "interlingua_openai.responses": frozenset({"_stream_encoder", "_stream_items"}),
 }
 # A Chat Completions server's package: its name in `_wire`, its dialect and codec
 # in `_dialect`, its client, and only the skeleton modules where it adds to the

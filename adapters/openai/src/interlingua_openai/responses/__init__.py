@@ -4,6 +4,8 @@ The six codec functions are pure and import no SDK; `OpenAIResponsesClient` and
 `AsyncOpenAIResponsesClient` are imported on first use. Reasoning made here (its
 `encrypted_content`, with `include=["reasoning.encrypted_content"]`) goes back
 to the Responses API only; error bodies are those of the Chat Completions API.
+For a gateway, `encode_stream` writes core stream events as this API streams
+them, and `encode_error` an error as it answers one.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interlingua.client import lazy_attributes
-from interlingua_openai.responses._errors import decode_error
+from interlingua_openai.responses._errors import decode_error, encode_error
 from interlingua_openai.responses._request import decode_request, encode_request
 from interlingua_openai.responses._response import decode_response, encode_response
 from interlingua_openai.responses._stream import ResponsesStreamDecoder, decode_stream
+from interlingua_openai.responses._stream_encoder import ResponsesStreamEncoder, encode_stream
 from interlingua_openai.responses._wire import PROVIDER
 
 if TYPE_CHECKING:
@@ -28,12 +31,15 @@ __all__ = [
     "AsyncOpenAIResponsesClient",
     "OpenAIResponsesClient",
     "ResponsesStreamDecoder",
+    "ResponsesStreamEncoder",
     "decode_error",
     "decode_request",
     "decode_response",
     "decode_stream",
+    "encode_error",
     "encode_request",
     "encode_response",
+    "encode_stream",
 ]
 
 _CLIENTS = frozenset({"OpenAIResponsesClient", "AsyncOpenAIResponsesClient"})

@@ -11,6 +11,9 @@ Invariants:
   deltas build the parts as they come, and when an output item is done its
   final fields (ids, status, annotations, logprobs, the encrypted reasoning)
   are added to the parts it made, computed the way `decode_response` does.
+  What an item says of itself when it is added (a message's fields, a
+  reasoning item's `id`, a custom call's form) is given to its part at once,
+  so an encoder can write the same item before it is done.
 - Each content part, reasoning item and call has its own part index, in
   output order, so parts never mix.
 - A message item's content entry the codec does not model is an opaque part
@@ -50,12 +53,17 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, decode_events, keep
+from interlingua.codec import WireReader, decode_events, keep, other_fields
 from interlingua_openai.responses._errors import decode_error
 from interlingua_openai.responses._finish import decode_finish
 from interlingua_openai.responses._parts import PartDecoder
 from interlingua_openai.responses._response import kept_response
-from interlingua_openai.responses._wire import PROVIDER, ResponseEcho
+from interlingua_openai.responses._wire import (
+    PROVIDER,
+    OutputTextEcho,
+    ResponseEcho,
+    ToolCallForms,
+)
 
 __all__ = ["ResponsesStreamDecoder", "decode_stream"]
 
@@ -78,6 +86,7 @@ class ResponsesStreamDecoder:
         self.count = 0
         self.slots: dict[tuple[int, int], int] = {}
         self.built: dict[int, str] = {}  # the text (or arguments) each slot has so far
+        self.messages: dict[int, dict[str, Any]] = {}  # a message item's fields, by output index
 
     def finish(self) -> list[StreamEvent]:
         """Nothing waits for the end: `response.completed` said it all."""
@@ -133,41 +142,58 @@ class ResponsesStreamDecoder:
 
     def item_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
         item = self.read.field(event, "item", path, dict)
-        slot = self.indexes(event, path)
+        output_index = self.read.field(event, "output_index", path, int)
+        slot = self.slot(output_index)
         where = f"{path}.item"
         match item.get("type"):
             case "function_call" | "custom_tool_call" as kind:
                 key = "arguments" if kind == "function_call" else "input"
                 arguments = self.read.field(item, key, where, str, None) or ""
                 self.grow(slot, arguments)
+                forms = ToolCallForms(type=kind) if kind == "custom_tool_call" else None
                 return [
                     ToolCallStart(
                         index=slot,
                         id=self.read.field(item, "call_id", where, str, None) or "",
                         name=self.read.field(item, "name", where, str, None) or "",
                         arguments=arguments,
+                        provider_data=keep(PROVIDER, forms=forms),
                     )
                 ]
             case "reasoning":
-                # Opens the part in its place; its summary, if any, follows.
+                # Opens the part in its place, with its id; its summary, if any, follows.
                 self.grow(slot, "")
-                return [ReasoningDelta(index=slot, text="", provider=PROVIDER)]
+                events: list[StreamEvent] = [ReasoningDelta(index=slot, text="", provider=PROVIDER)]
+                if isinstance(item_id := item.get("id"), str):
+                    data = keep(PROVIDER, fields={"id": item_id})[PROVIDER]
+                    events.append(PartDataEvent(index=slot, provider=PROVIDER, data=data))
+                return events
+            case "message":
+                self.messages[output_index] = other_fields(item, ("content",))
         return []
 
     def content_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
-        slot = self.indexes(event, path, content=True)
+        output_index = self.read.field(event, "output_index", path, int)
+        slot = self.slot(output_index, self.read.field(event, "content_index", path, int))
         part = self.read.field(event, "part", path, dict)
         where = f"{path}.part"
+        opened: StreamEvent
         match part.get("type"):
             case "refusal":
                 text = self.read.field(part, "refusal", where, str, None) or ""
-                self.grow(slot, text)
-                return [RefusalDelta(index=slot, text=text)]
+                opened = RefusalDelta(index=slot, text=text)
             case "output_text":
                 text = self.read.field(part, "text", where, str, None) or ""
-                self.grow(slot, text)
-                return [TextDelta(index=slot, text=text)]
-        return []
+                opened = TextDelta(index=slot, text=text)
+            case _:
+                return []
+        self.grow(slot, text)
+        fields = self.messages.get(output_index)
+        if not fields:
+            return [opened]
+        # The item the part belongs to, as added; its done item replaces it.
+        data = keep(PROVIDER, echo=OutputTextEcho(item=fields))[PROVIDER]
+        return [opened, PartDataEvent(index=slot, provider=PROVIDER, data=data)]
 
     def text_delta(self, event: Mapping[str, Any], kind: str, path: str) -> list[StreamEvent]:
         slot = self.indexes(event, path, content=True)
