@@ -68,8 +68,7 @@ from interlingua import (
     translate_stream,
 )
 from interlingua.codec import fit_tool_call_id
-from interlingua.testing import Cassette, Interaction, load_cassette
-from interlingua.testing._records import parse_sse
+from interlingua.testing import Cassette, Interaction, load_cassette, parse_sse
 from interlingua_anthropic import (
     AnthropicStreamEncoder,
     decode_error,

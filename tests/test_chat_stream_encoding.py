@@ -68,8 +68,7 @@ from interlingua import (
     get_adapter,
     translate_stream,
 )
-from interlingua.testing import Cassette, load_cassette
-from interlingua.testing._records import parse_sse
+from interlingua.testing import Cassette, load_cassette, parse_sse
 
 DIALECTS: dict[str, ModuleType] = {
     "openai": interlingua_openai,

@@ -76,8 +76,7 @@ from interlingua import (
     get_adapter,
     translate_stream,
 )
-from interlingua.testing import Interaction, load_cassette
-from interlingua.testing._records import parse_sse
+from interlingua.testing import Interaction, load_cassette, parse_sse
 from interlingua_openai.responses import PROVIDER
 
 RESPONSES_PATH = "/v1/responses"

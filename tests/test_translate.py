@@ -27,12 +27,16 @@ from interlingua import (
     ToolCallPart,
     ToolResultPart,
     TranslationError,
+    TranslationReport,
+    accumulate,
+    format_sse,
     get_adapter,
     translate_request,
     translate_response,
+    translate_stream,
     validate_request,
 )
-from interlingua.testing import Interaction, load_cassette
+from interlingua.testing import Interaction, load_cassette, parse_sse
 
 # adapter name -> (corpus folder, cassette provider, URL path of its endpoint)
 APIS = {
@@ -201,3 +205,46 @@ def test_validate_request_names_what_cannot_be_sent() -> None:
 def test_an_unknown_adapter_name_is_a_clear_error() -> None:
     with pytest.raises(Exception, match="nosuch"):
         translate_request({}, source="nosuch", target="openai")
+
+
+def streams() -> list[Any]:
+    """One case per recorded stream and other API to translate it to."""
+    cases = []
+    for source in APIS:
+        try:
+            found = answered(source)
+        except pytest.skip.Exception:
+            return [pytest.param(MissingCorpus(f"{source} recordings"), id="corpus-missing")]
+        cases += [
+            pytest.param(source, target, interaction, id=f"{source}:{name}->{target}")
+            for name, interaction in found
+            if interaction.is_stream
+            for target in APIS
+            if target != source
+        ]
+    return cases
+
+
+@pytest.mark.parametrize(("source", "target", "interaction"), streams())
+def test_every_recorded_stream_translated_accumulates_to_the_translated_answer(
+    source: str, target: str, interaction: Interaction | MissingCorpus
+) -> None:
+    payloads = list(from_corpus(interaction).response.stream_payloads())
+    report = TranslationReport()
+    translated = list(translate_stream(payloads, source=source, target=target, report=report))
+    # The payloads as a client reads them: the `[DONE]` sentinel ends, it is no payload.
+    payloads_out = [event.data for event in translated if event.data != "[DONE]"]
+    streamed = accumulate(get_adapter(target).decode_stream(payloads_out))
+    original = accumulate(get_adapter(source).decode_stream(payloads))
+    assert said_in(streamed.message) == said_in(original.message)
+    assert (streamed.usage.input_tokens, streamed.usage.output_tokens) == (
+        original.usage.input_tokens,
+        original.usage.output_tokens,
+    )
+    assert all(
+        loss.path.startswith(("message.", "finish_reason", "usage")) for loss in report.losses
+    )
+    sent = b"".join(format_sse(translated)).decode()
+    assert [
+        event.json() if event.data != "[DONE]" else event.data for event in parse_sse(sent)
+    ] == [event.data for event in translated]

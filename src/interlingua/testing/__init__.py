@@ -22,6 +22,7 @@ from interlingua.testing._records import (
     RecordedRequest,
     RecordedResponse,
     SSEEvent,
+    parse_sse,
 )
 from interlingua.testing._replay import Replay
 
@@ -34,4 +35,5 @@ __all__ = [
     "Replay",
     "SSEEvent",
     "load_cassette",
+    "parse_sse",
 ]
