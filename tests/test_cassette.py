@@ -82,6 +82,7 @@ def test_the_export_list() -> None:
         "Replay",
         "SSEEvent",
         "load_cassette",
+        "parse_sse",
     ]
 
 

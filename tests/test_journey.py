@@ -1,0 +1,422 @@
+"""One conversation across the five APIs, replayed through their real SDK clients.
+
+`fixtures/journey.json` records it (hand-made, shaped like real traffic): an
+application keeps one `ChatHistory` and sends it, turn by turn, to whichever
+API it wants next, each through interlingua's client over the provider's own
+SDK, answered by `Replay`:
+
+1. Anthropic (claude-sonnet-4-6, thinking on) thinks, signs its thinking and
+   calls `get_weather` for two cities; the application runs the tool.
+2. Chat Completions (gpt-4.1) gets the calls and results, the thinking left
+   out, and answers in text; the user asks on.
+3. Mistral (mistral-large-latest) gets the calls under 9-character ids and
+   calls `get_forecast`; the application runs it.
+4. Groq (openai/gpt-oss-120b) reasons (parsed into `reasoning`) and answers;
+   the user asks on.
+5. The Responses API (gpt-5-mini) answers with encrypted reasoning and a
+   message; the user asks on.
+6. Anthropic again, which gets turn 1's signed thinking and calls back exactly
+   as it sent them, and no one else's reasoning.
+
+At each turn the body the SDK sent is the recorded one and what the adapter's
+`encode_request` makes; each loss is reported with its path; the history is
+not changed by sending it. At the end the usage is the sum of the turns', and
+the history saves and loads back equal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import groq
+import httpx
+import openai
+import pytest
+from mistralai.client import Mistral
+
+import interlingua_anthropic
+import interlingua_groq
+import interlingua_mistral
+import interlingua_openai
+import interlingua_openai.responses
+from conftest import FIXTURES, bodies
+from interlingua import (
+    ChatHistory,
+    ChatRequest,
+    ChatResponse,
+    FinishReason,
+    LossKind,
+    Message,
+    ReasoningConfig,
+    TokenUsage,
+    ToolSpec,
+    TranslationReport,
+)
+from interlingua.client import ChatClient
+from interlingua.testing import Interaction, Replay, load_cassette
+from interlingua_anthropic import AnthropicClient
+from interlingua_groq import GroqClient
+from interlingua_mistral import MistralClient
+from interlingua_openai import OpenAIClient
+from interlingua_openai.responses import OpenAIResponsesClient
+
+JOURNEY = FIXTURES / "journey.json"
+
+SYSTEM = (
+    "You are a travel assistant. Use the tools for live weather, "
+    "and answer in one or two sentences."
+)
+QUESTIONS = (
+    "I fly from Lisbon to Oslo tomorrow morning. "
+    "What is the weather like in both cities right now?",
+    "Will it still be snowing in Oslo when I land tomorrow afternoon?",
+    "What should I pack for the two cities?",
+    "Thanks! Sum up the weather for my trip in one sentence.",
+)
+FIRST_THINKING = "The user wants the current weather in Lisbon and in Oslo."
+# What the application's tools answered.
+LISBON = '{"city": "Lisbon", "condition": "light rain", "temperature_c": 14, "wind_kmh": 20}'
+OSLO = '{"city": "Oslo", "condition": "snow", "temperature_c": -3, "wind_kmh": 9}'
+OSLO_TOMORROW = (
+    '{"city": "Oslo", "day": "tomorrow", "forecast": "snow showers until 14:00, then cloudy", '
+    '"high_c": -1, "low_c": -6}'
+)
+
+WEATHER = ToolSpec(
+    name="get_weather",
+    description="The current weather in a city.",
+    parameters={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+)
+FORECAST = ToolSpec(
+    name="get_forecast",
+    description="The weather forecast for a city, today or tomorrow.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "day": {"type": "string", "enum": ["today", "tomorrow"]},
+        },
+        "required": ["city", "day"],
+    },
+)
+
+# Each API's settings for the request of its turn (the history and tools aside).
+SETTINGS: dict[str, dict[str, Any]] = {
+    "anthropic": {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 4096,
+        "reasoning": ReasoningConfig(budget_tokens=2048),
+    },
+    "openai": {"model": "gpt-4.1", "max_tokens": 1024},
+    "mistral": {"model": "mistral-large-latest", "max_tokens": 1024},
+    "groq": {
+        "model": "openai/gpt-oss-120b",
+        "max_tokens": 1024,
+        "reasoning": ReasoningConfig(effort="low"),
+    },
+    "openai-responses": {
+        "model": "gpt-5-mini",
+        "reasoning": ReasoningConfig(effort="low"),
+        "provider_options": {
+            "openai-responses": {"include": ["reasoning.encrypted_content"], "store": False}
+        },
+    },
+}
+ADAPTERS: dict[str, Any] = {
+    "anthropic": interlingua_anthropic,
+    "openai": interlingua_openai,
+    "mistral": interlingua_mistral,
+    "groq": interlingua_groq,
+    "openai-responses": interlingua_openai.responses,
+}
+PROVIDERS = ["anthropic", "openai", "mistral", "groq", "openai-responses", "anthropic"]
+
+
+def clients(replay: Replay) -> dict[str, ChatClient]:
+    """Each API's client over its real SDK, all answered by the one replay (groq's
+    SDK sends through httpx, the others through httpx2)."""
+    groq_http = httpx.Client(transport=httpx.MockTransport(replay.respond))
+    return {
+        "anthropic": AnthropicClient(
+            anthropic.Anthropic(api_key="test-key", max_retries=0, http_client=replay.client())
+        ),
+        "openai": OpenAIClient(
+            openai.OpenAI(api_key="test-key", max_retries=0, http_client=replay.client())
+        ),
+        "mistral": MistralClient(Mistral(api_key="test-key", client=replay.client())),
+        "groq": GroqClient(groq.Groq(api_key="test-key", max_retries=0, http_client=groq_http)),
+        "openai-responses": OpenAIResponsesClient(
+            openai.OpenAI(api_key="test-key", max_retries=0, http_client=replay.client())
+        ),
+    }
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One call: the request, the answer, the losses reported (path, kind), and the
+    history as saved right before and right after the call."""
+
+    provider: str
+    request: ChatRequest
+    response: ChatResponse
+    losses: list[tuple[str, LossKind]]
+    history_before: str
+    history_after: str
+
+
+@dataclass
+class Journey:
+    """The conversation as an application holds it, and the turns it took."""
+
+    replay: Replay
+    clients: dict[str, ChatClient]
+    history: ChatHistory = field(
+        default_factory=lambda: ChatHistory(
+            messages=[Message.system(SYSTEM), Message.user(QUESTIONS[0])]
+        )
+    )
+    turns: list[Turn] = field(default_factory=list)
+
+    def ask(self, provider: str) -> None:
+        """Send the whole history to `provider` and append its answer."""
+        request = ChatRequest(
+            messages=tuple(self.history.messages), tools=(WEATHER, FORECAST), **SETTINGS[provider]
+        )
+        before = self.history.to_json()
+        report = TranslationReport()
+        response = self.clients[provider].complete(request, report=report)
+        losses = [(loss.path, loss.kind) for loss in report.losses]
+        turn = Turn(provider, request, response, losses, before, self.history.to_json())
+        self.turns.append(turn)
+        self.history.add_response(response)
+
+    def run_tools(self, *results: str) -> None:
+        """Answer each call of the last answer, in order."""
+        calls = self.history.last_message.tool_calls
+        assert len(calls) == len(results)
+        for call, result in zip(calls, results, strict=True):
+            self.history.add_message(Message.tool_result(call.id, result))
+
+    def say(self, text: str) -> None:
+        self.history.add_message(Message.user(text))
+
+
+@pytest.fixture(scope="module")
+def journey() -> Iterator[Journey]:
+    replay = Replay(load_cassette(JOURNEY).interactions)
+    journey = Journey(replay, clients(replay))
+    journey.ask("anthropic")
+    journey.run_tools(LISBON, OSLO)
+    journey.ask("openai")
+    journey.say(QUESTIONS[1])
+    journey.ask("mistral")
+    journey.run_tools(OSLO_TOMORROW)
+    journey.ask("groq")
+    journey.say(QUESTIONS[2])
+    journey.ask("openai-responses")
+    journey.say(QUESTIONS[3])
+    journey.ask("anthropic")
+    yield journey
+    for client in journey.clients.values():
+        client.close()
+
+
+def recorded() -> tuple[Interaction, ...]:
+    return load_cassette(JOURNEY).interactions
+
+
+def answer(index: int) -> dict[str, Any]:
+    """The JSON answer of turn `index` (from 0), as recorded."""
+    body = recorded()[index].response.json
+    assert isinstance(body, dict)
+    return body
+
+
+# --- what was sent ---
+
+
+def test_each_turn_goes_to_its_api_through_its_sdk(journey: Journey) -> None:
+    sent = [(r.method, r.url.host, r.url.path) for r in journey.replay.requests]
+
+    assert [turn.provider for turn in journey.turns] == PROVIDERS
+    assert sent == [
+        ("POST", "api.anthropic.com", "/v1/messages"),
+        ("POST", "api.openai.com", "/v1/chat/completions"),
+        ("POST", "api.mistral.ai", "/v1/chat/completions"),
+        ("POST", "api.groq.com", "/openai/v1/chat/completions"),
+        ("POST", "api.openai.com", "/v1/responses"),
+        ("POST", "api.anthropic.com", "/v1/messages"),
+    ]
+    assert journey.replay.done
+    for request, interaction in zip(journey.replay.requests, recorded(), strict=True):
+        assert interaction.request is not None
+        assert request.url.host == interaction.host
+        for name, (value,) in interaction.request.headers.items():
+            assert request.headers[name] == value, (interaction.host, name)
+
+
+def test_each_body_sent_is_the_recorded_one_and_the_encoders(journey: Journey) -> None:
+    encoded = [
+        ADAPTERS[turn.provider].encode_request(turn.request, report=TranslationReport())
+        for turn in journey.turns
+    ]
+
+    assert journey.replay.sent == bodies(recorded())
+    assert journey.replay.sent == encoded
+
+
+def test_sending_never_changes_the_history(journey: Journey) -> None:
+    for turn in journey.turns:
+        assert turn.history_after == turn.history_before, turn.provider
+        assert turn.request.messages == tuple(ChatHistory.from_json(turn.history_before).messages)
+    # The ids stay as the providers made them, whatever went on the wire.
+    calls = [call.id for message in journey.history for call in message.tool_calls]
+    assert calls == [
+        "toolu_01Vq8LsbNw3Hx7Kt2Rm9Pc4D",
+        "toolu_01Gz5OsLk2Wn8Tb4Yq7Jf3Xe",
+        "Xn4Rk7TqB",
+    ]
+
+
+# --- what each hop left out or changed ---
+
+
+def test_each_hop_reports_exactly_what_it_left_out_or_changed(journey: Journey) -> None:
+    anthropic_thinking = ("messages[2].parts[0]", "dropped")
+    assert [turn.losses for turn in journey.turns] == [
+        [],
+        [anthropic_thinking],
+        [
+            anthropic_thinking,
+            # Mistral takes 9 characters of [a-zA-Z0-9]: both calls and both results.
+            ("messages[2].parts[2].id", "transformed"),
+            ("messages[2].parts[3].id", "transformed"),
+            ("messages[3].parts[0].tool_call_id", "transformed"),
+            ("messages[4].parts[0].tool_call_id", "transformed"),
+        ],
+        [anthropic_thinking],
+        [anthropic_thinking, ("messages[9].parts[0]", "dropped")],  # and Groq's reasoning
+        [
+            ("messages[7].parts[0]", "dropped"),  # Mistral's empty text beside its call
+            ("messages[9].parts[0]", "dropped"),  # Groq's reasoning
+            ("messages[11].parts[0]", "dropped"),  # the Responses API's encrypted reasoning
+        ],
+    ]
+
+
+def test_mistral_gets_the_calls_under_ids_it_takes_alike_in_call_and_result() -> None:
+    mistral_body = bodies(recorded())[2]
+    assistant, lisbon, oslo = mistral_body["messages"][2:5]
+
+    call_ids = [call["id"] for call in assistant["tool_calls"]]
+    assert [lisbon["tool_call_id"], oslo["tool_call_id"]] == call_ids
+    assert all(len(id_) == 9 and id_.isalnum() and id_.isascii() for id_ in call_ids)
+    assert FIRST_THINKING not in json.dumps(mistral_body)
+
+
+# --- what came back ---
+
+
+def test_each_answer_is_decoded_as_its_api_wrote_it(journey: Journey) -> None:
+    responses = [turn.response for turn in journey.turns]
+
+    assert responses == [
+        ADAPTERS[provider].decode_response(answer(index))
+        for index, provider in enumerate(PROVIDERS)
+    ]
+    assert [r.finish_reason for r in responses] == [
+        FinishReason.TOOL_CALLS,
+        FinishReason.STOP,
+        FinishReason.TOOL_CALLS,
+        FinishReason.STOP,
+        FinishReason.STOP,
+        FinishReason.STOP,
+    ]
+    assert [
+        (p.provider, bool(p.signature), bool(p.text))
+        for r in responses
+        for p in r.message.reasoning
+    ] == [
+        ("anthropic", True, True),
+        ("groq", False, True),
+        ("openai-responses", True, False),  # encrypted, no summary asked for
+        ("anthropic", True, True),
+    ]
+    assert responses[1].text.startswith("Right now Lisbon has light rain")
+    assert responses[3].text.startswith("The snow showers should stop by about 14:00")
+    assert responses[5].text.startswith("You leave a rainy, mild Lisbon")
+
+
+# --- Anthropic gets its own thinking back ---
+
+
+def test_anthropic_gets_its_signed_thinking_and_calls_back_unchanged(journey: Journey) -> None:
+    first, last = journey.replay.sent[0], journey.replay.sent[5]
+    recorded_blocks = answer(0)["content"]
+    thinking = journey.history.messages[2].reasoning[0]
+
+    assert last["messages"][:1] == first["messages"]
+    # The first answer's blocks, thinking, text and both tool_use, exactly as they came.
+    assert last["messages"][1] == {"role": "assistant", "content": recorded_blocks}
+    assert last["messages"][1]["content"][0]["signature"] == recorded_blocks[0]["signature"]
+    assert thinking.signature == recorded_blocks[0]["signature"]
+    assert thinking.signature is not None
+    assert thinking.signature.encode() == recorded_blocks[0]["signature"].encode()
+    blocks = [block for message in last["messages"] for block in _blocks(message)]
+    assert [block["type"] for block in blocks].count("thinking") == 1
+    # No other provider's reasoning shows anywhere in the body.
+    text = json.dumps(last)
+    assert answer(3)["choices"][0]["message"]["reasoning"] not in text
+    assert answer(4)["output"][0]["encrypted_content"] not in text
+
+
+def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content = message["content"]
+    return [] if isinstance(content, str) else list(content)
+
+
+# --- the whole conversation ---
+
+
+def test_the_usage_adds_up_over_the_turns(journey: Journey) -> None:
+    usages = [turn.response.usage for turn in journey.turns]
+    counts = [(u.input_tokens, u.output_tokens, u.reasoning_tokens) for u in usages]
+    total = journey.history.usage
+
+    assert counts == [
+        (748, 163, 0),
+        (318, 29, 0),
+        (367, 24, 0),
+        (512, 86, 44),
+        (583, 219, 192),
+        (1214, 131, 0),
+    ]
+    assert total == sum(usages, TokenUsage())
+    assert (total.input_tokens, total.output_tokens, total.total_tokens) == (3742, 652, 4394)
+    assert (total.reasoning_tokens, total.cache_read_tokens, total.cache_write_tokens) == (
+        236,
+        0,
+        0,
+    )
+
+
+def test_the_history_saves_and_loads_back_equal(journey: Journey, tmp_path: Path) -> None:
+    path = tmp_path / "journey.json"
+    journey.history.save(path)
+
+    loaded = ChatHistory.load(path)
+
+    assert loaded == journey.history
+    assert loaded.to_json() == journey.history.to_json()
+    assert [m.created_at for m in loaded] == [m.created_at for m in journey.history]
+    # Loaded, it still gives Anthropic the last body, signature and all.
+    last = journey.turns[-1].request.model_copy(update={"messages": tuple(loaded.messages[:-1])})
+    assert (
+        interlingua_anthropic.encode_request(last, report=TranslationReport())
+        == (journey.replay.sent[-1])
+    )
