@@ -79,6 +79,7 @@ QUESTIONS = (
     "Thanks! Sum up the weather for my trip in one sentence.",
 )
 FIRST_THINKING = "The user wants the current weather in Lisbon and in Oslo."
+ANTHROPIC_CALLS = ["toolu_01Vq8LsbNw3Hx7Kt2Rm9Pc4D", "toolu_01Gz5OsLk2Wn8Tb4Yq7Jf3Xe"]
 # What the application's tools answered.
 LISBON = '{"city": "Lisbon", "condition": "light rain", "temperature_c": 14, "wind_kmh": 20}'
 OSLO = '{"city": "Oslo", "condition": "snow", "temperature_c": -3, "wind_kmh": 9}'
@@ -208,21 +209,22 @@ class Journey:
 
 @pytest.fixture(scope="module")
 def journey() -> Iterator[Journey]:
+    """The conversation, run once for the module's tests."""
     replay = Replay(load_cassette(JOURNEY).interactions)
-    journey = Journey(replay, clients(replay))
-    journey.ask("anthropic")
-    journey.run_tools(LISBON, OSLO)
-    journey.ask("openai")
-    journey.say(QUESTIONS[1])
-    journey.ask("mistral")
-    journey.run_tools(OSLO_TOMORROW)
-    journey.ask("groq")
-    journey.say(QUESTIONS[2])
-    journey.ask("openai-responses")
-    journey.say(QUESTIONS[3])
-    journey.ask("anthropic")
-    yield journey
-    for client in journey.clients.values():
+    conversation = Journey(replay, clients(replay))
+    conversation.ask("anthropic")
+    conversation.run_tools(LISBON, OSLO)
+    conversation.ask("openai")
+    conversation.say(QUESTIONS[1])
+    conversation.ask("mistral")
+    conversation.run_tools(OSLO_TOMORROW)
+    conversation.ask("groq")
+    conversation.say(QUESTIONS[2])
+    conversation.ask("openai-responses")
+    conversation.say(QUESTIONS[3])
+    conversation.ask("anthropic")
+    yield conversation
+    for client in conversation.clients.values():
         client.close()
 
 
@@ -276,11 +278,7 @@ def test_sending_never_changes_the_history(journey: Journey) -> None:
         assert turn.request.messages == tuple(ChatHistory.from_json(turn.history_before).messages)
     # The ids stay as the providers made them, whatever went on the wire.
     calls = [call.id for message in journey.history for call in message.tool_calls]
-    assert calls == [
-        "toolu_01Vq8LsbNw3Hx7Kt2Rm9Pc4D",
-        "toolu_01Gz5OsLk2Wn8Tb4Yq7Jf3Xe",
-        "Xn4Rk7TqB",
-    ]
+    assert calls == [*ANTHROPIC_CALLS, "Xn4Rk7TqB"]
 
 
 # --- what each hop left out or changed ---
@@ -309,14 +307,24 @@ def test_each_hop_reports_exactly_what_it_left_out_or_changed(journey: Journey) 
     ]
 
 
-def test_mistral_gets_the_calls_under_ids_it_takes_alike_in_call_and_result() -> None:
-    mistral_body = bodies(recorded())[2]
-    assistant, lisbon, oslo = mistral_body["messages"][2:5]
+def test_the_other_apis_get_the_calls_and_results_but_not_the_thinking(journey: Journey) -> None:
+    chat, mistral, groq_body, responses = journey.replay.sent[1:5]
 
-    call_ids = [call["id"] for call in assistant["tool_calls"]]
-    assert [lisbon["tool_call_id"], oslo["tool_call_id"]] == call_ids
-    assert all(len(id_) == 9 and id_.isalnum() and id_.isascii() for id_ in call_ids)
-    assert FIRST_THINKING not in json.dumps(mistral_body)
+    for body in (chat, mistral, groq_body, responses):
+        assert FIRST_THINKING not in json.dumps(body)
+    assert [m["role"] for m in chat["messages"]] == ["system", "user", "assistant", "tool", "tool"]
+    assert [c["id"] for c in chat["messages"][2]["tool_calls"]] == ANTHROPIC_CALLS
+    assert [m["tool_call_id"] for m in chat["messages"][3:]] == ANTHROPIC_CALLS
+    assert groq_body["messages"][2:5] == chat["messages"][2:5]
+    # Mistral takes 9 characters of [a-zA-Z0-9], the same in the call and its result.
+    mistral_calls = [c["id"] for c in mistral["messages"][2]["tool_calls"]]
+    assert [m["tool_call_id"] for m in mistral["messages"][3:5]] == mistral_calls
+    assert all(len(id_) == 9 and id_.isalnum() and id_.isascii() for id_ in mistral_calls)
+    # The Responses API: calls and outputs as items, and no reasoning item (none is its own).
+    kinds = [item.get("type", item.get("role")) for item in responses["input"]]
+    assert kinds.count("function_call") == kinds.count("function_call_output") == 3
+    assert "reasoning" not in kinds
+    assert responses["include"] == ["reasoning.encrypted_content"]
 
 
 # --- what came back ---
@@ -363,10 +371,9 @@ def test_anthropic_gets_its_signed_thinking_and_calls_back_unchanged(journey: Jo
     assert last["messages"][:1] == first["messages"]
     # The first answer's blocks, thinking, text and both tool_use, exactly as they came.
     assert last["messages"][1] == {"role": "assistant", "content": recorded_blocks}
-    assert last["messages"][1]["content"][0]["signature"] == recorded_blocks[0]["signature"]
-    assert thinking.signature == recorded_blocks[0]["signature"]
-    assert thinking.signature is not None
-    assert thinking.signature.encode() == recorded_blocks[0]["signature"].encode()
+    signature = recorded_blocks[0]["signature"]
+    assert thinking.signature == last["messages"][1]["content"][0]["signature"] == signature
+    assert signature.encode() in journey.replay.requests[5].content  # on the wire, as sent
     blocks = [block for message in last["messages"] for block in _blocks(message)]
     assert [block["type"] for block in blocks].count("thinking") == 1
     # No other provider's reasoning shows anywhere in the body.
@@ -397,11 +404,12 @@ def test_the_usage_adds_up_over_the_turns(journey: Journey) -> None:
         (1214, 131, 0),
     ]
     assert total == sum(usages, TokenUsage())
-    assert (total.input_tokens, total.output_tokens, total.total_tokens) == (3742, 652, 4394)
-    assert (total.reasoning_tokens, total.cache_read_tokens, total.cache_write_tokens) == (
-        236,
-        0,
-        0,
+    assert total == TokenUsage(
+        input_tokens=3742,
+        output_tokens=652,
+        total_tokens=4394,
+        reasoning_tokens=236,
+        details=total.details,  # each API's own counts, summed by name
     )
 
 
