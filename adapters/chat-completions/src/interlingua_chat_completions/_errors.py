@@ -107,9 +107,14 @@ def error_status(error: ProviderError) -> int:
 
 def error_fields(error: ProviderError, provider: str) -> dict[str, Any]:
     """The `message`, `type`, `param` and `code` of `error`'s error object; the
-    `param` is the body's, when the error came from `provider`."""
-    param = error_object(error.body).get("param") if error.provider == provider else None
-    return {"message": error.message, "type": error.type, "param": param, "code": error.code}
+    `param` is the body's, when it names one (OpenAI's two APIs, Mistral, Groq)."""
+    param = error_object(error.body).get("param")
+    return {
+        "message": error.message,
+        "type": error.type,
+        "param": param if isinstance(param, str) else None,
+        "code": error.code,
+    }
 
 
 def encode_error(error: ProviderError, *, provider: str) -> tuple[int, dict[str, Any]]:
