@@ -69,3 +69,13 @@ def test_an_httpx_request_gets_an_httpx_response() -> None:
     assert isinstance(answer, httpx.Response)
     assert answer.status_code == 200
     assert replay.sent == [None]
+
+
+def test_a_request_to_another_host_is_refused_naming_both() -> None:
+    # Mistral serves the same path as OpenAI: the host tells them apart.
+    replay = Replay(load_cassette(FIXTURES / "mistral" / "image_input.json").interactions)
+    request = httpx.Request("POST", "https://api.openai.com/v1/chat/completions")
+    with pytest.raises(CassetteError) as caught:
+        replay.respond(request)
+    assert "api.openai.com/v1/chat/completions" in str(caught.value)
+    assert "api.mistral.ai/v1/chat/completions" in str(caught.value)

@@ -82,15 +82,16 @@ class Replay:
 
 
 def _check_target(interaction: Interaction, request: Any, index: int) -> None:
-    """The request goes where the recorded one went (method and path; the query,
-    such as the SDKs' `?beta=true`, is not compared)."""
+    """The request goes where the recorded one went (method, host and path; the
+    query, such as the SDKs' `?beta=true`, is not compared): two providers share
+    `/v1/chat/completions`."""
     recorded = interaction.request
     if recorded is None:
         return
-    expected = (recorded.method, interaction.path)
-    got = (request.method, request.url.path)
+    expected = (recorded.method, interaction.host, interaction.path)
+    got = (request.method, request.url.host, request.url.path)
     if expected != got:
         raise CassetteError(
-            f"request {index + 1} went to {got[0]} {got[1]}; "
-            f"the recording answers {expected[0]} {expected[1]}"
+            f"request {index + 1} went to {got[0]} {got[1]}{got[2]}; "
+            f"the recording answers {expected[0]} {expected[1]}{expected[2]}"
         )
