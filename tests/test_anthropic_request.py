@@ -118,7 +118,9 @@ def test_a_tool_round_trip_with_thinking_encodes_to_the_body_anthropic_expects()
         "tool_choice": {"type": "auto"},
         "thinking": {"type": "enabled", "budget_tokens": 2048},
     }
-    assert losses == []
+    assert losses == [
+        TranslationLoss("max_tokens", "transformed", "Anthropic requires max_tokens; 6144 sent")
+    ]
 
 
 def test_tool_messages_share_one_user_turn_with_the_user_message_after_them() -> None:
@@ -201,7 +203,10 @@ def test_max_tokens_defaults_and_an_invocation_context_names_the_user() -> None:
         "messages": [{"role": "user", "content": "Hi"}],
         "metadata": {"user_id": "user-42"},
     }
-    assert losses == [TranslationLoss("seed", "dropped", "Anthropic has no seed")]
+    assert losses == [
+        TranslationLoss("max_tokens", "transformed", "Anthropic requires max_tokens; 4096 sent"),
+        TranslationLoss("seed", "dropped", "Anthropic has no seed"),
+    ]
     assert decode_request(body).context == InvocationContext(user_id="user-42")
 
 
@@ -427,6 +432,7 @@ def test_strict_mode_raises_on_the_first_loss() -> None:
 def test_without_a_report_each_loss_is_a_warning() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(Message.user("Hi"), Message.assistant(RefusalPart(text="No."))),
     )
 
@@ -437,6 +443,7 @@ def test_without_a_report_each_loss_is_a_warning() -> None:
 def test_anthropic_reasoning_goes_back_only_with_its_signature() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user("Hi"),
             Message.assistant(
@@ -480,7 +487,9 @@ def test_with_thinking_on_a_tool_loop_without_a_thinking_block_is_sent_with_thin
 
 def test_an_empty_text_part_is_left_out_and_reported() -> None:
     request = ChatRequest(
-        model="claude-haiku-4-5", messages=(Message.user(TextPart(text=""), "Hi"),)
+        model="claude-haiku-4-5",
+        max_tokens=100,
+        messages=(Message.user(TextPart(text=""), "Hi"),),
     )
 
     body, losses = encoded(request)
@@ -510,6 +519,7 @@ def test_a_user_message_with_nothing_anthropic_takes_raises_naming_it() -> None:
 def test_an_assistant_message_left_empty_is_left_out() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user("Hi"),
             Message.assistant(ReasoningPart(text="...", provider="groq")),
@@ -560,6 +570,7 @@ def test_a_result_answering_no_call_raises_naming_the_result() -> None:
 def test_malformed_arguments_are_sent_as_an_empty_input_and_reported() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user("Hi"),
             Message.assistant(ToolCallPart(id="t1", name="get_weather", arguments='{"city": "Par')),
@@ -575,6 +586,7 @@ def test_malformed_arguments_are_sent_as_an_empty_input_and_reported() -> None:
 def test_a_file_in_an_assistant_message_is_left_out_and_reported() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user("Draw me a square"),
             Message.assistant(FilePart(media_type="image/png", data="iVBORw0KGgo="), "Here it is."),
@@ -592,6 +604,7 @@ def test_a_file_in_an_assistant_message_is_left_out_and_reported() -> None:
 def test_whitespace_only_text_goes_beside_other_content() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user("Weather?", TextPart(text=" \n")),
             Message.assistant(
@@ -629,6 +642,7 @@ def test_whitespace_only_text_goes_beside_other_content() -> None:
 def test_a_message_of_whitespace_only_is_left_out() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user("Weather?"),
             Message.assistant(TextPart(text=" "), TextPart(text="\t\n")),
@@ -652,6 +666,7 @@ def test_a_message_of_whitespace_only_is_left_out() -> None:
 def test_a_final_assistant_message_ending_in_whitespace_is_sent_stripped() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(Message.user("Name a colour."), Message.assistant("The colour is \n")),
     )
 
@@ -666,6 +681,7 @@ def test_a_final_assistant_message_ending_in_whitespace_is_sent_stripped() -> No
 def test_user_text_between_a_tool_call_and_its_result_goes_after_the_result() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user("Weather in Oslo?"),
             Message.assistant(ToolCallPart(id="call_1", name="get_weather", arguments="{}")),
@@ -690,6 +706,7 @@ def test_user_text_between_a_tool_call_and_its_result_goes_after_the_result() ->
 def test_consecutive_messages_of_one_wire_role_go_as_one_turn() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user("Hi"),
             Message.user("Are you there?"),
@@ -885,6 +902,7 @@ def test_every_sampling_field_anthropic_refuses_with_thinking_is_named() -> None
 def test_file_fields_anthropic_has_no_place_for_are_reported_as_dropped() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user(
                 FilePart(
@@ -909,6 +927,7 @@ def test_file_fields_anthropic_has_no_place_for_are_reported_as_dropped() -> Non
 def test_a_text_file_by_url_is_left_out_as_anthropic_fetches_pdfs_only() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user(FilePart(media_type="text/plain", url="https://e.com/a.txt"), "Read."),
         ),
@@ -949,6 +968,7 @@ def test_response_format_fields_anthropic_cannot_send_are_reported() -> None:
 def test_another_providers_file_id_is_left_out_and_reported() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
+        max_tokens=100,
         messages=(
             Message.user(
                 FilePart(media_type="application/pdf", file_id="file-abc", provider="openai"),

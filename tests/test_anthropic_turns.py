@@ -80,6 +80,7 @@ def test_whitespace_text_beside_other_text_round_trips_exactly() -> None:
 def test_a_prefill_ending_in_whitespace_only_text_leaves_that_block_out() -> None:
     request = ChatRequest(
         model="claude-opus-4-8",
+        max_tokens=1024,
         messages=(
             Message.user("Name a colour."),
             Message.assistant("The colour is ", TextPart(text="\n")),
@@ -170,6 +171,7 @@ def test_a_system_turn_holding_anything_but_text_raises_naming_the_block() -> No
 def test_a_late_system_message_made_elsewhere_still_goes_to_the_top() -> None:
     request = ChatRequest(
         model="claude-opus-4-8",
+        max_tokens=1024,
         messages=(Message.user("Hi"), Message.system("Be terse."), Message.assistant("Hello")),
     )
     report = TranslationReport()

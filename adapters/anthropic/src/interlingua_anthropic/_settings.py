@@ -19,7 +19,8 @@ it decoded (`leftover`): `thinking.display`, the rest of `metadata`, an
 effort sent without thinking, `"stream": false`, `"stop_sequences": []`.
 
 An unset `max_tokens`, which the API requires, is `DEFAULT_MAX_TOKENS` plus
-any thinking budget (the budget is spent out of `max_tokens`).
+any thinking budget (the budget is spent out of `max_tokens`), reported as
+transformed.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def encode_settings(request: ChatRequest, report: TranslationReport) -> WireDict
     """The body's settings for `request`; what Anthropic has no field for is reported."""
     body: WireDict = {
         "model": wire_model(request.model, PROVIDER),
-        "max_tokens": _max_tokens(request),
+        "max_tokens": _max_tokens(request, report),
     }
     scalars = {"temperature": request.temperature, "top_p": request.top_p, "top_k": request.top_k}
     body.update((key, value) for key, value in scalars.items() if value is not None)
@@ -166,11 +167,13 @@ def encode_settings(request: ChatRequest, report: TranslationReport) -> WireDict
     return body
 
 
-def _max_tokens(request: ChatRequest) -> int:
+def _max_tokens(request: ChatRequest, report: TranslationReport) -> int:
     if request.max_tokens is not None:
         return request.max_tokens
     budget = request.reasoning.budget_tokens if request.reasoning else None
-    return DEFAULT_MAX_TOKENS + (budget or 0)
+    filled = DEFAULT_MAX_TOKENS + (budget or 0)
+    report.transformed("max_tokens", f"Anthropic requires max_tokens; {filled} sent")
+    return filled
 
 
 def _encode_tool_choice(request: ChatRequest) -> WireToolChoice | None:
