@@ -1188,7 +1188,9 @@ def test_mistral_thinking_and_tool_call_go_to_the_other_apis() -> None:
 
     for target in (to_chat_completions, to_responses, to_groq):
         body, report = target(history, WEATHER_TOOL)
-        assert losses(report) == [("messages[5].parts[0]", "dropped")]
+        # The Responses API takes no empty message: Mistral's "" is left out there too.
+        empty_text = [("messages[1].parts[0]", "dropped")] if target is to_responses else []
+        assert losses(report) == [*empty_text, ("messages[5].parts[0]", "dropped")]
         assert part_at(history, "messages[5].parts[0]") is thinking
         assert list(strings(body)).count(MISTRAL_CALL) == 2  # the id fits: kept
 

@@ -44,6 +44,7 @@ from interlingua import (
     ToolChoice,
     ToolResultPart,
     ToolSpec,
+    TranslationLoss,
     TranslationReport,
     UsageEvent,
     accumulate,
@@ -909,6 +910,49 @@ def test_a_refusal_made_elsewhere_goes_back_as_refusal_content() -> None:
         "role": "assistant",
         "content": [{"type": "refusal", "refusal": "No."}],
     }
+
+
+def test_empty_text_made_elsewhere_is_left_out_and_the_apis_own_goes_back() -> None:
+    # Mistral sends `content: ""` beside its tool calls; the Responses API takes no
+    # empty message.
+    call = ToolCallPart(id="call_1", name="get_weather", arguments='{"city":"Oslo"}')
+    request = ChatRequest(
+        model="gpt-5-mini",
+        messages=(
+            Message.user("Weather in Oslo?"),
+            Message.assistant(TextPart(text=""), call),
+            Message.tool_result("call_1", "snow"),
+        ),
+    )
+    report = TranslationReport()
+
+    body = encode_request(request, report=report)
+
+    assert [item.get("type", item.get("role")) for item in body["input"]] == [
+        "user",
+        "function_call",
+        "function_call_output",
+    ]
+    assert report.losses == [
+        TranslationLoss(
+            "messages[1].parts[0]",
+            "dropped",
+            "empty text; the Responses API takes no empty message",
+        )
+    ]
+    own = {
+        "model": "gpt-5-mini",
+        "input": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": ""},
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": ""}],
+            },
+        ],
+    }
+    assert encode_request(decode_request(own), report=TranslationReport(strict=True)) == own
 
 
 def test_a_response_with_alternatives_or_a_finish_the_api_lacks_is_reported() -> None:

@@ -12,6 +12,7 @@ Requests (input items) and responses (output items) share these: the API
 takes its output items back as input (tool outputs are the request's,
 `_request`). Encoding groups consecutive parts of one message item back into
 it. Invariant: `encode_*(decode_*(x)) == x` for every item the API sends or takes.
+Empty assistant text made elsewhere is left out of a request (`_rules`).
 
 A message item's content entry the core does not model becomes an opaque part
 holding the item with that entry alone, beside the parts of the entries it
@@ -49,19 +50,19 @@ from interlingua_chat_completions._rules import OPENAI_FILE_STORE, guess_media_t
 from interlingua_openai.responses._rules import (
     ASSISTANT_CONTENT,
     FILE_FIELDS,
+    empty_text_left_out,
     fit_call_id,
     takes_in_message,
 )
 from interlingua_openai.responses._wire import (
     PROVIDER,
-    RESULT_ITEMS,
     FileForms,
     OutputTextEcho,
     OutputTextForms,
     ToolCallForms,
 )
 
-__all__ = ["PartDecoder", "PartEncoder", "default_content_form", "is_assistant_item"]
+__all__ = ["PartDecoder", "PartEncoder", "default_content_form"]
 
 _ARGUMENTS = {"function_call": "arguments", "custom_tool_call": "input"}
 # The keys of each file content type the codec models (`_file_entry` writes them).
@@ -70,13 +71,6 @@ _FILE_KEYS = {
     "input_file": frozenset({"type", "file_data", "file_id", "file_url", "filename", "detail"}),
 }
 _FileValues = tuple[dict[str, Any], FileForms]
-
-
-def is_assistant_item(item: Mapping[str, Any]) -> bool:
-    """Whether an input item belongs to the model's side of the conversation."""
-    if "role" in item and item.get("type", "message") == "message":
-        return bool(item["role"] == "assistant")
-    return item.get("type") not in RESULT_ITEMS
 
 
 def summary_of(text: str) -> list[dict[str, Any]]:
@@ -301,6 +295,9 @@ class PartEncoder:
         items: list[dict[str, Any]] = []
         group: _Group | None = None
         for position, part in enumerate(parts):
+            where = f"{path}.parts[{position}]"
+            if not self.output and empty_text_left_out(part, where, self.report):
+                continue
             if isinstance(part, TextPart | RefusalPart):
                 group = self.add_text(items, group, part)
             elif isinstance(part, OpaquePart) and (piece := _message_piece(part)) is not None:

@@ -40,12 +40,7 @@ from interlingua.codec import (
     wire_model,
 )
 from interlingua_chat_completions._rules import part_path
-from interlingua_openai.responses._parts import (
-    PartDecoder,
-    PartEncoder,
-    default_content_form,
-    is_assistant_item,
-)
+from interlingua_openai.responses._parts import PartDecoder, PartEncoder, default_content_form
 from interlingua_openai.responses._rules import check_tool_pairs, fit_call_id
 from interlingua_openai.responses._settings import MODELLED, decode_settings, encode_settings
 from interlingua_openai.responses._tools import decode_tools, encode_tools
@@ -268,6 +263,13 @@ class _Decoder:
         )
 
 
+def _is_assistant_item(item: Mapping[str, Any]) -> bool:
+    """Whether an input item belongs to the model's side of the conversation."""
+    if "role" in item and item.get("type", "message") == "message":
+        return bool(item["role"] == "assistant")
+    return item.get("type") not in RESULT_ITEMS
+
+
 class _Turns:
     """Groups the flat `input` list into core messages."""
 
@@ -286,7 +288,7 @@ class _Turns:
             if item.get("type") in RESULT_ITEMS:
                 self.close_assistant()
                 self.results.append(self.decoder.tool_result(item, path))
-            elif is_assistant_item(item):
+            elif _is_assistant_item(item):
                 self.close_results()
                 self.add_assistant(item, path)
             else:

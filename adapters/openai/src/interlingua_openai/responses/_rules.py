@@ -12,8 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interlingua import FilePart, InvalidDataError, Message, TranslationReport
-from interlingua.codec import fitted_tool_call_id
+from interlingua import (
+    ContentPart,
+    FilePart,
+    InvalidDataError,
+    Message,
+    TextPart,
+    TranslationReport,
+)
+from interlingua.codec import fitted_tool_call_id, kept
 from interlingua_chat_completions import _rules as chat_rules
 from interlingua_chat_completions._rules import FileFields
 from interlingua_openai.responses._wire import PROVIDER
@@ -25,6 +32,7 @@ __all__ = [
     "MIN_OUTPUT_TOKENS",
     "check_max_output_tokens",
     "check_tool_pairs",
+    "empty_text_left_out",
     "fit_call_id",
     "takes_in_message",
 ]
@@ -70,6 +78,17 @@ def fit_call_id(tool_call_id: str, path: str, report: TranslationReport) -> str:
         allowed=chat_rules.TOOL_CALL_ID_CHARACTERS,
         max_length=CALL_ID_MAX_LENGTH,
     )
+
+
+def empty_text_left_out(part: ContentPart, path: str, report: TranslationReport) -> bool:
+    """Whether `part` is empty assistant text made elsewhere, left out of a request
+    (reported). The API's own empty text goes back as it came."""
+    if not isinstance(part, TextPart) or part.text or kept(part, PROVIDER):
+        return False
+    # Quirk: the Responses API takes no empty message; Mistral sends `content: ""`
+    # beside its tool calls, decoded as an empty text part.
+    report.dropped(path, f"empty text; {_API} takes no empty message")
+    return True
 
 
 def check_max_output_tokens(limit: int) -> None:
