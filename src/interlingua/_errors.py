@@ -301,8 +301,8 @@ _ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {
     529: OverloadedError,
 }
 
-# In-stream errors carry no status, only the provider's type (Anthropic's and
-# OpenAI's names).
+# In-stream errors carry no status, only the provider's type (Anthropic's,
+# OpenAI's and Mistral's names). Each of these kinds is worth retrying.
 _ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
     "overloaded_error": OverloadedError,
     "rate_limit_error": RateLimitError,
@@ -315,16 +315,7 @@ _ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
 # A 429 that no wait mends: the account is out of credit (OpenAI).
 _FINAL_TYPES = frozenset({"insufficient_quota"})
 
-_RETRYABLE_TYPES = frozenset(
-    {
-        "overloaded_error",
-        "rate_limit_error",
-        "rate_limit_exceeded",
-        "rate_limited",
-        "api_error",
-        "server_error",
-    }
-)
+_RETRYABLE_TYPES = frozenset(_ERRORS_BY_TYPE)
 
 
 _PROVIDER_ERRORS: dict[str, type[ProviderError]] = {

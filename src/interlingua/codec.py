@@ -43,6 +43,7 @@ from interlingua._provider_data import (
 from interlingua._report import TranslationReport, resolve_report
 
 if TYPE_CHECKING:
+    from interlingua._gateway import WireEvent
     from interlingua._request import ChatRequest
     from interlingua._stream import StreamEvent
 
@@ -52,12 +53,14 @@ __all__ = [
     "ProviderData",
     "ProviderEntry",
     "StreamDecoder",
+    "StreamEncoder",
     "WireReader",
     "as_wire_dict",
     "copy_json",
     "decode_events",
     "dump_arguments",
     "effort_for_budget",
+    "encode_events",
     "fit_tool_call_id",
     "fitted_tool_call_id",
     "format_path",
@@ -85,6 +88,22 @@ class StreamDecoder(Protocol):
     def feed(self, payload: Any) -> Iterable[StreamEvent]: ...
 
     def finish(self) -> Iterable[StreamEvent]: ...
+
+
+class StreamEncoder(Protocol):
+    """An adapter's stream encoder (for a gateway), fed one core event at a time."""
+
+    def feed(self, event: StreamEvent) -> Iterable[WireEvent]: ...
+
+    def finish(self) -> Iterable[WireEvent]: ...
+
+
+def encode_events(encoder: StreamEncoder, events: Iterable[StreamEvent]) -> Iterator[WireEvent]:
+    """Every event through `encoder`, then what it holds at the end, lazily: the
+    body of each adapter's `encode_stream`, as `decode_events` is of `decode_stream`."""
+    for event in events:
+        yield from encoder.feed(event)
+    yield from encoder.finish()
 
 
 def decode_events(decoder: StreamDecoder, payloads: Iterable[Any]) -> Iterator[StreamEvent]:

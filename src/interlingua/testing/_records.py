@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from interlingua._errors import CassetteError
+from interlingua._sse import DONE
 
 __all__ = [
     "LINE_BREAK",
@@ -83,7 +84,7 @@ class RecordedResponse:
             raise CassetteError("the response is not an event stream")
         payloads: list[Any] = []
         for index, event in enumerate(self.events):
-            if event.data.strip() == "[DONE]":
+            if event.data.strip() == DONE:
                 continue
             try:
                 payloads.append(event.json())

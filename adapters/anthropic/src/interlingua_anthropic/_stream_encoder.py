@@ -72,6 +72,7 @@ from interlingua.codec import (
     ProviderData,
     copy_json,
     dump_arguments,
+    encode_events,
     fitted_tool_call_id,
     merge_provider_data,
     resolve_report,
@@ -111,10 +112,7 @@ def encode_stream(
     events: Iterable[StreamEvent], *, report: TranslationReport | None = None
 ) -> Iterator[WireEvent]:
     """Anthropic's events for a stream's events, lazily: each event's as it comes."""
-    encoder = AnthropicStreamEncoder(report)
-    for event in events:
-        yield from encoder.feed(event)
-    yield from encoder.finish()
+    return encode_events(AnthropicStreamEncoder(report), events)
 
 
 @dataclass(slots=True)

@@ -5,7 +5,8 @@ An adapter's own `_client.py` adds its SDK's binding (`interlingua.client.
 SDKBinding`) and the two client classes; the body sent is exactly
 `encode_request(request)` with `stream` set by the method called, and, for a
 stream, `stream_options: {"include_usage": true}` unless the request sets
-`stream_options` or the dialect's server reports usage without it.
+`stream_options`. A server that takes no `stream_options` (Mistral, Groq: they
+report usage unasked) replaces the endpoint's `prepare` with `set_stream`.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   (Groq: `reasoning`), read from responses and stream deltas and sent back in
   requests for reasoning this provider made. None: the wire has none
   (OpenAI), and reasoning is left out of requests and reported.
-- `tool_call_id_characters`, `tool_call_id_max_length`: tool-call id rules
-  (`fit_call_id` applies them).
+- `tool_call_id_characters`, `tool_call_id_max_length`, `tool_call_id_length`:
+  tool-call id rules, the last an exact length (Mistral's 9); `fit_call_id`
+  applies them.
 - `max_tokens_field`: the token-limit name sent by default.
 - `max_stop_sequences`: how many stop sequences the server takes (OpenAI: 4;
   None: no limit); the rest are left out and reported.
@@ -111,6 +112,7 @@ class ChatCompletionsDialect:
     reasoning_field: str | None = None
     tool_call_id_characters: str = TOOL_CALL_ID_CHARACTERS
     tool_call_id_max_length: int = TOOL_CALL_ID_MAX_LENGTH
+    tool_call_id_length: int | None = None
     max_tokens_field: str = "max_completion_tokens"
     max_stop_sequences: int | None = MAX_STOP_SEQUENCES
     audio_formats: Mapping[str, str] = field(default_factory=lambda: AUDIO_FORMATS)
@@ -146,6 +148,7 @@ class ChatCompletionsDialect:
             path,
             report,
             allowed=self.tool_call_id_characters,
+            length=self.tool_call_id_length,
             max_length=self.tool_call_id_max_length,
         )
 

@@ -10,7 +10,7 @@ the message.
 `encode_error` writes a typed error as that body, for a gateway answering in
 OpenAI's format: its status is the error's own, or the one its class stands
 for (`error_status`: a `RateLimitError` 429, a connection that failed 502);
-`param` is the one of the body it came in, when that was this server's.
+`param` is the one of the body it came in, when that body names one.
 """
 
 from __future__ import annotations

@@ -6,10 +6,10 @@ Invariants:
   every form the wire can take (a string or a one-part list, `null` or absent
   content, `system` or `developer`, `max_tokens` or `max_completion_tokens`)
   is kept in `provider_data`/`provider_options` (see `_wire`).
-- A history OpenAI would reject (a tool call left unanswered, a result
-  answering none) raises `InvalidDataError` before anything is built (`_rules`).
+- A history the server would reject (an unanswered tool call, `check_request`)
+  raises `InvalidDataError` before anything is built (`_rules`).
 - Encoding never changes the request. What the wire cannot take is left out
-  and reported: reasoning made elsewhere (Chat Completions takes none back),
+  and reported: reasoning the dialect does not take back (`PartEncoder.reasoning`),
   opaque parts of other providers, assistant files, files `_rules` refuses,
   the error flag of a tool result, other providers' options, settings it
   cannot hold (`_settings`). Reported as transformed: a tool-call id that

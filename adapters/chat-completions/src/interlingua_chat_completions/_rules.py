@@ -233,7 +233,9 @@ def tool_settings(
     if has_tools:
         return settings
     for name in settings:
-        report.dropped(name, "OpenAI takes it only beside tools, and the request has none")
+        report.dropped(
+            name, f"{report.target} takes it only beside tools, and the request has none"
+        )
     return {}
 
 
@@ -242,7 +244,7 @@ def schema_name(name: str | None, report: TranslationReport) -> str:
     if name is None:
         report.transformed(
             "response_format.name",
-            f"OpenAI requires a schema name; sent as {DEFAULT_SCHEMA_NAME!r}",
+            f"{report.target} requires a schema name; sent as {DEFAULT_SCHEMA_NAME!r}",
         )
     return name or DEFAULT_SCHEMA_NAME
 

@@ -74,6 +74,7 @@ from interlingua import (
 from interlingua.codec import (
     ProviderData,
     copy_json,
+    encode_events,
     kept,
     merge_provider_data,
     overlay,
@@ -99,15 +100,8 @@ def encode_stream(
     report: TranslationReport | None = None,
 ) -> Iterator[WireEvent]:
     """The chunks of `dialect`'s stream for `events`, lazily; losses go to `report`."""
-    return _encoded(ChatStreamEncoder(dialect, resolve_report(report, dialect.provider)), events)
-
-
-def _encoded(encoder: ChatStreamEncoder, events: Iterable[StreamEvent]) -> Iterator[WireEvent]:
-    for event in events:
-        yield from encoder.feed(event)
-        if encoder.ended:
-            return
-    yield from encoder.finish()
+    encoder = ChatStreamEncoder(dialect, resolve_report(report, dialect.provider))
+    return encode_events(encoder, events)
 
 
 @dataclass(slots=True)

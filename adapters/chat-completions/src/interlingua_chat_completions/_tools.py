@@ -22,13 +22,20 @@ Tool calls, in requests and responses alike:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
 from interlingua import Message, ToolArgumentsError, ToolCallPart, ToolResultPart, ToolSpec
-from interlingua.codec import ProviderEntry, WireReader, copy_json, keep, kept, other_fields
+from interlingua.codec import (
+    ProviderEntry,
+    WireReader,
+    copy_json,
+    dump_arguments,
+    keep,
+    kept,
+    other_fields,
+)
 from interlingua_chat_completions._parts import PartDecoder, content_marker, with_fields
 from interlingua_chat_completions._wire import (
     ToolCallEcho,
@@ -225,8 +232,7 @@ def decode_arguments(arguments: Any) -> tuple[Any, ToolCallForms]:
     """A call's `arguments` as text, and the form to keep: some servers send
     (and take) an object instead of its JSON text."""
     if isinstance(arguments, dict):
-        text = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
-        return text, {"arguments": "object"}
+        return dump_arguments(arguments), {"arguments": "object"}
     return arguments, {}
 
 

@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from interlingua import ChatRequest, ProviderError, TranslationReport
-from interlingua.codec import fitted_tool_call_id
+from interlingua import ChatRequest, ProviderError
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_mistral._errors import decode_error, encode_error
 from interlingua_mistral._finish import FINISH_REASONS
@@ -39,11 +38,6 @@ __all__ = ["CODEC", "MISTRAL", "MistralDialect"]
 class MistralDialect(ChatCompletionsDialect):
     """Chat Completions as Mistral speaks it; see the module doc."""
 
-    def fit_call_id(self, tool_call_id: str, path: str, report: TranslationReport) -> str:
-        return fitted_tool_call_id(
-            tool_call_id, path, report, allowed=TOOL_CALL_ID_CHARACTERS, length=TOOL_CALL_ID_LENGTH
-        )
-
     def check_request(self, request: ChatRequest) -> None:
         check_last_message(request.messages)
 
@@ -61,6 +55,7 @@ MISTRAL = MistralDialect(
     provider=PROVIDER,
     tool_call_id_characters=TOOL_CALL_ID_CHARACTERS,
     tool_call_id_max_length=TOOL_CALL_ID_LENGTH,
+    tool_call_id_length=TOOL_CALL_ID_LENGTH,
     max_tokens_field="max_tokens",
     max_stop_sequences=None,
     message_defaults={"tool_calls": None},

@@ -14,17 +14,14 @@ beside the usage, as for any Chat Completions server.
 
 from __future__ import annotations
 
-from interlingua_chat_completions._usage import CHAT_USAGE, UsageShape
+from dataclasses import replace
+
+from interlingua_chat_completions._usage import CHAT_USAGE
 
 __all__ = ["MISTRAL_USAGE"]
 
-MISTRAL_USAGE = UsageShape(
-    input=CHAT_USAGE.input,
-    output=CHAT_USAGE.output,
-    groups=CHAT_USAGE.groups,
-    cache_read=CHAT_USAGE.cache_read,
-    cache_write=CHAT_USAGE.cache_write,
-    reasoning=CHAT_USAGE.reasoning,
+MISTRAL_USAGE = replace(
+    CHAT_USAGE,
     extra_counts=("num_cached_tokens", "prompt_audio_seconds"),
     cache_read_also=("num_cached_tokens",),
 )

@@ -65,7 +65,7 @@ from interlingua import (
     UsageEvent,
     WireEvent,
 )
-from interlingua.codec import copy_json, resolve_report
+from interlingua.codec import copy_json, encode_events, resolve_report
 from interlingua_openai.responses._parts import PartEncoder
 from interlingua_openai.responses._response import encode_response
 from interlingua_openai.responses._stream_items import (
@@ -116,10 +116,7 @@ def encode_stream(
 ) -> Iterator[WireEvent]:
     """The Responses API stream events for core stream events, one event at a
     time; losses go to `report`."""
-    encoder = ResponsesStreamEncoder(report=report)
-    for event in events:
-        yield from encoder.feed(event)
-    yield from encoder.finish()
+    return encode_events(ResponsesStreamEncoder(report=report), events)
 
 
 class _Once(TranslationReport):
