@@ -462,6 +462,7 @@ def test_a_connection_that_fails_is_a_retryable_error_naming_no_key(
     with pytest.raises(ProviderConnectionError) as raised:
         client.complete(HAIKU)
 
+    assert json.loads(groq_api.calls.last.request.content) == encode_request(HAIKU)
     assert raised.value.retryable
     assert raised.value.provider == "groq"
     assert isinstance(raised.value.__cause__, groq.APIConnectionError)
@@ -474,6 +475,7 @@ def test_a_200_that_is_not_json_is_a_decode_error(groq_api: respx.MockRouter) ->
 
     with pytest.raises(DecodeError, match="the answer is not JSON"):
         GroqClient(sdk()).complete(HAIKU)
+    assert json.loads(groq_api.calls.last.request.content) == encode_request(HAIKU)
 
 
 # --- the client and the SDK ---
@@ -633,10 +635,11 @@ async def test_the_corpus_answers_replayed_through_the_async_sdk_client(
     groq_api: respx.MockRouter, path: Path | MissingCorpus
 ) -> None:
     answer, request = an_answer(path)
-    serve(groq_api, [answer])
+    replay = serve(groq_api, [answer])
 
     async with AsyncGroqClient(async_sdk()) as client:
         assert await client.complete(request) == decode_response(answer.response.json)
+    assert replay.sent == [encode_request(request)]
 
 
 # --- the package ---

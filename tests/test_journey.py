@@ -413,7 +413,23 @@ def test_the_usage_adds_up_over_the_turns(journey: Journey) -> None:
         output_tokens=652,
         total_tokens=4394,
         reasoning_tokens=236,
-        details=total.details,  # each API's own counts, summed by name
+        # Each API's own counts, summed by name (the timings are Groq's alone).
+        details={
+            "cache_creation.ephemeral_5m_input_tokens": 0,
+            "cache_creation.ephemeral_1h_input_tokens": 0,
+            "prompt_tokens_details.cached_tokens": 0,
+            "prompt_tokens_details.audio_tokens": 0,
+            "completion_tokens_details.reasoning_tokens": 44,
+            "completion_tokens_details.audio_tokens": 0,
+            "completion_tokens_details.accepted_prediction_tokens": 0,
+            "completion_tokens_details.rejected_prediction_tokens": 0,
+            "queue_time": 0.051283904,
+            "prompt_time": 0.021874315,
+            "completion_time": 0.168627451,
+            "total_time": 0.190501766,
+            "input_tokens_details.cached_tokens": 0,
+            "output_tokens_details.reasoning_tokens": 192,
+        },
     )
 
 

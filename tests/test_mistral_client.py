@@ -197,6 +197,7 @@ def test_a_complete_call_reads_the_answer_as_mistral_wrote_it() -> None:
 
     assert response == decode_response(answer)
     assert response.message.tool_calls[0].id == "T4hNq8RwZ"
+    assert replay.sent == [encode_request(round_trip_request())]
 
 
 STREAM_BODY = {
@@ -368,7 +369,7 @@ async def test_an_error_status_on_an_async_stream_raises_before_any_event() -> N
     with pytest.raises(RateLimitError) as raised:
         await client.stream(RATE_LIMITED)
 
-    assert replay.sent[0]["stream"] is True
+    assert replay.sent == [encode_request(RATE_LIMITED.model_copy(update={"stream": True}))]
     assert raised.value.request_id == "019c4f34-1c5a-7d93-8b2e-3f9a6c0e5d17"
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import MissingCorpus, corpus_files, from_corpus, require_corpus
+from conftest import MissingCorpus, corpus_files, from_corpus, same_json
 from interlingua import (
     ChatRequest,
     InvalidDataError,
@@ -51,7 +51,6 @@ APIS = {
 def answered(api: str) -> list[tuple[str, Interaction]]:
     """The API's answered calls in the corpus, by file."""
     folder, provider, path = APIS[api]
-    require_corpus(folder)
     return [
         (f"{file.parent.name}/{file.name}#{n}", interaction)
         for file in corpus_files(folder, "*.yaml")
@@ -60,14 +59,20 @@ def answered(api: str) -> list[tuple[str, Interaction]]:
     ]
 
 
+def missing(source: str) -> Any:
+    """The one case of an API whose corpus folder holds nothing: it fails in CI
+    and skips elsewhere (`from_corpus`)."""
+    folder = APIS[source][0]
+    return pytest.param(source, source, MissingCorpus((folder,)), id=f"missing-{folder}")
+
+
 def pairs(kind: str) -> list[Any]:
     """One case per recorded body of `kind` and other API to translate it to."""
     cases = []
     for source in APIS:
-        try:
-            found = answered(source)
-        except pytest.skip.Exception:
-            return [pytest.param(MissingCorpus(f"{source} recordings"), id="corpus-missing")]
+        found = answered(source)
+        if not found:
+            cases.append(missing(source))
         for name, interaction in found:
             if kind == "request" and interaction.request is None:
                 continue
@@ -126,9 +131,8 @@ def test_every_recorded_request_goes_to_every_other_api_and_back(
         assert is_subsequence(said(request), returned)
     else:
         assert returned == said(request)
-    assert get_adapter(source).encode_request(request) == get_adapter(source).encode_request(
-        get_adapter(source).decode_request(body)
-    )
+    # Kept in the core, the request gives A, after B, exactly the body it came as.
+    assert same_json(get_adapter(source).encode_request(request), body)
 
 
 @pytest.mark.parametrize(("source", "target", "interaction"), pairs("response"))
@@ -211,10 +215,9 @@ def streams() -> list[Any]:
     """One case per recorded stream and other API to translate it to."""
     cases = []
     for source in APIS:
-        try:
-            found = answered(source)
-        except pytest.skip.Exception:
-            return [pytest.param(MissingCorpus(f"{source} recordings"), id="corpus-missing")]
+        found = answered(source)
+        if not found:
+            cases.append(missing(source))
         cases += [
             pytest.param(source, target, interaction, id=f"{source}:{name}->{target}")
             for name, interaction in found
