@@ -93,7 +93,7 @@ def test_a_stream_with_thinking_text_and_tool_calls_accumulates_to_the_whole_ans
         id="toolu_01OsLoQw5Nc8Vr2Kx7Jb4Tm",
         name="get_weather",
         arguments='{"city": "Oslo"}',
-        provider_data={"anthropic": {"fields": {"caller": {"type": "direct"}}}},
+        provider_data={"anthropic": {"forms": {"caller": "direct"}}},
     )
     assert isinstance(bergen, ToolCallPart)
     assert bergen.parsed_arguments() == {"city": "Bergen"}

@@ -135,8 +135,11 @@ def test_the_codec_export_list() -> None:
         "merge_provider_data",
         "other_fields",
         "overlay",
+        "reasoning_as_text",
+        "report_other_fields",
         "report_other_providers",
         "resolve_report",
+        "sent_messages",
         "wire_fields",
         "wire_model",
     ]

@@ -4,12 +4,16 @@
 messages decoded from recorded request and response bodies (the project's
 fixtures, the corpus, and the bodies in its `metadata.inline`), each of which
 kept its provider data flat. `data/chat_history_v2.json` was written by the
-version-2 format from the project's fixtures, one conversation of each adapter.
+version-2 format from the project's fixtures, one conversation of each adapter;
+`data/chat_history_v3.json` by the version-3 format, with the messages' times,
+from the fixtures and an Anthropic request in its `metadata.inline` whose tool
+calls say their `caller`.
 `metadata.sources` says where each message came from. Loaded today, every
 message must equal the one today's adapters decode from the same body: the
 migrations move each older key into the place the adapter now writes it to,
 and lose nothing (version 1 to 2: provider data into its sections; version 2
-to 3: messages gain `created_at` and `updated_at`, which an older file has not).
+to 3: messages gain `created_at` and `updated_at`, which an older file has not;
+version 3 to 4: an Anthropic call's direct `caller` becomes a form).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from interlingua._migrations import MIGRATIONS
 from interlingua.testing import load_cassette
 
 DATA = Path(__file__).parent / "data"
-FILES = {1: DATA / "chat_history_v1.json", 2: DATA / "chat_history_v2.json"}
+FILES = {version: DATA / f"chat_history_v{version}.json" for version in (1, 2, 3)}
 ADAPTERS: dict[str, ModuleType] = {
     "anthropic": interlingua_anthropic,
     "openai": interlingua_openai,
@@ -92,6 +96,7 @@ def test_the_files_hold_every_adapter_of_their_time() -> None:
         "openai-responses",
     }
     assert {source["adapter"] for source in sources(2)} == set(ADAPTERS)
+    assert {source["adapter"] for source in sources(3)} == set(ADAPTERS)
 
 
 @pytest.mark.parametrize(
@@ -103,7 +108,7 @@ def test_each_message_migrates_to_what_the_adapter_decodes_today(version: int, i
     assert loaded(version).messages[index] == decoded_today(version, source), source
 
 
-@pytest.mark.parametrize("version", sorted(FILES))
+@pytest.mark.parametrize("version", [1, 2])
 def test_an_older_message_has_no_times_made_up(version: int) -> None:
     history = loaded(version)
     assert len(history) == len(sources(version))
@@ -127,5 +132,27 @@ def test_a_migrated_history_is_saved_as_the_current_version(tmp_path: Path, vers
     history = ChatHistory.load(FILES[version])
     history.save(tmp_path / "chat.json")
     saved = json.loads((tmp_path / "chat.json").read_text())
-    assert saved["version"] == HISTORY_VERSION == 3
+    assert saved["version"] == HISTORY_VERSION == 4
     assert ChatHistory.load(tmp_path / "chat.json") == history
+
+
+def test_a_version_3_history_keeps_its_times_and_says_a_direct_caller_as_a_form() -> None:
+    written = DOCUMENTS[3]["messages"]
+    history = loaded(3)
+    assert [m.created_at.isoformat() if m.created_at else None for m in history] == [
+        m["created_at"].replace("Z", "+00:00") for m in written
+    ]
+    direct, by_code = history.messages[1].tool_calls
+    recorded = [
+        block["caller"]
+        for block in DOCUMENTS[3]["metadata"]["inline"][0]["messages"][1]["content"][1:]
+    ]
+    assert direct.provider_data == {"anthropic": {"forms": {"caller": "direct"}}}
+    assert recorded[0] == {"type": "direct"}
+    assert by_code.provider_data["anthropic"]["fields"]["caller"] == recorded[1] != recorded[0]
+    assert (
+        interlingua_anthropic.encode_request(
+            interlingua_anthropic.decode_request(DOCUMENTS[3]["metadata"]["inline"][0])
+        )
+        == DOCUMENTS[3]["metadata"]["inline"][0]
+    )

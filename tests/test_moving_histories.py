@@ -719,21 +719,25 @@ def check_responses_rules(body: dict[str, Any]) -> None:
 
 
 _LOSS_PATH = re.compile(
-    r"messages\[(\d+)\](?:\.parts\[(\d+)\](?:\.content\[(\d+)\])?)?(?:\.(\w+))?"
+    r"messages\[(\d+)\](?:\.parts\[(\d+)\](?:\.content\[(\d+)\])?)?"
+    r"(?:\.provider_data\.([\w-]+)\.fields\.(\w+)|\.(\w+))?"
 )
 
 
 def part_at(history: ChatHistory, path: str) -> Any:
     """The message, part or tool-result content a loss path names; a field at its
-    end (`.id`) must be one of that part's."""
+    end (`.id`) must be one of that part's, and a kept wire field
+    (`.provider_data.anthropic.fields.cache_control`) one it holds."""
     match = _LOSS_PATH.fullmatch(path)
     assert match is not None, f"not a path into the history: {path}"
-    message, part, content, field = match.groups()
+    message, part, content, provider, wire_field, field = match.groups()
     found: Any = history.messages[int(message)]
     if part is not None:
         found = found.parts[int(part)]
     if content is not None:
         found = found.content[int(content)]
+    if wire_field is not None:
+        assert wire_field in found.provider_data[provider]["fields"], path
     if field is not None:
         assert field in type(found).model_fields, path
     return found

@@ -251,3 +251,166 @@ def test_every_recorded_stream_translated_accumulates_to_the_translated_answer(
     assert [
         event.json() if event.data != "[DONE]" else event.data for event in parse_sse(sent)
     ] == [event.data for event in translated]
+
+
+# --- what one API's values carry that another cannot take, each by name ---
+
+
+def cache_markers(body: dict[str, Any]) -> int:
+    """The `cache_control` markers set in an Anthropic request body, counted on
+    the wire: at its top, on its system blocks, its content blocks (and those
+    inside tool results) and its tools."""
+    blocks = [*(body.get("system") if isinstance(body.get("system"), list) else ())]
+    for message in body["messages"]:
+        content = message["content"]
+        for block in content if isinstance(content, list) else ():
+            blocks.append(block)
+            inner = block.get("content")
+            if block.get("type") == "tool_result" and isinstance(inner, list):
+                blocks += inner
+    owners = [body, *blocks, *body.get("tools", ())]
+    return sum(owner.get("cache_control") is not None for owner in owners)
+
+
+def cached_requests() -> list[Any]:
+    """Every recorded Anthropic request with a cache marker, to each other API."""
+    found = [
+        (name, interaction)
+        for name, interaction in answered("anthropic")
+        if interaction.request is not None and cache_markers(interaction.request.json)
+    ]
+    if not found:
+        return [missing("anthropic")]
+    return [
+        pytest.param("anthropic", target, interaction, id=f"{name}->{target}")
+        for name, interaction in found
+        for target in APIS
+        if target != "anthropic"
+    ]
+
+
+@pytest.mark.parametrize(("source", "target", "interaction"), cached_requests())
+def test_each_cache_marker_left_out_elsewhere_is_reported_by_name(
+    source: str, target: str, interaction: Interaction | MissingCorpus
+) -> None:
+    recorded = from_corpus(interaction).request
+    assert recorded is not None
+    there = translate_request(recorded.json, source=source, target=target)
+    named = [loss for loss in there.losses if loss.path.endswith("cache_control")]
+    assert len(named) == cache_markers(recorded.json)
+    assert all(loss.kind == "dropped" and "anthropic" in loss.reason for loss in named)
+    assert "cache_control" not in json.dumps(there.body)
+
+
+def test_each_setting_left_out_is_its_own_loss_and_the_end_user_goes_to_each_apis_field() -> None:
+    body = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "Hi"}],
+        "n": 2,
+        "logprobs": True,
+        "top_logprobs": 3,
+        "user": "user-42",
+    }
+    settings = ["n", "logprobs", "top_logprobs"]
+    user_field = {
+        "anthropic": ("metadata", {"user_id": "user-42"}),
+        "openai-responses": ("safety_identifier", "user-42"),
+        "groq": ("user", "user-42"),
+    }
+    for target in ("anthropic", "openai-responses", "mistral", "groq"):
+        there = translate_request(body, source="openai", target=target)
+        dropped = [loss.path for loss in there.losses if loss.kind == "dropped"]
+        assert [path for path in dropped if path.startswith("provider_options.")] == [
+            f"provider_options.openai.{name}" for name in settings
+        ], target
+        assert not any(name in there.body for name in settings), target
+        if target in user_field:
+            key, value = user_field[target]
+            assert there.body[key] == value, target
+        else:  # Mistral has no field for it: said so
+            assert "context.user_id" in dropped
+            assert "user-42" not in json.dumps(there.body)
+    back = translate_request(body, source="openai", target="openai")
+    assert back.body == body
+    assert back.losses == []
+
+
+THOUGHT_BODY = {
+    "model": "claude-sonnet-4-6",
+    "max_tokens": 1024,
+    "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "Paris: call get_weather.", "signature": "c2ln"},
+                {"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
+                 "input": {"city": "Paris"}},
+            ],
+        },
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"}]},
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("target", [api for api in APIS if api != "anthropic"])
+def test_another_apis_reasoning_goes_as_marked_text_only_by_option(target: str) -> None:
+    marked = '<reasoning provider="anthropic">\nParis: call get_weather.\n</reasoning>'
+    left_out = translate_request(THOUGHT_BODY, source="anthropic", target=target)
+    assert ("messages[1].parts[0]", "dropped") in [(x.path, x.kind) for x in left_out.losses]
+    assert "Paris: call get_weather." not in json.dumps(left_out.body)
+
+    there = translate_request(
+        THOUGHT_BODY, source="anthropic", target=target, foreign_reasoning="text"
+    )
+    losses = [(loss.path, loss.kind) for loss in there.losses]
+    assert ("messages[1].parts[0]", "transformed") in losses
+    assert ("messages[1].parts[0]", "dropped") not in losses
+    sent = json.dumps(there.body)
+    assert json.dumps(marked)[1:-1] in sent
+    assert "c2ln" not in sent  # the signature goes back to Anthropic only
+    assert validate_request(get_adapter(target).decode_request(there.body), target=target) == []
+
+
+def test_reasoning_as_text_never_changes_the_request_and_its_own_api_still_gets_reasoning() -> None:
+    request = get_adapter("anthropic").decode_request(THOUGHT_BODY)
+    asked = request.model_copy(update={"foreign_reasoning": "text"})
+    before = asked.model_dump_json()
+    report = TranslationReport()
+    get_adapter("openai").encode_request(asked, report=report)
+    assert asked.model_dump_json() == before
+    assert get_adapter("anthropic").encode_request(asked) == THOUGHT_BODY
+    redacted = Message.assistant(ReasoningPart(redacted_data="ZW5j", provider="anthropic"))
+    hidden = ChatRequest(
+        model="m", messages=(Message.user("Hi"), redacted, Message.user("Go")),
+        foreign_reasoning="text",
+    )  # fmt: skip
+    report = TranslationReport()
+    body = get_adapter("openai").encode_request(hidden, report=report)
+    assert "ZW5j" not in json.dumps(body)
+    assert (report.losses[0].path, report.losses[0].kind) == ("messages[1].parts[0]", "dropped")
+
+
+def test_an_answers_citations_left_out_elsewhere_are_reported_by_name() -> None:
+    cited = [
+        (name, interaction)
+        for name, interaction in answered("anthropic")
+        if not interaction.is_stream
+        and "citations" in json.dumps(interaction.response.json)
+        and any(block.get("citations") for block in interaction.response.json["content"])
+    ]
+    if not cited:
+        from_corpus(MissingCorpus(("anthropic",)))
+    for _, interaction in cited:
+        body = interaction.response.json
+        # Each content block is one part (a block the core does not model, whole).
+        expected = [
+            f"message.parts[{k}].provider_data.anthropic.fields.citations"
+            for k, block in enumerate(body["content"])
+            if block.get("citations")
+        ]
+        for target in ("openai", "openai-responses", "mistral", "groq"):
+            there = translate_response(body, source="anthropic", target=target)
+            named = [x.path for x in there.losses if x.path.endswith(".citations")]
+            assert named == expected, target

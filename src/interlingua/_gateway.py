@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from interlingua._adapter import Adapter, get_adapter
 from interlingua._errors import InvalidDataError
@@ -83,9 +83,20 @@ def _report(target: str, strict: bool) -> TranslationReport:
     return TranslationReport(target=target, strict=strict)
 
 
-def translate_request(body: Any, *, source: str, target: str, strict: bool = False) -> Translation:
-    """A request body in `source`'s format, as `target`'s."""
+def translate_request(
+    body: Any,
+    *,
+    source: str,
+    target: str,
+    strict: bool = False,
+    foreign_reasoning: Literal["drop", "text"] = "drop",
+) -> Translation:
+    """A request body in `source`'s format, as `target`'s. The source's
+    reasoning is left out, or sent as marked text with `foreign_reasoning="text"`
+    (`ChatRequest.foreign_reasoning`)."""
     request = get_adapter(source).decode_request(body)
+    if foreign_reasoning != request.foreign_reasoning:
+        request = request.model_copy(update={"foreign_reasoning": foreign_reasoning})
     report = _report(target, strict)
     return Translation(get_adapter(target).encode_request(request, report=report), report.losses)
 

@@ -9,6 +9,11 @@ kept verbatim, and goes to `fields`, so nothing in an old file is lost.
 Version 3 adds a message's `created_at` and `updated_at`. A version-2 file has
 neither, and its messages load without them: the times are not known, and none
 is made up.
+
+Version 4 holds an Anthropic tool call's `caller: {"type": "direct"}` (a call
+the model made itself, the only kind the core holds) as the form
+`caller: "direct"`, not as a field: said outright or not, it is no loss to
+another provider. Any other caller stays a field.
 """
 
 from __future__ import annotations
@@ -151,8 +156,42 @@ def _v2_to_v3(document: dict[str, Any]) -> dict[str, Any]:
     return document  # the new fields are optional: a version-2 body is a version-3 one
 
 
+def _v3_to_v4(document: dict[str, Any]) -> dict[str, Any]:
+    messages = document.get("messages")
+    if not isinstance(messages, list):
+        return document
+    return {**document, "messages": [_each_part(message, _direct_caller) for message in messages]}
+
+
+def _each_part(message: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    if not isinstance(message, dict) or not isinstance(message.get("parts"), list):
+        return message
+    parts = [change(part) if isinstance(part, dict) else part for part in message["parts"]]
+    return {**message, "parts": parts}
+
+
+_DIRECT = {"type": "direct"}
+
+
+def _direct_caller(part: dict[str, Any]) -> dict[str, Any]:
+    data = part.get("provider_data")
+    if part.get("type") != "tool_call" or not isinstance(data, dict):
+        return part
+    entry = data.get("anthropic")
+    if not isinstance(entry, dict) or not isinstance(fields := entry.get("fields"), dict):
+        return part
+    if fields.get("caller") != _DIRECT:
+        return part
+    moved = {key: value for key, value in entry.items() if key != "fields"}
+    if rest := {key: value for key, value in fields.items() if key != "caller"}:
+        moved["fields"] = rest
+    moved["forms"] = {**moved.get("forms", {}), "caller": "direct"}
+    return {**part, "provider_data": {**data, "anthropic": moved}}
+
+
 # version N -> a function turning a version-N document into version N + 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _v1_to_v2,
     2: _v2_to_v3,
+    3: _v3_to_v4,
 }

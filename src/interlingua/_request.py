@@ -54,6 +54,11 @@ class ChatRequest(CoreModel):
     `provider_data` holds, per provider name, the `forms` a decoded request was
     written in on that provider's wire (which of two names a field had, a lone
     string for a list): reused when it goes back there, no loss anywhere else.
+
+    `foreign_reasoning` says what an encoder does with reasoning another
+    provider made: `"drop"` leaves it out, `"text"` sends its readable text as
+    a text part marked `<reasoning provider="...">`; either is reported. It is
+    never sent as reasoning (`interlingua._elsewhere`).
     """
 
     model: str
@@ -71,6 +76,7 @@ class ChatRequest(CoreModel):
     reasoning: ReasoningConfig | None = None
     response_format: ResponseFormat | None = None
     stream: bool = False
+    foreign_reasoning: Literal["drop", "text"] = "drop"
     context: InvocationContext | None = Field(default=None, exclude=True)
     provider_options: dict[str, OwnedJSON] = empty_field()
     provider_data: ProviderData = provider_data_field()

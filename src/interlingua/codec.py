@@ -29,6 +29,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
+from interlingua._elsewhere import (
+    reasoning_as_text,
+    report_other_fields,
+    report_other_providers,
+    sent_messages,
+)
 from interlingua._errors import DecodeError, format_path
 from interlingua._provider_data import (
     PROVIDER_DATA_SECTIONS,
@@ -44,7 +50,6 @@ from interlingua._report import TranslationReport, resolve_report
 
 if TYPE_CHECKING:
     from interlingua._gateway import WireEvent
-    from interlingua._request import ChatRequest
     from interlingua._stream import StreamEvent
 
 __all__ = [
@@ -71,8 +76,11 @@ __all__ = [
     "merge_provider_data",
     "other_fields",
     "overlay",
+    "reasoning_as_text",
+    "report_other_fields",
     "report_other_providers",
     "resolve_report",
+    "sent_messages",
     "wire_fields",
     "wire_model",
 ]
@@ -354,14 +362,6 @@ def overlay(modeled: Mapping[str, Any], extras: Mapping[str, Any]) -> dict[str, 
         elif isinstance(value, dict) and isinstance(merged[key], dict):
             merged[key] = overlay(merged[key], value)
     return merged
-
-
-def report_other_providers(request: ChatRequest, provider: str, report: TranslationReport) -> None:
-    """Every setting in another provider's `provider_options`, each by its own
-    name, as dropped: it is that provider's to read, not `provider`'s."""
-    for name, settings in request.provider_options.items():
-        for key in settings if name != provider else ():
-            report.dropped(f"provider_options.{name}.{key}", f"a setting of {name}'s, not sent")
 
 
 # A thinking token budget and a reasoning effort say one thing, how much the

@@ -54,6 +54,7 @@ from interlingua import (
 )
 from interlingua.codec import (
     ProviderData,
+    ProviderEntry,
     WireReader,
     copy_json,
     dump_arguments,
@@ -76,6 +77,7 @@ from interlingua_anthropic._rules import (
     unsent_file_fields,
 )
 from interlingua_anthropic._wire import (
+    DIRECT_CALLER,
     PROVIDER,
     Base64Source,
     BlockRole,
@@ -87,6 +89,7 @@ from interlingua_anthropic._wire import (
     Source,
     TextBlock,
     ThinkingBlock,
+    ToolCallForms,
     ToolResultBlock,
     ToolResultForms,
     ToolUseBlock,
@@ -94,7 +97,7 @@ from interlingua_anthropic._wire import (
     WireDict,
 )
 
-__all__ = ["decode_block", "encode_part", "plain_text"]
+__all__ = ["decode_block", "encode_part", "plain_text", "said_caller"]
 
 # A file given by URL or file id carries no media type on the wire.
 URL_IMAGE_MEDIA_TYPE = "image/*"
@@ -163,11 +166,16 @@ def _redacted_thinking(block: WireDict, path: str) -> ReasoningPart:
 
 
 def _tool_use(block: WireDict, path: str) -> ToolCallPart:
+    data = _kept(block, _TOOL_USE_KEYS)
+    if block.get("caller") == DIRECT_CALLER:
+        # The one kind of call the core holds, said outright: a form, no field of its own.
+        fields = other_fields(block, _TOOL_USE_KEYS | {"caller"})
+        data = keep(PROVIDER, fields=fields, forms=ToolCallForms(caller="direct"))
     return ToolCallPart(
         id=_reader.field(block, "id", path, str),
         name=_reader.field(block, "name", path, str),
         arguments=dump_arguments(_reader.field(block, "input", path, dict)),
-        provider_data=_kept(block, _TOOL_USE_KEYS),
+        provider_data=data,
     )
 
 
@@ -421,7 +429,15 @@ def _tool_use_block(part: ToolCallPart, path: str, report: TranslationReport) ->
         report.transformed(path, f"{exc}; sent with input {{}}")
         arguments = {}
     tool_use_id = fitted_tool_call_id(part.id, f"{path}.id", report, allowed=TOOL_ID_CHARACTERS)
-    return ToolUseBlock(type="tool_use", id=tool_use_id, name=part.name, input=arguments)
+    block = ToolUseBlock(type="tool_use", id=tool_use_id, name=part.name, input=arguments)
+    if (caller := said_caller(kept(part, PROVIDER))) is not None:
+        block["caller"] = caller
+    return block
+
+
+def said_caller(entry: ProviderEntry) -> dict[str, str] | None:
+    """The `caller` of a call's tool_use block, where its forms say it came outright."""
+    return dict(DIRECT_CALLER) if entry.get("forms", {}).get("caller") == "direct" else None
 
 
 def _report_file_changes(part: FilePart, path: str, report: TranslationReport) -> None:

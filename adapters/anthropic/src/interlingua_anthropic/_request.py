@@ -59,6 +59,7 @@ from interlingua.codec import (
     leftover,
     overlay,
     resolve_report,
+    sent_messages,
     wire_fields,
 )
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
@@ -134,8 +135,9 @@ def encode_request(
     report = resolve_report(report, PROVIDER)
     check_tool_pairs(request.messages)
     options = request.options_for(PROVIDER)
-    system = _encode_system(request.messages, report)
-    turns = _encode_turns(request.messages, report)
+    messages = sent_messages(request, PROVIDER, report)
+    system = _encode_system(messages, report)
+    turns = _encode_turns(messages, report)
     body = encode_settings(request, report)
     if system is not None:
         body["system"] = system

@@ -78,7 +78,7 @@ from interlingua.codec import (
     resolve_report,
 )
 from interlingua_anthropic._errors import error_event
-from interlingua_anthropic._parts import encode_part
+from interlingua_anthropic._parts import encode_part, said_caller
 from interlingua_anthropic._response import encode_response
 from interlingua_anthropic._rules import REFUSAL_AS_TEXT, TOOL_ID_CHARACTERS, reasoning_left_out
 from interlingua_anthropic._usage import COUNTS
@@ -342,9 +342,11 @@ class AnthropicStreamEncoder:
         tool_use_id = fitted_tool_call_id(
             event.id, f"{block.path}.id", self._report, allowed=TOOL_ID_CHARACTERS
         )
-        fields = event.provider_data.get(PROVIDER, {}).get("fields", {})
-        content = {"type": "tool_use", "id": tool_use_id, "name": event.name, "input": {}}
-        return {**content, **copy_json(fields)}
+        entry = event.provider_data.get(PROVIDER, {})
+        content: WireDict = {"type": "tool_use", "id": tool_use_id, "name": event.name, "input": {}}
+        if (caller := said_caller(entry)) is not None:
+            content["caller"] = caller
+        return {**content, **copy_json(entry.get("fields", {}))}
 
     def _whole(self, event: PartEvent) -> list[WireEvent]:
         """A part that came whole, as one block; a tool's input goes as its

@@ -8,10 +8,11 @@ them (`POST /v1/messages`).
 Provider data (the sections of `interlingua._provider_data`):
 
     fields  on every value: the wire object's fields the core does not model,
-            verbatim: a block's `cache_control`, `citations`, `caller`; a turn's
+            verbatim: a block's `cache_control`, `citations`, a `caller` that
+            is not the model itself; a turn's
             other fields; a response's `stop_sequence`, `container`, the usage's
             `service_tier`; a tool's `type: "custom"`, `cache_control`
-    forms   `MessageForms`, `ToolResultForms`, `ResponseForms` below
+    forms   `MessageForms`, `ToolResultForms`, `ToolCallForms`, `ResponseForms` below
     echo    none: Anthropic's own blocks carry all it needs back
 """
 
@@ -20,17 +21,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
+from typing_extensions import NotRequired
+
 if TYPE_CHECKING:
     from interlingua import Message
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
+    "DIRECT_CALLER",
     "MESSAGES_PATH",
     "PROVIDER",
     "BlockRole",
     "MessageBody",
     "MessageForms",
     "ResponseForms",
+    "ToolCallForms",
     "ToolResultForms",
     "WireDict",
     "WireRole",
@@ -74,6 +79,11 @@ class ToolUseBlock(TypedDict):
     id: str
     name: str
     input: dict[str, Any]
+    caller: NotRequired[dict[str, str]]
+
+
+# A call the model made itself (not code it ran): the only kind the core holds.
+DIRECT_CALLER = {"type": "direct"}
 
 
 class Base64Source(TypedDict):
@@ -204,6 +214,12 @@ class ToolResultForms(TypedDict, total=False):
     """A tool result whose content was one plain text block in a list."""
 
     content: Literal["blocks"]
+
+
+class ToolCallForms(TypedDict, total=False):
+    """A tool call whose block said `caller: {"type": "direct"}` outright."""
+
+    caller: Literal["direct"]
 
 
 class ResponseForms(TypedDict, total=False):

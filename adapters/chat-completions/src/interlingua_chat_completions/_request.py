@@ -9,11 +9,12 @@ Invariants:
 - A history the server would reject (an unanswered tool call, `check_request`)
   raises `InvalidDataError` before anything is built (`_rules`).
 - Encoding never changes the request. What the wire cannot take is left out
-  and reported: reasoning the dialect does not take back (`PartEncoder.reasoning`),
-  opaque parts of other providers, assistant files, files `_rules` refuses,
-  the error flag of a tool result, other providers' options, settings it
-  cannot hold (`_settings`). Reported as transformed: a tool-call id that
-  breaks the dialect's rules, files in a tool result (moved after it).
+  and reported: reasoning the dialect does not take back (`PartEncoder.reasoning`;
+  as marked text by the request's `foreign_reasoning`), other providers' opaque
+  parts, options and fields, assistant files, files `_rules` refuses, the error
+  flag of a tool result, settings it cannot hold (`_settings`). Reported as
+  transformed: a tool-call id that breaks the dialect's rules, files in a tool
+  result (moved after it).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from interlingua.codec import (
     other_fields,
     report_other_providers,
     resolve_report,
+    sent_messages,
     wire_model,
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
@@ -63,11 +65,7 @@ from interlingua_chat_completions._rules import (
     part_path,
     says_something,
 )
-from interlingua_chat_completions._settings import (
-    decode_settings,
-    encode_settings,
-    modelled,
-)
+from interlingua_chat_completions._settings import decode_settings, encode_settings, modelled
 from interlingua_chat_completions._think import with_think
 from interlingua_chat_completions._tools import (
     decode_tool_calls,
@@ -125,7 +123,7 @@ class _Encoder:
         options = dict(request.options_for(self.provider))
         body: dict[str, Any] = {
             "model": wire_model(request.model, self.provider),
-            "messages": self.messages(request.messages),
+            "messages": self.messages(sent_messages(request, self.provider, self.report)),
         }
         tools = encode_tools(request.tools, options.pop("tools", None), self.provider)
         if tools is not None:

@@ -15,15 +15,16 @@ settings); the rest is Chat Completions'.
                 {"type": "function", ...}       ToolChoice.tool(name)
     parallel_tool_calls                         parallel_tool_calls
     stream                                      stream (an explicit false is kept)
-    safety_identifier, prompt_cache_key         context.user_id, context.session_id (encoding)
+    safety_identifier | user (the dialect's)    context.user_id (the name used is kept)
+    prompt_cache_key                            context.session_id (encoding)
 
 Every other field, and any value the core cannot hold exactly (a null, an
 `allowed_tools` choice, a schema without a name), stays in
 `provider_options[<provider>]` verbatim. The forms of three fields the core
 does model are kept in the request's `provider_data[<provider>]["forms"]`
 (`_wire.RequestForms`), used when it goes back to that provider and no loss
-anywhere else: `max_tokens_field` (which of the two limit names was used),
-`stop: "string"` (a lone string), and `stream: False` (an explicit false).
+anywhere else: `max_tokens_field` and `user_field` (which of two names was
+used), `stop: "string"` (a lone string), and `stream: False` (an explicit false).
 
 What the wire cannot hold is reported: a token budget or an off switch for
 reasoning, the schema fields of a plain format, stop sequences past the
@@ -36,7 +37,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
+from interlingua import (
+    ChatRequest,
+    InvocationContext,
+    ReasoningConfig,
+    ResponseFormat,
+    ToolChoice,
+    TranslationReport,
+)
 from interlingua.codec import WireReader, copy_json, effort_for_budget, kept
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._rules import fit_stop, schema_name, tool_settings
@@ -130,6 +138,16 @@ class SettingsReader:
         if "tool_choice" in self.body:
             self.options["tool_choice"] = wire
         return None
+
+    def end_user(self, names: tuple[str, ...]) -> tuple[InvocationContext | None, str | None]:
+        """The end user's id, from the one field of `names` the body sets to a
+        string, and that field's name; two at once, or another value, stay in
+        `options` as sent."""
+        given = [name for name in names if name in self.body]
+        if len(given) != 1 or not isinstance(self.body[given[0]], str):
+            return None, None
+        self.options.pop(given[0])
+        return InvocationContext(user_id=self.body[given[0]]), given[0]
 
     def object(self, key: str) -> dict[str, Any] | None:
         """An object setting; a null is kept in `options`."""
@@ -249,7 +267,8 @@ def encode_settings(
         body["stream"] = True
     elif forms.get("stream") is False:
         body["stream"] = False
-    encode_context(options, request, user_field=dialect.user_field, report=report)
+    user_field = forms.get("user_field", dialect.user_field)
+    encode_context(options, request, user_field=user_field, report=report)
     return body
 
 
@@ -306,7 +325,12 @@ def decode_settings(
     tool_choice = settings.tool_choice(_named_function, dialect.required_tool_choice)
     if settings.required_form is not None:
         forms["tool_choice"] = settings.required_form
+    names = () if dialect.user_field is None else tuple(dict.fromkeys((dialect.user_field, "user")))
+    context, user_field = settings.end_user(names)
+    if user_field is not None and user_field != dialect.user_field:
+        forms["user_field"] = user_field
     return {
+        "context": context,
         "tool_choice": tool_choice,
         "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
         "max_tokens": settings.max_tokens(dialect.max_tokens_field),

@@ -168,6 +168,8 @@ class RequestForms(TypedDict, total=False):
     """An explicit `"stream": false`."""
     tool_choice: str
     """The word the body used for "call a tool", when not the dialect's first."""
+    user_field: str
+    """The name the end user's id came in (`user`), when not the dialect's."""
 
 
 class ChoiceShape(TypedDict, total=False):

@@ -37,6 +37,7 @@ from interlingua.codec import (
     other_fields,
     report_other_providers,
     resolve_report,
+    sent_messages,
     wire_model,
 )
 from interlingua_chat_completions._rules import part_path
@@ -48,6 +49,7 @@ from interlingua_openai.responses._wire import (
     PROVIDER,
     RESULT_ITEMS,
     MessageForms,
+    RequestForms,
     ToolResultForms,
 )
 
@@ -89,7 +91,7 @@ class _Encoder:
         continued = bool(options.get("previous_response_id") or options.get("conversation"))
         check_tool_pairs(request.messages, continued=continued)
         body: dict[str, Any] = {"model": wire_model(request.model, PROVIDER)}
-        self.input(body, request.messages)
+        self.input(body, sent_messages(request, PROVIDER, self.report))
         tools = encode_tools(request.tools, options.pop("tools", None))
         if tools is not None:
             body["tools"] = tools
@@ -193,14 +195,17 @@ class _Decoder:
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
         options = other_fields(body, MODELLED)
+        forms: RequestForms = {}
         fields: dict[str, Any] = {
             "model": self.read.field(body, "model", "", str),
             "messages": self.messages(body, options),
             "tools": decode_tools(body.get("tools"), self.read, options),
-            **decode_settings(body, options, self.read),
+            **decode_settings(body, options, forms, self.read),
         }
         if options:
             fields["provider_options"] = {PROVIDER: options}
+        if data := keep(PROVIDER, forms=forms):
+            fields["provider_data"] = data
         return ChatRequest(**fields)
 
     # --- input ---

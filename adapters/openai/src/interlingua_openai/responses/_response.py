@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from interlingua import ChatResponse, ContentPart, Message, TokenUsage, TranslationReport
-from interlingua.codec import WireReader, copy_json, keep, kept, overlay, resolve_report
+from interlingua.codec import (
+    WireReader,
+    copy_json,
+    keep,
+    kept,
+    overlay,
+    report_other_fields,
+    resolve_report,
+)
 from interlingua_openai.responses._finish import decode_finish, encode_status
 from interlingua_openai.responses._parts import PartDecoder, PartEncoder
 from interlingua_openai.responses._usage import RESPONSES_USAGE
@@ -113,4 +121,5 @@ def encode_response(
         body.pop(key, None)
     for index, _ in enumerate(response.alternatives):
         report.dropped(f"alternatives[{index}]", "a Responses API body holds one answer")
+    report_other_fields((response.message,), PROVIDER, report, "message")
     return body

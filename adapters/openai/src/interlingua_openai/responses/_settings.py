@@ -12,7 +12,8 @@ meaning (read with the Chat Completions `SettingsReader`).
                 {"type": "function", "name"}    ToolChoice.tool(name)
     parallel_tool_calls                         parallel_tool_calls
     stream                                      stream (an explicit false is kept)
-    safety_identifier, prompt_cache_key         context.user_id, context.session_id (encoding)
+    safety_identifier | user                    context.user_id (the name used is kept)
+    prompt_cache_key                            context.session_id (encoding)
 
 Every other field, what `reasoning` and `text` hold beside the effort, summary
 and format, and any value the core cannot hold exactly stay in
@@ -27,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
-from interlingua.codec import WireReader, copy_json, other_fields
+from interlingua.codec import WireReader, copy_json, kept, other_fields
 from interlingua_chat_completions._settings import (
     SettingsReader,
     decode_effort,
@@ -38,6 +39,7 @@ from interlingua_chat_completions._settings import (
     encode_tool_settings,
 )
 from interlingua_openai.responses._rules import check_max_output_tokens
+from interlingua_openai.responses._wire import PROVIDER, RequestForms
 
 __all__ = ["MODELLED", "decode_settings", "encode_settings"]
 
@@ -82,7 +84,8 @@ def encode_settings(
     explicit, sent = "stream" in options, options.pop("stream", None)
     if request.stream or explicit:
         body["stream"] = True if request.stream else sent
-    encode_context(options, request)
+    forms = kept(request, PROVIDER).get("forms", {})
+    encode_context(options, request, user_field=forms.get("user_field", "safety_identifier"))
     return body
 
 
@@ -130,14 +133,18 @@ def _encode_object(
 
 
 def decode_settings(
-    body: Mapping[str, Any], options: dict[str, Any], read: WireReader
+    body: Mapping[str, Any], options: dict[str, Any], forms: RequestForms, read: WireReader
 ) -> dict[str, Any]:
     """The `ChatRequest` fields the settings give; what they cannot hold goes to
-    `options`."""
+    `options`, the forms they were written in to `forms`."""
     settings = SettingsReader(body, options, read)
     if body.get("stream") is False:
         options["stream"] = False
+    context, user_field = settings.end_user(("safety_identifier", "user"))
+    if user_field == "user":
+        forms["user_field"] = "user"
     return {
+        "context": context,
         "tool_choice": settings.tool_choice(_named_function),
         "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
         "max_tokens": settings.scalar("max_output_tokens", int),

@@ -50,6 +50,7 @@ __all__ = [
     "MessageForms",
     "OutputTextEcho",
     "OutputTextForms",
+    "RequestForms",
     "ResponseEcho",
     "ResponseForms",
     "ToolCallForms",
@@ -111,6 +112,14 @@ class ToolResultForms(TypedDict, total=False):
 # "absent"). The API reads an omitted `strict` as true, so a spec from elsewhere
 # that leaves it open is sent `strict: false`.
 ToolSpecForms = chat_wire.ToolSpecForms
+
+
+# --- requests (never saved in a history) ---
+
+
+class RequestForms(TypedDict, total=False):
+    user_field: Literal["user"]
+    """The end user's id came in the legacy `user`, not `safety_identifier`."""
 
 
 # --- responses (never saved in a history) ---

@@ -1,0 +1,133 @@
+"""What one provider's values carry that another provider cannot take.
+
+Every encoder calls `report_other_providers` for its request, and
+`report_other_fields` for an answer's message: each setting and each wire
+field of another provider's (Anthropic's `cache_control` on a block sent to
+Chat Completions, its `citations` on a text sent to Mistral) is reported by
+its own name as dropped, since only the provider that wrote it reads it.
+
+Reasoning another provider made never goes to the target as reasoning (its
+signature or encrypted data would be refused, or worse, trusted). By default
+the encoder leaves it out and reports it; a request with
+`foreign_reasoning="text"` sends its readable text instead, as a text part in
+its place, marked as another model's reasoning (`reasoning_as_text`), and
+reported as transformed. Redacted reasoning has no text to send and is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from interlingua._parts import ContentPart, OpaquePart, ReasoningPart, TextPart, ToolResultPart
+
+if TYPE_CHECKING:
+    from interlingua._base import ProviderData
+    from interlingua._messages import Message
+    from interlingua._report import TranslationReport
+    from interlingua._request import ChatRequest
+
+__all__ = [
+    "reasoning_as_text",
+    "report_other_fields",
+    "report_other_providers",
+    "sent_messages",
+]
+
+# A wire object's bookkeeping (its id, its place in a list, its kind, its
+# status) means nothing to another provider: leaving it out loses nothing.
+_BOOKKEEPING = frozenset({"id", "index", "object", "role", "status", "type"})
+
+
+def report_other_providers(request: ChatRequest, provider: str, report: TranslationReport) -> None:
+    """Every setting in another provider's `provider_options`, and every wire
+    field another provider's messages, parts and tools carry, each by its own
+    name, as dropped: it is that provider's to read, not `provider`'s."""
+    for name, settings in request.provider_options.items():
+        for key in settings if name != provider else ():
+            report.dropped(f"provider_options.{name}.{key}", f"a setting of {name}'s, not sent")
+    report_other_fields(request.messages, provider, report)
+    for index, tool in enumerate(request.tools):
+        _report_fields(tool.provider_data, f"tools[{index}]", provider, report)
+
+
+def report_other_fields(
+    messages: Iterable[Message], provider: str, report: TranslationReport, path: str = "messages"
+) -> None:
+    """Every wire field another provider's `messages` and their parts carry,
+    by name, as dropped; `path` names the messages (`message` for an answer's
+    one). The fields of reasoning another provider made are not: the part's
+    own fate is reported where it is left out or sent as text."""
+    one = path == "message"
+    for index, message in enumerate(messages):
+        at = path if one else f"{path}[{index}]"
+        _report_fields(message.provider_data, at, provider, report)
+        for position, part in enumerate(message.parts):
+            if isinstance(part, ReasoningPart | OpaquePart):
+                continue  # reported with the part, or the whole part is another's
+            part_at = f"{at}.parts[{position}]"
+            _report_fields(part.provider_data, part_at, provider, report)
+            if isinstance(part, ToolResultPart):
+                for item, content in enumerate(part.content):
+                    if not isinstance(content, OpaquePart):
+                        at_item = f"{part_at}.content[{item}]"
+                        _report_fields(content.provider_data, at_item, provider, report)
+
+
+def _report_fields(data: ProviderData, path: str, provider: str, report: TranslationReport) -> None:
+    for name, entry in data.items():
+        if name == provider or "fields" not in entry:
+            continue
+        for key, value in entry["fields"].items():
+            if key not in _BOOKKEEPING and _says_something(value):
+                where = f"{path}.provider_data.{name}.fields.{key}"
+                report.dropped(where, f"{name}'s {key!r}, a field only {name} reads")
+
+
+def _says_something(value: Any) -> bool:
+    """Whether a kept field holds more than a default: null, false, empty."""
+    return value is not None and value is not False and value not in ("", [], {})
+
+
+def reasoning_as_text(part: ReasoningPart) -> str:
+    """The readable text of another model's reasoning, marked as such:
+    `<reasoning provider="anthropic">…</reasoning>`."""
+    made_by = f' provider="{part.provider}"' if part.provider else ""
+    return f"<reasoning{made_by}>\n{part.text}\n</reasoning>"
+
+
+def sent_messages(
+    request: ChatRequest, provider: str, report: TranslationReport
+) -> tuple[Message, ...]:
+    """The messages an encoder for `provider` sends: the request's, with another
+    provider's readable reasoning as marked text where the request asks for it
+    (`foreign_reasoning="text"`), each reported as transformed. The request's
+    own messages are never changed; only those that change are copied."""
+    if request.foreign_reasoning != "text":
+        return request.messages
+    return tuple(
+        _with_text(message, index, provider, report)
+        for index, message in enumerate(request.messages)
+    )
+
+
+def _with_text(message: Message, index: int, provider: str, report: TranslationReport) -> Message:
+    if message.role != "assistant" or not any(_foreign(part, provider) for part in message.parts):
+        return message
+    parts: list[ContentPart] = []
+    for position, part in enumerate(message.parts):
+        if isinstance(part, ReasoningPart) and _foreign(part, provider):
+            made_by = part.provider or "an unknown provider"
+            report.transformed(
+                f"messages[{index}].parts[{position}]",
+                f"reasoning made by {made_by}, sent as text marked <reasoning>",
+            )
+            parts.append(TextPart(text=reasoning_as_text(part)))
+        else:
+            parts.append(part)
+    return message.model_copy(update={"parts": tuple(parts)})
+
+
+def _foreign(part: Any, provider: str) -> bool:
+    """Whether `part` is readable reasoning another provider made."""
+    return isinstance(part, ReasoningPart) and part.provider != provider and bool(part.text)
