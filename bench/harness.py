@@ -5,9 +5,14 @@ Responses API): decoding a request body, encoding the core request (the one
 decoding made), and the gateway path for each ordered pair of APIs
 (`B.encode_request(A.decode_request(body).model_copy(update={"model": ...}))`).
 Then decoding a response body, a response carried between Chat Completions
-and Anthropic, decoding and accumulating a stream, saving and loading a
-`ChatHistory`, the peers (`bench.peers`), import times in fresh processes and
-the memory of a decoded history. Every encoder gets a `TranslationReport()`:
+and Anthropic, decoding and accumulating a stream, encoding a stream's core
+events to each API's SSE bytes (`format_sse(encode_stream(events))`, against
+`json.dumps` of the API's own chunks), a stream carried between each ordered
+pair of APIs (its SSE `data:` texts parsed, `translate_stream`, written as SSE
+bytes; against parsing and writing back every chunk, what a proxy that
+translates nothing does), saving and loading a `ChatHistory`, the peers
+(`bench.peers`), import times in fresh processes and the memory of a decoded
+history. Every encoder gets a `TranslationReport()`:
 losses (reasoning another provider made, settings a target has not) are
 expected, and no warning is raised.
 """
@@ -18,7 +23,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from types import ModuleType
@@ -39,7 +44,15 @@ from bench.histories import (
 from bench.peers import PeerPath, load_peers
 from bench.report import Row, growth_rows, print_table, write_json
 from bench.timing import Figure, Pair, Settings, import_times, measure, retained_bytes
-from interlingua import ChatHistory, TranslationReport, accumulate
+from interlingua import (
+    ChatHistory,
+    StreamEvent,
+    TranslationReport,
+    WireEvent,
+    accumulate,
+    format_sse,
+    translate_stream,
+)
 
 __all__ = ["main"]
 
@@ -51,6 +64,8 @@ CODECS: dict[str, ModuleType] = {
     "chat": interlingua_openai,
     "responses": interlingua_openai.responses,
 }
+# The adapter names `translate_stream` takes, by API.
+ADAPTERS = {"anthropic": "anthropic", "chat": "openai", "responses": "openai-responses"}
 IMPORTS = (
     "interlingua",
     "interlingua_anthropic",
@@ -208,7 +223,16 @@ def _response_gateway_row(
 
 
 def stream_rows(chunks: int, settings: Settings) -> list[Row]:
-    return [_stream_row(api, stream, settings) for api, stream in build_streams(chunks).items()]
+    streams = build_streams(chunks)
+    rows = [_stream_row(api, stream, settings) for api, stream in streams.items()]
+    rows += [_encode_stream_row(api, stream, settings) for api, stream in streams.items()]
+    rows += [
+        _stream_gateway_row(source, target, streams[source], settings)
+        for source in APIS
+        for target in APIS
+        if source != target
+    ]
+    return rows
 
 
 def _stream_row(api: str, stream: Stream, settings: Settings) -> Row:
@@ -221,6 +245,40 @@ def _stream_row(api: str, stream: Stream, settings: Settings) -> Row:
     return Row(
         f"stream {api}: decode + accumulate", len(payloads), pair, "json.loads", STREAM_TARGET
     )
+
+
+def sse_bytes(events: Iterable[WireEvent]) -> bytes:
+    """What a gateway sends: the events as one body of SSE bytes."""
+    return b"".join(format_sse(events))
+
+
+def _dumped(payloads: list[dict[str, object]]) -> list[str]:
+    return [json.dumps(payload, separators=(",", ":")) for payload in payloads]
+
+
+def _encode_stream_row(api: str, stream: Stream, settings: Settings) -> Row:
+    encode, payloads = CODECS[api].encode_stream, stream.payloads
+    events: list[StreamEvent] = list(CODECS[api].decode_stream(payloads))
+    pair = measure(
+        lambda: sse_bytes(encode(events, report=TranslationReport())),
+        lambda: _dumped(payloads),
+        settings,
+    )
+    return Row(f"stream {api}: encode + SSE bytes", len(payloads), pair, "json.dumps")
+
+
+def _stream_gateway_row(source: str, target: str, stream: Stream, settings: Settings) -> Row:
+    texts, names = stream.texts, (ADAPTERS[source], ADAPTERS[target])
+
+    def translated() -> bytes:
+        payloads = (json.loads(text) for text in texts)
+        report = TranslationReport()
+        return sse_bytes(
+            translate_stream(payloads, source=names[0], target=names[1], report=report)
+        )
+
+    pair = measure(translated, lambda: [json.dumps(json.loads(text)) for text in texts], settings)
+    return Row(f"gateway {source} -> {target} stream", len(texts), pair, "loads+dumps")
 
 
 def history_rows(history: History, settings: Settings) -> list[Row]:

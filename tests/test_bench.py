@@ -23,9 +23,10 @@ import interlingua_anthropic
 import interlingua_openai
 import interlingua_openai.responses
 from bench import dict_baseline, histories, typed_floor
-from bench.harness import IMPORTS
+from bench.harness import ADAPTERS, IMPORTS, sse_bytes
 from bench.histories import API_MODELS, APIS
-from interlingua import TranslationReport, accumulate
+from interlingua import TranslationReport, accumulate, translate_stream
+from interlingua.testing import parse_sse
 
 ROOT = Path(__file__).resolve().parents[1]
 CODECS: dict[str, Any] = {
@@ -45,6 +46,8 @@ OTHER_PATHS = [
     "gateway anthropic -> chat response",
     "gateway chat -> anthropic response",
     *(f"stream {api}: decode + accumulate" for api in APIS),
+    *(f"stream {api}: encode + SSE bytes" for api in APIS),
+    *(f"gateway {source} -> {target} stream" for source, target in PAIRS if source != target),
     "ChatHistory.to_json",
     "ChatHistory.from_json",
     *(f"import {module}" for module in IMPORTS),
@@ -192,3 +195,39 @@ def test_each_stream_accumulates_to_an_answer(api: str) -> None:
     assert answer.finish_reason is not None
     assert answer.finish_reason.value == "tool_calls"
     assert not answer.warnings
+
+
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] != pair[1]])
+def test_each_stream_carried_to_another_api_is_the_same_answer(source: str, target: str) -> None:
+    """The stream rows do the whole work: the SSE bytes they write read back
+    as the answer the stream gives, nothing but the reasoning left out."""
+    stream = histories.build_streams(200)[source]
+    report = TranslationReport()
+    events = translate_stream(
+        (json.loads(text) for text in stream.texts),
+        source=ADAPTERS[source],
+        target=ADAPTERS[target],
+        report=report,
+    )
+    written = [
+        json.loads(event.data)
+        for event in parse_sse(sse_bytes(events).decode())
+        if event.data != "[DONE]"
+    ]
+    again = accumulate(CODECS[target].decode_stream(written))
+    answer = accumulate(CODECS[source].decode_stream(stream.payloads))
+    assert again.text == answer.text
+    assert [(c.name, c.arguments) for c in again.message.tool_calls] == [
+        (c.name, c.arguments) for c in answer.message.tool_calls
+    ]
+    assert again.usage.output_tokens == answer.usage.output_tokens
+    assert {loss.kind for loss in report.losses} <= {"dropped"}
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_each_stream_encoded_again_accumulates_to_the_same_answer(api: str) -> None:
+    stream = histories.build_streams(200)[api]
+    events = list(CODECS[api].decode_stream(stream.payloads))
+    text = sse_bytes(CODECS[api].encode_stream(events, report=TranslationReport())).decode()
+    written = [json.loads(event.data) for event in parse_sse(text) if event.data != "[DONE]"]
+    assert accumulate(CODECS[api].decode_stream(written)) == accumulate(events)

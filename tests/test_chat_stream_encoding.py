@@ -531,6 +531,47 @@ OWN_STREAMS = {
 }
 
 
+# Groq's stream of `reasoning_format: "raw"` (qwen/qwen3-32b), as the server
+# sends it: the role chunk, the content token by token, `<think>` and the
+# whitespace around the reasoning in tokens of their own, `x_groq` on the first
+# and last chunks, the usage with its timings in the last one's.
+RAW_THINK_CONTENT = [
+    "<think>", "\n", "Spell", " it", ": s-t-r-a-w-b-e-r-r-y", ".", " The letter", " r",
+    " appears", " three", " times", ".", "\n", "</think>", "\n\n", "3",
+]  # fmt: skip
+GROQ_USAGE = {
+    "queue_time": 0.051348662, "prompt_tokens": 31, "prompt_time": 0.001207413,
+    "completion_tokens": 52, "completion_time": 0.098113208, "total_tokens": 83,
+    "total_time": 0.099320621,
+}  # fmt: skip
+
+
+def groq_raw(delta: dict[str, Any], finish: str | None = None, **fields: Any) -> Any:
+    return groq(delta, finish, choice={"logprobs": None}, **fields)
+
+
+def raw_think_stream(content: list[str]) -> list[Any]:
+    x_groq = {"id": "req_01khw3k2d7fz8r1c5n0v6e3b9t"}
+    return [
+        groq_raw({"role": "assistant", "content": ""}, x_groq=x_groq),
+        *(groq_raw({"content": piece}) for piece in content),
+        groq_raw({}, "stop", x_groq={**x_groq, "usage": GROQ_USAGE}),
+    ]
+
+
+OWN_STREAMS["groq-raw-think"] = ("groq", raw_think_stream(RAW_THINK_CONTENT))
+
+
+def content_written(chunks: list[Any]) -> list[str]:
+    """The content deltas' text, chunk by chunk (the role chunk's empty one left out)."""
+    return [
+        choice["delta"]["content"]
+        for chunk in chunks
+        for choice in chunk["choices"]
+        if choice["delta"].get("content")
+    ]
+
+
 @pytest.mark.parametrize("case", sorted(OWN_STREAMS))
 def test_a_dialects_own_stream_encodes_back_to_the_same_answer(case: str) -> None:
     name, recorded = OWN_STREAMS[case]
@@ -539,6 +580,72 @@ def test_a_dialects_own_stream_encodes_back_to_the_same_answer(case: str) -> Non
     chunks = encoded(codec, recorded)
 
     assert outcome(codec.decode_stream(payloads(chunks))) == outcome(codec.decode_stream(recorded))
+
+
+def test_groqs_raw_reasoning_goes_back_inside_the_content_as_it_came() -> None:
+    recorded = raw_think_stream(RAW_THINK_CONTENT)
+    events = list(interlingua_groq.decode_stream(recorded))
+    reasoning, text = accumulate(events).message.parts
+    assert isinstance(reasoning, ReasoningPart)
+    assert reasoning.text == "Spell it: s-t-r-a-w-b-e-r-r-y. The letter r appears three times."
+    assert text.text == "3"  # type: ignore[union-attr]
+
+    chunks = payloads(list(interlingua_groq.encode_stream(events)))
+
+    written = content_written(chunks)
+    assert "".join(written) == "".join(RAW_THINK_CONTENT)
+    assert written[0] == "<think>\n"  # the opening, whole, before the reasoning
+    assert written[-2:] == ["\n</think>\n\n", "3"]
+    assert not [c for c in chunks for choice in c["choices"] if "reasoning" in choice["delta"]]
+    # As the server sent it but for the tokens the split held together.
+    assert same_json(chunks[0], recorded[0])
+    assert same_json(chunks[-1], recorded[-1])
+    assert accumulate(interlingua_groq.decode_stream(chunks)) == accumulate(events)
+
+
+def test_groqs_raw_reasoning_leaves_as_it_comes() -> None:
+    """Each piece of the reasoning is written before the next one is read."""
+    recorded = raw_think_stream(RAW_THINK_CONTENT)
+    read: list[int] = []
+
+    def arriving() -> Iterator[Any]:
+        for number, chunk in enumerate(recorded):
+            read.append(number)
+            yield chunk
+
+    stream = interlingua_groq.encode_stream(interlingua_groq.decode_stream(arriving()))
+    for event in stream:
+        assert isinstance(event.data, dict)
+        if content_written([event.data]) == [" r"]:
+            break
+    assert read[-1] == RAW_THINK_CONTENT.index(" r") + 1  # the role chunk before them
+
+
+@given(st.lists(st.integers(min_value=0, max_value=len("".join(RAW_THINK_CONTENT))), max_size=8))
+def test_raw_reasoning_cut_anywhere_goes_back_as_the_same_content(cuts: list[int]) -> None:
+    content = "".join(RAW_THINK_CONTENT)
+    for raw in (content, "  <think></think>Just this.", "<think>\ncut off before it clo"):
+        recorded = raw_think_stream(pieces(raw, cuts))
+        chunks = payloads(encoded(interlingua_groq, recorded))
+        assert "".join(content_written(chunks)) == raw
+        assert outcome(interlingua_groq.decode_stream(chunks)) == outcome(
+            interlingua_groq.decode_stream(recorded)
+        )
+
+
+def test_raw_reasoning_goes_to_another_dialect_in_its_field_or_not_at_all() -> None:
+    recorded = raw_think_stream(RAW_THINK_CONTENT)
+    for name in ("openai", "mistral"):
+        report = TranslationReport()
+        codec = DIALECTS[name]
+        chunks = payloads(
+            list(codec.encode_stream(interlingua_groq.decode_stream(recorded), report=report))
+        )
+        assert "".join(content_written(chunks)) == "3"
+        assert "think" not in json.dumps(chunks)
+        assert [(loss.path, loss.kind) for loss in report.losses] == [
+            ("message.parts[0]", "dropped")
+        ]
 
 
 def test_a_refusal_goes_as_text_where_the_dialect_has_no_refusal_field() -> None:

@@ -498,9 +498,25 @@ def test_a_stream_decodes_one_event_at_a_time() -> None:
     ]
     decoder = ResponsesStreamDecoder()
     fields = {key: done[key] for key in done if key not in ("id", "model", "output", "usage")}
+    # The start keeps the created response's fields; the final response's replace them.
+    created = {**fields, "status": "in_progress"}
     assert [decoder.feed(event) for event in events] == [
-        [StreamStart(id="resp_068a2c5e9f1b3d7a", model="gpt-5-mini-2025-08-07", provider=PROVIDER)],
-        [ToolCallStart(index=0, id=CALL_ITEM["call_id"], name="get_weather")],
+        [
+            StreamStart(
+                id="resp_068a2c5e9f1b3d7a",
+                model="gpt-5-mini-2025-08-07",
+                provider=PROVIDER,
+                provider_data={PROVIDER: {"fields": created}},
+            )
+        ],
+        [
+            ToolCallStart(
+                index=0,
+                id=CALL_ITEM["call_id"],
+                name="get_weather",
+                provider_data={PROVIDER: {"fields": {"id": "fc_068a2c5e9f1b3d7a"}}},
+            )
+        ],
         [ToolCallDelta(index=0, arguments='{"city":"Lisbon"}')],
         [
             PartDataEvent(

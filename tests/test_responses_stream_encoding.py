@@ -136,19 +136,51 @@ def of_type(payloads: list[Any], kind: str) -> list[Any]:
     return [payload for payload in payloads if payload["type"] == kind]
 
 
+# What `response.created` holds of a response, whoever made the stream.
+CREATED_FIELDS = {"id", "object", "created_at", "status", "model", "output", "usage"}
+ITEM_PREFIXES = {"function_call": "fc_", "custom_tool_call": "ctc_", "reasoning": "rs_"}
+
+
+def check_opened_as_the_api_opens(payloads: list[Any]) -> None:
+    """`response.created` and `.in_progress` hold the response before any output,
+    with only fields the final response has too."""
+    created, in_progress = payloads[0], payloads[1]
+    assert (created["type"], in_progress["type"]) == ("response.created", "response.in_progress")
+    response = created["response"]
+    assert set(response) >= CREATED_FIELDS
+    assert response["object"] == "response"
+    assert isinstance(response["created_at"], int)
+    assert response["status"] == "in_progress"
+    assert (response["output"], response["usage"]) == ([], None)
+    assert in_progress["response"] == response
+    final = payloads[-1]["response"]
+    assert set(response) <= set(final)
+    assert (response["id"], response["model"]) == (final["id"], final["model"])
+
+
 def check_written_as_the_api_writes(payloads: list[Any]) -> None:
-    """Numbered in order; each item done as it began and as the final response holds it."""
+    """Numbered in order; opened as the API opens; each item done as it began,
+    with the same id in every event of it, and as the final response holds it."""
     assert [p["sequence_number"] for p in payloads] == list(range(len(payloads)))
+    if payloads[-1]["type"] != "error":
+        check_opened_as_the_api_opens(payloads)
     added = of_type(payloads, "response.output_item.added")
     done = of_type(payloads, "response.output_item.done")
     assert [p["output_index"] for p in added] == [p["output_index"] for p in done]
     assert [p["output_index"] for p in added] == list(range(len(added)))
     assert [p["item"]["type"] for p in added] == [p["item"]["type"] for p in done]
-    # A call's own id comes only with its item done; any other item done with an
-    # id began with it (one without, made elsewhere, began with a stand-in).
+    ids = {}
     for began, ended in zip(added, done, strict=True):
-        if ended["item"]["type"] not in ("function_call", "custom_tool_call"):
-            assert began["item"]["id"] == ended["item"].get("id", began["item"]["id"])
+        kind = began["item"]["type"]
+        assert began["item"].get("id") == ended["item"].get("id")
+        if kind in ITEM_PREFIXES or kind == "message":
+            assert began["item"]["id"].startswith(ITEM_PREFIXES.get(kind, "msg_"))
+        if kind in ("function_call", "custom_tool_call"):
+            assert began["item"]["call_id"] == ended["item"]["call_id"]
+        ids[began["output_index"]] = began["item"].get("id")
+    for payload in payloads:
+        if "item_id" in payload:
+            assert payload["item_id"] == ids[payload["output_index"]]
     assert [p["item"] for p in done] == payloads[-1]["response"]["output"]
 
 
@@ -165,7 +197,18 @@ def test_a_recorded_stream_encodes_to_one_that_accumulates_the_same(
         decoded_again = accumulate(responses.decode_stream(written))
         assert decoded_again == accumulate(responses.decode_stream(payloads))
         check_written_as_the_api_writes(written)
+        # Opened with the response the API created, settings and all.
+        assert same_json(written[0], payloads[0])
+        assert same_json(written[1], payloads[1])
         assert same_json(written[-1], {**payloads[-1], "sequence_number": len(written) - 1})
+        recorded_added = [p["item"] for p in of_type(payloads, "response.output_item.added")]
+        written_added = [p["item"] for p in of_type(written, "response.output_item.added")]
+        assert [(i["type"], i["id"]) for i in written_added] == [
+            (i["type"], i["id"]) for i in recorded_added
+        ]
+        for item, recorded in zip(written_added, recorded_added, strict=True):
+            if item["type"] == "function_call":
+                assert same_json(item, recorded)
         recorded_items = [p["item"] for p in of_type(payloads, "response.output_item.done")]
         assert [p["item"] for p in of_type(written, "response.output_item.done")] == recorded_items
 
@@ -333,6 +376,20 @@ def test_the_gateway_translates_a_stream_into_this_api() -> None:
     ]
     assert written[4]["delta"] == "Hi"
     assert written[-1]["response"]["id"] == "msg_01Xq"
+    # Opened as the API opens a response: what is known of it, nothing output yet.
+    assert (
+        written[0]["response"]
+        == written[1]["response"]
+        == {
+            "id": "msg_01Xq",
+            "object": "response",
+            "created_at": 0,
+            "status": "in_progress",
+            "model": "claude",
+            "output": [],
+            "usage": None,
+        }
+    )
     # The message item gets the id `encode_response` gives it, from its start.
     assert written[-1]["response"]["output"][0]["id"] == written[2]["item"]["id"] == "msg_1"
 
@@ -386,6 +443,54 @@ def test_calls_started_together_stream_side_by_side() -> None:
     check_written_as_the_api_writes(written)
     back = accumulate(responses.decode_stream(written))
     assert facts(back) == facts(accumulate(events))
+
+
+def test_a_call_made_elsewhere_gets_an_item_id_derived_from_its_call_id() -> None:
+    payloads = [
+        {"type": "message_start", "message": {"id": "msg_01", "model": "claude", "usage": {}}},
+        *(
+            event
+            for index, call_id in enumerate(["toolu_01A", "toolu_01B"])
+            for event in (
+                {
+                    "type": "content_block_start",
+                    "index": index,
+                    "content_block": {"type": "tool_use", "id": call_id, "name": "f", "input": {}},
+                },
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "input_json_delta", "partial_json": '{"n":1}'},
+                },
+                {"type": "content_block_stop", "index": index},
+            )
+        ),
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {}},
+        {"type": "message_stop"},
+    ]
+    written = encoded(interlingua_anthropic.decode_stream(payloads))
+    check_written_as_the_api_writes(written)
+    added = [p["item"] for p in of_type(written, "response.output_item.added")]
+    assert [item["call_id"] for item in added] == ["toolu_01A", "toolu_01B"]
+    first, second = (item["id"] for item in added)
+    assert first != second
+    assert all(
+        len(item_id) == len("fc_") + 48 and item_id.startswith("fc_") for item_id in (first, second)
+    )
+    assert [p["item_id"] for p in of_type(written, "response.function_call_arguments.delta")] == [
+        first,
+        second,
+    ]
+    assert [item["id"] for item in written[-1]["response"]["output"]] == [first, second]
+    # The same call gets the same id, wherever it stands in the answer.
+    alone = encoded(interlingua_anthropic.decode_stream([*payloads[:1], *payloads[4:]]))
+    assert [item["id"] for item in alone[-1]["response"]["output"]] == [second]
+    # Decoded again, each call keeps its id and call id.
+    calls = accumulate(responses.decode_stream(written)).message.tool_calls
+    assert [(call.id, call.provider_data[PROVIDER]["fields"]["id"]) for call in calls] == [
+        ("toolu_01A", first),
+        ("toolu_01B", second),
+    ]
 
 
 def test_what_a_stream_cannot_say_is_reported_never_a_crash() -> None:

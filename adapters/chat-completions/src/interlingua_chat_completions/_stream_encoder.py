@@ -12,7 +12,10 @@ at a time (`feed`, then `finish`).
                       `refusal_field` (reported)
     ReasoningDelta    the dialect's content item (Mistral's thinking chunk), else
                       its `reasoning_field` (Groq's `reasoning`), else left out
-                      (reported); a signature only in such an item
+                      (reported); a signature only in such an item. The
+                      dialect's own reasoning that came in `<think>` tags
+                      (`think_tags`; its part says so as it opens, `_think`)
+                      goes back in `delta.content`, inside the tags as it came
     ToolCallStart     `delta.tool_calls[0]`: `index` (0, 1, ... in order), `id`,
     ToolCallDelta     `type`, name, then argument pieces under the same `index`
     PartEvent         the part as `encode_response` writes it (an audio answer, an
@@ -31,8 +34,8 @@ Invariants:
   finish chunk the choice's and the message's. A stream from another API
   accumulates to the parts the wire holds (its text in one part, its tool calls
   numbered from 0) and the same usage counts. Part data the chunks have no
-  place for (a content item's own fields, the `<think>` form of reasoning) is
-  not sent.
+  place for (a content item's own fields; the `<think>` form of reasoning
+  whose text went in the reasoning field already) is not sent.
 - Lazy: an event's chunks leave when it arrives. Only the finish chunk waits
   for the last event, for the usage that some dialects put on it.
 - The stream ends with `[DONE]`, or with an error chunk and nothing after it.
@@ -92,6 +95,7 @@ __all__ = ["DONE", "ChatStreamEncoder", "encode_stream"]
 DONE = WireEvent(data="[DONE]")  # the sentinel after the last chunk
 _ITEM = "content item"  # the route of reasoning written as a content item (no field's name)
 _FUNCTION_CALL = "function_call"  # the route of the deprecated `function_call`
+_THINK = "think"  # the route of reasoning written inside `<think>` tags in the content
 
 
 def encode_stream(
@@ -113,6 +117,8 @@ class _Part:
     route: str | None
     provider: str | None = None
     number: int = 0
+    written: bool = False  # reasoning text sent in its route
+    tags: tuple[str, str] = ("", "")  # of its `<think>` form, the opening and closing sent
 
 
 class ChatStreamEncoder:
@@ -156,6 +162,8 @@ class ChatStreamEncoder:
                 return self.whole(event)
             case AlternativeEvent():
                 return self.alternative(event)
+            case PartDataEvent() if (tags := self.think_tags(event)) is not None:
+                return self.think(event.index, tags)
             case ErrorEvent():
                 error = self.dialect.encode_error(event.to_error(self.source))[1]
                 events = [*self.closing(), WireEvent(data=error)]
@@ -332,7 +340,34 @@ class ChatStreamEncoder:
             return self.emit({"content": [item]}) if item and (text or signature) else []
         if route is not None and signature is not None:
             self.report.dropped(part.path, f"{self.provider} takes no reasoning signature")
-        return self.emit({route: text}) if route is not None and text else []
+        if route is None or not text:
+            return []
+        if route == _THINK:
+            return self.emit({"content": text})
+        part.written = True
+        return self.emit({route: text})
+
+    def think_tags(self, event: PartDataEvent) -> tuple[str, str] | None:
+        """The `<think>` form of this dialect's own reasoning part, as far as it is known."""
+        if not self.dialect.think_tags or event.provider != self.provider:
+            return None
+        part = self.parts.get((event.index, "reasoning"))
+        think = event.data.get("forms", {}).get("think")
+        if part is None or part.written or not isinstance(think, list) or len(think) != 2:
+            return None  # not this form, or its text went in the reasoning field already
+        opening, closing = think
+        return (opening, closing) if isinstance(opening, str) and isinstance(closing, str) else None
+
+    def think(self, index: int, tags: tuple[str, str]) -> list[WireEvent]:
+        """The reasoning put back inside the content as it came: the part of its
+        opening and closing not sent yet (the opening comes first, whole)."""
+        part = self.parts[(index, "reasoning")]
+        part.route = _THINK
+        sent_opening, sent_closing = part.tags
+        opening, closing = tags
+        part.tags = (opening, closing)
+        text = opening[len(sent_opening) :] + closing[len(sent_closing) :]
+        return self.emit({"content": text}) if text else []
 
     def tool_call(self, event: ToolCallStart) -> list[WireEvent]:
         part = self.part((event.index, "tool_call"), lambda path: None)

@@ -10,7 +10,10 @@ split out as a `ReasoningPart` and put back where it was, for a dialect with
 The reasoning is the text between the tags without the whitespace around it;
 `forms.think` keeps what came before and after it, so the content goes back
 exactly. A `<think>` never closed (an answer cut off) holds reasoning to the
-end. A stream is split alike, piece by piece (`ThinkStream`).
+end. A stream is split alike, piece by piece (`ThinkStream`): its reasoning
+part says its form as it opens (`forms.think` with what came before it, and
+an empty closing), so that a stream encoder writes it back inside the
+content as it comes; the whole form follows once the reasoning has ended.
 """
 
 from __future__ import annotations
@@ -61,8 +64,9 @@ class ThinkStream:
     """Splits a stream's content text as `split_think` splits the whole: the
     reasoning as `ReasoningDelta`s at `reasoning_index`, the answer as
     `TextDelta`s at `text_index`, and `forms.think` once the reasoning has
-    ended. Text that may still turn out to be whitespace around the reasoning,
-    or the start of a tag, is held until the next piece tells."""
+    ended (and, as the reasoning opens, with the opening alone). Text that may
+    still turn out to be whitespace around the reasoning, or the start of a
+    tag, is held until the next piece tells."""
 
     def __init__(self, provider: str, text_index: int, reasoning_index: int) -> None:
         self.provider = provider
@@ -107,21 +111,34 @@ class ThinkStream:
         if end >= 0:
             body, self.held = self.held[:end], self.held[end + len(_CLOSE) :]
             reasoning = body.rstrip()
-            self.after, self.state = body[len(reasoning) :] + _CLOSE, "gap"
-            return [self.reasoning(reasoning)]
+            closing, self.state = body[len(reasoning) :] + _CLOSE, "gap"
+            events = self.reasoning(reasoning)
+            self.after = closing
+            return events
         # Held back: a tail that may begin `</think>`, and the whitespace before it.
         partial = next(
             (n for n in range(len(_CLOSE) - 1, 0, -1) if self.held.endswith(_CLOSE[:n])), 0
         )
         ready = self.held[: len(self.held) - partial].rstrip()
         self.held = self.held[len(ready) :]
-        return [self.reasoning(ready)] if ready else []
+        return self.reasoning(ready) if ready else []
 
-    def reasoning(self, text: str) -> ReasoningDelta:
-        self.started = True
-        return ReasoningDelta(index=self.reasoning_index, text=text, provider=self.provider)
+    def reasoning(self, text: str) -> list[StreamEvent]:
+        """The reasoning's next piece; the first time, the part opened with its
+        opening (the closing is not known yet)."""
+        events: list[StreamEvent] = []
+        if not self.started:
+            self.started = True
+            opened = ReasoningDelta(index=self.reasoning_index, text="", provider=self.provider)
+            events += [opened, self.forms()]
+        if text:
+            events.append(
+                ReasoningDelta(index=self.reasoning_index, text=text, provider=self.provider)
+            )
+        return events
 
     def forms(self) -> PartDataEvent:
+        """`forms.think` as far as it is known."""
         forms = ReasoningForms(think=[self.before, self.after])
         entry = keep(self.provider, forms=forms)[self.provider]
         return PartDataEvent(index=self.reasoning_index, provider=self.provider, data=entry)
@@ -134,8 +151,8 @@ class ThinkStream:
         elif self.state in ("think", "gap"):
             if self.state == "think":  # never closed: reasoning to the end
                 reasoning = self.held.rstrip()
+                events += self.reasoning(reasoning)
                 self.after = self.held[len(reasoning) :]
-                events.append(self.reasoning(reasoning))
             events.append(self.forms())
         self.held, self.state = "", "answer"
         return events

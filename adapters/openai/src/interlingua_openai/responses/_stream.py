@@ -12,8 +12,10 @@ Invariants:
   final fields (ids, status, annotations, logprobs, the encrypted reasoning)
   are added to the parts it made, computed the way `decode_response` does.
   What an item says of itself when it is added (a message's fields, a
-  reasoning item's `id`, a custom call's form) is given to its part at once,
-  so an encoder can write the same item before it is done.
+  reasoning item's or a call's `id`, a custom call's form) is given to its
+  part at once, so an encoder can write the same item before it is done; and
+  `response.created`'s fields (`created_at`, the settings echoed) are the
+  stream start's, which the final response's replace.
 - Each content part, reasoning item and call has its own part index, in
   output order, so parts never mix.
 - A message item's content entry the codec does not model is an opaque part
@@ -70,6 +72,9 @@ __all__ = ["ResponsesStreamDecoder", "decode_stream"]
 # The parts deltas build; any other arrives whole.
 _Streamed = (TextPart, RefusalPart, ToolCallPart, ReasoningPart)
 _FINISHED = ("response.completed", "response.incomplete", "response.failed")
+# The created response's fields the stream start does not keep: the core's, and
+# `usage` (null until the final response counts it).
+_CREATED_MODELLED = ("id", "model", "output", "usage")
 
 
 def decode_stream(events: Iterable[Any]) -> Iterator[StreamEvent]:
@@ -125,10 +130,14 @@ class ResponsesStreamDecoder:
         return []
 
     def start(self, response: Mapping[str, Any]) -> StreamStart:
+        """The response's identity, and its fields as created (`created_at`, the
+        settings echoed), which the final response's fields replace."""
+        fields = other_fields(response, _CREATED_MODELLED)
         return StreamStart(
             id=self.read.field(response, "id", "response", str, None),
             model=self.read.field(response, "model", "response", str, None),
             provider=PROVIDER,
+            provider_data=keep(PROVIDER, fields=fields),
         )
 
     def indexes(self, event: Mapping[str, Any], path: str, *, content: bool = False) -> int:
@@ -151,13 +160,16 @@ class ResponsesStreamDecoder:
                 arguments = self.read.field(item, key, where, str, None) or ""
                 self.grow(slot, arguments)
                 forms = ToolCallForms(type=kind) if kind == "custom_tool_call" else None
+                # The item's own id, so that an encoder writes it from the start.
+                item_id = self.read.field(item, "id", where, str, None)
+                fields = None if item_id is None else {"id": item_id}
                 return [
                     ToolCallStart(
                         index=slot,
                         id=self.read.field(item, "call_id", where, str, None) or "",
                         name=self.read.field(item, "name", where, str, None) or "",
                         arguments=arguments,
-                        provider_data=keep(PROVIDER, forms=forms),
+                        provider_data=keep(PROVIDER, fields=fields, forms=forms),
                     )
                 ]
             case "reasoning":

@@ -25,10 +25,15 @@ Invariants:
   does not send here) is left out and reported by that codec; the final
   response reports nothing twice. A delta that comes after its item is done
   is sent all the same, and reported.
-- What the core does not know yet is not written early: `response.created`
-  holds the id and model (the settings the API echoes reach the core with
-  the final response), and a call's `added` event and deltas carry a
-  stand-in id (the decoder gives the item's own when it is done).
+- `response.created` (and `response.in_progress`) hold the response as the
+  API sends it before any output: its id, `object`, `created_at`, status
+  `in_progress`, model, `output: []`, `usage: null`, and the fields the
+  stream's start kept (this API's own start keeps the settings it echoes);
+  only fields the final response has too, so the two never disagree. What
+  the core does not know yet is not written early.
+- Every item carries its id from its `added` event on: its own, or for a call
+  (reasoning) made elsewhere one derived from its `call_id` (its place), the
+  same in its done item and the final response (`_stream_items.with_id`).
 - An `ErrorEvent` ends the stream: this API's own `error` event is written
   back as one; any other error as `response.failed`, holding what arrived.
 """
@@ -76,6 +81,7 @@ from interlingua_openai.responses._stream_items import (
     Part,
     Wire,
     item_for,
+    with_ids,
 )
 from interlingua_openai.responses._wire import PROVIDER
 
@@ -105,6 +111,8 @@ _PART_KINDS: dict[type[object], str] = {
     ReasoningPart: "reasoning",
     ToolCallPart: "tool_call",
 }
+# The fields a response opens with, as the API writes `response.created`.
+_CREATED_HEAD = ("id", "object", "created_at")
 # The event that ends a stream, by the final response's status.
 _ENDINGS = {"incomplete": "response.incomplete", "failed": "response.failed"}
 # The `code` of a failed response whose error has none, by the error's class.
@@ -186,15 +194,18 @@ class ResponsesStreamEncoder:
         self.ended = True
         out = [] if self.started else self.start()
         out += self.settle() + self.close_open()
-        response = encode_response(self.whole.response(), report=self.report)
+        response = with_ids(encode_response(self.whole.response(), report=self.report))
         ending = _ENDINGS.get(str(response.get("status")), "response.completed")
         return [*out, self.wire.emit(ending, response=response)]
 
     def start(self) -> list[WireEvent]:
         self.started = True
         body = encode_response(self.whole.response(), report=self.report)
-        # As the API opens a stream: nothing counted yet.
-        response = {**body, "status": "in_progress", "usage": None}
+        # As the API opens a stream, in its order: nothing output, nothing counted
+        # yet; in progress, unless this API's own start said otherwise (`queued`).
+        head = {key: body.pop(key) for key in _CREATED_HEAD if key in body}
+        head["status"] = body.pop("status", "in_progress")
+        response = {**head, **body, "output": [], "usage": None}
         return [
             self.wire.emit("response.created", response=response),
             self.wire.emit("response.in_progress", response=copy_json(response)),
@@ -281,7 +292,8 @@ class ResponsesStreamEncoder:
             param = body.get("param")
             return [self.wire.emit("error", code=event.code, message=event.message, param=param)]
         failed = self.whole.response().model_copy(update={"finish_reason": FinishReason.ERROR})
-        response = encode_response(failed, report=self.report)
+        # Failed, whatever status the start's fields said.
+        response = {**with_ids(encode_response(failed, report=self.report)), "status": "failed"}
         if response.get("error") is None:
             code = event.code or event.error_type or _FAILURE_CODES.get(event.error_class or "")
             response["error"] = {"code": code or "server_error", "message": event.message}

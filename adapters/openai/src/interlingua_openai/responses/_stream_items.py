@@ -16,13 +16,15 @@
 
 An item begins as the part codec (`PartEncoder`) writes its first part so far,
 and is done as it writes the parts accumulated, so the item done is the one
-`encode_response` puts in the response. Until its own id is known, an item
-carries a stand-in (`fc_1`); text made elsewhere gets the `msg_` id the codec
-gives it.
+`encode_response` puts in the response. An item carries its own id from its
+`added` event on (this API's stream gives it there); one made elsewhere gets
+an id derived from it (`with_id`), the same in every event of the item and in
+the final response; text made elsewhere gets the `msg_` id the codec gives it.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +48,17 @@ from interlingua.codec import copy_json, kept
 from interlingua_openai.responses._parts import PartEncoder
 from interlingua_openai.responses._wire import PROVIDER
 
-__all__ = ["CONTENT_KINDS", "Call", "Item", "Message", "Part", "Wire", "item_for"]
+__all__ = [
+    "CONTENT_KINDS",
+    "Call",
+    "Item",
+    "Message",
+    "Part",
+    "Wire",
+    "item_for",
+    "with_id",
+    "with_ids",
+]
 
 # A content part of a message, by the kind of part: the events that stream it,
 # its text field, and how it opens.
@@ -64,8 +76,33 @@ _CALLS = {
     "function_call": ("response.function_call_arguments", "arguments"),
     "custom_tool_call": ("response.custom_tool_call_input", "input"),
 }
-# The stand-in id of an item whose own is not known yet, by item type.
-_STAND_IN = {"function_call": "fc", "custom_tool_call": "ctc", "reasoning": "rs"}
+# The prefix of the ids this API gives its items, by item type.
+_ID_PREFIXES = {"function_call": "fc", "custom_tool_call": "ctc", "reasoning": "rs"}
+
+
+def with_id(item: dict[str, Any], output_index: int) -> dict[str, Any]:
+    """`item` with its id first. A call or reasoning item made elsewhere (it has
+    none) gets an id derived from its `call_id` (which says what call it is,
+    wherever it stands), or else from its place in the output, with the prefix
+    this API gives such items; any other item is as it came."""
+    own = item.get("id")
+    if isinstance(own, str):
+        return {"id": own, **item}
+    prefix = _ID_PREFIXES.get(item.get("type", ""))
+    if prefix is None:
+        return item
+    call_id = item.get("call_id")
+    if isinstance(call_id, str) and call_id:
+        return {"id": f"{prefix}_{hashlib.sha256(call_id.encode()).hexdigest()[:48]}", **item}
+    return {"id": f"{prefix}_{output_index + 1}", **item}
+
+
+def with_ids(response: dict[str, Any]) -> dict[str, Any]:
+    """`response` whose output items all have the ids their stream items had."""
+    output = response.get("output")
+    if isinstance(output, list):
+        response["output"] = [with_id(item, index) for index, item in enumerate(output)]
+    return response
 
 
 class Wire:
@@ -131,10 +168,8 @@ class Item:
         self.parts: list[Part] = []
         self.output_index = wire.outputs
         wire.outputs += 1
-        own = item.get("id")
-        stand_in = f"{_STAND_IN.get(item.get('type', ''), 'item')}_{self.output_index + 1}"
-        self.id: str = own if isinstance(own, str) else stand_in
-        self.item = {**item, "id": self.id}
+        self.item = with_id(item, self.output_index)
+        self.id: str = self.item.get("id", "")
 
     def open(self, part: Part) -> list[WireEvent]:
         """The `added` event, the item holding its first part."""
@@ -162,7 +197,11 @@ class Item:
         part = self.parts[0]
         part.done = True
         item = self.wire.encoder.assistant_item(part.built(), "message", part.position)
-        return [] if item is None else [*self.ending(item), self.done(item)]
+        if item is None:
+            return []
+        if self.id:
+            item = {"id": self.id, **item}  # its own id, where it has one, is the same
+        return [*self.ending(item), self.done(item)]
 
     def ending(self, item: dict[str, Any]) -> list[WireEvent]:
         return []
