@@ -236,7 +236,8 @@ def facts(response: ChatResponse) -> dict[str, Any]:
 
 def expected_losses(source: ChatResponse, name: str) -> list[str]:
     """The paths the dialect reports: parts it has no place for (reasoning other
-    than in Groq's field, opaque blocks), signatures, a finish reason it lacks."""
+    than in Groq's field, opaque blocks), signatures, Anthropic's fields of the
+    parts it sends (`citations`), a finish reason it lacks."""
     losses = []
     for index, part in enumerate(source.message.parts):
         # Groq takes the text of reasoning in its field, and no signature.
@@ -245,6 +246,13 @@ def expected_losses(source: ChatResponse, name: str) -> list[str]:
             isinstance(part, ReasoningPart) and (not carried or part.signature)
         ):
             losses.append(f"message.parts[{index}]")
+        elif not isinstance(part, ReasoningPart):
+            fields = part.provider_data.get("anthropic", {}).get("fields", {})
+            losses += [
+                f"message.parts[{index}].provider_data.anthropic.fields.{key}"
+                for key, value in fields.items()
+                if value
+            ]
     if source.finish_reason in (FinishReason.PAUSE, FinishReason.OTHER):
         losses.append("finish_reason")
     return losses

@@ -136,6 +136,7 @@ def test_the_codec_export_list() -> None:
         "other_fields",
         "overlay",
         "reasoning_as_text",
+        "report_other_data",
         "report_other_fields",
         "report_other_providers",
         "resolve_report",

@@ -1,7 +1,8 @@
 """What one provider's values carry that another provider cannot take.
 
-Every encoder calls `report_other_providers` for its request, and
-`report_other_fields` for an answer's message: each setting and each wire
+Every encoder calls `report_other_providers` for its request,
+`report_other_fields` for an answer's message and `report_other_data` for a
+streamed part's data: each setting and each wire
 field of another provider's (Anthropic's `cache_control` on a block sent to
 Chat Completions, its `citations` on a text sent to Mistral) is reported by
 its own name as dropped, since only the provider that wrote it reads it.
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "reasoning_as_text",
+    "report_other_data",
     "report_other_fields",
     "report_other_providers",
     "sent_messages",
@@ -48,7 +50,7 @@ def report_other_providers(request: ChatRequest, provider: str, report: Translat
             report.dropped(f"provider_options.{name}.{key}", f"a setting of {name}'s, not sent")
     report_other_fields(request.messages, provider, report)
     for index, tool in enumerate(request.tools):
-        _report_fields(tool.provider_data, f"tools[{index}]", provider, report)
+        report_other_data(tool.provider_data, f"tools[{index}]", provider, report)
 
 
 def report_other_fields(
@@ -61,27 +63,41 @@ def report_other_fields(
     one = path == "message"
     for index, message in enumerate(messages):
         at = path if one else f"{path}[{index}]"
-        _report_fields(message.provider_data, at, provider, report)
+        report_other_data(message.provider_data, at, provider, report)
         for position, part in enumerate(message.parts):
             if isinstance(part, ReasoningPart | OpaquePart):
                 continue  # reported with the part, or the whole part is another's
             part_at = f"{at}.parts[{position}]"
-            _report_fields(part.provider_data, part_at, provider, report)
+            report_other_data(part.provider_data, part_at, provider, report)
             if isinstance(part, ToolResultPart):
                 for item, content in enumerate(part.content):
                     if not isinstance(content, OpaquePart):
                         at_item = f"{part_at}.content[{item}]"
-                        _report_fields(content.provider_data, at_item, provider, report)
+                        report_other_data(content.provider_data, at_item, provider, report)
 
 
-def _report_fields(data: ProviderData, path: str, provider: str, report: TranslationReport) -> None:
+def report_other_data(
+    data: ProviderData,
+    path: str,
+    provider: str,
+    report: TranslationReport,
+    seen: set[str] | None = None,
+) -> None:
+    """Every wire field of another provider's in `data` (the `provider_data` of
+    the value at `path`), by name, as dropped; a stream encoder, which may see a
+    part's data more than once, passes the `seen` paths to report each once."""
     for name, entry in data.items():
         if name == provider or "fields" not in entry:
             continue
         for key, value in entry["fields"].items():
-            if key not in _BOOKKEEPING and _says_something(value):
-                where = f"{path}.provider_data.{name}.fields.{key}"
-                report.dropped(where, f"{name}'s {key!r}, a field only {name} reads")
+            where = f"{path}.provider_data.{name}.fields.{key}"
+            if key in _BOOKKEEPING or not _says_something(value):
+                continue
+            if seen is not None:
+                if where in seen:
+                    continue
+                seen.add(where)
+            report.dropped(where, f"{name}'s {key!r}, a field only {name} reads")
 
 
 def _says_something(value: Any) -> bool:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 from interlingua._adapter import split_model
 from interlingua._elsewhere import (
     reasoning_as_text,
+    report_other_data,
     report_other_fields,
     report_other_providers,
     sent_messages,
@@ -77,6 +78,7 @@ __all__ = [
     "other_fields",
     "overlay",
     "reasoning_as_text",
+    "report_other_data",
     "report_other_fields",
     "report_other_providers",
     "resolve_report",

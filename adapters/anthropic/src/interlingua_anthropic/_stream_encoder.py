@@ -75,6 +75,7 @@ from interlingua.codec import (
     encode_events,
     fitted_tool_call_id,
     merge_provider_data,
+    report_other_data,
     resolve_report,
 )
 from interlingua_anthropic._errors import error_event
@@ -138,6 +139,7 @@ class AnthropicStreamEncoder:
         self._ended = False
         self._parts: dict[tuple[int, str], _Block] = {}
         self._latest: dict[int, _Block] = {}  # by the events' index: what PartDataEvent means
+        self._seen: set[str] = set()  # the other providers' fields reported
         self._count = 0  # the parts begun, each a part of the response
         self._blocks = 0  # the content blocks begun
         self._open: _Block | None = None
@@ -342,6 +344,7 @@ class AnthropicStreamEncoder:
         tool_use_id = fitted_tool_call_id(
             event.id, f"{block.path}.id", self._report, allowed=TOOL_ID_CHARACTERS
         )
+        report_other_data(event.provider_data, block.path, PROVIDER, self._report, self._seen)
         entry = event.provider_data.get(PROVIDER, {})
         content: WireDict = {"type": "tool_use", "id": tool_use_id, "name": event.name, "input": {}}
         if (caller := said_caller(entry)) is not None:
@@ -371,7 +374,11 @@ class AnthropicStreamEncoder:
         """A part's fields into its held start, its citations as citations_delta;
         what comes too late for its block is reported."""
         block = self._latest.get(event.index)
-        if event.provider != PROVIDER or block is None or block.index is None:
+        if block is None or block.index is None:
+            return []
+        if event.provider != PROVIDER:
+            data = {event.provider: event.data}
+            report_other_data(data, block.path, PROVIDER, self._report, self._seen)
             return []
         fields = dict(event.data.get("fields", {}))
         citations = fields.pop("citations", None)

@@ -24,6 +24,7 @@ at a time (`feed`, then `finish`).
     UsageEvent        where the dialect puts it (`usage_chunk`, `stream_usage_fields`)
     AlternativeEvent  another choice: its role, a chunk a part, its finish, under its `index`
     ErrorEvent        the dialect's error chunk (its `encode_error` body), the last
+    PartDataEvent     another provider's fields: left out, each reported by name
 
 Invariants:
 
@@ -36,11 +37,10 @@ Invariants:
   numbered from 0) and the same usage counts. Part data the chunks have no
   place for (a content item's own fields; the `<think>` form of reasoning
   whose text went in the reasoning field already) is not sent.
-- Lazy: an event's chunks leave when it arrives. Only the finish chunk waits
-  for the last event, for the usage that some dialects put on it.
-- The stream ends with `[DONE]`, or with an error chunk and nothing after it.
-- Each loss is reported once, at `message.parts[i]` of the response the
-  events describe.
+- Lazy: an event's chunks leave when it arrives; only the finish chunk waits
+  for the last event (the usage some dialects put on it). The stream ends with
+  `[DONE]`, or with an error chunk and nothing after it.
+- Each loss is reported once, at `message.parts[i]` of the response the events describe.
 """
 
 from __future__ import annotations
@@ -81,13 +81,15 @@ from interlingua.codec import (
     kept,
     merge_provider_data,
     overlay,
+    report_other_data,
     resolve_report,
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import encode_finish_reason
 from interlingua_chat_completions._response import Answer, ResponseEncoder
 from interlingua_chat_completions._stream import TEXT_INDEX
-from interlingua_chat_completions._tools import call_fragment, encode_tool_call
+from interlingua_chat_completions._think import think_form
+from interlingua_chat_completions._tools import call_fragment, encode_tool_call, numbered_calls
 from interlingua_chat_completions._wire import CHUNK_OBJECT, RESPONSE_FIELDS
 
 __all__ = ["DONE", "ChatStreamEncoder", "encode_stream"]
@@ -134,6 +136,7 @@ class ChatStreamEncoder:
         self.started = self.ended = self.listed = False
         self.parts: dict[tuple[int, str], _Part] = {}
         self.count = 0  # parts seen
+        self.seen: set[str] = set()  # the other providers' fields reported
         self.numbers = itertools.count()  # the wire's tool-call indexes
         self.finish_event: FinishEvent | None = None
         self.finish_data: ProviderData = {}
@@ -147,7 +150,7 @@ class ChatStreamEncoder:
             case StreamStart():
                 return self.start(event)
             case TextDelta():
-                self.part((event.index, "text"), _as_content)
+                self.part((event.index, "text"), lambda path: "content")  # whatever the dialect
                 return self.emit({"content": event.text}) if event.text else []
             case RefusalDelta():
                 route = self.part((event.index, "refusal"), self.refusal_route).route
@@ -188,6 +191,8 @@ class ChatStreamEncoder:
                 echo = event.data.get("echo", {})
                 if "annotations" in echo:
                     self.annotations = copy_json(echo["annotations"])
+            case PartDataEvent() if event.provider != self.provider:
+                self.other_data(event)
             case ResponseDataEvent():
                 fields = copy_json(kept(event, self.provider).get("fields", {}))
                 self.fields.update(fields)
@@ -199,6 +204,16 @@ class ChatStreamEncoder:
             case FinishEvent():
                 self.finish_event = event
                 self.finish_data = merge_provider_data(self.finish_data, event.provider_data)
+
+    def other_data(self, event: PartDataEvent) -> None:
+        """Another provider's fields of a part sent (its reasoning's are its own
+        part's to report), each reported once by name."""
+        sent = (
+            p for (i, kind), p in self.parts.items() if i == event.index and kind != "reasoning"
+        )
+        if (part := next(sent, None)) is not None:
+            data = {event.provider: event.data}
+            report_other_data(data, part.path, self.provider, self.report, self.seen)
 
     # --- chunks ---
 
@@ -352,11 +367,9 @@ class ChatStreamEncoder:
         if not self.dialect.think_tags or event.provider != self.provider:
             return None
         part = self.parts.get((event.index, "reasoning"))
-        think = event.data.get("forms", {}).get("think")
-        if part is None or part.written or not isinstance(think, list) or len(think) != 2:
-            return None  # not this form, or its text went in the reasoning field already
-        opening, closing = think
-        return (opening, closing) if isinstance(opening, str) and isinstance(closing, str) else None
+        if part is None or part.written:
+            return None  # not reasoning, or its text went in the reasoning field already
+        return think_form(event.data)
 
     def think(self, index: int, tags: tuple[str, str]) -> list[WireEvent]:
         """The reasoning put back inside the content as it came: the part of its
@@ -371,6 +384,7 @@ class ChatStreamEncoder:
 
     def tool_call(self, event: ToolCallStart) -> list[WireEvent]:
         part = self.part((event.index, "tool_call"), lambda path: None)
+        report_other_data(event.provider_data, part.path, self.provider, self.report, self.seen)
         entry = kept(event, self.provider)
         if entry.get("forms", {}).get("function_call"):
             part.route = _FUNCTION_CALL
@@ -381,7 +395,9 @@ class ChatStreamEncoder:
             arguments=event.arguments,
             provider_data=event.provider_data,
         )
-        delta = _numbered({"tool_calls": [encode_tool_call(call, call.id, entry)]}, self.numbers)
+        delta = numbered_calls(
+            {"tool_calls": [encode_tool_call(call, call.id, entry)]}, self.numbers
+        )
         (wire,) = delta["tool_calls"]
         part.route = "custom" if "custom" in wire else "function"
         part.number = wire["index"]
@@ -411,7 +427,7 @@ class ChatStreamEncoder:
     def whole(self, event: PartEvent) -> list[WireEvent]:
         delta = self.part_delta(event.part, f"message.parts[{self.count}]")
         self.count += 1
-        return self.emit(_numbered(delta, self.numbers)) if delta else []
+        return self.emit(numbered_calls(delta, self.numbers)) if delta else []
 
     def alternative(self, event: AlternativeEvent) -> list[WireEvent]:
         """Another choice, whole: its role, a delta a part in their order (its
@@ -421,7 +437,7 @@ class ChatStreamEncoder:
         parts = enumerate(response.message.parts)
         numbers = itertools.count()
         deltas = [
-            _numbered(self.part_delta(part, f"{where}message.parts[{i}]"), numbers)
+            numbered_calls(self.part_delta(part, f"{where}message.parts[{i}]"), numbers)
             for i, part in parts
         ]
         listed = any(isinstance(delta.get("content"), list) for delta in deltas)
@@ -430,19 +446,3 @@ class ChatStreamEncoder:
         choices = [self.choice(d, index=index) for d in [{"role": "assistant"}, *deltas] if d]
         choices.append(self.last_choice(index, finish, echo, listed=listed, where=where))
         return [self.chunk([choice]) for choice in choices]
-
-
-def _as_content(path: str) -> str:
-    """The route of text: `content`, whatever the dialect."""
-    return "content"
-
-
-def _numbered(delta: dict[str, Any], numbers: Iterator[int]) -> dict[str, Any]:
-    """`delta` with its tool calls numbered on: each call's `index` first, over
-    one it kept (Mistral's numbered calls)."""
-    if "tool_calls" in delta:
-        delta["tool_calls"] = [
-            {"index": next(numbers), **{k: v for k, v in call.items() if k != "index"}}
-            for call in delta["tool_calls"]
-        ]
-    return delta

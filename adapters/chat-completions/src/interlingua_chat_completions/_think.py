@@ -19,13 +19,14 @@ content as it comes; the whole form follows once the reasoning has ended.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from interlingua import PartDataEvent, ReasoningDelta, ReasoningPart, StreamEvent, TextDelta
 from interlingua.codec import keep, kept
 from interlingua_chat_completions._wire import ABSENT, ReasoningForms
 
-__all__ = ["ThinkStream", "split_think", "think_prefix", "with_think"]
+__all__ = ["ThinkStream", "split_think", "think_form", "think_prefix", "with_think"]
 
 _OPEN, _CLOSE = "<think>", "</think>"
 _SPLIT = re.compile(r"(\s*<think>\s*)(.*?)(\s*</think>\s*|\s*$)", re.DOTALL)
@@ -49,6 +50,15 @@ def think_prefix(part: ReasoningPart, provider: str) -> str | None:
         return None
     think = kept(part, provider).get("forms", {}).get("think")
     return None if think is None else f"{think[0]}{part.text}{think[1]}"
+
+
+def think_form(data: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The opening and closing of the `<think>` form a part's data holds, if any."""
+    think = data.get("forms", {}).get("think")
+    if not isinstance(think, list) or len(think) != 2:
+        return None
+    opening, closing = think
+    return (opening, closing) if isinstance(opening, str) and isinstance(closing, str) else None
 
 
 def with_think(prefix: str, content: Any) -> Any:
