@@ -1,8 +1,8 @@
 """A stand-in for a provider's API on 127.0.0.1, for the recorder's tests.
 
-`ProviderServer(answers)` serves, for each `(method, path)`, a recorded
-`RecordedResponse` (status, headers and body as written, streams flushed event
-by event) and keeps every request it received, so a test can check that the
+`ProviderServer(answers)` serves, for each `(method, path)`, its recorded
+`RecordedResponse`s in turn (status, headers and body as written, streams
+flushed event by event) and keeps every request it received, so a test can check that the
 credentials reached the server and were left out of the cassette. It runs in
 a thread for the length of a `with` block and answers only on the loopback.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gzip
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -38,16 +38,21 @@ class Received:
 
 
 class ProviderServer:
-    """Serves `answers` ((method, path) -> response) on a free port of 127.0.0.1."""
+    """Serves `answers` ((method, path) -> responses, in turn) on a free port of 127.0.0.1."""
 
     def __init__(
-        self, answers: Mapping[tuple[str, str], RecordedResponse], *, gzip_json: bool = False
+        self,
+        answers: Mapping[tuple[str, str], Sequence[RecordedResponse]],
+        *,
+        gzip_json: bool = False,
     ) -> None:
-        self.answers = dict(answers)
+        self.answers = {key: list(responses) for key, responses in answers.items()}
         self.gzip_json = gzip_json
         self.received: list[Received] = []
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     @property
     def base_url(self) -> str:
@@ -89,7 +94,8 @@ class ProviderServer:
                 path = urlsplit(self.path).path
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 server.received.append(Received(self.command, path, headers, body))
-                answer = server.answers.get((self.command, path))
+                waiting = server.answers.get((self.command, path))
+                answer = waiting.pop(0) if waiting else None
                 if answer is None:
                     self._send(404, {"content-type": "application/json"}, b'{"error": "no route"}')
                     return
