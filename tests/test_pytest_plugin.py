@@ -13,8 +13,8 @@ import groq
 import pytest
 import vcr
 
-from conftest import FIXTURES
-from interlingua.testing import Replay, load_cassette
+from conftest import FIXTURES, ROOT
+from interlingua.testing import load_cassette
 from provider_server import ProviderServer
 
 pytest_plugins = ["pytester"]
@@ -25,15 +25,22 @@ QUESTION = 'How many times does the letter r appear in "strawberry"? Answer with
 
 
 @pytest.mark.interlingua
-def test_counting_letters(interlingua_cassette: Replay) -> None:
+def test_counting_letters(interlingua_cassette):
     client = groq.Groq(api_key="test-key")  # built as the code under test builds it
     answer = client.chat.completions.create(
         model="qwen/qwen3-32b",
         messages=[{"role": "user", "content": QUESTION}],
         reasoning_format="raw",
     )
-    assert answer.choices[0].message.content.endswith("3")  # type: ignore[union-attr]
+    assert answer.choices[0].message.content.endswith("3")
     assert interlingua_cassette.sent[0]["model"] == "qwen/qwen3-32b"
+
+
+def test_the_readme_shows_this_module_s_test_as_it_is() -> None:
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("@pytest.mark.interlingua\n", 1)[1].split("```", 1)[0]
+    assert "@pytest.mark.interlingua\n" + block in Path(__file__).read_text()
+    assert QUESTION in readme
 
 
 def test_the_cassette_is_named_after_the_test_beside_the_module() -> None:
