@@ -24,7 +24,7 @@ import interlingua_mistral
 import interlingua_openai
 from conftest import FIXTURES
 from interlingua import CassetteError, ChatResponse, ProviderError, accumulate, accumulate_async
-from interlingua.testing import Interaction, load_cassette, replay
+from interlingua.testing import Interaction, load_cassette, record, replay, use_cassette
 
 
 @dataclass(frozen=True)
@@ -303,3 +303,27 @@ def test_looser_matching_ignores_fields_and_list_order() -> None:
         replay(path, ignore=["temperature"]),
     ):
         sdk.chat.completions.create(**body)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"match_on": ["method", "headers"]}, r"match_on: unknown headers; known: body, host, "),
+        ({"match_on": "body"}, r"match_on: expected a list of names, got the string 'body'"),
+        ({"ignore": "temperature"}, r"ignore: expected a list of paths, got the string"),
+        ({"unordered": ["tools[x"]}, r"unordered: 'tools\[x' is not a field path"),
+    ],
+)
+def test_a_wrong_option_is_named(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(CassetteError, match=message):
+        replay(FIXTURES / "openai/chat_refusal.json", **options)
+
+
+def test_a_wrong_cassette_or_record_mode_is_named(tmp_path: Any) -> None:
+    with pytest.raises(CassetteError, match=r"a cassette is a .json recording or a .yaml"):
+        record(tmp_path / "cassette.txt")
+    with (
+        pytest.raises(CassetteError, match=r"unknown record mode 'sometimes'; known: none, once"),
+        use_cassette(tmp_path / "cassette.json", "sometimes"),
+    ):
+        pass

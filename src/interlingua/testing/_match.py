@@ -75,6 +75,8 @@ class Matcher:
         cls, match_on: Iterable[str], ignore: Iterable[str], unordered: Iterable[str]
     ) -> Matcher:
         """Checks each name and parses each path; a `CassetteError` names a wrong one."""
+        if isinstance(match_on, str):
+            raise CassetteError(f"match_on: expected a list of names, got the string {match_on!r}")
         names = tuple(match_on)
         unknown = [name for name in names if name not in _KNOWN]
         if unknown:
