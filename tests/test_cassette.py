@@ -75,14 +75,27 @@ def vcr_interaction(
 def test_the_export_list() -> None:
     assert sorted(interlingua.testing.__all__) == [
         "Cassette",
+        "DEFAULT_MATCH_ON",
         "Interaction",
+        "MASK",
+        "MASKED_HEADERS",
         "RECORDING_FORMAT",
+        "RECORD_MODES",
+        "REMOVED_HEADERS",
         "RecordedRequest",
         "RecordedResponse",
+        "Recorder",
         "Replay",
         "SSEEvent",
+        "SecretFinding",
+        "check_no_secrets",
+        "find_secrets",
         "load_cassette",
         "parse_sse",
+        "record",
+        "replay",
+        "use_cassette",
+        "write_cassette",
     ]
 
 

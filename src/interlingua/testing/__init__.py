@@ -7,15 +7,24 @@ values: a `Cassette` of `Interaction`s, each a `RecordedRequest` (None for a
 response-only fixture) and a `RecordedResponse` with its body decoded, its
 JSON parsed and, for a stream, its `SSEEvent`s split.
 
-`Replay(interactions)` serves the recorded answers to a real SDK client (an
-httpx2 client, or a handler for any mock transport) and keeps the requests it
-sent, so a test asserts the exact body its code would send.
+`replay(cassette)` answers the real SDK clients of every provider from a
+cassette while it is active, through respx, with the user's code unchanged;
+it is a `Replay`, which keeps the requests sent (`sent`), and can also be
+handed to one SDK client (`http_client=replay.client()`). `record(path)`
+sends the requests to the network and writes what came back, credentials
+removed (`write_cassette`: `.json` the project's format, `.yaml` a vcrpy
+cassette). `use_cassette(path, record_mode)` does either by vcrpy's record
+modes; the pytest plugin (`interlingua.testing.pytest_plugin`) runs it
+around a test. `find_secrets`/`check_no_secrets` look for keys, bearer tokens
+and cookies left in cassettes.
 
-Reading YAML needs PyYAML (`pip install "interlingua[testing]"`); importing
-this module does not.
+Reading and writing YAML needs PyYAML, replaying respx
+(`pip install "interlingua[testing]"`); importing this module needs neither.
 """
 
 from interlingua.testing._cassette import RECORDING_FORMAT, load_cassette
+from interlingua.testing._match import DEFAULT_MATCH_ON
+from interlingua.testing._record import MASK, MASKED_HEADERS, REMOVED_HEADERS, Recorder, record
 from interlingua.testing._records import (
     Cassette,
     Interaction,
@@ -24,16 +33,32 @@ from interlingua.testing._records import (
     SSEEvent,
     parse_sse,
 )
-from interlingua.testing._replay import Replay
+from interlingua.testing._replay import Replay, replay
+from interlingua.testing._secrets import SecretFinding, check_no_secrets, find_secrets
+from interlingua.testing._session import RECORD_MODES, use_cassette
+from interlingua.testing._write import write_cassette
 
 __all__ = [
+    "DEFAULT_MATCH_ON",
+    "MASK",
+    "MASKED_HEADERS",
     "RECORDING_FORMAT",
+    "RECORD_MODES",
+    "REMOVED_HEADERS",
     "Cassette",
     "Interaction",
     "RecordedRequest",
     "RecordedResponse",
+    "Recorder",
     "Replay",
     "SSEEvent",
+    "SecretFinding",
+    "check_no_secrets",
+    "find_secrets",
     "load_cassette",
     "parse_sse",
+    "record",
+    "replay",
+    "use_cassette",
+    "write_cassette",
 ]

@@ -17,6 +17,7 @@ What it gives is the values of `_records`.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import os
@@ -47,10 +48,14 @@ RECORDING_FORMAT = "interlingua.recording"
         "request": {"method": "POST", "url": "...", "headers": {"name": "value"}, "json": {...}},
         "response": {"status": 200, "headers": {...},
                      "json": {...}                      # a JSON body, or
+                     "sse": "event: name\ndata: {...}\n\n..."   # a stream's exact text, or
                      "sse": [{"event": "name", "data": {...} | "[DONE]"}, ...]}}]}
 
-Bodies are kept as JSON values so that they read and diff well; the wire bytes
-are rebuilt from them (`json.dumps`, and `event:`/`data:` lines for a stream).
+JSON bodies are kept as JSON values so that they read and diff well; the wire
+bytes are rebuilt from them (`json.dumps`). A stream is kept as its exact text
+(what `record` writes) or, in hand-made files, as a list of events rebuilt as
+`event:`/`data:` lines. Any other body, of a request or a response, is kept as
+`"text"` (UTF-8) or `"base64"`.
 """
 
 _Loc = tuple[str | int, ...]
@@ -137,14 +142,14 @@ def _recorded_pair(raw: object, loc: _Loc) -> Interaction:
     item = _mapping(raw, loc)
     request = _mapping(item.get("request"), (*loc, "request"))
     response = _mapping(item.get("response"), (*loc, "response"))
-    request_json = request.get("json")
+    body, parsed = _plain_body(request, (*loc, "request"))
     return Interaction(
         request=RecordedRequest(
             method=_string(request.get("method", "POST"), (*loc, "request", "method")).upper(),
             url=_string(request.get("url"), (*loc, "request", "url")),
             headers=_plain_headers(request.get("headers"), (*loc, "request", "headers")),
-            body=None if request_json is None else json.dumps(request_json).encode(),
-            json=request_json,
+            body=body or None,
+            json=parsed,
         ),
         response=_recorded_response(response, (*loc, "response")),
     )
@@ -155,6 +160,9 @@ def _recorded_response(item: Mapping[str, object], loc: _Loc) -> RecordedRespons
     if not isinstance(status, int) or isinstance(status, bool):
         raise _ShapeError((*loc, "status"), f"expected an integer, got {_kind(status)}")
     headers = _plain_headers(item.get("headers"), (*loc, "headers"))
+    text = item.get("sse")
+    if isinstance(text, str):
+        return RecordedResponse(status, headers, text.encode(), None, parse_sse(text))
     if "sse" in item:
         events = tuple(
             _recorded_event(raw, (*loc, "sse", i))
@@ -164,9 +172,22 @@ def _recorded_response(item: Mapping[str, object], loc: _Loc) -> RecordedRespons
             (f"event: {e.event}\n" if e.event else "") + f"data: {e.data}\n\n" for e in events
         )
         return RecordedResponse(status, headers, body.encode(), None, events)
-    parsed = item.get("json")
-    body_bytes = b"" if parsed is None else json.dumps(parsed).encode()
+    body_bytes, parsed = _plain_body(item, loc)
     return RecordedResponse(status, headers, body_bytes, parsed, None)
+
+
+def _plain_body(item: Mapping[str, object], loc: _Loc) -> tuple[bytes, Any | None]:
+    """The bytes and JSON of a body kept as `json`, `text` or `base64` (or none)."""
+    if item.get("json") is not None:
+        return json.dumps(item["json"]).encode(), item["json"]
+    if "text" in item:
+        return _string(item["text"], (*loc, "text")).encode(), None
+    if "base64" in item:
+        try:
+            return base64.b64decode(_string(item["base64"], (*loc, "base64")), validate=True), None
+        except ValueError as exc:
+            raise _ShapeError((*loc, "base64"), f"not base64: {exc}") from exc
+    return b"", None
 
 
 def _recorded_event(raw: object, loc: _Loc) -> SSEEvent:

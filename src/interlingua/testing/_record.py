@@ -1,0 +1,190 @@
+"""Recording real traffic to a cassette, with the secrets left out.
+
+`record(path)` is a context manager: while it is active, every request an
+httpx or httpx2 client sends (the SDK clients of all four providers) goes
+out to the network as usual, and each answer is read whole and kept; on
+leaving, the interactions are written to `path` (`write_cassette`: `.json`
+the project's format, `.yaml` a vcrpy cassette). The credentials are never
+written: `authorization`, `proxy-authorization`, `x-api-key`, `api-key`,
+`cookie` and `set-cookie` are removed, and with `mask_ids` (the default) the
+organisation and project ids are replaced by `MASK`.
+
+The hook is each library's HTTP transport (`HTTPTransport.handle_request` and
+its async twin), above the pools that respx patches: a response that a
+`Replay` served is left out (it carries `REPLAYED`), so recording and
+replaying combine (vcrpy's `new_episodes`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+from unittest import mock
+
+from interlingua.codec import json_or_text
+from interlingua.testing._records import Interaction, RecordedRequest, RecordedResponse, parse_sse
+from interlingua.testing._replay import REPLAYED
+from interlingua.testing._write import cassette_format, write_cassette
+
+__all__ = ["MASK", "MASKED_HEADERS", "REMOVED_HEADERS", "Recorder", "record"]
+
+REMOVED_HEADERS = frozenset(
+    {"authorization", "proxy-authorization", "x-api-key", "api-key", "cookie", "set-cookie"}
+)
+"""Headers never written: the credentials a request carries and the cookies."""
+
+MASKED_HEADERS = frozenset(
+    {
+        "openai-organization",
+        "openai-project",
+        "anthropic-organization-id",
+        "x-groq-organization",
+        "mistral-organization",
+    }
+)
+"""Headers naming an account's organisation or project; their values become `MASK`."""
+
+MASK = "masked"
+_LIBRARIES = ("httpx", "httpx2")
+
+
+class Recorder:
+    """What went over the wire while it was active; `interactions` holds them,
+    scrubbed, and leaving it writes them (after `keep`) to `path`."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        mask_ids: bool = True,
+        remove_headers: Iterable[str] = (),
+        keep: Iterable[Interaction] = (),
+    ) -> None:
+        self.path = Path(path)
+        cassette_format(self.path)  # a wrong suffix fails before anything is sent
+        self.removed = REMOVED_HEADERS | {name.lower() for name in remove_headers}
+        self.masked = MASKED_HEADERS if mask_ids else frozenset()
+        self.kept = list(keep)
+        self.interactions: list[Interaction] = []
+        self._patches: list[Any] = []
+
+    @property
+    def sent(self) -> list[Any]:
+        """The JSON body of each request recorded (None for one without)."""
+        return [
+            json_or_text(i.request.body) if i.request and i.request.body else None
+            for i in self.interactions
+        ]
+
+    def __enter__(self) -> Recorder:
+        for name in _LIBRARIES:
+            if importlib.util.find_spec(name) is None:
+                continue
+            library = __import__(name)
+            for cls, method, wrap in (
+                (library.HTTPTransport, "handle_request", self._sync_hook),
+                (library.AsyncHTTPTransport, "handle_async_request", self._async_hook),
+            ):
+                patch = mock.patch.object(cls, method, wrap(getattr(cls, method)))
+                patch.start()
+                self._patches.append(patch)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        while self._patches:
+            self._patches.pop().stop()
+        if self.interactions:
+            write_cassette(self.path, [*self.kept, *self.interactions])
+
+    async def __aenter__(self) -> Recorder:
+        return self.__enter__()
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.__exit__(kind, error, traceback)
+
+    def _sync_hook(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def handle_request(transport: Any, request: Any) -> Any:
+            request.read()
+            response = original(transport, request)
+            if not response.extensions.get(REPLAYED):
+                response.read()  # the whole answer, decoded; the client reads it from memory
+                self._keep(request, response)
+            return response
+
+        return handle_request
+
+    def _async_hook(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        async def handle_async_request(transport: Any, request: Any) -> Any:
+            await request.aread()
+            response = await original(transport, request)
+            if not response.extensions.get(REPLAYED):
+                await response.aread()
+                self._keep(request, response)
+            return response
+
+        return handle_async_request
+
+    def _keep(self, request: Any, response: Any) -> None:
+        body = bytes(request.content)
+        content = bytes(response.content)
+        media_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
+        is_stream = media_type == "text/event-stream"
+        self.interactions.append(
+            Interaction(
+                request=RecordedRequest(
+                    method=request.method.upper(),
+                    url=str(request.url),
+                    headers=self._scrubbed(request.headers),
+                    body=body or None,
+                    json=_json(body),
+                ),
+                response=RecordedResponse(
+                    status=response.status_code,
+                    headers=self._scrubbed(response.headers),
+                    body=content,
+                    json=None if is_stream else _json(content),
+                    events=parse_sse(content.decode("utf-8", "replace")) if is_stream else None,
+                ),
+            )
+        )
+
+    def _scrubbed(self, headers: Any) -> dict[str, tuple[str, ...]]:
+        kept: dict[str, tuple[str, ...]] = {}
+        for name, value in headers.multi_items():
+            key = name.lower()
+            if key in self.removed:
+                continue
+            kept[key] = (*kept.get(key, ()), MASK if key in self.masked else value)
+        return kept
+
+
+def record(
+    path: str | os.PathLike[str],
+    *,
+    mask_ids: bool = True,
+    remove_headers: Iterable[str] = (),
+) -> Recorder:
+    """A `Recorder` writing to `path` (`.json`: the project's format, `.yaml`:
+    a vcrpy cassette); enter it to record."""
+    return Recorder(path, mask_ids=mask_ids, remove_headers=remove_headers)
+
+
+def _json(body: bytes) -> Any | None:
+    if not body:
+        return None
+    value = json_or_text(body)
+    return None if isinstance(value, str) else value

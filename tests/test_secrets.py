@@ -1,0 +1,138 @@
+"""`interlingua.testing.find_secrets`: no fixture of this project holds a
+provider's key, a bearer token or a cookie value, and the check finds each
+of them, by file and place, where one is left."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import FIXTURES
+from interlingua import CassetteError
+from interlingua.testing import (
+    SecretFinding,
+    check_no_secrets,
+    find_secrets,
+    load_cassette,
+    write_cassette,
+)
+
+FIXTURE_FILES = sorted(FIXTURES.rglob("*.json"))
+
+
+def test_there_are_fixtures_to_check() -> None:
+    assert len(FIXTURE_FILES) > 20
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.relative_to(FIXTURES).as_posix())
+def test_no_fixture_holds_a_secret(path: Path) -> None:
+    assert find_secrets(path) == []
+
+
+def test_the_whole_folder_passes_the_check() -> None:
+    check_no_secrets(*FIXTURE_FILES)
+
+
+def recording(tmp_path: Path, request: dict[str, Any], response: dict[str, Any]) -> Path:
+    path = tmp_path / "leaky.json"
+    document = {
+        "format": "interlingua.recording",
+        "version": 1,
+        "interactions": [
+            {
+                "request": {"method": "POST", "url": "https://api.mistral.ai/v1/chat/completions"}
+                | request,
+                "response": {"status": 200} | response,
+            }
+        ],
+    }
+    path.write_text(json.dumps(document))
+    return path
+
+
+LEAKS = [
+    pytest.param(
+        {"headers": {"authorization": "Bearer Qw3eRt6yUi9oPa2sDf5gHj8kLz1xCv4b"}},
+        {},
+        "interactions[0].request.headers.authorization",
+        "a credential",
+        id="a Mistral key as a bearer token",
+    ),
+    pytest.param(
+        {"headers": {"x-api-key": "sk-ant-api03-Zy9xWv6uTs3rQp0oNm7lKj4iHg1fEd8c"}},
+        {},
+        "interactions[0].request.headers.x-api-key",
+        "an API key",
+        id="an Anthropic key header",
+    ),
+    pytest.param(
+        {"json": {"note": "my key is sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"}},
+        {},
+        "interactions[0].request.body",
+        "an OpenAI API key",
+        id="an OpenAI key in a body",
+    ),
+    pytest.param(
+        {},
+        {"json": {"error": "bad key gsk_Mn7bVc4xZl1kJh8gFd5sAp2oIu9yTr6e"}},
+        "interactions[0].response.body",
+        "a Groq API key",
+        id="a Groq key in an answer",
+    ),
+    pytest.param(
+        {},
+        {"headers": {"set-cookie": "__cf_bm=Zm9vYmFyYmF6cXV4cXV1eA; path=/; HttpOnly"}},
+        "interactions[0].response.headers.set-cookie",
+        "a cookie value",
+        id="a cookie",
+    ),
+    pytest.param(
+        {"headers": {"x-forwarded": "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl"}},
+        {},
+        "interactions[0].request.headers.x-forwarded",
+        "a bearer token",
+        id="a bearer token elsewhere",
+    ),
+]
+
+
+@pytest.mark.parametrize(("request_part", "response_part", "place", "kind"), LEAKS)
+def test_a_secret_is_found_by_file_and_place(
+    tmp_path: Path, request_part: Any, response_part: Any, place: str, kind: str
+) -> None:
+    path = recording(tmp_path, request_part, response_part)
+
+    assert find_secrets(path) == [SecretFinding(str(path), place, kind)]
+    with pytest.raises(
+        CassetteError,
+        match=rf"1 secrets found in cassettes:\n  .*leaky.json: {re.escape(place)}: {kind}",
+    ):
+        check_no_secrets(path)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Bearer test-key",
+        "Bearer <masked>",
+        "REDACTED",
+        "masked",
+        "Bearer sk-test-0000000000000000000000",
+    ],
+)
+def test_a_placeholder_is_no_secret(tmp_path: Path, value: str) -> None:
+    path = recording(tmp_path, {"headers": {"authorization": value, "cookie": "REDACTED"}}, {})
+    assert find_secrets(path) == []
+
+
+def test_a_vcrpy_cassette_is_checked_the_same(tmp_path: Path) -> None:
+    leaky = recording(tmp_path, {"headers": {"api-key": "Qw3eRt6yUi9oPa2sDf5gHj8kLz1xCv4b"}}, {})
+    path = tmp_path / "leaky.yaml"
+    write_cassette(path, list(load_cassette(leaky).interactions))
+    assert find_secrets(path) == [
+        SecretFinding(str(path), "interactions[0].request.headers.api-key", "an API key")
+    ]
