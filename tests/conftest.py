@@ -1,8 +1,11 @@
 """Shared test fixtures: where the recorded corpus and the project's fixtures live,
 and the two ways a test answers a real SDK client with recorded traffic.
 
-* `Replay(interactions).client()` (or `.async_client()`), handed to the SDK as
-  its `http_client`: httpx2's mock transport, no patching. Most tests use it.
+* `in_order(interactions).client()` (or `.async_client()`), handed to the SDK
+  as its `http_client`: httpx2's mock transport, no patching. Most tests use
+  it: a `Replay` that serves its answers in order on method, host and path
+  (the corpus records the anthropic SDK's `?beta=true`), as the tests assert
+  the bodies sent themselves.
 * `respx_httpx2(base_url)`: a respx router that intercepts the SDK's own
   default client; `route.mock(side_effect=replay.respond)` serves a replay.
   A few tests keep this path to prove that respx users can mock the SDKs.
@@ -45,6 +48,11 @@ HTTPX2_POOLS = (
 
 RespxHttpx2 = Callable[[str], respx.MockRouter]
 T = TypeVar("T")
+
+
+def in_order(interactions: Iterable[Interaction]) -> Replay:
+    """A replay serving `interactions` in order, whatever the bodies and queries."""
+    return Replay(interactions, match_on=("method", "host", "path"))
 
 
 def corpus_files(provider_dir: str = "", pattern: str = "*") -> list[Path]:

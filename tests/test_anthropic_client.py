@@ -24,6 +24,7 @@ from conftest import (
     corpus_id,
     corpus_params,
     from_corpus,
+    in_order,
     recorded,
     requested,
 )
@@ -44,7 +45,7 @@ from interlingua import (
     accumulate,
     accumulate_async,
 )
-from interlingua.testing import Interaction, Replay, load_cassette
+from interlingua.testing import Interaction, load_cassette
 from interlingua_anthropic import (
     AnthropicClient,
     AsyncAnthropicClient,
@@ -88,7 +89,7 @@ def async_sdk(http_client: httpx2.AsyncClient | None = None) -> anthropic.AsyncA
 
 def test_a_tool_round_trip_with_thinking(respx_httpx2: RespxHttpx2) -> None:
     """Through the SDK's own client, intercepted by respx."""
-    replay = Replay(recorded("anthropic/tool_round_trip_with_thinking.json"))
+    replay = in_order(recorded("anthropic/tool_round_trip_with_thinking.json"))
     respx_httpx2(API).post("/v1/messages").mock(side_effect=replay.respond)
     client = AnthropicClient(sdk())
     history = [
@@ -182,7 +183,7 @@ def stream_request() -> ChatRequest:
 
 
 def test_a_stream_through_the_sdk() -> None:
-    replay = Replay(recorded("anthropic/stream_thinking_tool_use.json"))
+    replay = in_order(recorded("anthropic/stream_thinking_tool_use.json"))
 
     response = accumulate(AnthropicClient(sdk(replay.client())).stream(stream_request()))
 
@@ -200,7 +201,7 @@ def test_a_stream_through_the_sdk() -> None:
 @pytest.mark.anyio
 async def test_a_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None:
     """Through the SDK's own async client, intercepted by respx."""
-    replay = Replay(recorded("anthropic/stream_thinking_tool_use.json"))
+    replay = in_order(recorded("anthropic/stream_thinking_tool_use.json"))
     respx_httpx2(API).post("/v1/messages").mock(side_effect=replay.respond)
 
     response = await accumulate_async(
@@ -215,7 +216,7 @@ async def test_a_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None
 async def test_a_complete_call_through_the_async_sdk() -> None:
     interaction = recorded("anthropic/tool_round_trip_with_thinking.json")[0]
     assert interaction.request is not None
-    replay = Replay([interaction])
+    replay = in_order([interaction])
     request = decode_request(interaction.request.json)
 
     response = await AsyncAnthropicClient(async_sdk(replay.async_client())).complete(request)
@@ -228,7 +229,7 @@ def test_an_image_input_through_httpx2s_mock_transport() -> None:
     interaction = recorded("anthropic/image_input.json")[0]
     assert interaction.request is not None
     png = interaction.request.json["messages"][0]["content"][0]["source"]["data"]
-    replay = Replay([interaction])
+    replay = in_order([interaction])
     client = AnthropicClient(sdk(replay.client()))
     request = ChatRequest(
         model="claude-sonnet-4-5",
@@ -265,7 +266,7 @@ def test_an_image_input_through_httpx2s_mock_transport() -> None:
 
 
 def test_an_error_status_raises_the_typed_error() -> None:
-    replay = Replay(recorded("anthropic/error_invalid_request.json"))
+    replay = in_order(recorded("anthropic/error_invalid_request.json"))
     request = ChatRequest(
         model="claude-sonnet-4-5",
         max_tokens=1024,
@@ -296,7 +297,7 @@ def test_an_error_status_raises_the_typed_error() -> None:
 
 
 def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answer() -> None:
-    replay = Replay(recorded("anthropic/stream_overloaded.json"))
+    replay = in_order(recorded("anthropic/stream_overloaded.json"))
     request = ChatRequest(
         model="claude-haiku-4-5",
         max_tokens=1024,
@@ -314,7 +315,7 @@ def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answe
 
 @pytest.mark.anyio
 async def test_an_error_event_in_an_async_stream_raises_a_stream_error() -> None:
-    replay = Replay(recorded("anthropic/stream_overloaded.json"))
+    replay = in_order(recorded("anthropic/stream_overloaded.json"))
     request = ChatRequest(
         model="claude-haiku-4-5",
         max_tokens=1024,
@@ -333,7 +334,7 @@ async def test_an_error_event_in_an_async_stream_raises_a_stream_error() -> None
 
 
 def test_translation_errors_raise_before_anything_is_sent() -> None:
-    replay = Replay([])
+    replay = in_order([])
     client = AnthropicClient(sdk(replay.client()))
     request = ChatRequest(
         model="claude-haiku-4-5",
@@ -375,7 +376,7 @@ CORPUS = corpus_params("anthropic")
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
 def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_calls(path)
-    replay = Replay(calls)
+    replay = in_order(calls)
     client = AnthropicClient(sdk(replay.client()))
     expected = []
 
@@ -402,7 +403,7 @@ def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) 
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
 async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_calls(path)
-    replay = Replay(calls)
+    replay = in_order(calls)
     client = AsyncAnthropicClient(async_sdk(replay.async_client()))
 
     for call in calls:
@@ -429,7 +430,7 @@ async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | Mis
 def test_the_sdks_own_objects_decode_like_the_json(path: Path | MissingCorpus) -> None:
     """Users calling `messages.create` themselves pass its `Message` or events on."""
     calls = [call for call in corpus_calls(path) if call.response.status < 400]
-    replay = Replay(calls)
+    replay = in_order(calls)
     client = sdk(replay.client())
 
     for call in calls:

@@ -28,6 +28,7 @@ from conftest import (
     corpus_id,
     corpus_params,
     from_corpus,
+    in_order,
     recorded,
     requested,
     same_json,
@@ -107,7 +108,7 @@ def groq_api() -> Iterator[respx.MockRouter]:
 
 def serve(router: respx.MockRouter, interactions: Any) -> Replay:
     """`interactions` replayed, in order, to whatever posts to Groq's chat completions."""
-    replay = Replay(interactions)
+    replay = in_order(interactions)
     router.post(PATH).mock(side_effect=replay.respond)
     return replay
 

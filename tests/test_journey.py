@@ -44,7 +44,7 @@ import interlingua_groq
 import interlingua_mistral
 import interlingua_openai
 import interlingua_openai.responses
-from conftest import FIXTURES, bodies
+from conftest import FIXTURES, bodies, in_order
 from interlingua import (
     ChatHistory,
     ChatRequest,
@@ -210,7 +210,7 @@ class Journey:
 @pytest.fixture(scope="module")
 def journey() -> Iterator[Journey]:
     """The conversation, run once for the module's tests."""
-    replay = Replay(load_cassette(JOURNEY).interactions)
+    replay = in_order(load_cassette(JOURNEY).interactions)
     conversation = Journey(replay, clients(replay))
     conversation.ask("anthropic")
     conversation.run_tools(LISBON, OSLO)

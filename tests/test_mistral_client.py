@@ -30,6 +30,7 @@ from conftest import (
     corpus_id,
     corpus_params,
     from_corpus,
+    in_order,
     recorded,
     requested,
 )
@@ -50,7 +51,7 @@ from interlingua import (
     accumulate,
     accumulate_async,
 )
-from interlingua.testing import Interaction, Replay, load_cassette
+from interlingua.testing import Interaction, load_cassette
 from interlingua_mistral import (
     AsyncMistralClient,
     MistralClient,
@@ -118,7 +119,7 @@ def round_trip_request() -> ChatRequest:
 
 def test_a_tool_round_trip_with_thinking(respx_httpx2: RespxHttpx2) -> None:
     """Through the SDK's own client, intercepted by respx."""
-    replay = Replay(recorded("mistral/tool_round_trip_with_thinking.json"))
+    replay = in_order(recorded("mistral/tool_round_trip_with_thinking.json"))
     respx_httpx2(API).post(PATH).mock(side_effect=replay.respond)
     client = MistralClient(sdk())
     request = round_trip_request()
@@ -191,7 +192,7 @@ def test_a_complete_call_reads_the_answer_as_mistral_wrote_it() -> None:
     interaction = recorded("mistral/tool_round_trip_with_thinking.json")[0]
     answer = {**interaction.response.json, "p": "abcdef"}
     del answer["usage"]
-    replay = Replay([_answering(interaction, 200, answer)])
+    replay = in_order([_answering(interaction, 200, answer)])
 
     response = MistralClient(sdk(replay.client())).complete(round_trip_request())
 
@@ -217,7 +218,7 @@ def stream_request() -> ChatRequest:
 
 
 def test_a_stream_with_parallel_tool_calls_asks_for_no_usage() -> None:
-    replay = Replay(recorded("mistral/stream_parallel_tool_calls.json"))
+    replay = in_order(recorded("mistral/stream_parallel_tool_calls.json"))
 
     response = accumulate(MistralClient(sdk(replay.client())).stream(stream_request()))
 
@@ -237,7 +238,7 @@ def test_a_stream_with_parallel_tool_calls_asks_for_no_usage() -> None:
 @pytest.mark.anyio
 async def test_a_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None:
     """Through the SDK's own async client, intercepted by respx."""
-    replay = Replay(recorded("mistral/stream_parallel_tool_calls.json"))
+    replay = in_order(recorded("mistral/stream_parallel_tool_calls.json"))
     respx_httpx2(API).post(PATH).mock(side_effect=replay.respond)
 
     events = await AsyncMistralClient(async_sdk()).stream(stream_request())
@@ -252,7 +253,7 @@ async def test_a_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None
 async def test_a_complete_call_through_the_async_sdk() -> None:
     interaction = recorded("mistral/tool_round_trip_with_thinking.json")[1]
     assert interaction.request is not None
-    replay = Replay([interaction])
+    replay = in_order([interaction])
     request = decode_request(interaction.request.json)
 
     async with AsyncMistralClient(async_sdk(replay.async_client())) as client:
@@ -268,7 +269,7 @@ def test_an_image_input() -> None:
     assert interaction.request is not None
     url = interaction.request.json["messages"][0]["content"][0]["image_url"]["url"]
     png = url.removeprefix("data:image/png;base64,")
-    replay = Replay([interaction])
+    replay = in_order([interaction])
     request = ChatRequest(
         model="mistral-small-latest",
         max_tokens=1024,
@@ -311,7 +312,7 @@ EXTRA_FIELD = ChatRequest(
 
 
 def test_a_422_raises_the_typed_error() -> None:
-    replay = Replay(recorded("mistral/error_extra_forbidden.json"))
+    replay = in_order(recorded("mistral/error_extra_forbidden.json"))
 
     with pytest.raises(BadRequestError) as raised:
         MistralClient(sdk(replay.client())).complete(EXTRA_FIELD)
@@ -341,7 +342,7 @@ RATE_LIMITED = ChatRequest(model="mistral-large-latest", messages=(Message.user(
 
 
 def test_a_429_raises_a_retryable_rate_limit_error() -> None:
-    replay = Replay(recorded("mistral/error_rate_limited.json"))
+    replay = in_order(recorded("mistral/error_rate_limited.json"))
 
     with pytest.raises(RateLimitError) as raised:
         MistralClient(sdk(replay.client())).complete(RATE_LIMITED)
@@ -363,7 +364,7 @@ def test_a_429_raises_a_retryable_rate_limit_error() -> None:
 
 @pytest.mark.anyio
 async def test_an_error_status_on_an_async_stream_raises_before_any_event() -> None:
-    replay = Replay(recorded("mistral/error_rate_limited.json"))
+    replay = in_order(recorded("mistral/error_rate_limited.json"))
     client = AsyncMistralClient(async_sdk(replay.async_client()))
 
     with pytest.raises(RateLimitError) as raised:
@@ -377,7 +378,7 @@ def test_the_sdk_keeps_retrying_as_configured() -> None:
     """A 429 retried by the SDK's own retry config: each attempt sends the exact body."""
     (limited,) = recorded("mistral/error_rate_limited.json")
     (answered,) = recorded("mistral/image_input.json")
-    replay = Replay([limited, dataclasses.replace(limited, response=answered.response)])
+    replay = in_order([limited, dataclasses.replace(limited, response=answered.response)])
     retries = RetryConfig("backoff", BackoffStrategy(1, 1, 1.0, 1000, jitter_ms=0), False)
     client = MistralClient(
         Mistral(api_key="test-key", client=replay.client(), retry_config=retries)
@@ -495,7 +496,7 @@ def test_a_200_that_is_not_json_is_a_decode_error() -> None:
 
 
 def test_the_key_is_in_no_repr_nor_error(respx_httpx2: RespxHttpx2) -> None:
-    replay = Replay(recorded("mistral/error_rate_limited.json"))
+    replay = in_order(recorded("mistral/error_rate_limited.json"))
     respx_httpx2(API).post(PATH).mock(side_effect=replay.respond)
     client = MistralClient(api_key="sk-mistral-secret")
 
@@ -548,7 +549,7 @@ def test_the_sdk_used_directly_is_left_as_it_was() -> None:
     """The client's hooks act only inside its own calls: the user's own
     `chat.complete` on the same SDK still builds and parses as the SDK does."""
     calls = recorded("mistral/image_input.json") * 3
-    replay = Replay(calls)
+    replay = in_order(calls)
     own = sdk(replay.client())
     client = MistralClient(own)
     client.complete(RATE_LIMITED)
@@ -587,7 +588,7 @@ CORPUS = corpus_params("mistral")
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
 def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_calls(path)
-    replay = Replay(calls)
+    replay = in_order(calls)
     client = MistralClient(sdk(replay.client()))
 
     for call in calls:
@@ -612,7 +613,7 @@ def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) 
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
 async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_calls(path)
-    replay = Replay(calls)
+    replay = in_order(calls)
     client = AsyncMistralClient(async_sdk(replay.async_client()))
 
     for call in calls:

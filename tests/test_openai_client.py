@@ -26,6 +26,7 @@ from conftest import (
     corpus_id,
     corpus_params,
     from_corpus,
+    in_order,
     recorded,
     requested,
 )
@@ -47,7 +48,7 @@ from interlingua import (
     accumulate,
     accumulate_async,
 )
-from interlingua.testing import Interaction, Replay, load_cassette
+from interlingua.testing import Interaction, load_cassette
 from interlingua_openai import AsyncOpenAIClient, OpenAIClient
 from interlingua_openai.responses import AsyncOpenAIResponsesClient, OpenAIResponsesClient
 
@@ -90,7 +91,7 @@ def async_sdk(http_client: httpx2.AsyncClient | None = None) -> openai.AsyncOpen
 
 def test_a_chat_tool_round_trip(respx_httpx2: RespxHttpx2) -> None:
     """Through the SDK's own client, intercepted by respx."""
-    replay = Replay(recorded("openai/chat_tool_round_trip.json"))
+    replay = in_order(recorded("openai/chat_tool_round_trip.json"))
     respx_httpx2(API).post(CHAT_PATH).mock(side_effect=replay.respond)
     client = OpenAIClient(sdk())
     history = [
@@ -171,7 +172,7 @@ PARALLEL_REQUEST = ChatRequest(
 
 
 def test_a_chat_stream_with_parallel_tool_calls_asks_for_usage() -> None:
-    replay = Replay(recorded("openai/chat_stream_parallel_tool_calls.json"))
+    replay = in_order(recorded("openai/chat_stream_parallel_tool_calls.json"))
     response = accumulate(OpenAIClient(sdk(replay.client())).stream(PARALLEL_REQUEST))
     (body,) = replay.sent
     assert body["stream_options"] == {"include_usage": True}  # added for a stream
@@ -188,7 +189,7 @@ def test_a_chat_stream_with_parallel_tool_calls_asks_for_usage() -> None:
 @pytest.mark.anyio
 async def test_a_chat_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None:
     """Through the SDK's own async client, intercepted by respx."""
-    replay = Replay(recorded("openai/chat_stream_parallel_tool_calls.json"))
+    replay = in_order(recorded("openai/chat_stream_parallel_tool_calls.json"))
     respx_httpx2(API).post(CHAT_PATH).mock(side_effect=replay.respond)
     events = await AsyncOpenAIClient(async_sdk()).stream(PARALLEL_REQUEST)
     response = await accumulate_async(events)
@@ -198,7 +199,7 @@ async def test_a_chat_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) ->
 
 @pytest.mark.anyio
 async def test_a_refusal_through_the_async_sdk() -> None:
-    replay = Replay(recorded("openai/chat_refusal.json"))
+    replay = in_order(recorded("openai/chat_refusal.json"))
     schema = {
         "type": "object",
         "properties": {"steps": {"type": "array", "items": {"type": "string"}}},
@@ -236,7 +237,7 @@ async def test_a_refusal_through_the_async_sdk() -> None:
 
 
 def test_an_error_status_raises_the_typed_error() -> None:
-    replay = Replay(recorded("openai/chat_error_400.json"))
+    replay = in_order(recorded("openai/chat_error_400.json"))
     request = interlingua_openai.decode_request(bodies(replay.interactions)[0])
     with pytest.raises(BadRequestError) as caught:
         OpenAIClient(sdk(replay.client())).complete(request)
@@ -286,7 +287,7 @@ def test_complete_on_a_decoded_streaming_request_sends_no_stream_options() -> No
     request = interlingua_openai.decode_request(interaction.request.json)  # type: ignore[union-attr]
     assert request.stream
     assert request.options_for("openai") == {"stream_options": {"include_usage": True}}
-    replay = Replay(recorded("openai/chat_refusal.json"))  # any JSON answer will do
+    replay = in_order(recorded("openai/chat_refusal.json"))  # any JSON answer will do
     OpenAIClient(sdk(replay.client())).complete(request)
     assert replay.sent == [
         {
@@ -297,14 +298,14 @@ def test_complete_on_a_decoded_streaming_request_sends_no_stream_options() -> No
 
 
 def test_an_error_status_on_a_stream_raises_before_any_event() -> None:
-    replay = Replay(recorded("openai/chat_error_400.json"))
+    replay = in_order(recorded("openai/chat_error_400.json"))
     with pytest.raises(BadRequestError):
         OpenAIClient(sdk(replay.client())).stream(PARALLEL_REQUEST)
     assert replay.done
 
 
 def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer() -> None:
-    replay = Replay(recorded("openai/chat_stream_error.json"))
+    replay = in_order(recorded("openai/chat_stream_error.json"))
     request = interlingua_openai.decode_request(bodies(replay.interactions)[0])
     with pytest.raises(StreamError) as caught:
         accumulate(OpenAIClient(sdk(replay.client())).stream(request))
@@ -317,7 +318,7 @@ def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer(
 
 @pytest.mark.anyio
 async def test_an_error_inside_an_async_stream_raises_a_stream_error() -> None:
-    replay = Replay(recorded("openai/chat_stream_error.json"))
+    replay = in_order(recorded("openai/chat_stream_error.json"))
     request = interlingua_openai.decode_request(bodies(replay.interactions)[0])
     with pytest.raises(StreamError) as caught:
         await accumulate_async(
@@ -332,7 +333,7 @@ async def test_an_error_inside_an_async_stream_raises_a_stream_error() -> None:
 
 
 def test_a_responses_tool_round_trip_sends_the_encrypted_reasoning_back() -> None:
-    replay = Replay(recorded("openai/responses_reasoning_tool_call.json"))
+    replay = in_order(recorded("openai/responses_reasoning_tool_call.json"))
     client = OpenAIResponsesClient(sdk(replay.client()))
     options = {"include": ["reasoning.encrypted_content"], "store": False}
     history = [
@@ -404,7 +405,7 @@ RESPONSES_STREAM_REQUEST = ChatRequest(
 
 
 def test_a_responses_stream() -> None:
-    replay = Replay(recorded("openai/responses_stream_reasoning.json"))
+    replay = in_order(recorded("openai/responses_stream_reasoning.json"))
     response = accumulate(
         OpenAIResponsesClient(sdk(replay.client())).stream(RESPONSES_STREAM_REQUEST)
     )
@@ -427,7 +428,7 @@ def test_a_responses_stream() -> None:
 
 @pytest.mark.anyio
 async def test_a_responses_stream_and_call_through_the_async_sdk() -> None:
-    replay = Replay(recorded("openai/responses_stream_reasoning.json"))
+    replay = in_order(recorded("openai/responses_stream_reasoning.json"))
     client = AsyncOpenAIResponsesClient(async_sdk(replay.async_client()))
     response = await accumulate_async(await client.stream(RESPONSES_STREAM_REQUEST))
     assert response.finish_reason is FinishReason.STOP
@@ -436,7 +437,7 @@ async def test_a_responses_stream_and_call_through_the_async_sdk() -> None:
 
 @pytest.mark.anyio
 async def test_a_responses_call_through_the_async_sdk() -> None:
-    replay = Replay(recorded("openai/responses_reasoning_tool_call.json")[:1])
+    replay = in_order(recorded("openai/responses_reasoning_tool_call.json")[:1])
     request = interlingua_openai.responses.decode_request(bodies(replay.interactions)[0])
     async with AsyncOpenAIResponsesClient(async_sdk(replay.async_client())) as client:
         response = await client.complete(request)
@@ -446,7 +447,7 @@ async def test_a_responses_call_through_the_async_sdk() -> None:
 
 
 def test_a_call_through_httpx2s_mock_transport() -> None:
-    replay = Replay(recorded("openai/chat_refusal.json"))
+    replay = in_order(recorded("openai/chat_refusal.json"))
     (request_json,) = bodies(replay.interactions)
     with OpenAIClient(sdk(replay.client())) as client:
         response = client.complete(interlingua_openai.decode_request(request_json))
@@ -502,7 +503,7 @@ def corpus_interactions(param: Path | MissingCorpus) -> list[Interaction]:
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
 def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_interactions(path)
-    replay = Replay(calls)
+    replay = in_order(calls)
     for interaction in calls:
         client_type, _, codec = CLIENTS[interaction.path or ""]
         request = codec.decode_request(interaction.request.json)  # type: ignore[union-attr]
@@ -525,7 +526,7 @@ def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) 
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
 async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | MissingCorpus) -> None:
     calls = corpus_interactions(path)
-    replay = Replay(calls)
+    replay = in_order(calls)
     for interaction in calls:
         _, client_type, codec = CLIENTS[interaction.path or ""]
         request = codec.decode_request(interaction.request.json)  # type: ignore[union-attr]

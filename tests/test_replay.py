@@ -64,11 +64,14 @@ def test_a_request_past_the_recording_is_refused() -> None:
 
 
 def test_an_httpx_request_gets_an_httpx_response() -> None:
-    replay = Replay(load_cassette(IMAGE).interactions)
-    answer = replay.respond(httpx.Request("POST", "https://api.anthropic.com/v1/messages"))
+    interaction = load_cassette(IMAGE).interactions[0]
+    assert interaction.request is not None
+    replay = Replay([interaction])
+    url = "https://api.anthropic.com/v1/messages"
+    answer = replay.respond(httpx.Request("POST", url, content=interaction.request.body))
     assert isinstance(answer, httpx.Response)
     assert answer.status_code == 200
-    assert replay.sent == [None]
+    assert replay.sent == [interaction.request.json]
 
 
 def test_a_request_to_another_host_is_refused_naming_both() -> None:

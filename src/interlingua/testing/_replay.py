@@ -1,14 +1,14 @@
 """Replaying recorded traffic to real SDK clients, and keeping what they sent.
 
 `Replay(interactions)` answers each request with the recorded response of the
-first unused interaction that matches it (`_match`), byte for byte (status, headers, decoded body),
-and keeps every request, so a test asserts the exact body its code sent.
-`replay(cassette)` matches on method, URL and the JSON value of the body;
-`Replay` alone, made for tests that build requests by hand, on method, host
-and path (the query left out: the corpus records the anthropic SDK's
-`?beta=true`), so that it serves its answers in order. A request that
-matches none raises `CassetteError` naming the closest recorded
-request and each field that differs.
+first unused interaction that matches it (`_match`), byte for byte (status,
+headers, decoded body), and keeps every request, so a test asserts the exact
+body its code sent. It matches on method, URL and the JSON value of the body
+(`DEFAULT_MATCH_ON`); `match_on=("method", "host", "path")` serves the answers
+in order whatever the bodies, for a test that checks the bodies sent itself.
+A request that matches none raises `CassetteError` naming the closest
+recorded request and each field that differs. `replay(cassette)` is the same
+`Replay`, read from a file.
 
 Used as a context manager (`with replay("fixtures/x.json") as r:`, or
 `async with`), it answers every httpx and httpx2 client of the process
@@ -57,7 +57,7 @@ class Replay:
         self,
         interactions: Iterable[Interaction],
         *,
-        match_on: Iterable[str] = ("method", "host", "path"),
+        match_on: Iterable[str] = DEFAULT_MATCH_ON,
         ignore: Iterable[str] = (),
         unordered: Iterable[str] = (),
         allow_playback_repeats: bool = False,
