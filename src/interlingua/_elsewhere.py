@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from interlingua._parts import ContentPart, OpaquePart, ReasoningPart, TextPart, ToolResultPart
+from interlingua._parts import ContentPart, ReasoningPart, TextPart, ToolResultPart
 
 if TYPE_CHECKING:
     from interlingua._base import ProviderData
@@ -60,20 +60,43 @@ def report_other_fields(
     by name, as dropped; `path` names the messages (`message` for an answer's
     one). The fields of reasoning another provider made are not: the part's
     own fate is reported where it is left out or sent as text."""
+    # On every encoding's path: a value with no other provider's fields costs a
+    # look at its provider data, and its path is written only for a loss.
     one = path == "message"
     for index, message in enumerate(messages):
-        at = path if one else f"{path}[{index}]"
-        report_other_data(message.provider_data, at, provider, report)
+        data = message.provider_data
+        if data and (len(data) > 1 or provider not in data):
+            report_other_data(data, path if one else f"{path}[{index}]", provider, report)
         for position, part in enumerate(message.parts):
-            if isinstance(part, ReasoningPart | OpaquePart):
+            kind = part.type
+            if kind in _OWN_FATE:
                 continue  # reported with the part, or the whole part is another's
-            part_at = f"{at}.parts[{position}]"
-            report_other_data(part.provider_data, part_at, provider, report)
-            if isinstance(part, ToolResultPart):
-                for item, content in enumerate(part.content):
-                    if not isinstance(content, OpaquePart):
-                        at_item = f"{part_at}.content[{item}]"
-                        report_other_data(content.provider_data, at_item, provider, report)
+            data = part.provider_data  # type: ignore[union-attr]
+            if data and (len(data) > 1 or provider not in data):
+                at = path if one else f"{path}[{index}]"
+                report_other_data(data, f"{at}.parts[{position}]", provider, report)
+            if kind == "tool_result" and isinstance(part, ToolResultPart):
+                _report_content(part, index, position, path, provider, report)
+
+
+# Parts whose own provider data is not theirs to report: another provider's
+# reasoning (reported with the part) and an opaque block (all of it another's).
+_OWN_FATE = frozenset({"reasoning", "opaque"})
+
+
+def _report_content(
+    part: ToolResultPart,
+    index: int,
+    position: int,
+    path: str,
+    provider: str,
+    report: TranslationReport,
+) -> None:
+    for item, content in enumerate(part.content):
+        if content.type != "opaque" and (data := content.provider_data):
+            at = path if path == "message" else f"{path}[{index}]"
+            where = f"{at}.parts[{position}].content[{item}]"
+            report_other_data(data, where, provider, report)
 
 
 def report_other_data(
@@ -90,9 +113,9 @@ def report_other_data(
         if name == provider or "fields" not in entry:
             continue
         for key, value in entry["fields"].items():
-            where = f"{path}.provider_data.{name}.fields.{key}"
             if key in _BOOKKEEPING or not _says_something(value):
                 continue
+            where = f"{path}.provider_data.{name}.fields.{key}"
             if seen is not None:
                 if where in seen:
                     continue
