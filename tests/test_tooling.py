@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -36,3 +37,21 @@ def test_the_code_is_formatted() -> None:
 def test_mypy_strict_passes() -> None:
     result = run(tool("mypy"))
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def declared_pythons(pyproject: Path) -> list[str]:
+    """The Python versions a pyproject's classifiers name (`3.10`, ...), in order."""
+    found = re.findall(r'"Programming Language :: Python :: (3\.\d+)"', pyproject.read_text())
+    return sorted(found, key=lambda version: int(version.split(".")[1]))
+
+
+def test_ci_runs_the_oldest_and_the_newest_python_every_package_declares() -> None:
+    pyprojects = [ROOT / "pyproject.toml", *sorted(ROOT.glob("adapters/*/pyproject.toml"))]
+    declared = {str(path.relative_to(ROOT)): declared_pythons(path) for path in pyprojects}
+    versions = declared["pyproject.toml"]
+    assert versions == ["3.10", "3.11", "3.12", "3.13"]
+    assert all(found == versions for found in declared.values()), declared
+    for path in pyprojects:
+        assert f'requires-python = ">={versions[0]}"' in path.read_text(), path
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert f"PYTHONS=({versions[0]} {versions[-1]})" in ci
