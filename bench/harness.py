@@ -13,7 +13,7 @@ bytes; against parsing and writing back every chunk, what a proxy that
 translates nothing does), saving and loading a `ChatHistory`, the peers
 (`bench.peers`), import times in fresh processes and the memory of a decoded
 history; last, the limits (`bench.limits`: a 20 MB image, 100,000 messages, 10 MB of
-tool arguments, each also at a tenth of its size). Every encoder gets a `TranslationReport()`:
+tool arguments, each also at a smaller size). Every encoder gets a `TranslationReport()`:
 losses (reasoning another provider made, settings a target has not) are
 expected, and no warning is raised.
 """

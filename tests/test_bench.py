@@ -117,7 +117,7 @@ def test_the_quick_run_shows_each_limit_at_two_sizes(quick_run: tuple[str, dict[
 def test_each_limit_is_as_large_as_it_says(limit: limits.Limit) -> None:
     """A 20 MB image, 100,000 messages, 10 MB of arguments at full size; at the quick
     sizes, bodies of just their size that interlingua reads and writes back unchanged."""
-    assert limit.sizes[1] == 10 * limit.sizes[0]
+    assert limit.sizes[1] >= 4 * limit.sizes[0]
     assert (
         limit.sizes[1]
         == {"image": 20_000, "history": 100_000, "tool arguments": 10_000}[limit.name]
