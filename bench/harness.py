@@ -12,7 +12,8 @@ pair of APIs (its SSE `data:` texts parsed, `translate_stream`, written as SSE
 bytes; against parsing and writing back every chunk, what a proxy that
 translates nothing does), saving and loading a `ChatHistory`, the peers
 (`bench.peers`), import times in fresh processes and the memory of a decoded
-history. Every encoder gets a `TranslationReport()`:
+history; last, the limits (`bench.limits`: a 20 MB image, 100,000 messages, 10 MB of
+tool arguments, each also at a smaller size). Every encoder gets a `TranslationReport()`:
 losses (reasoning another provider made, settings a target has not) are
 expected, and no warning is raised.
 """
@@ -41,6 +42,8 @@ from bench.histories import (
     build_responses,
     build_streams,
 )
+from bench.limits import TITLE as LIMITS_TITLE
+from bench.limits import limit_rows
 from bench.peers import PeerPath, load_peers
 from bench.report import Row, growth_rows, print_table, write_json
 from bench.timing import Figure, Pair, Settings, import_times, measure, retained_bytes
@@ -99,6 +102,8 @@ class Plan:
     settings: Settings
     peers: bool
     json_path: str | None
+    limits: bool = True
+    quick: bool = False
 
 
 def parse_args(argv: Sequence[str] | None) -> Plan:
@@ -109,6 +114,7 @@ def parse_args(argv: Sequence[str] | None) -> Plan:
     )
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
     parser.add_argument("--no-peers", action="store_true", help="leave LiteLLM and pydantic-ai out")
+    parser.add_argument("--no-limits", action="store_true", help="leave the limits rows out")
     args = parser.parse_args(argv)
     default_sizes = "10,40" if args.quick else "10,100,1000,10000"
     sizes = tuple(sorted({int(size) for size in (args.sizes or default_sizes).split(",")}))
@@ -118,6 +124,8 @@ def parse_args(argv: Sequence[str] | None) -> Plan:
         settings=QUICK if args.quick else FULL,
         peers=not (args.quick or args.no_peers),
         json_path=args.json,
+        limits=not args.no_limits,
+        quick=args.quick,
     )
 
 
@@ -433,6 +441,7 @@ def run(plan: Plan) -> tuple[Sections, list[str]]:
     streams = stream_rows(plan.chunks, settings)
     progress("imports")
     imports = import_rows(settings)
+    limits = limit_rows(settings, quick=plan.quick, progress=progress) if plan.limits else []
     peer_results, notes = measure_peers(plan, progress)
     progress("done")
     sections: Sections = [
@@ -443,6 +452,7 @@ def run(plan: Plan) -> tuple[Sections, list[str]]:
         ("Peers, against the same baselines", _by_path(peer_results)),
         ("Imports, in fresh processes (baseline: pydantic's BaseModel)", imports),
         ("Memory of a decoded history (bytes still allocated)", memory),
+        (LIMITS_TITLE, limits),
     ]
     return sections, notes
 
@@ -450,7 +460,8 @@ def run(plan: Plan) -> tuple[Sections, list[str]]:
 def main(argv: Sequence[str] | None = None) -> int:
     plan = parse_args(argv)
     sections, notes = run(plan)
-    growths = growth_rows(sections[0][1])  # the requests: the paths measured at every size
+    # The requests and the limits: the paths measured at more than one size.
+    growths = growth_rows(sections[0][1]) + growth_rows(dict(sections)[LIMITS_TITLE])
     print_table(sections, growths, notes)
     if plan.json_path:
         write_json(plan.json_path, sections, growths, notes)

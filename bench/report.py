@@ -121,11 +121,11 @@ def _target(row: Row) -> str:
 
 
 _LEGEND = """\
-Times are medians per call, sizes in messages (streams: chunks); IQR is the interquartile
-range (q1..q3) as a share of the median. interlingua and its baseline are sampled in turn,
-so each pair of samples saw the same noise: ratio is the median of the sample-by-sample
-ratios (interlingua / baseline) and 'ratio IQR' their interquartile range. A verdict is
-PASS when the ratio is at most the target."""
+Times are medians per call, sizes in messages (streams: chunks; limits: kB or messages);
+IQR is the interquartile range (q1..q3) as a share of the median. interlingua and its
+baseline are sampled in turn, so each pair of samples saw the same noise: ratio is the
+median of the sample-by-sample ratios (interlingua / baseline) and 'ratio IQR' their
+interquartile range. A verdict is PASS when the ratio is at most the target."""
 
 _HEADER = (
     f"{'path':<44} {'size':>6}  {'interlingua':>10} {'IQR':>5}  {'baseline':>10} {'IQR':>5}"
@@ -170,7 +170,8 @@ def print_table(
                 print(f"    {note}", file=out)
     if growths:
         print(
-            "\n## Cost per message at the largest size over the next (1.00x: linear)\n"
+            "\n## Cost per message (limits: per kB or message) at the largest size over the"
+            " next (1.00x: linear)\n"
             f"{'path':<44} {'sizes':>16}  {'ours':>7}  {'range':<12}  {'floor':>7}"
             "   target   verdict",
             file=out,

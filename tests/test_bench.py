@@ -22,7 +22,7 @@ import pytest
 import interlingua_anthropic
 import interlingua_openai
 import interlingua_openai.responses
-from bench import dict_baseline, histories, typed_floor
+from bench import dict_baseline, histories, limits, typed_floor
 from bench.harness import ADAPTERS, IMPORTS, sse_bytes
 from bench.histories import API_MODELS, APIS
 from interlingua import TranslationReport, accumulate, translate_stream
@@ -86,8 +86,9 @@ def test_the_quick_run_prints_every_row(quick_run: tuple[str, dict[str, Any]]) -
 
 def test_the_quick_run_shows_growth_and_verdicts(quick_run: tuple[str, dict[str, Any]]) -> None:
     table, results = quick_run
-    assert sorted(growth["path"] for growth in results["growth"]) == sorted(REQUEST_PATHS)
-    for growth in results["growth"]:
+    growths = [growth for growth in results["growth"] if not growth["path"].startswith("limit")]
+    assert sorted(growth["path"] for growth in growths) == sorted(REQUEST_PATHS)
+    for growth in growths:
         assert growth["sizes"] == QUICK_SIZES
         assert math.isfinite(growth["per_message_growth"])
         assert growth["per_message_growth"] > 0
@@ -96,6 +97,49 @@ def test_the_quick_run_shows_growth_and_verdicts(quick_run: tuple[str, dict[str,
         assert row["checks"]["no SDK"], row["notes"]  # importing a codec loads no SDK
     assert "Targets:" in table
     assert table.count("PASS") + table.count("MISS") >= len(REQUEST_PATHS)
+
+
+def test_the_quick_run_shows_each_limit_at_two_sizes(quick_run: tuple[str, dict[str, Any]]) -> None:
+    table, results = quick_run
+    rows = results["sections"][limits.TITLE]
+    growths = {growth["path"]: growth for growth in results["growth"]}
+    for limit in limits.LIMITS:
+        for api in APIS:
+            for verb in ("decode", "encode"):
+                path = f"limit {limit.name} ({limit.unit}): {verb} {api}"
+                sizes = [row["size"] for row in rows if row["path"] == path]
+                assert sizes == list(limit.quick_sizes), path
+                assert growths[path]["sizes"] == list(limit.quick_sizes), path
+                assert path in table
+
+
+@pytest.mark.parametrize("limit", limits.LIMITS, ids=lambda limit: limit.name)
+def test_each_limit_is_as_large_as_it_says(limit: limits.Limit) -> None:
+    """A 20 MB image, 100,000 messages, 10 MB of arguments at full size; at the quick
+    sizes, bodies of just their size that interlingua reads and writes back unchanged."""
+    assert limit.sizes[1] >= 4 * limit.sizes[0]
+    assert (
+        limit.sizes[1]
+        == {"image": 20_000, "history": 100_000, "tool arguments": 10_000}[limit.name]
+    )
+    for size in limit.quick_sizes:
+        steps = limit.history(size)
+        body = histories.chat_body(steps)
+        if limit.name == "history":
+            assert len(body["messages"]) == size
+        elif limit.name == "image":
+            url = body["messages"][1]["content"][1]["image_url"]["url"]
+            assert len(url.removeprefix("data:image/png;base64,")) == size * 1000
+        else:
+            assert len(body["messages"][2]["tool_calls"][0]["function"]["arguments"]) == size * 1000
+        for api in APIS:
+            written = limits.WRITERS[api](steps)
+            report = TranslationReport()
+            assert (
+                CODECS[api].encode_request(CODECS[api].decode_request(written), report=report)
+                == written
+            )
+            assert not report
 
 
 @pytest.fixture(scope="module")

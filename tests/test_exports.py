@@ -121,6 +121,7 @@ def test_the_codec_export_list() -> None:
         "as_wire_dict",
         "copy_json",
         "decode_events",
+        "depth_checked",
         "dump_arguments",
         "effort_for_budget",
         "encode_events",

@@ -26,6 +26,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
@@ -64,6 +65,7 @@ __all__ = [
     "as_wire_dict",
     "copy_json",
     "decode_events",
+    "depth_checked",
     "dump_arguments",
     "effort_for_budget",
     "encode_events",
@@ -118,10 +120,67 @@ def encode_events(encoder: StreamEncoder, events: Iterable[StreamEvent]) -> Iter
 
 def decode_events(decoder: StreamDecoder, payloads: Iterable[Any]) -> Iterator[StreamEvent]:
     """Every payload through `decoder`, then what it holds at the end: the body of
-    each adapter's `decode_stream`."""
-    for payload in payloads:
-        yield from decoder.feed(payload)
+    each adapter's `decode_stream`. A payload nested too deeply is a `DecodeError`
+    at `events[<index>]...` (`depth_checked`)."""
+    provider = str(getattr(decoder, "provider", "stream"))  # each adapter's decoder names it
+    for index, payload in enumerate(payloads):
+        with depth_checked(payload, provider, f"events[{index}]"):
+            events = decoder.feed(payload)
+        yield from events
     yield from decoder.finish()
+
+
+class depth_checked:  # a `with` statement's, lower case like `contextlib.suppress`
+    """`with depth_checked(body, provider):` around a decoder: a body nested
+    deeper than Python's stack allows (a decoder, `copy_json`, `json.dumps` and
+    `==` all recurse) raises `DecodeError` at the path to its deepest value,
+    not `RecursionError`. It costs nothing until the stack overflows."""
+
+    __slots__ = ("body", "path", "provider")
+
+    def __init__(self, body: Any, provider: str, path: str = "") -> None:
+        self.body, self.provider, self.path = body, provider, path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if kind is not None and issubclass(kind, RecursionError):
+            depth, steps = _deepest(self.body)
+            # Its first steps name the field the deep value came in; the full path could be
+            # longer than the message worth reading.
+            where = format_path([*([self.path] if self.path else []), *steps[:_PATH_STEPS]])
+            message = f"holds a value nested {depth} levels deep, too deep to decode"
+            raise DecodeError(where, message, provider=self.provider) from None
+
+
+_PATH_STEPS = 16
+
+
+def _deepest(value: Any) -> tuple[int, list[str | int]]:
+    """The depth of the deepest object or array in `value`, and the path to it;
+    walked with a list for a stack, so any depth is measured."""
+    best: tuple[int, Any] = (0, None)
+    stack: list[tuple[Any, int, Any]] = [(value, 0, None)]  # value, depth, path as (step, parent)
+    while stack:
+        item, depth, node = stack.pop()
+        if depth > best[0]:
+            best = (depth, node)
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1, (key, node)) for key, child in item.items())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1, (i, node)) for i, child in enumerate(item))
+    steps: list[str | int] = []
+    node = best[1]
+    while node is not None:
+        steps.append(node[0] if isinstance(node[0], int) else str(node[0]))
+        node = node[1]
+    return best[0], steps[::-1]
 
 
 def json_or_text(body: Any) -> Any:

@@ -54,6 +54,7 @@ from interlingua import (
 from interlingua.codec import (
     WireReader,
     copy_json,
+    depth_checked,
     keep,
     kept,
     leftover,
@@ -105,6 +106,11 @@ def decode_request(body: dict[str, Any]) -> ChatRequest:
 
     Raises `DecodeError` naming the path of a missing or mistyped field.
     """
+    with depth_checked(body, PROVIDER):
+        return _decode_request(body)
+
+
+def _decode_request(body: dict[str, Any]) -> ChatRequest:
     body = _reader.body(body)
     system, system_kept = _decode_system(body.get("system"))
     turns = _reader.field(body, "messages", "", list)

@@ -29,6 +29,7 @@ from typing import Any, cast
 from interlingua import ChatResponse, Message, TranslationReport
 from interlingua.codec import (
     WireReader,
+    depth_checked,
     keep,
     kept,
     other_fields,
@@ -61,6 +62,11 @@ def decode_response(body: Any) -> ChatResponse:
 
     Raises `DecodeError` naming the path of a missing or mistyped field.
     """
+    with depth_checked(body, PROVIDER):
+        return _decode_response(body)
+
+
+def _decode_response(body: Any) -> ChatResponse:
     data = _reader.body(body)
     blocks = _reader.field(data, "content", "", list)
     parts = [decode_block(b, f"content[{k}]", role="assistant") for k, b in enumerate(blocks)]

@@ -97,6 +97,8 @@ def decode_stream(events: Iterable[Any]) -> Iterator[StreamEvent]:
 class AnthropicStreamDecoder:
     """Decodes one stream an event at a time, keeping what later events need."""
 
+    provider = PROVIDER
+
     def __init__(self) -> None:
         self._message: WireDict = {"content": []}
         self._held: dict[int, _Held] = {}

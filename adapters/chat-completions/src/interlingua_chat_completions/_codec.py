@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from interlingua.codec import resolve_report
+from interlingua.codec import depth_checked, resolve_report
 from interlingua_chat_completions import _request, _response, _stream, _stream_encoder
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._stream import ChatStreamDecoder
@@ -48,7 +48,8 @@ class ChatCompletionsCodec:
 
     def decode_request(self, body: Any) -> ChatRequest:
         """The `ChatRequest` a request body describes."""
-        return _request.decode_request(body, self.dialect)
+        with depth_checked(body, self.PROVIDER):
+            return _request.decode_request(body, self.dialect)
 
     def encode_response(
         self, response: ChatResponse, *, report: TranslationReport | None = None
@@ -58,7 +59,8 @@ class ChatCompletionsCodec:
 
     def decode_response(self, body: Any) -> ChatResponse:
         """The `ChatResponse` of a response body (a dict or the SDK's object)."""
-        return _response.decode_response(body, self.dialect)
+        with depth_checked(body, self.PROVIDER):
+            return _response.decode_response(body, self.dialect)
 
     def decode_stream(self, events: Iterable[Any]) -> Iterator[StreamEvent]:
         """The stream events of a stream's parsed payloads (or the SDK's chunks)."""

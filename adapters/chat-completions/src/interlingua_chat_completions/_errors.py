@@ -34,6 +34,7 @@ from interlingua.codec import json_or_text
 __all__ = [
     "decode_error",
     "encode_error",
+    "error_code",
     "error_fields",
     "error_object",
     "error_status",
@@ -74,9 +75,15 @@ def typed_error(
         message,
         provider=provider,
         type=kind if isinstance(kind, str) else None,
-        code=None if code is None else str(code),
+        code=error_code(code),
         body=payload,
     )
+
+
+def error_code(code: Any) -> str | None:
+    """An error's `code` as text: a string or a number (Groq's and Mistral's); any
+    other value is no code (its text could be as long, or as deep, as the body)."""
+    return str(code) if isinstance(code, str | int | float) and not isinstance(code, bool) else None
 
 
 def error_object(payload: Any) -> dict[str, Any]:

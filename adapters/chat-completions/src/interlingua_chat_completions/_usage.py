@@ -23,6 +23,7 @@ router's `cost`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -122,8 +123,9 @@ class UsageShape:
 
 
 def _is_count(value: object) -> bool:
-    # A JSON number: a bool is an int in Python, and never a count.
-    return type(value) in (int, float)
+    # A JSON number: a bool is an int in Python, and never a count; nor are NaN and
+    # infinity, which Python's `json` reads (and no count can be).
+    return type(value) is int or (type(value) is float and math.isfinite(value))
 
 
 CHAT_USAGE = UsageShape(

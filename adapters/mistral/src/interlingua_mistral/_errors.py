@@ -26,7 +26,12 @@ from interlingua import (
     ProviderError,
 )
 from interlingua.codec import format_path, json_or_text
-from interlingua_chat_completions._errors import error_fields, error_object, error_status
+from interlingua_chat_completions._errors import (
+    error_code,
+    error_fields,
+    error_object,
+    error_status,
+)
 from interlingua_mistral._wire import PROVIDER
 
 __all__ = ["decode_error", "encode_error"]
@@ -51,7 +56,7 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
     fields: dict[str, Any] = {
         "provider": PROVIDER,
         "type": kind,
-        "code": None if code is None else str(code),
+        "code": error_code(code),
         "body": payload,
         "request_id": _text(error.get("request_id")),
     }
@@ -72,30 +77,38 @@ def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
     return error_status(error), {"object": "error", **error_fields(error, PROVIDER)}
 
 
-def _message(value: Any) -> str | None:
+# How far down `_message` looks for the text: a body nested deeper is no error
+# shape Mistral sends, and following it would overflow the stack.
+_MESSAGE_DEPTH = 8
+
+
+def _message(value: Any, depth: int = 0) -> str | None:
     """The text of a `message` or `detail`: a string, a validation body or list
     (each error with its place), or the JSON text of one of those."""
+    if depth > _MESSAGE_DEPTH:
+        return None
     if isinstance(value, str):
         nested = json_or_text(value) if value.lstrip().startswith(("{", "[")) else None
-        found = _message(nested) if isinstance(nested, dict | list) else None
+        found = _message(nested, depth + 1) if isinstance(nested, dict | list) else None
         return found or value.strip() or None
     if isinstance(value, dict):
-        return _message(value.get("detail")) or _message(value.get("message"))
+        return _message(value.get("detail"), depth + 1) or _message(value.get("message"), depth + 1)
     if isinstance(value, list):
-        problems = [problem for item in value if (problem := _problem(item))]
+        problems = [problem for item in value if (problem := _problem(item, depth + 1))]
         return "; ".join(problems) or None
     return None
 
 
-def _problem(item: Any) -> str | None:
+def _problem(item: Any, depth: int) -> str | None:
     """One FastAPI validation error, `{"loc": [...], "msg": ...}`, as `place: msg`."""
     if not isinstance(item, dict):
-        return _message(item)
+        return _message(item, depth)
     message = _text(item.get("msg")) or _text(item.get("message")) or _text(item.get("type"))
     loc = item.get("loc")
     if not isinstance(loc, list) or not loc or message is None:
         return message
-    place = format_path([part if isinstance(part, int) else str(part) for part in loc])
+    # A place is keys and indexes; anything else in it is shown as `?`.
+    place = format_path([part if isinstance(part, int | str) else "?" for part in loc])
     return f"{place}: {message}"
 
 

@@ -32,6 +32,7 @@ from interlingua import ChatRequest, Message, TextPart, ToolResultPart, Translat
 from interlingua.codec import (
     WireReader,
     copy_json,
+    depth_checked,
     keep,
     kept,
     other_fields,
@@ -71,7 +72,8 @@ def encode_request(
 def decode_request(body: Any) -> ChatRequest:
     """The `ChatRequest` a Responses API body describes."""
     decoder = _Decoder()
-    return decoder.request(decoder.read.body(body))
+    with depth_checked(body, PROVIDER):
+        return decoder.request(decoder.read.body(body))
 
 
 def _forms(owner: Any) -> dict[str, Any]:

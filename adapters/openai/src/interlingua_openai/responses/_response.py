@@ -24,6 +24,7 @@ from interlingua import ChatResponse, ContentPart, Message, TokenUsage, Translat
 from interlingua.codec import (
     WireReader,
     copy_json,
+    depth_checked,
     keep,
     kept,
     overlay,
@@ -43,6 +44,11 @@ _MODELLED = ("id", "model", "output", "usage")
 
 def decode_response(body: Any) -> ChatResponse:
     """The `ChatResponse` of a Responses API body (a dict or the SDK's `Response`)."""
+    with depth_checked(body, PROVIDER):
+        return _decode_response(body)
+
+
+def _decode_response(body: Any) -> ChatResponse:
     read = WireReader(PROVIDER)
     body = read.body(body)
     output = read.array(read.field(body, "output", "", list), "output")

@@ -85,6 +85,8 @@ def decode_stream(events: Iterable[Any]) -> Iterator[StreamEvent]:
 class ResponsesStreamDecoder:
     """Turns Responses API events into stream events, one at a time."""
 
+    provider = PROVIDER
+
     def __init__(self) -> None:
         self.read = WireReader(PROVIDER)
         self.parts = PartDecoder()
