@@ -100,9 +100,7 @@ def demo(
     if json_output:
         typer.echo(_dumps(demo_json(played)))
     else:
-        force = {Color.auto: None, Color.always: True, Color.never: False}[color]
-        no_color = True if color is Color.never else None
-        show_demo(played, Console(force_terminal=force, no_color=no_color, highlight=False))
+        show_demo(played, _console(color))
     if played.proof is None or not played.proof.unchanged:
         raise typer.Exit(1)
 
@@ -159,6 +157,32 @@ def validate(
     if problems:
         raise typer.Exit(1)
     typer.echo(f"{file}: nothing {target} would refuse", err=True)
+
+
+@app.command(epilog="Example: interlingua inspect fixtures/journey.json")
+def inspect(
+    file: FileArg,
+    json_output: JsonFlag = False,
+    color: Annotated[Color, typer.Option(help="Colour the summary.")] = Color.auto,
+    debug: Debug = False,
+) -> None:
+    """Summarise a cassette (vcrpy, pytest-recording, interlingua's own
+    recordings) or a saved history: its turns, parts, tool calls, reasoning
+    and usage.
+    """
+    from interlingua.cli._inspect import inspect_file, show_summary, summary_json
+
+    summary = _guarded("inspect", debug, lambda: inspect_file(file))
+    if json_output:
+        typer.echo(_dumps(summary_json(summary)))
+    else:
+        show_summary(summary, _console(color))
+
+
+def _console(color: Color) -> Console:
+    """A console for standard output: colour where it is a terminal (`auto`)."""
+    force = {Color.auto: None, Color.always: True, Color.never: False}[color]
+    return Console(force_terminal=force, no_color=color is Color.never or None, highlight=False)
 
 
 def _dumps(value: Any) -> str:
