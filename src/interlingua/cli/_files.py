@@ -121,12 +121,12 @@ def adapter(name: str) -> Adapter:
     """The adapter `name`; a missing one is named with the command that installs it."""
     try:
         return get_adapter(name)
-    except AdapterNotFoundError:
+    except (AdapterNotFoundError, ImportError):
         pass
     if name in DISTRIBUTIONS:
         raise InputError(
             f"the {name!r} adapter is not installed: pip install {DISTRIBUTIONS[name]}"
-        )
+        ) from None
     known = ", ".join(available_adapters()) or "none installed"
     raise InputError(f"no adapter named {name!r} (installed: {known})")
 
