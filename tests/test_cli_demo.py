@@ -44,7 +44,9 @@ def test_the_demo_run_as_a_command_names_every_provider_and_proves_the_signature
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert ANSI not in out
-    for number, (provider, name) in enumerate(zip(PROVIDERS, [*NAMES, "Anthropic"]), 1):
+    for number, (provider, name) in enumerate(
+        zip(PROVIDERS, [*NAMES, "Anthropic"], strict=True), 1
+    ):
         assert f"Turn {number} · {name} ({provider})" in out
     assert PROOF in " ".join(out.split())
     assert result.stderr == ""
@@ -150,4 +152,5 @@ def test_the_module_runs_the_command_and_its_help_shows_an_example() -> None:
 
     assert result.returncode == 0, result.stderr
     assert "Example: interlingua demo" in result.stdout
-    assert "--json" in result.stdout and "--fixture" in result.stdout
+    assert "--json" in result.stdout
+    assert "--fixture" in result.stdout
