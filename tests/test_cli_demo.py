@@ -154,3 +154,13 @@ def test_the_module_runs_the_command_and_its_help_shows_an_example() -> None:
     assert "Example: interlingua demo" in result.stdout
     assert "--json" in result.stdout
     assert "--fixture" in result.stdout
+
+
+def test_the_readme_begins_with_the_demo_then_the_tests() -> None:
+    readme = (FIXTURES.parent / "README.md").read_text(encoding="utf-8")
+    first_block = readme.split("```sh\n", 1)[1].split("```", 1)[0]
+
+    commands = [line.split("#")[0].strip() for line in first_block.splitlines()]
+    assert commands == ["python3 -m pip install uv && uv run interlingua demo", "uv run pytest"]
+    assert readme.index("## Set up and see it work") < readme.index("## Quickstart: the core")
+    assert readme.index("## The command line") < readme.index("## Performance")
