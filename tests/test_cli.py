@@ -427,3 +427,15 @@ def test_help_of_each_command_shows_an_example(command: list[str], example: str)
 
     assert result.exit_code == 0
     assert example in " ".join(result.stdout.split())
+
+
+def test_the_command_line_imports_no_provider_sdk_until_the_demo_runs() -> None:
+    code = (
+        "import sys, interlingua.cli\n"
+        "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'httpx', 'httpx2', 'respx'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"
