@@ -50,7 +50,6 @@ Model = Annotated[
     str | None, typer.Option("--model", help="The model to ask for (a history names none).")
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="One JSON document, for machines.")]
-ADAPTERS = "anthropic, openai (Chat Completions), openai-responses, mistral, groq"
 
 
 def _fail(command: str, message: str, status: int) -> NoReturn:
@@ -113,7 +112,7 @@ def convert(
     target: Target,
     origin: Origin = None,
     model: Model = None,
-    strict: Annotated[bool, typer.Option(help="Fail (status 1) on any loss.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail (status 1) on any loss.")] = False,
     debug: Debug = False,
 ) -> None:
     """Convert a request body, an answer body, a recorded stream or a saved
