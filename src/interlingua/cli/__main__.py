@@ -1,0 +1,5 @@
+"""`python -m interlingua.cli`."""
+
+from interlingua.cli._app import main
+
+main()

@@ -1,0 +1,195 @@
+"""The `interlingua` command: `demo`, `convert`, `validate` and `inspect`.
+
+Exit statuses: 0 done; 1 a finding (`validate` found problems, `convert
+--strict` met a loss, the demo's signature proof failed); 2 a usage or input
+error, said in one line on standard error (`--debug` shows the traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+
+from interlingua._errors import TranslationError
+from interlingua.cli._files import InputError, one_line, read
+
+__all__ = ["app", "main"]
+
+T = TypeVar("T")
+
+app = typer.Typer(
+    name="interlingua",
+    help="Translate LLM chat requests, answers, streams and histories between providers.",
+    epilog="Example: interlingua demo",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class Color(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+Debug = Annotated[bool, typer.Option("--debug", help="Show the traceback of an error.")]
+FileArg = Annotated[str, typer.Argument(metavar="FILE", help="The input file, or - for stdin.")]
+Target = Annotated[str, typer.Option("--to", metavar="B", help="The target API's adapter.")]
+Origin = Annotated[
+    str | None,
+    typer.Option("--from", metavar="A", help="The input's API (not needed for a history)."),
+]
+Model = Annotated[
+    str | None, typer.Option("--model", help="The model to ask for (a history names none).")
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="One JSON document, for machines.")]
+
+
+def _fail(command: str, message: str, status: int) -> NoReturn:
+    typer.echo(f"interlingua {command}: {message}", err=True)
+    raise typer.Exit(status)
+
+
+def _guarded(command: str, debug: bool, action: Callable[[], T]) -> T:
+    """`action`'s result; an error becomes one line and exit status 2 (a
+    strict loss 1), or, with `--debug`, its traceback."""
+    try:
+        return action()
+    except (typer.Exit, KeyboardInterrupt):
+        raise
+    except Exception as error:
+        if debug:
+            raise
+        if isinstance(error, TranslationError):
+            _fail(command, f"strict: {error}", 1)
+        if isinstance(error, InputError):
+            _fail(command, str(error), 2)
+        _fail(command, f"{type(error).__name__}: {one_line(error)}", 2)
+
+
+@app.command(epilog="Example: interlingua demo | less   (or: interlingua demo --json)")
+def demo(
+    json_output: JsonFlag = False,
+    fixture: Annotated[
+        Path | None,
+        typer.Option(help="The recording to replay [default: fixtures/journey.json]."),
+    ] = None,
+    color: Annotated[Color, typer.Option(help="Colour the tables.")] = Color.auto,
+    debug: Debug = False,
+) -> None:
+    """Replay one conversation across Anthropic, Chat Completions, Mistral, Groq
+    and the Responses API, and back to Anthropic, through each provider's own SDK
+    client: no key, no network.
+
+    Each turn shows what the history held, what was sent, what the target left
+    out or changed and why, the answer and its usage; at the end the total
+    usage, and the proof that Anthropic's signed thinking came back unchanged.
+    """
+    from interlingua.cli._demo import find_fixture, run_demo
+    from interlingua.cli._demo_view import demo_json, show_demo
+
+    played = _guarded("demo", debug, lambda: run_demo(find_fixture(fixture)))
+    if json_output:
+        typer.echo(_dumps(demo_json(played)))
+    else:
+        show_demo(played, _console(color))
+    if played.proof is None or not played.proof.unchanged:
+        raise typer.Exit(1)
+
+
+@app.command(
+    epilog="Example: interlingua convert --from anthropic --to openai request.json > openai.json"
+)
+def convert(
+    file: FileArg,
+    target: Target,
+    origin: Origin = None,
+    model: Model = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail (status 1) on any loss.")] = False,
+    debug: Debug = False,
+) -> None:
+    """Convert a request body, an answer body, a recorded stream or a saved
+    history to another API's format: the JSON on standard output, what the
+    target could not take on standard error.
+
+    Adapters: anthropic, openai (Chat Completions), openai-responses, mistral, groq.
+    A stream is server-sent events (data: lines) or a JSON array of payloads.
+    """
+    from interlingua.cli._convert import convert as run
+
+    converted = _guarded(
+        "convert",
+        debug,
+        lambda: run(read(file), origin=origin, target=target, strict=strict, model=model),
+    )
+    sys.stdout.write(converted.output)
+    for loss in converted.losses:
+        typer.echo(f"{loss.path}: {loss.kind}: {loss.reason}", err=True)
+
+
+@app.command(epilog="Example: interlingua validate --from anthropic --to mistral request.json")
+def validate(
+    file: FileArg,
+    target: Target,
+    origin: Origin = None,
+    model: Model = None,
+    debug: Debug = False,
+) -> None:
+    """List what the target API would refuse in a request body or a saved
+    history, one problem a line with its place; exit status 1 if there are any.
+    """
+    from interlingua.cli._convert import describe_problem
+    from interlingua.cli._convert import validate as run
+
+    problems = _guarded(
+        "validate", debug, lambda: run(read(file), origin=origin, target=target, model=model)
+    )
+    for problem in problems:
+        typer.echo(describe_problem(problem))
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"{file}: nothing {target} would refuse", err=True)
+
+
+@app.command(epilog="Example: interlingua inspect fixtures/journey.json")
+def inspect(
+    file: FileArg,
+    json_output: JsonFlag = False,
+    color: Annotated[Color, typer.Option(help="Colour the summary.")] = Color.auto,
+    debug: Debug = False,
+) -> None:
+    """Summarise a cassette (vcrpy, pytest-recording, interlingua's own
+    recordings) or a saved history: its turns, parts, tool calls, reasoning
+    and usage.
+    """
+    from interlingua.cli._inspect import inspect_file, show_summary, summary_json
+
+    summary = _guarded("inspect", debug, lambda: inspect_file(file))
+    if json_output:
+        typer.echo(_dumps(summary_json(summary)))
+    else:
+        show_summary(summary, _console(color))
+
+
+def _console(color: Color) -> Console:
+    """A console for standard output: colour where it is a terminal (`auto`)."""
+    force = {Color.auto: None, Color.always: True, Color.never: False}[color]
+    return Console(force_terminal=force, no_color=color is Color.never or None, highlight=False)
+
+
+def _dumps(value: Any) -> str:
+    import json
+
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def main() -> None:
+    """The console script's entry point."""
+    app()

@@ -1,0 +1,352 @@
+"""`interlingua demo`: one recorded conversation moved across the five APIs.
+
+An application keeps one `ChatHistory` and sends it, turn by turn, to the API
+it wants next, each through interlingua's client over that provider's real SDK
+client, built as an application builds it (a key and nothing else), answered
+by `interlingua.testing.replay` from `fixtures/journey.json` (hand-made,
+shaped like real traffic). The replay matches every request on its method,
+URL and whole body, so each turn proves that the body sent is the recorded one.
+
+The conversation's script is here: which API each turn goes to, the settings
+of its request, the tool results the application supplies and the user's
+follow-ups. The fixture ships with the repository, not with the wheel: the
+demo finds it beside the package's source (a clone, or an editable install),
+then in `fixtures/` below the working folder; `--fixture PATH` names another.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interlingua._history import ChatHistory
+from interlingua._messages import Message
+from interlingua._report import TranslationLoss, TranslationReport
+from interlingua._request import ChatRequest, ReasoningConfig
+from interlingua._response import ChatResponse
+from interlingua._tools import ToolSpec
+from interlingua.cli._files import InputError
+
+__all__ = ["FIXTURE", "SCRIPT", "Demo", "DemoTurn", "SignatureProof", "find_fixture", "run_demo"]
+
+FIXTURE = Path("fixtures") / "journey.json"
+
+SYSTEM = (
+    "You are a travel assistant. Use the tools for live weather, "
+    "and answer in one or two sentences."
+)
+WEATHER = ToolSpec(
+    name="get_weather",
+    description="The current weather in a city.",
+    parameters={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+)
+FORECAST = ToolSpec(
+    name="get_forecast",
+    description="The weather forecast for a city, today or tomorrow.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "day": {"type": "string", "enum": ["today", "tomorrow"]},
+        },
+        "required": ["city", "day"],
+    },
+)
+
+# Each API's settings for its turn's request (the history and the tools aside).
+SETTINGS: dict[str, dict[str, Any]] = {
+    "anthropic": {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 4096,
+        "reasoning": ReasoningConfig(budget_tokens=2048),
+    },
+    "openai": {"model": "gpt-4.1", "max_tokens": 1024},
+    "mistral": {"model": "mistral-large-latest", "max_tokens": 1024},
+    "groq": {
+        "model": "openai/gpt-oss-120b",
+        "max_tokens": 1024,
+        "reasoning": ReasoningConfig(effort="low"),
+    },
+    "openai-responses": {
+        "model": "gpt-5-mini",
+        "reasoning": ReasoningConfig(effort="low"),
+        "provider_options": {
+            "openai-responses": {"include": ["reasoning.encrypted_content"], "store": False}
+        },
+    },
+}
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Send the whole history to `provider`; its answer is appended."""
+
+    provider: str
+
+
+@dataclass(frozen=True)
+class Say:
+    """The user writes `text`."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class RunTools:
+    """The application answers each call of the last answer, in order."""
+
+    results: tuple[str, ...]
+
+
+Step = Ask | Say | RunTools
+
+SCRIPT: tuple[Step, ...] = (
+    Say(
+        "I fly from Lisbon to Oslo tomorrow morning. "
+        "What is the weather like in both cities right now?"
+    ),
+    Ask("anthropic"),
+    RunTools(
+        (
+            '{"city": "Lisbon", "condition": "light rain", "temperature_c": 14, "wind_kmh": 20}',
+            '{"city": "Oslo", "condition": "snow", "temperature_c": -3, "wind_kmh": 9}',
+        )
+    ),
+    Ask("openai"),
+    Say("Will it still be snowing in Oslo when I land tomorrow afternoon?"),
+    Ask("mistral"),
+    RunTools(
+        (
+            '{"city": "Oslo", "day": "tomorrow", "forecast": "snow showers until 14:00, '
+            'then cloudy", "high_c": -1, "low_c": -6}',
+        )
+    ),
+    Ask("groq"),
+    Say("What should I pack for the two cities?"),
+    Ask("openai-responses"),
+    Say("Thanks! Sum up the weather for my trip in one sentence."),
+    Ask("anthropic"),
+)
+
+
+@dataclass(frozen=True)
+class DemoTurn:
+    """One call: the provider, the history as it stood, the request, the body
+    sent and where to, what the target left out or changed, and the answer."""
+
+    provider: str
+    history: tuple[Message, ...]
+    request: ChatRequest
+    endpoint: str
+    sent: Any
+    losses: tuple[TranslationLoss, ...]
+    response: ChatResponse
+
+
+@dataclass(frozen=True)
+class SignatureProof:
+    """Anthropic's signed thinking, as its first answer gave it and as the
+    last Anthropic request sent it back (None where no thinking block went back)."""
+
+    made_in_turn: int
+    sent_back_in_turn: int
+    made: dict[str, Any]
+    sent_back: dict[str, Any] | None
+    on_the_wire: bool
+    """Whether the signature is in the bytes of the request the SDK sent."""
+    reasoning_sent: int
+    """How many thinking blocks that request holds (1: no other provider's)."""
+
+    @property
+    def unchanged(self) -> bool:
+        return self.sent_back == self.made and self.on_the_wire and self.reasoning_sent == 1
+
+
+@dataclass
+class Demo:
+    """The conversation and the turns it took."""
+
+    fixture: Path
+    history: ChatHistory = field(default_factory=lambda: ChatHistory(messages=[]))
+    turns: list[DemoTurn] = field(default_factory=list)
+    proof: SignatureProof | None = None
+
+
+def find_fixture(given: Path | None = None) -> Path:
+    """The recording the demo replays (module docstring)."""
+    if given is not None:
+        if not given.is_file():
+            raise InputError(f"{given}: no such file (the demo's recorded conversation)")
+        return given
+    for base in (Path(__file__).resolve().parents[3], Path.cwd()):
+        if (base / FIXTURE).is_file():
+            return base / FIXTURE
+    raise InputError(
+        f"the demo's recorded conversation ({FIXTURE}) ships with the repository, "
+        "not the package: run the demo in a clone, or pass --fixture PATH"
+    )
+
+
+DEMO_KEY = "demo-key"  # replayed: no request leaves the machine
+
+
+def _anthropic() -> Any:
+    import anthropic
+
+    from interlingua_anthropic import AnthropicClient
+
+    return AnthropicClient(anthropic.Anthropic(api_key=DEMO_KEY, max_retries=0))
+
+
+def _openai() -> Any:
+    import openai
+
+    from interlingua_openai import OpenAIClient
+
+    return OpenAIClient(openai.OpenAI(api_key=DEMO_KEY, max_retries=0))
+
+
+def _responses() -> Any:
+    import openai
+
+    from interlingua_openai.responses import OpenAIResponsesClient
+
+    return OpenAIResponsesClient(openai.OpenAI(api_key=DEMO_KEY, max_retries=0))
+
+
+def _mistral() -> Any:
+    from mistralai.client import Mistral
+
+    from interlingua_mistral import MistralClient
+
+    return MistralClient(Mistral(api_key=DEMO_KEY))
+
+
+def _groq() -> Any:
+    import groq
+
+    from interlingua_groq import GroqClient
+
+    return GroqClient(groq.Groq(api_key=DEMO_KEY, max_retries=0))
+
+
+# Adapter name -> its client over the SDK, the modules that needs, the distribution.
+CLIENTS: dict[str, tuple[Callable[[], Any], tuple[str, ...], str]] = {
+    "anthropic": (_anthropic, ("interlingua_anthropic", "anthropic"), "interlingua-anthropic"),
+    "openai": (_openai, ("interlingua_openai", "openai"), "interlingua-openai"),
+    "mistral": (_mistral, ("interlingua_mistral", "mistralai"), "interlingua-mistral"),
+    "groq": (_groq, ("interlingua_groq", "groq"), "interlingua-groq"),
+    "openai-responses": (_responses, ("interlingua_openai", "openai"), "interlingua-openai"),
+}
+
+
+def check_installed() -> None:
+    """Every adapter and SDK the script calls is there, or the command that installs it is named."""
+    missing = sorted(
+        {
+            distribution
+            for provider in {step.provider for step in SCRIPT if isinstance(step, Ask)}
+            for distribution in [CLIENTS[provider][2]]
+            if any(importlib.util.find_spec(name) is None for name in CLIENTS[provider][1])
+        }
+    )
+    if missing:
+        raise InputError(
+            f"the demo needs {', '.join(missing)}: pip install {' '.join(missing)} "
+            "(in a clone, `uv run interlingua demo` installs them all)"
+        )
+
+
+@contextmanager
+def _clients() -> Iterator[dict[str, Any]]:
+    with ExitStack() as stack:
+        built = {}
+        for provider, (make, _, _) in CLIENTS.items():
+            built[provider] = make()
+            stack.callback(built[provider].close)
+        yield built
+
+
+def run_demo(fixture: Path) -> Demo:
+    """The script played against the recording: each turn through its SDK."""
+    check_installed()
+    from interlingua.testing import replay
+
+    demo = Demo(fixture, ChatHistory(messages=[Message.system(SYSTEM)]))
+    with replay(fixture) as recording, _clients() as clients:
+        for step in SCRIPT:
+            _play(step, demo, clients, recording)
+        demo.proof = _proof(demo, recording)
+    return demo
+
+
+def _play(step: Step, demo: Demo, clients: dict[str, Any], recording: Any) -> None:
+    history = demo.history
+    if isinstance(step, Say):
+        history.add_message(Message.user(step.text))
+    elif isinstance(step, RunTools):
+        calls = history.last_message.tool_calls
+        for call, result in zip(calls, step.results, strict=True):
+            history.add_message(Message.tool_result(call.id, result))
+    else:
+        messages = tuple(history.messages)
+        request = ChatRequest(
+            messages=messages, tools=(WEATHER, FORECAST), **SETTINGS[step.provider]
+        )
+        report = TranslationReport(target=step.provider)
+        response = clients[step.provider].complete(request, report=report)
+        sent = recording.requests[-1]
+        endpoint = f"{sent.method} {sent.url.host}{sent.url.path}"
+        demo.turns.append(
+            DemoTurn(
+                step.provider,
+                messages,
+                request,
+                endpoint,
+                recording.sent[-1],
+                tuple(report.losses),
+                response,
+            )
+        )
+        history.add_response(response)
+
+
+def _proof(demo: Demo, recording: Any) -> SignatureProof | None:
+    """Where Anthropic's first signed thinking block, as its answer wrote it,
+    went back to it, and how."""
+    made_in = [i for i, turn in enumerate(demo.turns) if turn.provider == "anthropic"]
+    if len(made_in) < 2:
+        return None
+    first, last = made_in[0], made_in[-1]
+    answer_id = demo.turns[first].response.id
+    answers = [
+        interaction.response.json
+        for interaction in recording.interactions
+        if isinstance(interaction.response.json, dict)
+        and interaction.response.json.get("id") == answer_id
+    ]
+    signed = [block for block in _thinking_blocks([answers[0]]) if block.get("signature")]
+    if not signed:
+        return None
+    made = signed[0]
+    reasoning = _thinking_blocks(demo.turns[last].sent.get("messages", []))
+    sent_back = [block for block in reasoning if block.get("signature") == made["signature"]]
+    on_the_wire = made["signature"].encode() in recording.requests[last].content
+    return SignatureProof(
+        first + 1, last + 1, made, next(iter(sent_back), None), on_the_wire, len(reasoning)
+    )
+
+
+def _thinking_blocks(messages: list[Any]) -> list[dict[str, Any]]:
+    return [
+        block
+        for message in messages
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if isinstance(block, dict) and block.get("type") in {"thinking", "redacted_thinking"}
+    ]

@@ -1,0 +1,216 @@
+"""`interlingua inspect`: a cassette (any format `load_cassette` reads) or a
+saved history, summarised: its turns, their parts, tool calls, reasoning and
+usage.
+
+A cassette's answers are decoded by the adapter its request went to (found by
+the URL; for a response-only fixture, by the body's shape); an answer that
+cannot be decoded is summarised by its status and the reason, not refused.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from rich.console import Console
+from rich.text import Text
+
+from interlingua._errors import InterlinguaError
+from interlingua._history import HISTORY_FORMAT, ChatHistory
+from interlingua._messages import Message
+from interlingua._response import ChatResponse
+from interlingua._usage import TokenUsage
+from interlingua.cli._files import STDIN, InputError, adapter, one_line, parse_json, read_text
+from interlingua.cli._summary import (
+    describe_answer,
+    describe_message,
+    provider_name,
+    usage_json,
+    usage_line,
+)
+
+__all__ = ["Summary", "TurnSummary", "inspect_file", "provider_of", "show_summary", "summary_json"]
+
+
+@dataclass
+class TurnSummary:
+    """One turn: a cassette's interaction (its request line, status, provider)
+    or a history's message, described part by part."""
+
+    title: str
+    provider: str | None = None
+    lines: list[str] = field(default_factory=list)
+    usage: TokenUsage | None = None
+
+
+@dataclass
+class Summary:
+    name: str
+    kind: str
+    turns: list[TurnSummary] = field(default_factory=list)
+    parts: Counter[str] = field(default_factory=Counter)
+    tool_calls: list[str] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+    def count(self, messages: list[Message]) -> None:
+        for message in messages:
+            self.parts.update(part.type for part in message.parts)
+            self.tool_calls += [call.name for call in message.tool_calls]
+            self.reasoning += [part.provider or "unknown" for part in message.reasoning]
+
+
+def provider_of(url: str | None, body: Any) -> str | None:
+    """The adapter of the API a request went to, or that wrote an answer."""
+    if url is not None:
+        parts = urlsplit(url)
+        host, path = parts.hostname or "", parts.path
+        if path.endswith("/messages"):
+            return "anthropic"
+        if path.endswith("/responses"):
+            return "openai-responses"
+        if path.endswith("/chat/completions"):
+            return next((p for p in ("mistral", "groq") if p in host), "openai")
+        return None
+    if isinstance(body, dict):
+        if body.get("type") == "message":
+            return "anthropic"
+        if body.get("object") == "response":
+            return "openai-responses"
+        if "choices" in body:
+            return "openai"
+    return None
+
+
+def inspect_file(path: str) -> Summary:
+    """The summary of a history or a cassette at `path` (`-`: standard input)."""
+    name, text = read_text(path)
+    stripped = text.lstrip()
+    if stripped.startswith("{") and f'"{HISTORY_FORMAT}"' in text:
+        document = parse_json(name, text)
+        if isinstance(document, dict) and document.get("format") == HISTORY_FORMAT:
+            return _history(name, document)
+    return _cassette(name, path, text)
+
+
+def _history(name: str, document: dict[str, Any]) -> Summary:
+    try:
+        history = ChatHistory.from_document(document)
+    except InterlinguaError as error:
+        raise InputError(f"{name}: {one_line(error)}") from error
+    summary = Summary(name, "history", usage=history.usage)
+    for index, message in enumerate(history.messages):
+        summary.turns.append(TurnSummary(f"{index} {describe_message(message, 80)}"))
+    summary.count(history.messages)
+    return summary
+
+
+def _cassette(name: str, path: str, text: str) -> Summary:
+    from interlingua.testing import load_cassette
+
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(path)
+        if path == STDIN:  # `load_cassette` reads a file, and tells formats by its suffix
+            suffix = ".json" if text.lstrip().startswith(("{", "[")) else ".yaml"
+            file = Path(folder) / f"stdin{suffix}"
+            file.write_text(text, encoding="utf-8")
+        try:
+            interactions = load_cassette(file).interactions
+        except InterlinguaError as error:
+            raise InputError(one_line(error).replace(str(file), name)) from error
+    summary = Summary(name, "cassette")
+    for index, interaction in enumerate(interactions):
+        summary.turns.append(_interaction(index, interaction, summary))
+    return summary
+
+
+def _interaction(index: int, interaction: Any, summary: Summary) -> TurnSummary:
+    request, response = interaction.request, interaction.response
+    url = None if request is None else request.url
+    provider = provider_of(url, response.json)
+    where = "a response only" if request is None else f"{request.method} {url}"
+    streamed = " (streamed)" if response.events is not None else ""
+    turn = TurnSummary(f"{index} {where} -> {response.status}{streamed}", provider)
+    if provider is None:
+        turn.lines.append("not decoded: no adapter for this API")
+        return turn
+    try:
+        answer = _decode(provider, response)
+    except InputError as error:
+        turn.lines.append(f"not decoded: {error}")
+        return turn
+    except InterlinguaError as error:
+        failed = "error" if response.status >= 400 else "not decoded"
+        turn.lines.append(f"{failed}: {one_line(error)}")
+        return turn
+    turn.lines += describe_answer(answer, 100)
+    turn.usage = answer.usage
+    summary.usage += answer.usage
+    summary.count([answer.message])
+    return turn
+
+
+def _decode(provider: str, response: Any) -> ChatResponse:
+    from interlingua._stream import accumulate
+
+    codec = adapter(provider)
+    if response.status >= 400:
+        raise codec.decode_error(response.status, response.json)
+    if response.events is not None:
+        return accumulate(codec.decode_stream(response.stream_payloads()))
+    return codec.decode_response(response.json)
+
+
+def _tally(names: list[str]) -> str:
+    counts = Counter(names)
+    return ", ".join(name if n == 1 else f"{name} x{n}" for name, n in counts.items()) or "none"
+
+
+def _totals(summary: Summary) -> list[tuple[str, str]]:
+    parts = ", ".join(f"{kind} {n}" for kind, n in summary.parts.most_common()) or "none"
+    return [
+        ("parts", parts),
+        ("tool calls", _tally(summary.tool_calls)),
+        ("reasoning", _tally(summary.reasoning)),
+        ("usage", usage_line(summary.usage)),
+    ]
+
+
+def show_summary(summary: Summary, console: Console) -> None:
+    what = "interactions" if summary.kind == "cassette" else "messages"
+    console.print(Text(f"{summary.name}: a {summary.kind} of {len(summary.turns)} {what}", "bold"))
+    for turn in summary.turns:
+        title = Text(turn.title, style="bold cyan" if summary.kind == "cassette" else "")
+        if turn.provider is not None:
+            title.append(f"  {provider_name(turn.provider)}", style="magenta")
+        console.print(title)
+        for line in turn.lines:
+            console.print(Text(f"    {line}"))
+        if turn.usage is not None:
+            console.print(Text(f"    usage: {usage_line(turn.usage)}", style="dim"))
+    for label, value in _totals(summary):
+        console.print(Text.assemble((f"{label}: ", "bold"), value))
+
+
+def summary_json(summary: Summary) -> dict[str, Any]:
+    return {
+        "file": summary.name,
+        "kind": summary.kind,
+        "turns": [
+            {
+                "title": turn.title,
+                "provider": turn.provider,
+                "lines": turn.lines,
+                "usage": None if turn.usage is None else usage_json(turn.usage),
+            }
+            for turn in summary.turns
+        ],
+        "parts": dict(summary.parts),
+        "tool_calls": summary.tool_calls,
+        "reasoning": summary.reasoning,
+        "usage": usage_json(summary.usage),
+    }

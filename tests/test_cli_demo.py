@@ -1,0 +1,166 @@
+"""`interlingua demo`: the recorded conversation of `fixtures/journey.json`,
+replayed through each provider's real SDK client, shown a table a turn (plain
+when piped, coloured for a terminal) or as JSON; run in-process and as the
+installed console script and module, as a newcomer runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import FIXTURES
+from interlingua.cli import app
+from interlingua.testing import load_cassette
+
+PROVIDERS = ["anthropic", "openai", "mistral", "groq", "openai-responses", "anthropic"]
+NAMES = ["Anthropic", "Chat Completions", "Mistral", "Groq", "Responses API"]
+PROOF = (
+    "signature proof: Anthropic's signed thinking from turn 1 came back to it in turn 6 unchanged"
+)
+ANSI = "\x1b["
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "100", "NO_COLOR": None})
+
+
+def test_the_demo_run_as_a_command_names_every_provider_and_proves_the_signature(
+    tmp_path: Path,
+) -> None:
+    # As a newcomer runs it, piped, from a folder of no interest: the fixture is found
+    # beside the package's source.
+    script = Path(sys.executable).with_name("interlingua")
+    result = subprocess.run(
+        [str(script), "demo"], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
+
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert ANSI not in out
+    for number, (provider, name) in enumerate(
+        zip(PROVIDERS, [*NAMES, "Anthropic"], strict=True), 1
+    ):
+        assert f"Turn {number} · {name} ({provider})" in out
+    assert PROOF in " ".join(out.split())
+    assert result.stderr == ""
+
+
+@pytest.fixture(scope="module")
+def plain() -> Any:
+    return run("demo")
+
+
+@pytest.fixture(scope="module")
+def as_json() -> Any:
+    return run("demo", "--json")
+
+
+def test_the_demo_as_json_has_a_turn_per_call(as_json: Any) -> None:
+    assert as_json.exit_code == 0, as_json.output
+    document = json.loads(as_json.stdout)
+    turns = document["turns"]
+    assert [turn["provider"] for turn in turns] == PROVIDERS
+    assert [turn["turn"] for turn in turns] == [1, 2, 3, 4, 5, 6]
+    recorded = load_cassette(FIXTURES / "journey.json").interactions
+    assert [turn["sent"] for turn in turns] == [i.request.json for i in recorded if i.request]
+    assert [turn["usage"]["input_tokens"] for turn in turns] == [748, 318, 367, 512, 583, 1214]
+    assert document["usage"]["input_tokens"] == 3742
+    assert document["usage"]["output_tokens"] == 652
+    assert turns[0]["losses"] == []
+    assert [loss["path"] for loss in turns[2]["losses"]] == [
+        "messages[2].parts[0]",
+        "messages[2].parts[2].id",
+        "messages[2].parts[3].id",
+        "messages[3].parts[0].tool_call_id",
+        "messages[4].parts[0].tool_call_id",
+    ]
+    assert "9" in turns[2]["losses"][1]["reason"]  # Mistral's 9-character ids, said why
+
+
+def test_the_json_proof_holds_the_block_anthropic_made_and_got_back(as_json: Any) -> None:
+    proof = json.loads(as_json.stdout)["signature_proof"]
+    first_answer = load_cassette(FIXTURES / "journey.json").interactions[0].response.json
+    made = first_answer["content"][0]
+    assert proof["made"] == proof["sent_back"] == made
+    assert proof["made"]["signature"].startswith("EvcCCkYI")
+    assert proof["on_the_wire"] is True
+    assert proof["reasoning_sent"] == 1
+    assert proof["unchanged"] is True
+
+
+def test_in_a_terminal_the_demo_is_coloured_and_shows_each_part_of_a_turn(plain: Any) -> None:
+    coloured = run("demo", "--color", "always")
+
+    assert coloured.exit_code == plain.exit_code == 0
+    assert ANSI in coloured.stdout
+    assert ANSI not in plain.stdout
+    for label in ("history", "sent", "left out, changed", "answer", "usage", "total"):
+        assert label in plain.stdout
+    assert "POST api.mistral.ai/v1/chat/completions" in plain.stdout
+    assert "3,742" in plain.stdout  # the total input tokens
+
+
+def test_a_fixture_that_is_not_there_is_one_line_and_status_2(tmp_path: Path) -> None:
+    result = run("demo", "--fixture", str(tmp_path / "nowhere.json"))
+
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert "nowhere.json: no such file" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_recording_that_the_bodies_sent_do_not_match_fails_naming_the_difference(
+    tmp_path: Path,
+) -> None:
+    # The last recorded request changed: the demo's body no longer matches it.
+    document = json.loads((FIXTURES / "journey.json").read_text())
+    document["interactions"][5]["request"]["json"]["max_tokens"] = 1
+    changed = tmp_path / "journey.json"
+    changed.write_text(json.dumps(document))
+
+    result = run("demo", "--fixture", str(changed))
+
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("interlingua demo: CassetteError: ")
+    assert "no recorded request matches POST https://api.anthropic.com/v1/messages" in (
+        result.stderr
+    )
+
+
+def test_the_demo_in_process_shows_what_the_command_shows(plain: Any) -> None:
+    assert plain.exit_code == 0
+    assert PROOF in " ".join(plain.stdout.split())
+    assert [name for name in NAMES if name not in plain.stdout] == []
+
+
+def test_the_module_runs_the_command_and_its_help_shows_an_example() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "interlingua.cli", "demo", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "Example: interlingua demo" in result.stdout
+    assert "--json" in result.stdout
+    assert "--fixture" in result.stdout
+
+
+def test_the_readme_begins_with_the_demo_then_the_tests() -> None:
+    readme = (FIXTURES.parent / "README.md").read_text(encoding="utf-8")
+    first_block = readme.split("```sh\n", 1)[1].split("```", 1)[0]
+
+    commands = [line.split("#")[0].strip() for line in first_block.splitlines()]
+    assert commands == ["python3 -m pip install uv && uv run interlingua demo", "uv run pytest"]
+    assert readme.index("## Set up and see it work") < readme.index("## Quickstart: the core")
+    assert readme.index("## The command line") < readme.index("## Performance")
