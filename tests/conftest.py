@@ -50,6 +50,32 @@ RespxHttpx2 = Callable[[str], respx.MockRouter]
 T = TypeVar("T")
 
 
+# An Anthropic request mid tool loop: signed thinking, a call, its result.
+ANTHROPIC_TOOL_TURN: dict[str, Any] = {
+    "model": "claude-sonnet-4-6",
+    "max_tokens": 1024,
+    "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "Call the tool.", "signature": "c2ln"},
+                {
+                    "type": "tool_use",
+                    "id": "toolu_01A",
+                    "name": "get_weather",
+                    "input": {"city": "Paris"},
+                },
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"}],
+        },
+    ],
+}
+
+
 def in_order(interactions: Iterable[Interaction]) -> Replay:
     """A replay serving `interactions` in order, whatever the bodies and queries."""
     return Replay(interactions, match_on=("method", "host", "path"))

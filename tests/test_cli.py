@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from conftest import FIXTURES, corpus_id, corpus_params, from_corpus, recorded
+from conftest import ANTHROPIC_TOOL_TURN, FIXTURES, corpus_id, corpus_params, from_corpus, recorded
 from interlingua import (
     ChatHistory,
     ChatRequest,
@@ -29,24 +29,7 @@ from interlingua import (
 from interlingua.cli import app
 from interlingua.testing import load_cassette
 
-BODY = {
-    "model": "claude-sonnet-4-6",
-    "max_tokens": 1024,
-    "messages": [
-        {"role": "user", "content": "Weather in Paris?"},
-        {
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": "Call the tool.", "signature": "EqQB"},
-                {"type": "tool_use", "id": "toolu_01A", "name": "get_weather", "input": {}},
-            ],
-        },
-        {
-            "role": "user",
-            "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"}],
-        },
-    ],
-}
+BODY = ANTHROPIC_TOOL_TURN
 
 
 def run(*args: str, input: str | None = None) -> Any:

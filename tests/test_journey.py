@@ -1,6 +1,7 @@
 """One conversation across the five APIs, replayed through their real SDK clients.
 
-`fixtures/journey.json` records it (hand-made, shaped like real traffic): an
+`fixtures/journey.json` records it (hand-made, shaped like real traffic; the
+system prompt, tools and settings are the demo's, `interlingua.cli._demo`): an
 application keeps one `ChatHistory` and sends it, turn by turn, to whichever
 API it wants next, each through interlingua's client over the provider's own
 SDK, answered by `Replay`:
@@ -52,11 +53,10 @@ from interlingua import (
     FinishReason,
     LossKind,
     Message,
-    ReasoningConfig,
     TokenUsage,
-    ToolSpec,
     TranslationReport,
 )
+from interlingua.cli._demo import FORECAST, SETTINGS, SYSTEM, WEATHER
 from interlingua.client import ChatClient
 from interlingua.testing import Interaction, Replay, load_cassette
 from interlingua_anthropic import AnthropicClient
@@ -67,10 +67,6 @@ from interlingua_openai.responses import OpenAIResponsesClient
 
 JOURNEY = FIXTURES / "journey.json"
 
-SYSTEM = (
-    "You are a travel assistant. Use the tools for live weather, "
-    "and answer in one or two sentences."
-)
 QUESTIONS = (
     "I fly from Lisbon to Oslo tomorrow morning. "
     "What is the weather like in both cities right now?",
@@ -88,46 +84,6 @@ OSLO_TOMORROW = (
     '"high_c": -1, "low_c": -6}'
 )
 
-WEATHER = ToolSpec(
-    name="get_weather",
-    description="The current weather in a city.",
-    parameters={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-)
-FORECAST = ToolSpec(
-    name="get_forecast",
-    description="The weather forecast for a city, today or tomorrow.",
-    parameters={
-        "type": "object",
-        "properties": {
-            "city": {"type": "string"},
-            "day": {"type": "string", "enum": ["today", "tomorrow"]},
-        },
-        "required": ["city", "day"],
-    },
-)
-
-# Each API's settings for the request of its turn (the history and tools aside).
-SETTINGS: dict[str, dict[str, Any]] = {
-    "anthropic": {
-        "model": "claude-sonnet-4-6",
-        "max_tokens": 4096,
-        "reasoning": ReasoningConfig(budget_tokens=2048),
-    },
-    "openai": {"model": "gpt-4.1", "max_tokens": 1024},
-    "mistral": {"model": "mistral-large-latest", "max_tokens": 1024},
-    "groq": {
-        "model": "openai/gpt-oss-120b",
-        "max_tokens": 1024,
-        "reasoning": ReasoningConfig(effort="low"),
-    },
-    "openai-responses": {
-        "model": "gpt-5-mini",
-        "reasoning": ReasoningConfig(effort="low"),
-        "provider_options": {
-            "openai-responses": {"include": ["reasoning.encrypted_content"], "store": False}
-        },
-    },
-}
 ADAPTERS: dict[str, Any] = {
     "anthropic": interlingua_anthropic,
     "openai": interlingua_openai,

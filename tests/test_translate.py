@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import MissingCorpus, corpus_files, from_corpus, same_json
+from conftest import ANTHROPIC_TOOL_TURN, MissingCorpus, corpus_files, from_corpus, same_json
 from interlingua import (
     ChatRequest,
     InvalidDataError,
@@ -161,23 +161,7 @@ def said_in(message: Message) -> list[Any]:
 
 
 def test_a_loss_names_the_part_and_strict_mode_raises_on_the_first() -> None:
-    body = {
-        "model": "claude-sonnet-4-6",
-        "max_tokens": 1024,
-        "messages": [
-            {"role": "user", "content": "Weather in Paris?"},
-            {
-                "role": "assistant",
-                "content": [
-                    {"type": "thinking", "thinking": "Call the tool.", "signature": "c2ln"},
-                    {"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
-                     "input": {"city": "Paris"}},
-                ],
-            },
-            {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"}]},
-        ],
-    }  # fmt: skip
+    body = ANTHROPIC_TOOL_TURN
     there = translate_request(body, source="anthropic", target="mistral")
     assert [(loss.path, loss.kind) for loss in there.losses][:2] == [
         ("messages[1].parts[0]", "dropped"),
@@ -335,34 +319,15 @@ def test_each_setting_left_out_is_its_own_loss_and_the_end_user_goes_to_each_api
     assert back.losses == []
 
 
-THOUGHT_BODY = {
-    "model": "claude-sonnet-4-6",
-    "max_tokens": 1024,
-    "messages": [
-        {"role": "user", "content": "Weather in Paris?"},
-        {
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": "Paris: call get_weather.", "signature": "c2ln"},
-                {"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
-                 "input": {"city": "Paris"}},
-            ],
-        },
-        {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"}]},
-    ],
-}  # fmt: skip
-
-
 @pytest.mark.parametrize("target", [api for api in APIS if api != "anthropic"])
 def test_another_apis_reasoning_goes_as_marked_text_only_by_option(target: str) -> None:
-    marked = '<reasoning provider="anthropic">\nParis: call get_weather.\n</reasoning>'
-    left_out = translate_request(THOUGHT_BODY, source="anthropic", target=target)
+    marked = '<reasoning provider="anthropic">\nCall the tool.\n</reasoning>'
+    left_out = translate_request(ANTHROPIC_TOOL_TURN, source="anthropic", target=target)
     assert ("messages[1].parts[0]", "dropped") in [(x.path, x.kind) for x in left_out.losses]
-    assert "Paris: call get_weather." not in json.dumps(left_out.body)
+    assert "Call the tool." not in json.dumps(left_out.body)
 
     there = translate_request(
-        THOUGHT_BODY, source="anthropic", target=target, foreign_reasoning="text"
+        ANTHROPIC_TOOL_TURN, source="anthropic", target=target, foreign_reasoning="text"
     )
     losses = [(loss.path, loss.kind) for loss in there.losses]
     assert ("messages[1].parts[0]", "transformed") in losses
@@ -374,13 +339,13 @@ def test_another_apis_reasoning_goes_as_marked_text_only_by_option(target: str) 
 
 
 def test_reasoning_as_text_never_changes_the_request_and_its_own_api_still_gets_reasoning() -> None:
-    request = get_adapter("anthropic").decode_request(THOUGHT_BODY)
+    request = get_adapter("anthropic").decode_request(ANTHROPIC_TOOL_TURN)
     asked = request.model_copy(update={"foreign_reasoning": "text"})
     before = asked.model_dump_json()
     report = TranslationReport()
     get_adapter("openai").encode_request(asked, report=report)
     assert asked.model_dump_json() == before
-    assert get_adapter("anthropic").encode_request(asked) == THOUGHT_BODY
+    assert get_adapter("anthropic").encode_request(asked) == ANTHROPIC_TOOL_TURN
     redacted = Message.assistant(ReasoningPart(redacted_data="ZW5j", provider="anthropic"))
     hidden = ChatRequest(
         model="m", messages=(Message.user("Hi"), redacted, Message.user("Go")),
