@@ -14,7 +14,7 @@ No SDK is imported: exceptions are read by their attributes (`response`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -112,19 +112,33 @@ def _request(exc: BaseException) -> Any:
 
 
 def mask_secrets(error: ProviderError, cause: BaseException, secrets: Iterable[str]) -> None:
-    """`error` and the SDK exception `cause` it was made from, in place, with
-    each of `secrets` masked wherever the answer echoed it."""
+    """`error` and the SDK exception `cause` it was made from (and the ones
+    under it), in place, with each of `secrets` masked wherever they hold it."""
     secrets = tuple(secrets)
     if not secrets:
         return
     error.message = _masked(error.message, secrets)
     error.body = _masked(error.body, secrets)
     error.failed_generation = _masked(error.failed_generation, secrets)
+    error.request_id = _masked(error.request_id, secrets)
     error.args = _masked(error.args, secrets)
-    cause.args = _masked(cause.args, secrets)
-    for name in ("message", "body"):  # the SDKs' own fields of their errors
-        if name in vars(cause):
-            setattr(cause, name, _masked(getattr(cause, name), secrets))
+    for exc in _chain(cause):
+        exc.args = _masked(exc.args, secrets)
+        # The SDKs' own fields of their errors (`message`, `body`, anthropic's `api_message`).
+        for name, value in list(vars(exc).items()):
+            if isinstance(value, str | dict | list | tuple):
+                setattr(exc, name, _masked(value, secrets))
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and the exceptions it was raised from or while handling (the HTTP
+    client's, under an SDK's connection error), each once."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
 
 
 def _masked(value: Any, secrets: tuple[str, ...]) -> Any:
