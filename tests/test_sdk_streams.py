@@ -190,7 +190,7 @@ FAILING = [
         id="openai error chunk",
     ),
     pytest.param(
-        RESPONSES, "openai/responses_stream_failed.json", ServerError,
+        RESPONSES, "openai/failed_responses_stream.json", ServerError,
         "An error occurred while processing your request.",
         id="openai-responses response.failed",
     ),
