@@ -125,6 +125,7 @@ def test_the_codec_export_list() -> None:
         "dump_arguments",
         "effort_for_budget",
         "encode_events",
+        "error_text",
         "fit_tool_call_id",
         "fitted_tool_call_id",
         "format_path",

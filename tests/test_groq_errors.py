@@ -201,7 +201,7 @@ DOCUMENTED: dict[str, tuple[Any, Case]] = {
     ),
     "502, Cloudflare's page": (
         BAD_GATEWAY,
-        Case(502, ServerError, BAD_GATEWAY, retryable=True),
+        Case(502, ServerError, "502 Bad Gateway", retryable=True),  # the page's title
     ),
     "500, an empty body": ("", Case(500, ServerError, "HTTP 500", retryable=True)),
     "in a stream, tool_use_failed": (

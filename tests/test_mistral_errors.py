@@ -223,7 +223,7 @@ CASES = {
         502,
         "<html><body><h1>502 Bad Gateway</h1></body></html>\n",
         ServerError,
-        "<html><body><h1>502 Bad Gateway</h1></body></html>",
+        "502 Bad Gateway",  # the page's text, without its tags
         retryable=True,
     ),
     "plain text": Case(

@@ -179,8 +179,10 @@ class ProviderError(InterlinguaError):
 
     `status` is the HTTP status (None for an error event inside a stream),
     `type` and `code` the provider's own error type and code, `body` the
-    decoded body exactly as received. `failed_generation` is the model's own
-    output that the provider refused after generating it (Groq's
+    decoded body exactly as received, `request_id` the provider's id of the
+    request and `retry_after` the seconds it asked to wait before the next one
+    (a `retry-after` header), where it gave them. `failed_generation` is the
+    model's own output that the provider refused after generating it (Groq's
     `tool_use_failed`: the tool call's raw text), kept for the caller to repair.
     """
 
@@ -195,6 +197,7 @@ class ProviderError(InterlinguaError):
         body: Any = None,
         request_id: str | None = None,
         failed_generation: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         self.message = message
         self.provider = provider
@@ -204,6 +207,7 @@ class ProviderError(InterlinguaError):
         self.body = body
         self.request_id = request_id
         self.failed_generation = failed_generation
+        self.retry_after = retry_after
         where = f"{provider} {status}" if status is not None else provider
         kind = f" {type}" if type else ""
         super().__init__(f"{where}{kind}: {message}")
@@ -229,6 +233,7 @@ class ProviderError(InterlinguaError):
         body: Any = None,
         request_id: str | None = None,
         failed_generation: str | None = None,
+        retry_after: float | None = None,
     ) -> ProviderError:
         """The most specific subclass for an HTTP status, or, inside a stream, for
         the provider's error type or code."""
@@ -246,6 +251,7 @@ class ProviderError(InterlinguaError):
             body=body,
             request_id=request_id,
             failed_generation=failed_generation,
+            retry_after=retry_after,
         )
 
 

@@ -6,14 +6,15 @@ A stream's payloads are the JSON data of its events, in order, up to the
 `[DONE]` sentinel. The data lines of one event are joined with newlines;
 comments and the fields other than `data` change nothing (the HTML spec's
 event-stream interpretation). A last event with no blank line after it is
-read, as `interlingua.testing.parse_sse` reads one.
+read, as `interlingua.testing.parse_sse` reads one, when its data is whole
+JSON; one whose data stops short was cut off, and is not. A stream's `done`
+says whether `[DONE]` came: one that stops before it was cut off.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import aclosing
 from typing import Any
 
@@ -47,15 +48,19 @@ class SSEStream:
     def __init__(self, response: Any, client: Any = None) -> None:
         self.response = response
         self._client = client
+        self.done = False
 
     def __iter__(self) -> Iterator[Any]:
         events = SSEData()
-        for line in itertools.chain(self.response.iter_lines(), ("",)):
+        for line in self.response.iter_lines():
             data = events.feed(line)
             if data == DONE:
+                self.done = True
                 return
             if data is not None:
                 yield json.loads(data)
+        self.done, last = _last(events)
+        yield from last
 
     def close(self) -> None:
         self.response.close()
@@ -67,23 +72,35 @@ class AsyncSSEStream:
     def __init__(self, response: Any, client: Any = None) -> None:
         self.response = response
         self._client = client
+        self.done = False
 
     async def __aiter__(self) -> AsyncIterator[Any]:
         events = SSEData()
-        async with aclosing(_ended(self.response.aiter_lines())) as lines:
+        async with aclosing(self.response.aiter_lines()) as lines:
             async for line in lines:
                 data = events.feed(line)
                 if data == DONE:
+                    self.done = True
                     return
                 if data is not None:
                     yield json.loads(data)
+        self.done, last = _last(events)
+        for payload in last:
+            yield payload
 
     async def close(self) -> None:
         await self.response.aclose()
 
 
-async def _ended(lines: AsyncIterable[str]) -> AsyncGenerator[str, None]:
-    """`lines`, then the blank line that ends a last event."""
-    async for line in lines:
-        yield line
-    yield ""
+def _last(events: SSEData) -> tuple[bool, list[Any]]:
+    """Whether a last event that no blank line ended is `[DONE]`, and its payload
+    when it came whole (none for one cut off in its middle)."""
+    data = events.feed("")
+    if data is None:
+        return False, []
+    if data == DONE:
+        return True, []
+    try:
+        return False, [json.loads(data)]
+    except ValueError:
+        return False, []

@@ -17,8 +17,12 @@ own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
   failure `ProviderConnectionError`, the SDK's exception chained as the cause.
 - `stream()` sends the request when called (awaited, for the async client), so
   an error status raises there. An error inside the stream is decoded as the
-  event it was, so `accumulate` raises `StreamError` keeping what arrived. The
-  `EventStream` closes the HTTP response when it ends, is closed, or is dropped.
+  event it was, so `accumulate` raises `StreamError` keeping what arrived; so
+  does a stream cut off before its end (`interlingua._event_stream.StreamEnd`).
+  The `EventStream` closes the HTTP response when it ends, is closed, or is dropped.
+- A typed error has the request id and retry-after of the answer's headers,
+  and the key the request carried masked wherever the answer echoed it
+  (`interlingua._sdk_errors`).
 
 This module imports no SDK: the adapter's client module does, and hands the
 SDK's classes over in its `SDKBinding` (openai's and groq's: `stainless_binding`).
@@ -29,13 +33,15 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType, TracebackType
 from typing import Any, ClassVar, Protocol
 
+from interlingua import _sdk_errors
 from interlingua._errors import DecodeError, ProviderConnectionError, ProviderError
+from interlingua._event_stream import AsyncEventStream, EventStream, StreamEnd
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
@@ -83,6 +89,9 @@ class Endpoint:
     # The request as sent streamed (True) or not: `stream` set, and whatever
     # else the API ties to streaming.
     prepare: Callable[[ChatRequest, bool], ChatRequest] = set_stream
+    # Whether a stream payload is the last of a whole stream (Anthropic's
+    # `message_stop`); None where `[DONE]` ends the streams (Chat Completions).
+    last_payload: Callable[[Any], bool] | None = None
 
     def body(
         self, request: ChatRequest, report: TranslationReport | None, *, stream: bool
@@ -109,12 +118,6 @@ class SDKTransport(Protocol):
     async def close_async(self, sdk: Any) -> None: ...
 
 
-def _request_id(exc: Exception) -> str | None:
-    """The SDK error's `request_id` (openai, anthropic), or its response's `x-request-id` (groq)."""
-    headers: Mapping[str, str] = getattr(getattr(exc, "response", None), "headers", {})
-    return getattr(exc, "request_id", None) or headers.get("x-request-id")
-
-
 @dataclass(frozen=True)
 class SDKBinding:
     """What the clients need of one SDK (anthropic, openai and groq are alike)."""
@@ -134,7 +137,7 @@ class SDKBinding:
     # None: the SDK's generic `post` and its `close` (anthropic, openai, groq).
     transport: SDKTransport | None = None
     # The request id a status error carries (an attribute, its headers).
-    request_id: Callable[[Exception], str | None] = _request_id
+    request_id: Callable[[Exception], str | None] = _sdk_errors.request_id
 
     def post(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any:
         """The answer to `body` posted to `path`: its JSON, or its stream."""
@@ -169,9 +172,13 @@ class SDKBinding:
         except self.status_error as exc:
             error = self.decode_error(getattr(exc, "status_code", None), self.error_body(exc))
             error.request_id = error.request_id or self.request_id(exc)
+            error.retry_after = _sdk_errors.retry_after(_sdk_errors.error_headers(exc))
+            _sdk_errors.mask_secrets(error, exc, _sdk_errors.sent_secrets(exc))
             raise error from exc
         except self.connection_error as exc:
-            raise ProviderConnectionError(str(exc), provider=provider) from exc
+            error = ProviderConnectionError(str(exc) or type(exc).__name__, provider=provider)
+            _sdk_errors.mask_secrets(error, exc, _sdk_errors.sent_secrets(exc))
+            raise error from exc
         except json.JSONDecodeError as exc:
             # A 200 whose body is not JSON: a proxy's page, a cut-off answer.
             raise DecodeError(
@@ -229,16 +236,42 @@ def stainless_binding(
         # An error event in a 200 stream is raised as a plain `APIError`, `body` its `error`.
         return error_payload(getattr(exc, "body", None)) if type(exc) is sdk.APIError else None
 
+    stream_cls, async_stream_cls = _noting_done(sdk)
     return SDKBinding(
         status_error=sdk.APIStatusError,
         connection_error=sdk.APIConnectionError,
-        stream_cls=sdk.Stream[object],
-        async_stream_cls=sdk.AsyncStream[object],
+        stream_cls=stream_cls,
+        async_stream_cls=async_stream_cls,
         decode_error=decode_error,
         error_body=_response_text,
         in_stream_payload=in_stream_payload,
         post_options=post_options or {},
     )
+
+
+def _noting_done(sdk: ModuleType) -> tuple[Any, Any]:
+    """The stream classes of a Stainless-generated SDK, whose `done` says whether
+    the `[DONE]` sentinel arrived: the SDK's own end the stream there, or wherever
+    the body stops, alike. (They read events in `_iter_events`, which the SDKs
+    document for subclasses of their streams to override.)"""
+
+    class Stream(sdk.Stream[object]):  # type: ignore[misc,name-defined]
+        done = False
+
+        def _iter_events(self) -> Iterator[Any]:
+            for event in super()._iter_events():
+                self.done = self.done or event.data.startswith("[DONE]")
+                yield event
+
+    class AsyncStream(sdk.AsyncStream[object]):  # type: ignore[misc,name-defined]
+        done = False
+
+        async def _iter_events(self) -> AsyncIterator[Any]:
+            async for event in super()._iter_events():
+                self.done = self.done or event.data.startswith("[DONE]")
+                yield event
+
+    return Stream, AsyncStream
 
 
 def lazy_attributes(
@@ -267,79 +300,6 @@ def sdk_client(client: Any, options: dict[str, Any], factory: Callable[..., Any]
             f"pass a {factory.__qualname__} client or the options to build one, not both"
         )
     return client if client is not None else factory(**options)
-
-
-class EventStream(Iterator[StreamEvent]):
-    """The events of one streamed call. The HTTP response is closed when the
-    events end, on `close()`, on leaving a `with` block, or when dropped."""
-
-    def __init__(self, events: Iterator[StreamEvent], response: Any) -> None:
-        self._events = events
-        self._response = response
-
-    def __iter__(self) -> EventStream:
-        return self
-
-    def __next__(self) -> StreamEvent:
-        try:
-            return next(self._events)
-        except BaseException:
-            self.close()
-            raise
-
-    def close(self) -> None:
-        response, self._response = self._response, None
-        if response is not None:
-            response.close()
-
-    def __enter__(self) -> EventStream:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        self.close()
-
-
-class AsyncEventStream(AsyncIterator[StreamEvent]):
-    """`EventStream` for async clients; `aclose()` (or `async with`) closes it.
-    One dropped unclosed is closed by the SDK's HTTP client when it shuts."""
-
-    def __init__(self, events: AsyncIterator[StreamEvent], response: Any) -> None:
-        self._events = events
-        self._response = response
-
-    def __aiter__(self) -> AsyncEventStream:
-        return self
-
-    async def __anext__(self) -> StreamEvent:
-        try:
-            return await self._events.__anext__()
-        except BaseException:
-            await self.aclose()
-            raise
-
-    async def aclose(self) -> None:
-        response, self._response = self._response, None
-        if response is not None:
-            await response.close()
-
-    async def __aenter__(self) -> AsyncEventStream:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 class ChatClient:
@@ -374,8 +334,10 @@ class ChatClient:
 
     def _events(self, response: Any) -> Iterator[StreamEvent]:
         decoder = self.endpoint.stream_decoder()
+        end = StreamEnd(self.endpoint.last_payload, response, self.endpoint.provider)
         with self.binding.errors(self.endpoint.provider):
-            yield from decode_events(decoder, self.binding.payloads(response))
+            payloads = end.payloads(self.binding.payloads(response))
+            yield from end.events(decode_events(decoder, payloads))
 
     def close(self) -> None:
         self.binding.close(self.sdk)
@@ -427,11 +389,12 @@ class AsyncChatClient:
 
     async def _events(self, response: Any) -> AsyncIterator[StreamEvent]:
         decoder = self.endpoint.stream_decoder()
+        end = StreamEnd(self.endpoint.last_payload, response, self.endpoint.provider)
         with self.binding.errors(self.endpoint.provider):
-            async for payload in self.binding.async_payloads(response):
-                for event in decoder.feed(payload):
+            async for payload in end.async_payloads(self.binding.async_payloads(response)):
+                for event in end.events(decoder.feed(payload), check=False):
                     yield event
-        for event in decoder.finish():
+        for event in end.events(decoder.finish()):
             yield event
 
     async def close(self) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -69,6 +70,7 @@ __all__ = [
     "dump_arguments",
     "effort_for_budget",
     "encode_events",
+    "error_text",
     "fit_tool_call_id",
     "fitted_tool_call_id",
     "format_path",
@@ -194,6 +196,35 @@ def json_or_text(body: Any) -> Any:
         except (ValueError, RecursionError):
             return body
     return body
+
+
+# An error page's title, its tags and its runs of white space.
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+_TAGS = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<[^>]*>", re.IGNORECASE | re.DOTALL)
+_SPACE = re.compile(r"\s+")
+ERROR_TEXT_LIMIT = 300
+
+
+def error_text(status: int | None, payload: Any) -> str:
+    """The message of an error answer whose body is no error object of the
+    provider's: its text, trimmed (an HTML page's title, or its text without
+    tags, on one line, at most `ERROR_TEXT_LIMIT` characters); a number or a
+    JSON string as its text; else `HTTP <status>`."""
+    if isinstance(payload, bool) or payload is None:
+        text = "" if payload is None else json.dumps(payload)
+    elif isinstance(payload, int | float):
+        text = json.dumps(payload)
+    elif isinstance(payload, str):
+        title = _TITLE.search(payload)
+        text = title.group(1) if title else _TAGS.sub(" ", payload) if "<" in payload else payload
+        text = html.unescape(_SPACE.sub(" ", text)).strip()
+    else:
+        text = ""
+    if len(text) > ERROR_TEXT_LIMIT:
+        text = text[: ERROR_TEXT_LIMIT - 1].rstrip() + "…"
+    if text:
+        return text
+    return f"HTTP {status}" if status is not None else "an error without a message"
 
 
 def as_wire_dict(body: Any, *, by_alias: bool = False) -> dict[str, Any]:

@@ -31,6 +31,9 @@ MESSAGES = Endpoint(
     encode_request=encode_request,
     decode_response=decode_response,
     stream_decoder=AnthropicStreamDecoder,
+    last_payload=lambda payload: (
+        isinstance(payload, dict) and payload.get("type") == "message_stop"
+    ),
 )
 
 

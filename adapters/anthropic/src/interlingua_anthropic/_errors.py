@@ -27,7 +27,7 @@ from interlingua import (
     RateLimitError,
     ServerError,
 )
-from interlingua.codec import copy_json, json_or_text
+from interlingua.codec import copy_json, error_text, json_or_text
 from interlingua_anthropic._wire import PROVIDER, WireDict
 
 __all__ = ["ERROR_TYPES", "decode_error", "encode_error", "error_event"]
@@ -62,7 +62,7 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
     error = error if isinstance(error, dict) else {}
     details = error.get("details")
     kind = _text(error.get("type"))
-    message = _text(error.get("message")) or _fallback(status, data)
+    message = _text(error.get("message")) or error_text(status, data)
     fields: dict[str, Any] = {
         "provider": PROVIDER,
         "type": kind,
@@ -118,9 +118,3 @@ def _own_body(error: ProviderError) -> WireDict | None:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
-
-
-def _fallback(status: int | None, data: Any) -> str:
-    if isinstance(data, str) and data.strip():
-        return data.strip()[:200]
-    return f"HTTP {status}" if status is not None else "an error without a message"

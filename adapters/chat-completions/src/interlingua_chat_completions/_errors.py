@@ -29,7 +29,7 @@ from interlingua import (
     RateLimitError,
     ServerError,
 )
-from interlingua.codec import json_or_text
+from interlingua.codec import error_text, json_or_text
 
 __all__ = [
     "decode_error",
@@ -68,7 +68,7 @@ def typed_error(
     """The typed error that `error` (the error object of `payload`) describes."""
     message = error.get("message")
     if not isinstance(message, str) or not message:
-        message = _fallback(status, payload)
+        message = error_text(status, payload)
     kind, code = error.get("type"), error.get("code")
     return ProviderError.for_status(
         status,
@@ -96,12 +96,6 @@ def error_object(payload: Any) -> dict[str, Any]:
     if isinstance(error, str) and error:
         return {"message": error}  # a proxy's `{"error": "..."}`
     return payload if "message" in payload else {}
-
-
-def _fallback(status: int | None, payload: Any) -> str:
-    if isinstance(payload, str) and payload:
-        return payload
-    return f"HTTP {status}" if status is not None else "an error without a message"
 
 
 def error_status(error: ProviderError) -> int:

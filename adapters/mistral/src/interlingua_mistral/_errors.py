@@ -25,7 +25,7 @@ from interlingua import (
     BadRequestError,
     ProviderError,
 )
-from interlingua.codec import format_path, json_or_text
+from interlingua.codec import error_text, format_path, json_or_text
 from interlingua_chat_completions._errors import (
     error_code,
     error_fields,
@@ -63,7 +63,7 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
     message = (
         _message(error.get("message"))
         or _message(error.get("detail"))
-        or _fallback(status, payload)
+        or error_text(status, payload)
     )
     subclass = _ERRORS_BY_TYPE.get(kind or "") if status is None else None
     if subclass is not None:
@@ -114,9 +114,3 @@ def _problem(item: Any, depth: int) -> str | None:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
-
-
-def _fallback(status: int | None, payload: Any) -> str:
-    if isinstance(payload, str) and payload.strip():
-        return payload.strip()
-    return f"HTTP {status}" if status is not None else "an error without a message"

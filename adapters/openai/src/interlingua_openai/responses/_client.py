@@ -24,12 +24,21 @@ def _error_payload(body: Any) -> dict[str, Any]:
     return {"type": "error", **(body if isinstance(body, dict) else {"message": str(body)})}
 
 
+# A Responses stream ends with the event of the response's end, and no `[DONE]`.
+_LAST_EVENTS = frozenset({"response.completed", "response.incomplete", "response.failed"})
+
+
+def _last_payload(payload: Any) -> bool:
+    return isinstance(payload, dict) and payload.get("type") in _LAST_EVENTS
+
+
 RESPONSES = Endpoint(
     provider=PROVIDER,
     path=RESPONSES_PATH,
     encode_request=encode_request,
     decode_response=decode_response,
     stream_decoder=ResponsesStreamDecoder,
+    last_payload=_last_payload,
 )
 SDK = _client.sdk_binding(decode_error, _error_payload)
 

@@ -1,0 +1,154 @@
+"""What an SDK's exception adds to the typed error made from its body.
+
+- The request id and the wait a provider asked for come from the error
+  answer's headers (`request-id`, `x-request-id`; `retry-after-ms`, then
+  `retry-after` in seconds or as an HTTP date), where the body gives none.
+- The credentials the request carried (its `authorization`, `x-api-key` or
+  `api-key` header) are masked wherever the answer echoed them: in the typed
+  error's message, text and body, and in the SDK's exception chained to it,
+  so that no key reaches a log line or a traceback through an error.
+
+No SDK is imported: exceptions are read by their attributes (`response`,
+`headers` and `request` as httpx, httpx2 and the SDKs name them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from interlingua._errors import ProviderError
+
+__all__ = ["MASK", "error_headers", "mask_secrets", "request_id", "retry_after", "sent_secrets"]
+
+MASK = "[redacted]"
+
+# The headers a provider's SDK sends its key in (OpenAI, Groq, Mistral: a bearer
+# token; Anthropic: `x-api-key` or a bearer token; Azure: `api-key`).
+_CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key")
+# Shorter values are no key (`Bearer x` in a test), and masking them would mangle text.
+_SHORTEST_SECRET = 8
+
+
+def error_headers(exc: BaseException) -> Mapping[str, str]:
+    """The headers of the answer an SDK's status error was made from (openai,
+    anthropic and groq: its `response`; mistralai: its `headers`)."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        headers = getattr(exc, "headers", None)
+    return headers if isinstance(headers, Mapping) else {}
+
+
+def request_id(exc: BaseException) -> str | None:
+    """The SDK error's `request_id` (openai, anthropic), or its answer's
+    `request-id` (Anthropic) or `x-request-id` (OpenAI, Groq) header."""
+    found = getattr(exc, "request_id", None)
+    if isinstance(found, str) and found:
+        return found
+    headers = error_headers(exc)
+    return headers.get("request-id") or headers.get("x-request-id") or None
+
+
+def retry_after(headers: Mapping[str, str], *, now: datetime | None = None) -> float | None:
+    """The seconds an answer asks to wait before the next request: its
+    `retry-after-ms` (OpenAI's), else its `retry-after`, a number of seconds or
+    an HTTP date; None without one, or with one that is neither."""
+    milliseconds = _number(headers.get("retry-after-ms"))
+    if milliseconds is not None:
+        return milliseconds / 1000
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    seconds = _number(value)
+    if seconds is not None:
+        return seconds
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - (now or datetime.now(timezone.utc))).total_seconds())
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        number = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return number if number is not None and number >= 0 and number != float("inf") else None
+
+
+def sent_secrets(exc: BaseException) -> list[str]:
+    """The credentials the request of an SDK error carried, from its headers."""
+    request = _request(exc)
+    headers = getattr(request, "headers", None)
+    if not isinstance(headers, Mapping):
+        return []
+    secrets = []
+    for name in _CREDENTIAL_HEADERS:
+        value = headers.get(name)
+        if not isinstance(value, str):
+            continue
+        scheme, _, token = value.strip().partition(" ")
+        for secret in (token.strip() or scheme, value.strip()):
+            if len(secret) >= _SHORTEST_SECRET:
+                secrets.append(secret)
+    # The longest first, so that a key inside a header value is masked whole.
+    return sorted(set(secrets), key=len, reverse=True)
+
+
+def _request(exc: BaseException) -> Any:
+    try:  # httpx's and httpx2's errors raise when they were made without one
+        request = getattr(exc, "request", None)
+    except RuntimeError:
+        request = None
+    if request is None:  # mistralai: the answer's request
+        request = getattr(getattr(exc, "raw_response", None), "request", None)
+    return request
+
+
+def mask_secrets(error: ProviderError, cause: BaseException, secrets: Iterable[str]) -> None:
+    """`error` and the SDK exception `cause` it was made from (and the ones
+    under it), in place, with each of `secrets` masked wherever they hold it."""
+    secrets = tuple(secrets)
+    if not secrets:
+        return
+    error.message = _masked(error.message, secrets)
+    error.body = _masked(error.body, secrets)
+    error.failed_generation = _masked(error.failed_generation, secrets)
+    error.request_id = _masked(error.request_id, secrets)
+    error.args = _masked(error.args, secrets)
+    for exc in _chain(cause):
+        exc.args = _masked(exc.args, secrets)
+        # The SDKs' own fields of their errors (`message`, `body`, anthropic's `api_message`).
+        for name, value in list(vars(exc).items()):
+            if isinstance(value, str | dict | list | tuple):
+                setattr(exc, name, _masked(value, secrets))
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and the exceptions it was raised from or while handling (the HTTP
+    client's, under an SDK's connection error), each once."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _masked(value: Any, secrets: tuple[str, ...]) -> Any:
+    """A copy of `value` (text, or JSON data) with `secrets` masked."""
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, MASK)
+        return value
+    if isinstance(value, dict):
+        return {_masked(key, secrets): _masked(item, secrets) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_masked(item, secrets) for item in value)
+    return value
