@@ -21,8 +21,6 @@ builds a fresh body, and copies what it lays into it from a core value:
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import html
 import json
 import re
@@ -31,6 +29,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
+from interlingua._call_ids import fit_tool_call_id, fitted_tool_call_id
 from interlingua._elsewhere import (
     reasoning_as_text,
     report_other_data,
@@ -49,7 +48,7 @@ from interlingua._provider_data import (
     merge_provider_data,
     wire_fields,
 )
-from interlingua._report import TranslationReport, resolve_report
+from interlingua._report import resolve_report
 
 if TYPE_CHECKING:
     from interlingua._gateway import WireEvent
@@ -343,77 +342,6 @@ def wire_model(model: str, provider: str) -> str:
 def dump_arguments(value: Any) -> str:
     """Tool arguments given as an object (Anthropic's `input`), as JSON text."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def fit_tool_call_id(
-    tool_call_id: str, *, allowed: str, length: int | None = None, max_length: int | None = None
-) -> str:
-    """`tool_call_id` unchanged when it fits, else a deterministic stand-in.
-
-    `allowed` is a regex character class body (`"a-zA-Z0-9_-"`); `length` asks
-    for exactly that many characters, `max_length` for at most that many. The
-    stand-in keeps the allowed characters of the id and ends in a hash of the
-    whole id, so two ids never collide and a call and its result map alike.
-    """
-    if (
-        _id_pattern(allowed).fullmatch(tool_call_id)
-        and (length is None or len(tool_call_id) == length)
-        and (max_length is None or len(tool_call_id) <= max_length)
-    ):
-        return tool_call_id
-    # surrogatepass: an id decoded from JSON may hold a lone surrogate.
-    digest = hashlib.sha256(tool_call_id.encode("utf-8", "surrogatepass")).hexdigest()
-    if length is not None:
-        return _alphanumeric(digest, length)
-    kept = "".join(re.findall(f"[{allowed}]", tool_call_id))
-    stand_in = f"{kept}_{digest[:12]}" if re.fullmatch(f"[{allowed}]", "_") else kept + digest[:12]
-    if max_length is not None and len(stand_in) > max_length:
-        stand_in = stand_in[-max_length:]
-    return stand_in
-
-
-def fitted_tool_call_id(
-    tool_call_id: str,
-    path: str,
-    report: TranslationReport,
-    *,
-    allowed: str,
-    length: int | None = None,
-    max_length: int | None = None,
-) -> str:
-    """`fit_tool_call_id`, a rewrite reported at `path` as transformed: what every
-    encoder sends as a call's or a result's id."""
-    fitted = fit_tool_call_id(tool_call_id, allowed=allowed, length=length, max_length=max_length)
-    if fitted != tool_call_id:
-        rule = _id_rule(allowed, length, max_length)
-        report.transformed(
-            path, f"tool-call id {tool_call_id!r} does not fit {rule}; sent as {fitted!r}"
-        )
-    return fitted
-
-
-def _id_rule(allowed: str, length: int | None, max_length: int | None) -> str:
-    if length is not None:
-        return f"[{allowed}]{{{length}}}"
-    if max_length is not None:
-        return f"[{allowed}]{{1,{max_length}}}"
-    return f"[{allowed}]+"
-
-
-@functools.cache
-def _id_pattern(allowed: str) -> re.Pattern[str]:
-    return re.compile(f"[{allowed}]+")
-
-
-def _alphanumeric(digest: str, length: int) -> str:
-    """`length` characters of [a-zA-Z0-9] drawn from a hex digest."""
-    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-    number = int(digest, 16)
-    chars = []
-    for _ in range(length):
-        number, rest = divmod(number, len(alphabet))
-        chars.append(alphabet[rest])
-    return "".join(chars)
 
 
 def leftover(wire: Mapping[str, Any], modeled: Mapping[str, Any]) -> dict[str, Any]:
