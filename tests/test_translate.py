@@ -19,6 +19,8 @@ import pytest
 from conftest import MissingCorpus, corpus_files, from_corpus, same_json
 from interlingua import (
     ChatRequest,
+    ChatResponse,
+    FinishReason,
     InvalidDataError,
     Message,
     ReasoningPart,
@@ -414,3 +416,79 @@ def test_an_answers_citations_left_out_elsewhere_are_reported_by_name() -> None:
             there = translate_response(body, source="anthropic", target=target)
             named = [x.path for x in there.losses if x.path.endswith(".citations")]
             assert named == expected, target
+
+
+# --- a finish reason made elsewhere, as each API writes it ---
+
+S, L, T, F, P, E = (
+    FinishReason.STOP,
+    FinishReason.LENGTH,
+    FinishReason.TOOL_CALLS,
+    FinishReason.CONTENT_FILTER,
+    FinishReason.PAUSE,
+    FinishReason.ERROR,
+)
+# The wire value each API's documentation gives a finish reason; None where it
+# has none (then `stop`, or its like, is sent and the change reported).
+CHAT_WIRE = {S: "stop", L: "length", T: "tool_calls", F: "content_filter"}
+WIRE_FINISH: dict[str, dict[FinishReason, Any]] = {
+    "anthropic": {S: "end_turn", L: "max_tokens", T: "tool_use", P: "pause_turn", F: "refusal"},
+    "openai": CHAT_WIRE,
+    "groq": CHAT_WIRE,
+    "mistral": {S: "stop", L: "length", T: "tool_calls", E: "error"},
+    "openai-responses": {
+        S: ("completed", None),
+        T: ("completed", None),
+        L: ("incomplete", "max_output_tokens"),
+        F: ("incomplete", "content_filter"),
+        E: ("failed", None),
+    },
+}
+FALLBACK = {"openai-responses": ("completed", None), "anthropic": "end_turn"}
+
+
+def wire_finish(api: str, body: dict[str, Any]) -> Any:
+    if api == "anthropic":
+        return body["stop_reason"]
+    if api == "openai-responses":
+        return body["status"], (body.get("incomplete_details") or {}).get("reason")
+    return body["choices"][0]["finish_reason"]
+
+
+@pytest.mark.parametrize("api", list(WIRE_FINISH))
+@pytest.mark.parametrize("reason", list(FinishReason))
+def test_a_finish_reason_made_elsewhere_goes_as_the_apis_own_value(
+    api: str, reason: FinishReason
+) -> None:
+    made = ChatResponse(
+        id="r1",
+        model="m",
+        provider="elsewhere",
+        message=Message.assistant("Done."),
+        finish_reason=reason,
+        raw_finish_reason="elsewhere_only",
+    )
+    report = TranslationReport()
+
+    body = get_adapter(api).encode_response(made, report=report)
+
+    expected = WIRE_FINISH[api].get(reason)
+    assert wire_finish(api, body) == (expected or FALLBACK.get(api, "stop"))
+    changed = [(loss.path, loss.kind) for loss in report.losses]
+    assert changed == ([] if expected else [("finish_reason", "transformed")])
+
+
+@pytest.mark.parametrize("api", ["anthropic", "openai", "groq", "mistral"])
+def test_a_finish_reason_the_api_made_goes_back_raw_even_unknown(api: str) -> None:
+    made = ChatResponse(
+        id="r1",
+        model="m",
+        provider=get_adapter(api).PROVIDER,
+        message=Message.assistant("Done."),
+        finish_reason=FinishReason.OTHER,
+        raw_finish_reason="a_new_reason",
+    )
+
+    body = get_adapter(api).encode_response(made, report=TranslationReport(strict=True))
+
+    assert wire_finish(api, body) == "a_new_reason"
