@@ -20,7 +20,9 @@ from pydantic import BaseModel, TypeAdapter
 
 import interlingua_anthropic
 import interlingua_groq
-from conftest import recorded
+import interlingua_openai
+import interlingua_openai.responses
+from conftest import recorded, same_json
 from interlingua import (
     ChatHistory,
     ChatRequest,
@@ -497,3 +499,70 @@ def test_a_groq_stream_with_reasoning_cut_anywhere_accumulates_to_the_same_respo
     again = accumulate(interlingua_groq.decode_stream(rechunked))
 
     assert again == accumulate(interlingua_groq.decode_stream(payloads))
+
+
+# --- OpenAI usage objects, whatever their detail groups hold ---
+
+counts = st.integers(0, 10**6)
+detail_groups = st.none() | st.dictionaries(
+    st.sampled_from(["cached_tokens", "reasoning_tokens", "audio_tokens", "note"]),
+    counts | st.none() | text,
+    max_size=3,
+)
+
+
+@given(
+    st.sampled_from(["chat", "responses"]),
+    counts,
+    counts,
+    st.none() | counts,
+    detail_groups,
+    detail_groups,
+)
+def test_an_openai_usage_object_goes_back_as_it_came_and_totals_when_it_has_no_total(
+    api: str,
+    inputs: int,
+    outputs: int,
+    total: int | None,
+    input_details: dict[str, Any] | None,
+    output_details: dict[str, Any] | None,
+) -> None:
+    """Chat Completions' and the Responses API's usage, its detail groups null,
+    empty or holding what is no count; the core counts read straight from it."""
+    names = {
+        "chat": ("prompt_tokens", "completion_tokens"),
+        "responses": ("input_tokens", "output_tokens"),
+    }
+    inputs_name, outputs_name = names[api]
+    usage: dict[str, Any] = {inputs_name: inputs, outputs_name: outputs}
+    if total is not None:
+        usage["total_tokens"] = total
+    for group, details in ((inputs_name, input_details), (outputs_name, output_details)):
+        if details is not None or group == inputs_name:
+            usage[f"{group}_details"] = details
+    codec, body = openai_body(api, usage)
+
+    decoded = codec.decode_response(body).usage
+
+    # A usage without its total goes back with it (their sum).
+    whole = usage if total is not None else {**usage, "total_tokens": inputs + outputs}
+    assert same_json(codec.encode_response(codec.decode_response(body))["usage"], whole)
+    read = (input_details or {}).get("cached_tokens")
+    thought = (output_details or {}).get("reasoning_tokens")
+    assert (decoded.input_tokens, decoded.output_tokens) == (inputs, outputs)
+    assert decoded.total_tokens == (inputs + outputs if total is None else total)
+    assert decoded.cache_read_tokens == (read if type(read) is int else 0)
+    assert decoded.reasoning_tokens == (thought if type(thought) is int else 0)
+
+
+def openai_body(api: str, usage: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    if api == "chat":
+        message = {"role": "assistant", "content": "Hi.", "refusal": None}
+        choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": "stop"}
+        body = {"id": "c1", "object": "chat.completion", "created": 1, "model": "m"}
+        return interlingua_openai, {**body, "choices": [choice], "usage": usage}
+    text = {"type": "output_text", "text": "Hi.", "annotations": []}
+    item = {"id": "m1", "type": "message", "role": "assistant", "status": "completed"}
+    body = {"id": "r1", "object": "response", "created_at": 1, "model": "m", "status": "completed"}
+    output = [{**item, "content": [text]}]
+    return interlingua_openai.responses, {**body, "output": output, "usage": usage}

@@ -460,22 +460,26 @@ def wire_finish(api: str, body: dict[str, Any]) -> Any:
 def test_a_finish_reason_made_elsewhere_goes_as_the_apis_own_value(
     api: str, reason: FinishReason
 ) -> None:
+    calls = [ToolCallPart(id="call_1", name="f", arguments="{}")] if reason is T else []
     made = ChatResponse(
         id="r1",
         model="m",
         provider="elsewhere",
-        message=Message.assistant("Done."),
+        message=Message.assistant("Done.", *calls),
         finish_reason=reason,
         raw_finish_reason="elsewhere_only",
     )
     report = TranslationReport()
+    adapter = get_adapter(api)
 
-    body = get_adapter(api).encode_response(made, report=report)
+    body = adapter.encode_response(made, report=report)
 
     expected = WIRE_FINISH[api].get(reason)
     assert wire_finish(api, body) == (expected or FALLBACK.get(api, "stop"))
     changed = [(loss.path, loss.kind) for loss in report.losses]
     assert changed == ([] if expected else [("finish_reason", "transformed")])
+    back = adapter.decode_response(body).finish_reason
+    assert back is (reason if expected else FinishReason.STOP)
 
 
 @pytest.mark.parametrize("api", ["anthropic", "openai", "groq", "mistral"])
