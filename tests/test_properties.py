@@ -512,29 +512,35 @@ detail_groups = st.none() | st.dictionaries(
 
 
 @given(
-    st.sampled_from(["chat", "responses"]),
+    st.sampled_from(["chat", "responses", "groq"]),
     counts,
     counts,
     st.none() | counts,
     detail_groups,
     detail_groups,
+    st.dictionaries(st.sampled_from(["queue_time", "total_time"]), st.none() | text | counts),
 )
-def test_an_openai_usage_object_goes_back_as_it_came_and_totals_when_it_has_no_total(
+def test_a_chat_usage_object_goes_back_as_it_came_and_totals_when_it_has_no_total(
     api: str,
     inputs: int,
     outputs: int,
     total: int | None,
     input_details: dict[str, Any] | None,
     output_details: dict[str, Any] | None,
+    timings: dict[str, Any],
 ) -> None:
     """Chat Completions' and the Responses API's usage, its detail groups null,
-    empty or holding what is no count; the core counts read straight from it."""
+    empty or holding what is no count (and Groq's timings, counts or not); the
+    core counts read straight from it."""
     names = {
+        "groq": ("prompt_tokens", "completion_tokens"),
         "chat": ("prompt_tokens", "completion_tokens"),
         "responses": ("input_tokens", "output_tokens"),
     }
     inputs_name, outputs_name = names[api]
     usage: dict[str, Any] = {inputs_name: inputs, outputs_name: outputs}
+    if api == "groq":
+        usage.update(timings)
     if total is not None:
         usage["total_tokens"] = total
     for group, details in ((inputs_name, input_details), (outputs_name, output_details)):
@@ -556,11 +562,12 @@ def test_an_openai_usage_object_goes_back_as_it_came_and_totals_when_it_has_no_t
 
 
 def openai_body(api: str, usage: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    if api == "chat":
+    if api in ("chat", "groq"):
+        codec = interlingua_groq if api == "groq" else interlingua_openai
         message = {"role": "assistant", "content": "Hi.", "refusal": None}
         choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": "stop"}
         body = {"id": "c1", "object": "chat.completion", "created": 1, "model": "m"}
-        return interlingua_openai, {**body, "choices": [choice], "usage": usage}
+        return codec, {**body, "choices": [choice], "usage": usage}
     text = {"type": "output_text", "text": "Hi.", "annotations": []}
     item = {"id": "m1", "type": "message", "role": "assistant", "status": "completed"}
     body = {"id": "r1", "object": "response", "created_at": 1, "model": "m", "status": "completed"}
