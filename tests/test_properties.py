@@ -562,6 +562,7 @@ def test_a_chat_usage_object_goes_back_as_it_came_and_totals_when_it_has_no_tota
 
 
 def openai_body(api: str, usage: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The codec of `api` and the smallest answer body of its own around `usage`."""
     if api in ("chat", "groq"):
         codec = interlingua_groq if api == "groq" else interlingua_openai
         message = {"role": "assistant", "content": "Hi.", "refusal": None}
