@@ -26,6 +26,7 @@ from interlingua import (
     ReasoningPart,
     RefusalPart,
     TextPart,
+    TokenUsage,
     ToolCallPart,
     ToolResultPart,
     TranslationError,
@@ -496,3 +497,67 @@ def test_a_finish_reason_the_api_made_goes_back_raw_even_unknown(api: str) -> No
     body = get_adapter(api).encode_response(made, report=TranslationReport(strict=True))
 
     assert wire_finish(api, body) == "a_new_reason"
+
+
+# --- usage counted elsewhere, under each API's own names ---
+
+COUNTED = TokenUsage(
+    input_tokens=100,
+    output_tokens=40,
+    cache_read_tokens=30,
+    cache_write_tokens=20,
+    reasoning_tokens=10,
+)
+CHAT_USAGE = {
+    "prompt_tokens": 100,
+    "completion_tokens": 40,
+    "total_tokens": 140,
+    "prompt_tokens_details": {"cached_tokens": 30, "cache_write_tokens": 20},
+    "completion_tokens_details": {"reasoning_tokens": 10},
+}
+# Anthropic counts the input without its cache reads and writes.
+WIRE_USAGE: dict[str, dict[str, Any]] = {
+    "anthropic": {
+        "input_tokens": 50,
+        "cache_creation_input_tokens": 20,
+        "cache_read_input_tokens": 30,
+        "output_tokens": 40,
+        "output_tokens_details": {"thinking_tokens": 10},
+    },
+    "openai": CHAT_USAGE,
+    "groq": CHAT_USAGE,
+    "mistral": CHAT_USAGE,
+    "openai-responses": {
+        "input_tokens": 100,
+        "output_tokens": 40,
+        "total_tokens": 140,
+        "input_tokens_details": {"cached_tokens": 30, "cache_write_tokens": 20},
+        "output_tokens_details": {"reasoning_tokens": 10},
+    },
+}
+
+
+@pytest.mark.parametrize("api", list(WIRE_USAGE))
+def test_usage_counted_elsewhere_goes_under_the_apis_own_names_and_reads_back(api: str) -> None:
+    made = ChatResponse(
+        id="r1",
+        model="m",
+        provider="elsewhere",
+        message=Message.assistant("Done."),
+        finish_reason=FinishReason.STOP,
+        usage=COUNTED,
+    )
+    adapter = get_adapter(api)
+
+    body = adapter.encode_response(made, report=TranslationReport(strict=True))
+
+    assert body["usage"] == WIRE_USAGE[api]
+    assert adapter.decode_response(body).usage.model_copy(update={"details": {}}) == COUNTED
+
+
+def test_a_responses_status_that_is_no_finish_reads_as_none() -> None:
+    adapter = get_adapter("openai-responses")
+    for status in ("in_progress", "queued"):
+        body = {"id": "r1", "object": "response", "model": "m", "status": status, "output": []}
+        response = adapter.decode_response(body)
+        assert (response.finish_reason, response.raw_finish_reason) == (None, status)
