@@ -519,6 +519,7 @@ detail_groups = st.none() | st.dictionaries(
     detail_groups,
     detail_groups,
     st.dictionaries(st.sampled_from(["queue_time", "total_time"]), st.none() | text | counts),
+    st.dictionaries(st.sampled_from(["cost", "service_tier"]), json_scalars, max_size=1),
 )
 def test_a_chat_usage_object_goes_back_as_it_came_and_totals_when_it_has_no_total(
     api: str,
@@ -528,17 +529,19 @@ def test_a_chat_usage_object_goes_back_as_it_came_and_totals_when_it_has_no_tota
     input_details: dict[str, Any] | None,
     output_details: dict[str, Any] | None,
     timings: dict[str, Any],
+    unknown: dict[str, Any],
 ) -> None:
     """Chat Completions' and the Responses API's usage, its detail groups null,
-    empty or holding what is no count (and Groq's timings, counts or not); the
-    core counts read straight from it."""
+    empty or holding what is no count (and Groq's timings, counts or not), with
+    a field no API documents (a router's `cost`); the core counts read straight
+    from it."""
     names = {
         "groq": ("prompt_tokens", "completion_tokens"),
         "chat": ("prompt_tokens", "completion_tokens"),
         "responses": ("input_tokens", "output_tokens"),
     }
     inputs_name, outputs_name = names[api]
-    usage: dict[str, Any] = {inputs_name: inputs, outputs_name: outputs}
+    usage: dict[str, Any] = {inputs_name: inputs, outputs_name: outputs, **unknown}
     if api == "groq":
         usage.update(timings)
     if total is not None:
