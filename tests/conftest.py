@@ -25,7 +25,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -209,6 +209,43 @@ def requested(replay: Replay) -> list[str]:
     """`METHOD /path` of each request a replay answered (the query left out:
     the corpus records the anthropic SDK's `?beta=true`)."""
     return [f"{request.method} {request.url.path}" for request in replay.requests]
+
+
+def recorded_error(interaction: Interaction) -> tuple[int, str, str]:
+    """The status, error type and message of a recorded error answer, read from
+    its body (`{"error": {"type", "message"}}`, as Anthropic, OpenAI and Groq write it)."""
+    error = interaction.response.json["error"]
+    return interaction.response.status, error["type"], error["message"]
+
+
+def error_facts(error: Any) -> tuple[Any, ...]:
+    """`recorded_error` of a provider error."""
+    return error.status, error.type, error.message
+
+
+@dataclass
+class Seen:
+    """The requests a hand-written handler was given: wrap the handler with
+    `seen.answering(handler)` and assert what was sent as for a replay."""
+
+    requests: list[Any] = field(default_factory=list)
+
+    def answering(self, handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def answer(request: Any) -> Any:
+            self.requests.append(request)
+            return handler(request)
+
+        return answer
+
+    @property
+    def sent(self) -> list[Any]:
+        """The JSON body of each request."""
+        return [json.loads(request.content) for request in self.requests]
+
+    @property
+    def paths(self) -> list[str]:
+        """`METHOD /path` of each request."""
+        return [f"{request.method} {request.url.path}" for request in self.requests]
 
 
 @pytest.fixture

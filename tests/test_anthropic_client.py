@@ -23,9 +23,11 @@ from conftest import (
     bodies,
     corpus_id,
     corpus_params,
+    error_facts,
     from_corpus,
     in_order,
     recorded,
+    recorded_error,
     requested,
 )
 from interlingua import (
@@ -56,6 +58,7 @@ from interlingua_anthropic import (
 )
 
 API = "https://api.anthropic.com"
+MESSAGES_PATH = "/v1/messages"
 WEATHER = ToolSpec(
     name="get_weather",
     description="The current weather in a city.",
@@ -160,6 +163,7 @@ def test_a_tool_round_trip_with_thinking(respx_httpx2: RespxHttpx2) -> None:
     assert second.text == "Yes, there is light rain in Lisbon right now, at about 14 °C."
     assert second.usage.input_tokens == 3 + 512 + 68
     assert replay.requests[0].headers["authorization"] == "Bearer test-key"
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(replay.sent)
 
 
 STREAM_BODY = {
@@ -196,6 +200,7 @@ def test_a_stream_through_the_sdk() -> None:
     ]
     assert response.message.reasoning[0].signature
     assert response.usage.reasoning_tokens == 24
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -210,6 +215,7 @@ async def test_a_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None
 
     assert replay.sent == [STREAM_BODY]
     assert response == accumulate(decode_stream(replay.interactions[0].response.stream_payloads()))
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -223,6 +229,7 @@ async def test_a_complete_call_through_the_async_sdk() -> None:
 
     assert replay.sent == [interaction.request.json]
     assert response == decode_response(interaction.response.json)
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(replay.sent)
 
 
 def test_an_image_input_through_httpx2s_mock_transport() -> None:
@@ -263,6 +270,7 @@ def test_an_image_input_through_httpx2s_mock_transport() -> None:
     ]
     assert replay.sent[0] == encode_request(request) == interaction.request.json
     assert response.text == "Blue."
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(replay.sent)
 
 
 def test_an_error_status_raises_the_typed_error() -> None:
@@ -294,6 +302,15 @@ def test_an_error_status_raises_the_typed_error() -> None:
     assert error.request_id == "req_011CXd8Kpw2Hn6Ts4Qm9Lz7F"
     assert not error.retryable
     assert isinstance(error.__cause__, anthropic.BadRequestError)
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(replay.sent)
+
+
+HAIKU_STREAM_BODY = {
+    "model": "claude-haiku-4-5",
+    "max_tokens": 1024,
+    "messages": [{"role": "user", "content": "Write a haiku about fog."}],
+    "stream": True,
+}
 
 
 def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answer() -> None:
@@ -308,6 +325,9 @@ def test_an_error_event_in_a_stream_raises_a_stream_error_with_the_partial_answe
         accumulate(AnthropicClient(sdk(replay.client())).stream(request))
 
     assert replay.done
+    assert replay.sent == [HAIKU_STREAM_BODY]
+    assert replay.sent == bodies(replay.interactions)
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"]
     assert isinstance(raised.value.error, OverloadedError)
     assert raised.value.partial is not None
     assert raised.value.partial.text == "Grey breath on the bay"
@@ -328,6 +348,8 @@ async def test_an_error_event_in_an_async_stream_raises_a_stream_error() -> None
         )
 
     assert replay.done
+    assert replay.sent == [HAIKU_STREAM_BODY]
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"]
     assert isinstance(raised.value.error, OverloadedError)
     assert raised.value.partial is not None
     assert raised.value.partial.text == "Grey breath on the bay"
@@ -341,10 +363,13 @@ def test_translation_errors_raise_before_anything_is_sent() -> None:
         messages=(Message.user("Hi", FilePart(media_type="audio/wav", data="UklGRg==")),),
     )
 
-    with pytest.raises(TranslationError):
+    audio = "Anthropic takes images, PDFs and plain text, not audio/wav"
+    with pytest.raises(TranslationError, match=audio) as streamed:
         client.stream(request, report=TranslationReport(strict=True))
-    with pytest.raises(TranslationError):
+    with pytest.raises(TranslationError, match=audio) as completed:
         client.complete(request, report=TranslationReport(strict=True))
+
+    assert streamed.value.path == completed.value.path == "messages[0].parts[1]"
 
     assert replay.requests == []
 
@@ -387,7 +412,7 @@ def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) 
         if call.response.status >= 400:
             with pytest.raises(ProviderError) as raised:
                 client.stream(request) if request.stream else client.complete(request)
-            assert raised.value.status == call.response.status
+            assert error_facts(raised.value) == recorded_error(call)
         elif call.is_stream:
             events = list(client.stream(request))
             assert accumulate(events) == accumulate(decode_stream(call.response.stream_payloads()))
@@ -410,8 +435,9 @@ async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | Mis
         assert call.request is not None
         request = decode_request(call.request.json)
         if call.response.status >= 400:
-            with pytest.raises(ProviderError):
+            with pytest.raises(ProviderError) as raised:
                 await (client.stream(request) if request.stream else client.complete(request))
+            assert error_facts(raised.value) == recorded_error(call)
         elif call.is_stream:
             response = await accumulate_async(await client.stream(request))
             assert response == accumulate(decode_stream(call.response.stream_payloads()))
@@ -432,9 +458,11 @@ def test_the_sdks_own_objects_decode_like_the_json(path: Path | MissingCorpus) -
     calls = [call for call in corpus_calls(path) if call.response.status < 400]
     replay = in_order(calls)
     client = sdk(replay.client())
+    expected = []
 
     for call in calls:
-        # The request does not matter here: the recorded answer comes back whatever it is.
+        # Any request will do (the recorded answer comes back whatever it is); it is
+        # checked as sent below.
         # (claude-sonnet-4-5 would make `messages.create` warn that it is deprecated.)
         kwargs: dict[str, Any] = {
             "model": "claude-haiku-4-5",
@@ -442,14 +470,18 @@ def test_the_sdks_own_objects_decode_like_the_json(path: Path | MissingCorpus) -
             "messages": [{"role": "user", "content": "x"}],
         }
         if call.is_stream:
+            expected.append({**kwargs, "stream": True})
             with client.messages.create(**kwargs, stream=True) as events:
                 decoded = list(decode_stream(events))
             assert decoded == list(decode_stream(call.response.stream_payloads()))
         else:
+            expected.append(kwargs)
             message = client.messages.create(**kwargs)
             assert decode_response(message) == decode_response(call.response.json)
 
     assert replay.done
+    assert replay.sent == expected
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(calls)
 
 
 # --- the package ---

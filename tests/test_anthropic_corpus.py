@@ -2,7 +2,9 @@
 recorded corpus (`../shared/corpus/anthropic`).
 
 - a request body decodes and encodes back to itself, with nothing reported;
-- a response body decodes and encodes back to itself;
+- a response body decodes and encodes back to itself, and its finish reason
+  (with its meaning) and every usage count are what the body says, read here
+  without the adapter;
 - a stream accumulates to the message its events describe, rebuilt here from
   the raw events without the adapter, and encodes back to that message;
 - an error answer becomes the typed error with its status and message.
@@ -31,6 +33,7 @@ from interlingua import (
     AuthenticationError,
     BadRequestError,
     ChatResponse,
+    FinishReason,
     NotFoundError,
     ProviderError,
     ReasoningPart,
@@ -50,6 +53,15 @@ from interlingua_anthropic import (
     encode_response,
 )
 
+FINISH_REASONS = {
+    "end_turn": FinishReason.STOP,
+    "stop_sequence": FinishReason.STOP,
+    "max_tokens": FinishReason.LENGTH,
+    "model_context_window_exceeded": FinishReason.LENGTH,
+    "tool_use": FinishReason.TOOL_CALLS,
+    "pause_turn": FinishReason.PAUSE,
+    "refusal": FinishReason.CONTENT_FILTER,
+}
 ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {
     400: BadRequestError,
     401: AuthenticationError,
@@ -113,8 +125,8 @@ def test_every_response_body_round_trips_exactly(path: Path | MissingCorpus) -> 
 
         assert encode_response(response, report=TranslationReport(strict=True)) == body
         assert response.provider == "anthropic"
-        assert response.raw_finish_reason == body["stop_reason"]
         assert len(response.message.parts) == len(body["content"])
+        assert counts(response) == wire_counts(body)
 
 
 @pytest.mark.parametrize("path", files_with(is_stream, "streams"), ids=corpus_id)
@@ -234,10 +246,42 @@ def assert_describes(response: ChatResponse, message: dict[str, Any]) -> None:
                 assert isinstance(part, ToolCallPart)
                 assert (part.id, part.name) == (block["id"], block["name"])
                 assert part.parsed_arguments() == block["input"]
-    usage = message["usage"]
-    cached = usage["cache_creation_input_tokens"] + usage["cache_read_input_tokens"]
-    assert response.raw_finish_reason == message["stop_reason"]
-    assert response.usage.input_tokens == usage["input_tokens"] + cached
-    assert response.usage.output_tokens == usage["output_tokens"]
-    assert response.usage.cache_read_tokens == usage["cache_read_input_tokens"]
+    assert counts(response) == wire_counts(message)
     assert response.id == message["id"]
+
+
+def counts(response: ChatResponse) -> dict[str, Any]:
+    usage = response.usage
+    return {
+        "finish": (response.finish_reason, response.raw_finish_reason),
+        "usage": (
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.total_tokens,
+            usage.cache_read_tokens,
+            usage.cache_write_tokens,
+            usage.reasoning_tokens,
+        ),
+    }
+
+
+def wire_counts(message: dict[str, Any]) -> dict[str, Any]:
+    """`counts` of a message body, read without the adapter: Anthropic's
+    `input_tokens` leaves out the cache reads and writes that the core's
+    input counts; thinking tokens are part of the output."""
+    usage, stop_reason = message["usage"], message["stop_reason"]
+    written = usage.get("cache_creation_input_tokens") or 0
+    read = usage.get("cache_read_input_tokens") or 0
+    inputs = usage["input_tokens"] + written + read
+    thinking = (usage.get("output_tokens_details") or {}).get("thinking_tokens", 0)
+    return {
+        "finish": (FINISH_REASONS.get(stop_reason, FinishReason.OTHER), stop_reason),
+        "usage": (
+            inputs,
+            usage["output_tokens"],
+            inputs + usage["output_tokens"],
+            read,
+            written,
+            thinking,
+        ),
+    }

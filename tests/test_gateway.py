@@ -4,7 +4,10 @@ Each recorded OpenAI Chat Completions request is decoded and encoded for
 Anthropic, and each recorded Anthropic request for OpenAI. The bodies must
 meet the target's rules (checked here from the target's documented wire
 rules, not by the adapter), the source history must not change, and every
-loss must be reported; reasoning is never turned into visible text.
+loss must be reported; reasoning is never turned into visible text. What
+the source body says (every text, every tool call) must arrive, and the
+losses the source body makes certain (a setting the target has no field for,
+a thinking block) must be reported, path and kind.
 """
 
 from __future__ import annotations
@@ -101,3 +104,109 @@ def test_anthropic_requests_go_to_openai(recorded: dict[str, Any] | MissingCorpu
     thinking = [p.text for m in request.messages for p in m.reasoning if p.text]
     sent = json.dumps(body)
     assert not any(text in sent for text in thinking), "reasoning leaked into visible text"
+
+
+# --- what arrived, and the losses the source body says must be reported ---
+
+# Chat Completions settings Anthropic has no field for, reported by name.
+OPENAI_ONLY = ("n", "stream_options", "logprobs", "functions", "function_call", "moderation")
+OPENAI_ONLY += ("web_search_options",)
+
+
+def texts(content: Any) -> list[str]:
+    """The texts of a message content: a string, or text blocks (Anthropic's
+    `tool_result` blocks and their content included)."""
+    if isinstance(content, str):
+        return [content]
+    found = []
+    for block in content or []:
+        if block.get("type") == "text":
+            found.append(block["text"])
+        elif block.get("type") == "tool_result":
+            found += texts(block.get("content"))
+    return found
+
+
+def said(body: dict[str, Any]) -> str:
+    """Every text a body holds, system prompt included, joined."""
+    system = body.get("system")
+    found = texts(system) if system else []
+    for message in body["messages"]:
+        found += texts(message.get("content"))
+    return "\n".join(found)
+
+
+def openai_calls(body: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The name and arguments of each tool call a body holds, in a set order."""
+    calls = [c["function"] for m in body["messages"] for c in m.get("tool_calls") or []]
+    calls += [m["function_call"] for m in body["messages"] if m.get("function_call")]
+    return sorted(((c["name"], json.loads(c["arguments"] or "{}")) for c in calls), key=json.dumps)
+
+
+def anthropic_calls(body: dict[str, Any]) -> list[tuple[str, Any]]:
+    blocks = [b for m in body["messages"] if isinstance(m["content"], list) for b in m["content"]]
+    return sorted(
+        ((b["name"], b["input"]) for b in blocks if b["type"] == "tool_use"), key=json.dumps
+    )
+
+
+def losses(report: TranslationReport) -> set[tuple[str, str]]:
+    return {(loss.path, loss.kind) for loss in report.losses}
+
+
+def openai_to_anthropic_losses(body: dict[str, Any]) -> set[tuple[str, str]]:
+    expected = {(f"provider_options.openai.{key}", "dropped") for key in OPENAI_ONLY if key in body}
+    if "max_tokens" not in body and "max_completion_tokens" not in body:
+        expected.add(("max_tokens", "transformed"))
+    if "seed" in body:
+        expected.add(("seed", "dropped"))
+    form = body.get("response_format") or {}
+    if (form.get("json_schema") or {}).get("name"):
+        expected.add(("response_format.name", "dropped"))
+    return expected
+
+
+def anthropic_to_openai_losses(body: dict[str, Any]) -> set[tuple[str, str]]:
+    """Each thinking block left out where it stands (the core history holds the
+    system prompt as its first message), the budget made an effort."""
+    first = 1 if body.get("system") else 0
+    expected = {
+        (f"messages[{first + k}].parts[{j}]", "dropped")
+        for k, message in enumerate(body["messages"])
+        if isinstance(message["content"], list)
+        for j, block in enumerate(message["content"])
+        if block["type"] in ("thinking", "redacted_thinking")
+    }
+    if (body.get("thinking") or {}).get("budget_tokens"):
+        expected.add(("reasoning.budget_tokens", "transformed"))
+    return expected
+
+
+@pytest.mark.parametrize("recorded", OPENAI_REQUESTS)
+def test_an_openai_request_arrives_at_anthropic_whole_but_for_what_is_reported(
+    recorded: dict[str, Any] | MissingCorpus,
+) -> None:
+    source = from_corpus(recorded)
+    report = TranslationReport()
+
+    body = anthropic_adapter.encode_request(openai_adapter.decode_request(source), report=report)
+
+    sent = said(body)
+    assert all(text in sent for text in said(source).split("\n") if text.strip())
+    assert anthropic_calls(body) == openai_calls(source)
+    assert openai_to_anthropic_losses(source) <= losses(report)
+
+
+@pytest.mark.parametrize("recorded", ANTHROPIC_REQUESTS)
+def test_an_anthropic_request_arrives_at_openai_whole_but_for_what_is_reported(
+    recorded: dict[str, Any] | MissingCorpus,
+) -> None:
+    source = from_corpus(recorded)
+    report = TranslationReport()
+
+    body = openai_adapter.encode_request(anthropic_adapter.decode_request(source), report=report)
+
+    sent = said(body)
+    assert all(text in sent for text in said(source).split("\n") if text.strip())
+    assert openai_calls(body) == anthropic_calls(source)
+    assert anthropic_to_openai_losses(source) <= losses(report)

@@ -207,6 +207,7 @@ def test_a_tool_round_trip_sends_groqs_reasoning_back(groq_api: respx.MockRouter
     assert second.finish_reason is FinishReason.STOP
     assert (second.usage.input_tokens, second.usage.cache_read_tokens) == (254, 128)
     assert replay.requests[0].headers["authorization"] == "Bearer test-key"
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -222,6 +223,7 @@ async def test_the_tool_result_turn_through_the_async_sdk(groq_api: respx.MockRo
     assert replay.sent == [interaction.request.json]
     assert response == decode_response(interaction.response.json)
     assert response.usage.cache_read_tokens == 128
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 # --- a raw <think> answer ---
@@ -256,6 +258,7 @@ def test_a_raw_think_answer_has_its_reasoning_split_out(groq_api: respx.MockRout
     assert (reasoning.text.strip(), reasoning.provider) == (THINK, "groq")
     assert response.text == "3"  # the answer alone
     assert same_json(encode_response(response), replay.interactions[0].response.json)
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 # --- a stream, its usage in x_groq ---
@@ -357,6 +360,7 @@ def test_a_tool_use_failed_error_keeps_the_failed_generation(groq_api: respx.Moc
     )  # for the caller to repair
     assert not error.retryable
     assert isinstance(error.__cause__, groq.BadRequestError)
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 HAIKU = ChatRequest(
@@ -379,6 +383,7 @@ def test_a_401_to_a_stream_request_raises_before_any_event(groq_api: respx.MockR
     assert typed(raised.value) == expected_error(replay.interactions[0])
     assert (raised.value.status, raised.value.code) == (401, "invalid_api_key")
     assert isinstance(raised.value.__cause__, groq.AuthenticationError)
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -394,6 +399,7 @@ async def test_a_400_to_an_async_stream_request_raises_before_any_event(
     assert replay.sent == [{**TOOL_USE_FAILED_BODY, "stream": True}]
     assert typed(raised.value) == expected_error(replay.interactions[0])
     assert getattr(raised.value, "failed_generation", None) == FAILED_GENERATION
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 BROKEN_STREAM = ChatRequest(
@@ -581,6 +587,7 @@ def test_the_corpus_replayed_through_the_sdk_client(
         assert replay.sent[-1] == call.request.json
 
     sent_as_recorded(replay, calls)
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -628,6 +635,7 @@ def test_the_corpus_answers_replayed_through_the_sdk_client(
 
     assert response == decode_response(answer.response.json)
     assert replay.sent == [encode_request(request)]
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -641,6 +649,7 @@ async def test_the_corpus_answers_replayed_through_the_async_sdk_client(
     async with AsyncGroqClient(async_sdk()) as client:
         assert await client.complete(request) == decode_response(answer.response.json)
     assert replay.sent == [encode_request(request)]
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 # --- the package ---

@@ -26,6 +26,7 @@ import interlingua_mistral
 from conftest import (
     MissingCorpus,
     RespxHttpx2,
+    Seen,
     bodies,
     corpus_id,
     corpus_params,
@@ -184,6 +185,7 @@ def test_a_tool_round_trip_with_thinking(respx_httpx2: RespxHttpx2) -> None:
     headers = replay.requests[0].headers
     assert headers["authorization"] == "Bearer test-key"
     assert headers["accept"] == "application/json"
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 def test_a_complete_call_reads_the_answer_as_mistral_wrote_it() -> None:
@@ -199,6 +201,7 @@ def test_a_complete_call_reads_the_answer_as_mistral_wrote_it() -> None:
     assert response == decode_response(answer)
     assert response.message.tool_calls[0].id == "T4hNq8RwZ"
     assert replay.sent == [encode_request(round_trip_request())]
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 STREAM_BODY = {
@@ -233,6 +236,7 @@ def test_a_stream_with_parallel_tool_calls_asks_for_no_usage() -> None:
     ]
     assert response.finish_reason is FinishReason.TOOL_CALLS
     assert (response.usage.input_tokens, response.usage.total_tokens) == (131, 171)
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -247,6 +251,7 @@ async def test_a_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None
     assert replay.sent == [STREAM_BODY]
     assert response == accumulate(decode_stream(replay.interactions[0].response.stream_payloads()))
     assert len(response.message.tool_calls) == 2
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -262,6 +267,7 @@ async def test_a_complete_call_through_the_async_sdk() -> None:
     assert replay.sent == [interaction.request.json]
     assert response == decode_response(interaction.response.json)
     assert response.usage.cache_read_tokens == 128
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 def test_an_image_input() -> None:
@@ -300,6 +306,7 @@ def test_an_image_input() -> None:
     assert replay.sent == [encode_request(request)] == bodies(replay.interactions)
     assert response.text == "Blue."
     assert response.finish_reason is FinishReason.STOP
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 # --- errors ---
@@ -336,9 +343,14 @@ def test_a_422_raises_the_typed_error() -> None:
     assert error.body == replay.interactions[0].response.json
     assert not error.retryable
     assert isinstance(error.__cause__, errors.HTTPValidationError)
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 RATE_LIMITED = ChatRequest(model="mistral-large-latest", messages=(Message.user(HAMLET),))
+RATE_LIMITED_BODY = {
+    "model": "mistral-large-latest",
+    "messages": [{"role": "user", "content": HAMLET}],
+}
 
 
 def test_a_429_raises_a_retryable_rate_limit_error() -> None:
@@ -360,6 +372,7 @@ def test_a_429_raises_a_retryable_rate_limit_error() -> None:
     assert error.request_id == "019c4f34-1c5a-7d93-8b2e-3f9a6c0e5d17"
     assert error.retryable
     assert isinstance(error.__cause__, errors.SDKError)
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -372,6 +385,7 @@ async def test_an_error_status_on_an_async_stream_raises_before_any_event() -> N
 
     assert replay.sent == [encode_request(RATE_LIMITED.model_copy(update={"stream": True}))]
     assert raised.value.request_id == "019c4f34-1c5a-7d93-8b2e-3f9a6c0e5d17"
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 def test_the_sdk_keeps_retrying_as_configured() -> None:
@@ -389,6 +403,7 @@ def test_the_sdk_keeps_retrying_as_configured() -> None:
     assert response.text == "Blue."
     assert replay.sent == bodies(replay.interactions)
     assert replay.done
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 # A Mistral error object (the documented shape) arriving inside a 200 stream.
@@ -415,11 +430,13 @@ def _stream_answer(request: httpx2.Request) -> httpx2.Response:
 
 
 def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer() -> None:
-    http = httpx2.Client(transport=httpx2.MockTransport(_stream_answer))
+    seen = Seen()
+    http = httpx2.Client(transport=httpx2.MockTransport(seen.answering(_stream_answer)))
 
     with pytest.raises(StreamError) as raised:
         accumulate(MistralClient(sdk(http)).stream(stream_request()))
 
+    assert (seen.paths, seen.sent) == ([f"POST {PATH}"], [STREAM_BODY])
     assert raised.value.partial is not None
     assert raised.value.partial.text == "Grey breath"
     assert raised.value.error is not None
@@ -431,13 +448,20 @@ def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer(
 
 @pytest.mark.anyio
 async def test_an_error_inside_an_async_stream_raises_a_stream_error() -> None:
-    http = httpx2.AsyncClient(transport=httpx2.MockTransport(_stream_answer))
+    seen = Seen()
+    http = httpx2.AsyncClient(transport=httpx2.MockTransport(seen.answering(_stream_answer)))
 
     with pytest.raises(StreamError) as raised:
         await accumulate_async(await AsyncMistralClient(async_sdk(http)).stream(stream_request()))
 
+    assert (seen.paths, seen.sent) == ([f"POST {PATH}"], [STREAM_BODY])
     assert raised.value.partial is not None
     assert raised.value.partial.text == "Grey breath"
+    assert raised.value.error is not None
+    assert (raised.value.error.type, raised.value.error.message) == (
+        "server_error",
+        "Internal server error",
+    )
 
 
 class _BreaksOff(httpx2.SyncByteStream):
@@ -458,9 +482,13 @@ def test_a_connection_lost_mid_stream_raises_a_stream_error() -> None:
     def handler(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, headers=answer.replay_headers(), stream=_BreaksOff(answer.body))
 
-    client = MistralClient(sdk(httpx2.Client(transport=httpx2.MockTransport(handler))))
+    seen = Seen()
+    client = MistralClient(
+        sdk(httpx2.Client(transport=httpx2.MockTransport(seen.answering(handler))))
+    )
     with pytest.raises(StreamError, match="broke off") as raised:
         accumulate(client.stream(stream_request()))
+    assert (seen.paths, seen.sent) == ([f"POST {PATH}"], [STREAM_BODY])
     lost = raised.value.error
     assert isinstance(lost, ProviderConnectionError)
     assert lost.retryable
@@ -471,11 +499,14 @@ def test_a_connection_that_fails_is_a_retryable_provider_error_naming_no_key() -
     def handler(request: httpx2.Request) -> httpx2.Response:
         raise httpx2.ConnectError("no route to host")
 
-    http = httpx2.Client(transport=httpx2.MockTransport(handler))
+    seen = Seen()
+    http = httpx2.Client(transport=httpx2.MockTransport(seen.answering(handler)))
     client = MistralClient(Mistral(api_key="sk-mistral-secret", client=http))
 
     with pytest.raises(ProviderConnectionError) as raised:
         client.complete(RATE_LIMITED)
+
+    assert (seen.paths, seen.sent) == ([f"POST {PATH}"], [RATE_LIMITED_BODY])
 
     assert raised.value.retryable
     assert raised.value.provider == "mistral"
@@ -487,9 +518,13 @@ def test_a_200_that_is_not_json_is_a_decode_error() -> None:
     def handler(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, headers={"content-type": "text/html"}, content=b"<html>oops")
 
-    client = MistralClient(sdk(httpx2.Client(transport=httpx2.MockTransport(handler))))
+    seen = Seen()
+    client = MistralClient(
+        sdk(httpx2.Client(transport=httpx2.MockTransport(seen.answering(handler))))
+    )
     with pytest.raises(DecodeError, match="the answer is not JSON"):
         client.complete(RATE_LIMITED)
+    assert (seen.paths, seen.sent) == ([f"POST {PATH}"], [RATE_LIMITED_BODY])
 
 
 # --- the client and the SDK ---
@@ -566,6 +601,7 @@ def test_the_sdk_used_directly_is_left_as_it_was() -> None:
         "messages": [{"content": "x", "role": "user"}],
         "stream": False,
     }
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
 # --- the real traffic of the corpus, replayed through the real client ---

@@ -292,7 +292,7 @@ def wire_facts(body: dict[str, Any]) -> dict[str, Any]:
             usage["total_tokens"],
             cached_tokens(usage),
             0,
-            0,
+            (usage.get("completion_tokens_details") or {}).get("reasoning_tokens", 0),
         ),
     }
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import re
 from collections.abc import Callable, Iterator
 from itertools import pairwise
@@ -1880,8 +1881,70 @@ def test_every_recorded_answer_moves_to_every_provider(
     """Each answer of the corpus, its tool calls answered, sent on to each API
     (its own included): every hop's checks (`send`) and the target's rules hold."""
     for history, tools in recorded_histories(recorded, source):
-        body, _ = TARGETS[target](history, *tools)
+        body, report = TARGETS[target](history, *tools)
         assert body["model"]
+        check_the_answer_arrived(history, body, report, TAKES_REASONING_OF[target])
+
+
+# Whose reasoning each target takes back (Groq's llama model takes none).
+TAKES_REASONING_OF: dict[str, str | None] = {
+    "anthropic": "anthropic",
+    "chat-completions": None,
+    "responses-api": "openai-responses",
+    "mistral": "mistral",
+    "groq": "groq",
+    "groq-llama": None,
+}
+ANSWER = 2  # `answered`'s history: the system prompt, the question, the answer
+
+
+def check_the_answer_arrived(
+    history: ChatHistory, body: dict[str, Any], report: TranslationReport, taker: str | None
+) -> None:
+    """The recorded answer's texts, its tool calls (name and arguments) and their
+    results show in the body, but for what a loss names; another provider's
+    reasoning is reported dropped where it stands."""
+    sent = list(strings(body))
+    named = {loss.path: loss.kind for loss in report.losses}
+    answer = history.messages[ANSWER]
+    for position, part in enumerate(answer.parts):
+        path = f"messages[{ANSWER}].parts[{position}]"
+        match part:
+            case TextPart() if part.text.strip() and path not in named:
+                assert any(part.text in text for text in sent), f"{path}: the text arrived"
+            case ToolCallPart():
+                assert part.name in sent, f"{path}: the call's name arrived"
+                assert arrived(part.arguments, body), f"{path}: the call's arguments arrived"
+            case ReasoningPart() if part.provider != taker:
+                assert named.get(path) == "dropped", f"{path}: {part.provider}'s reasoning"
+    for result in history.messages[ANSWER + 1 :]:
+        for part in result.tool_results:
+            assert part.text in sent, "the tool result arrived"
+
+
+def arrived(arguments: str, body: Any) -> bool:
+    """Whether tool-call `arguments` show in `body`: as the same JSON text, or
+    as an object or a JSON text that reads as the same value."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return any(arguments in text for text in strings(body))
+    stack = [body]
+    while stack:
+        item = stack.pop()
+        if item == value:
+            return True
+        if isinstance(item, str) and item[:1] in "{[":
+            try:
+                if json.loads(item) == value:
+                    return True
+            except ValueError:
+                pass
+        elif isinstance(item, dict):
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+    return False
 
 
 # The APIs every other API's answers go through and back; their own answers go

@@ -22,12 +22,15 @@ import interlingua_openai.responses
 from conftest import (
     MissingCorpus,
     RespxHttpx2,
+    Seen,
     bodies,
     corpus_id,
     corpus_params,
+    error_facts,
     from_corpus,
     in_order,
     recorded,
+    recorded_error,
     requested,
 )
 from interlingua import (
@@ -153,6 +156,7 @@ def test_a_chat_tool_round_trip(respx_httpx2: RespxHttpx2) -> None:
     )
     assert (second.usage.input_tokens, second.usage.output_tokens) == (124, 19)
     assert replay.requests[0].headers["authorization"] == "Bearer test-key"
+    assert requested(replay) == [f"POST {CHAT_PATH}"] * len(replay.sent)
 
 
 def encode(request: ChatRequest) -> dict[str, Any]:
@@ -195,6 +199,7 @@ async def test_a_chat_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) ->
     response = await accumulate_async(events)
     assert replay.sent == bodies(replay.interactions)
     assert len(response.message.tool_calls) == 2
+    assert requested(replay) == [f"POST {CHAT_PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -234,6 +239,7 @@ async def test_a_refusal_through_the_async_sdk() -> None:
         ("refusal", "I'm sorry, but I can't help with that.")
     ]
     assert response.text == ""
+    assert requested(replay) == [f"POST {CHAT_PATH}"] * len(replay.sent)
 
 
 def test_an_error_status_raises_the_typed_error() -> None:
@@ -256,6 +262,7 @@ def test_an_error_status_raises_the_typed_error() -> None:
     assert error.body == replay.interactions[0].response.json
     assert not error.retryable
     assert isinstance(error.__cause__, openai.BadRequestError)
+    assert requested(replay) == [f"POST {CHAT_PATH}"] * len(replay.sent)
 
 
 def test_the_responses_client_names_its_errors_after_its_api(respx_httpx2: RespxHttpx2) -> None:
@@ -295,13 +302,19 @@ def test_complete_on_a_decoded_streaming_request_sends_no_stream_options() -> No
             "messages": [{"role": "user", "content": "Write a haiku about fog."}],
         }
     ]
+    assert requested(replay) == [f"POST {CHAT_PATH}"] * len(replay.sent)
 
 
 def test_an_error_status_on_a_stream_raises_before_any_event() -> None:
     replay = in_order(recorded("openai/chat_error_400.json"))
-    with pytest.raises(BadRequestError):
+    with pytest.raises(BadRequestError) as caught:
         OpenAIClient(sdk(replay.client())).stream(PARALLEL_REQUEST)
     assert replay.done
+    (body,) = replay.sent
+    assert body == {**encode(PARALLEL_REQUEST), "stream_options": {"include_usage": True}}
+    assert body["stream"] is True
+    assert requested(replay) == [f"POST {CHAT_PATH}"]
+    assert error_facts(caught.value) == recorded_error(replay.interactions[0])
 
 
 def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer() -> None:
@@ -314,6 +327,7 @@ def test_an_error_inside_a_stream_raises_a_stream_error_with_the_partial_answer(
     assert caught.value.partial.text == "Grey breath on the bay"
     assert caught.value.error is not None
     assert caught.value.error.type == "server_error"
+    assert requested(replay) == [f"POST {CHAT_PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -327,6 +341,7 @@ async def test_an_error_inside_an_async_stream_raises_a_stream_error() -> None:
     assert replay.sent == bodies(replay.interactions)
     assert caught.value.partial is not None
     assert caught.value.partial.text == "Grey breath on the bay"
+    assert requested(replay) == [f"POST {CHAT_PATH}"] * len(replay.sent)
 
 
 # --- the project's own recordings: the Responses API ---
@@ -433,6 +448,7 @@ async def test_a_responses_stream_and_call_through_the_async_sdk() -> None:
     response = await accumulate_async(await client.stream(RESPONSES_STREAM_REQUEST))
     assert response.finish_reason is FinishReason.STOP
     assert replay.sent == bodies(replay.interactions)
+    assert requested(replay) == [f"POST {RESPONSES_PATH}"] * len(replay.sent)
 
 
 @pytest.mark.anyio
@@ -453,13 +469,15 @@ def test_a_call_through_httpx2s_mock_transport() -> None:
         response = client.complete(interlingua_openai.decode_request(request_json))
     assert replay.sent == [request_json]
     assert response.message.parts[0].type == "refusal"
+    assert requested(replay) == [f"POST {CHAT_PATH}"] * len(replay.sent)
 
 
 def test_translation_errors_raise_before_anything_is_sent(respx_httpx2: RespxHttpx2) -> None:
     route = respx_httpx2(API).post(CHAT_PATH)
     request = ChatRequest(model="gpt-4o", top_k=3)
-    with pytest.raises(TranslationError):
+    with pytest.raises(TranslationError, match="Chat Completions has no top_k") as raised:
         OpenAIClient(sdk()).complete(request, report=TranslationReport(strict=True))
+    assert raised.value.path == "top_k"
     assert not route.called
     route.respond(
         200,
@@ -511,9 +529,10 @@ def test_the_corpus_replayed_through_the_sdk_client(path: Path | MissingCorpus) 
         if interaction.response.status >= 400:
             with pytest.raises(ProviderError) as caught:
                 client.complete(request)
-            assert caught.value.status == interaction.response.status
+            assert error_facts(caught.value) == recorded_error(interaction)
         elif interaction.is_stream:
-            assert accumulate(client.stream(request)).finish_reason is not None
+            expected = accumulate(codec.decode_stream(interaction.response.stream_payloads()))
+            assert accumulate(client.stream(request)) == expected
         else:
             response = client.complete(request)
             assert response == codec.decode_response(interaction.response.json)
@@ -532,8 +551,9 @@ async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | Mis
         request = codec.decode_request(interaction.request.json)  # type: ignore[union-attr]
         client = client_type(async_sdk(replay.async_client()))
         if interaction.response.status >= 400:
-            with pytest.raises(ProviderError):
+            with pytest.raises(ProviderError) as caught:
                 await client.complete(request)
+            assert error_facts(caught.value) == recorded_error(interaction)
         elif interaction.is_stream:
             expected = accumulate(codec.decode_stream(interaction.response.stream_payloads()))
             assert await accumulate_async(await client.stream(request)) == expected
@@ -600,11 +620,14 @@ def test_a_connection_lost_mid_stream_raises_a_stream_error_with_the_partial_ans
     def handler(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, headers=answer.replay_headers(), stream=_BreaksOff(answer.body))
 
-    http = httpx2.Client(transport=httpx2.MockTransport(handler))
+    seen = Seen()
+    http = httpx2.Client(transport=httpx2.MockTransport(seen.answering(handler)))
     client = OpenAIClient(openai.OpenAI(api_key="test-key", max_retries=0, http_client=http))
     request = interlingua_openai.decode_request(interaction.request.json)  # type: ignore[union-attr]
     with pytest.raises(StreamError, match="broke off") as caught:
         accumulate(client.stream(request))
+    assert seen.paths == [f"POST {CHAT_PATH}"]
+    assert seen.sent == bodies([interaction])
     assert caught.value.partial is not None
     assert caught.value.partial.text == "Grey breath"
     lost = caught.value.error

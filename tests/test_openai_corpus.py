@@ -4,16 +4,21 @@ path to the Chat Completions or the Responses API codec.
 
 - a request body decodes and encodes back to itself, with nothing reported;
 - a response body decodes and encodes back to itself, and what the core models
-  (text, refusal, tool calls, usage, finish reason) is read from it;
+  (text, refusal, tool calls, every usage count, the finish reason and its
+  meaning) is read from it without the adapter;
 - a stream accumulates to the message its chunks describe, rebuilt here from
   the raw chunks without the adapter; a Responses stream accumulates to the
   very response its `response.completed` event carries;
 - an error answer becomes the typed error with its status and message.
+
+Each test is parametrized over the files holding what it checks (answers,
+streams, errors), chosen when the tests are collected.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -26,6 +31,7 @@ from conftest import MissingCorpus, corpus_id, corpus_params, from_corpus, requi
 from interlingua import (
     AuthenticationError,
     BadRequestError,
+    ChatResponse,
     FinishReason,
     NotFoundError,
     ProviderError,
@@ -46,8 +52,24 @@ CODECS: dict[str, ModuleType] = {
     "/v1/chat/completions": interlingua_openai,
     "/v1/responses": interlingua_openai.responses,
 }
-# Each folder on its own, so a missing one is named even when the other is there.
-FILES = corpus_params("openai-chat") + corpus_params("openai-responses")
+CHAT_FINISH_REASONS = {
+    "stop": FinishReason.STOP,
+    "length": FinishReason.LENGTH,
+    "tool_calls": FinishReason.TOOL_CALLS,
+    "function_call": FinishReason.TOOL_CALLS,
+    "content_filter": FinishReason.CONTENT_FILTER,
+}
+# A Responses `status`; `completed` with a call in the output means tool calls.
+RESPONSES_STATUSES = {
+    "completed": FinishReason.STOP,
+    "failed": FinishReason.ERROR,
+    "cancelled": FinishReason.OTHER,
+}
+RESPONSES_INCOMPLETE = {
+    "max_output_tokens": FinishReason.LENGTH,
+    "content_filter": FinishReason.CONTENT_FILTER,
+}
+FOLDERS = ("openai-chat", "openai-responses")
 
 
 @functools.cache
@@ -70,6 +92,41 @@ def successes(path: Path | MissingCorpus) -> list[tuple[Interaction, ModuleType]
     return [(i, codec) for i, codec in interactions(path) if i.response.status < 400]
 
 
+def is_answer(interaction: Interaction) -> bool:
+    return not interaction.is_stream and interaction.response.status < 400
+
+
+def is_stream(interaction: Interaction) -> bool:
+    return interaction.is_stream and interaction.response.status < 400
+
+
+def is_failure(interaction: Interaction) -> bool:
+    return interaction.response.status >= 400
+
+
+def of_kind(
+    kind: Callable[[Interaction], bool], path: Path | MissingCorpus
+) -> list[tuple[Interaction, ModuleType]]:
+    return [(i, codec) for i, codec in interactions(path) if kind(i)]
+
+
+def files_with(
+    kind: Callable[[Interaction], bool], holding: str = "files"
+) -> list[Path | MissingCorpus]:
+    """The files of each folder holding an interaction of `kind`; each folder on
+    its own, so a missing one is named even when the other is there."""
+    return [
+        param
+        for folder in FOLDERS
+        for param in corpus_params(
+            folder, keep=lambda path: bool(of_kind(kind, path)), holding=holding
+        )
+    ]
+
+
+FILES = files_with(lambda _: True)
+
+
 @pytest.mark.parametrize("path", FILES, ids=corpus_id)
 def test_every_request_body_round_trips(path: Path | MissingCorpus) -> None:
     for interaction, codec in interactions(path):
@@ -80,10 +137,9 @@ def test_every_request_body_round_trips(path: Path | MissingCorpus) -> None:
         assert report.losses == []
 
 
-@pytest.mark.parametrize("path", FILES, ids=corpus_id)
+@pytest.mark.parametrize("path", files_with(is_answer, "answers"), ids=corpus_id)
 def test_every_response_body_round_trips(path: Path | MissingCorpus) -> None:
-    answers = [(i, codec) for i, codec in successes(path) if not i.is_stream]
-    for interaction, codec in answers:
+    for interaction, codec in of_kind(is_answer, path):
         body = interaction.response.json
         response = codec.decode_response(body)
         assert same_json(
@@ -93,26 +149,25 @@ def test_every_response_body_round_trips(path: Path | MissingCorpus) -> None:
         assert facts(response) == expected
 
 
-@pytest.mark.parametrize("path", FILES, ids=corpus_id)
+@pytest.mark.parametrize("path", files_with(is_stream, "streams"), ids=corpus_id)
 def test_every_stream_accumulates_to_what_its_chunks_say(path: Path | MissingCorpus) -> None:
-    streams = [(i, codec) for i, codec in successes(path) if i.is_stream]
-    for interaction, codec in streams:
+    for interaction, codec in of_kind(is_stream, path):
         payloads = interaction.response.stream_payloads()
         response = accumulate(codec.decode_stream(payloads))
         if codec is interlingua_openai:
             assert facts(response) == chat_stream_facts(payloads)
         else:
             completed = next(p for p in payloads if p["type"] == "response.completed")
+            assert facts(response) == responses_facts(completed["response"])
             assert response == codec.decode_response(completed["response"])
             assert facts(response)["text"] == "".join(
                 p["delta"] for p in payloads if p["type"] == "response.output_text.delta"
             )
 
 
-@pytest.mark.parametrize("path", FILES, ids=corpus_id)
+@pytest.mark.parametrize("path", files_with(is_failure, "error answers"), ids=corpus_id)
 def test_every_error_answer_is_a_typed_error(path: Path | MissingCorpus) -> None:
-    errors = [(i, codec) for i, codec in interactions(path) if i.response.status >= 400]
-    for interaction, codec in errors:
+    for interaction, codec in of_kind(is_failure, path):
         status, body = interaction.response.status, interaction.response.json
         error = codec.decode_error(status, interaction.response.body)
         assert type(error) is ERRORS_BY_STATUS[status]
@@ -139,15 +194,58 @@ def test_the_corpus_covers_both_apis_and_every_kind_of_answer() -> None:
 # --- what the core models, read straight from the wire ---
 
 
-def facts(response: Any) -> dict[str, Any]:
+def facts(response: ChatResponse) -> dict[str, Any]:
     parts = response.message.parts
+    usage = response.usage
     return {
         "text": "".join(p.text for p in parts if isinstance(p, TextPart)),
         "refusal": "".join(p.text for p in parts if isinstance(p, RefusalPart)) or None,
         "tool_calls": [(p.id, p.name, p.arguments) for p in parts if isinstance(p, ToolCallPart)],
-        "usage": (response.usage.input_tokens, response.usage.output_tokens),
-        "finish": response.raw_finish_reason,
+        "usage": (
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.total_tokens,
+            usage.cache_read_tokens,
+            usage.cache_write_tokens,
+            usage.reasoning_tokens,
+        ),
+        "finish": (response.finish_reason, response.raw_finish_reason),
     }
+
+
+def wire_usage(usage: dict[str, Any] | None, input_name: str, output_name: str) -> tuple[int, ...]:
+    """The six counts of an OpenAI usage object (`prompt_tokens` and
+    `completion_tokens`, or the Responses API's `input_tokens` and
+    `output_tokens`): the input counts the cached tokens already, the output
+    the reasoning ones; no usage means nothing counted."""
+    if usage is None:
+        return (0, 0, 0, 0, 0, 0)
+    inputs = usage.get(f"{input_name}_details") or {}
+    outputs = usage.get(f"{output_name}_details") or {}
+    total = usage.get("total_tokens", usage[input_name] + usage[output_name])
+    return (
+        usage[input_name],
+        usage[output_name],
+        total,
+        inputs.get("cached_tokens", 0),
+        inputs.get("cache_write_tokens", 0),
+        outputs.get("reasoning_tokens", 0),
+    )
+
+
+def chat_finish(raw: str | None) -> tuple[FinishReason | None, str | None]:
+    return (None if raw is None else CHAT_FINISH_REASONS.get(raw, FinishReason.OTHER), raw)
+
+
+def responses_finish(body: dict[str, Any]) -> tuple[FinishReason | None, str | None]:
+    status = body["status"]
+    if status == "incomplete":
+        why = (body.get("incomplete_details") or {}).get("reason") or "incomplete"
+        return RESPONSES_INCOMPLETE.get(why, FinishReason.OTHER), why
+    calls = any(item["type"] in ("function_call", "custom_tool_call") for item in body["output"])
+    if status == "completed" and calls:
+        return FinishReason.TOOL_CALLS, status
+    return RESPONSES_STATUSES.get(status), status
 
 
 def chat_facts(body: dict[str, Any]) -> dict[str, Any]:
@@ -162,8 +260,8 @@ def chat_facts(body: dict[str, Any]) -> dict[str, Any]:
         "text": message.get("content") or "",
         "refusal": message.get("refusal"),
         "tool_calls": calls,
-        "usage": (body["usage"]["prompt_tokens"], body["usage"]["completion_tokens"]),
-        "finish": body["choices"][0]["finish_reason"],
+        "usage": wire_usage(body["usage"], "prompt_tokens", "completion_tokens"),
+        "finish": chat_finish(body["choices"][0]["finish_reason"]),
     }
 
 
@@ -184,18 +282,17 @@ def responses_facts(body: dict[str, Any]) -> dict[str, Any]:
         "text": "".join(text),
         "refusal": None,
         "tool_calls": calls,
-        "usage": (body["usage"]["input_tokens"], body["usage"]["output_tokens"]),
-        "finish": body["status"],
+        "usage": wire_usage(body["usage"], "input_tokens", "output_tokens"),
+        "finish": responses_finish(body),
     }
 
 
 def chat_stream_facts(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     """The message a Chat Completions stream describes, read from the raw chunks."""
-    text, refusal, finish, usage = "", "", None, (0, 0)
+    text, refusal, finish, usage = "", "", None, None
     calls: dict[int, list[str]] = {}
     for chunk in payloads:
-        if chunk.get("usage"):
-            usage = (chunk["usage"]["prompt_tokens"], chunk["usage"]["completion_tokens"])
+        usage = chunk.get("usage") or usage
         for choice in chunk["choices"]:
             delta = choice["delta"]
             text += delta.get("content") or ""
@@ -209,8 +306,8 @@ def chat_stream_facts(payloads: list[dict[str, Any]]) -> dict[str, Any]:
         "text": text,
         "refusal": refusal or None,
         "tool_calls": [tuple(calls[index]) for index in sorted(calls)],
-        "usage": usage,
-        "finish": finish,
+        "usage": wire_usage(usage, "prompt_tokens", "completion_tokens"),
+        "finish": chat_finish(finish),
     }
 
 

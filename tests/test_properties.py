@@ -1,9 +1,12 @@
 """Property tests: every core value and stream event survives JSON, histories
-survive files, usage adds up."""
+survive files, usage adds up, and a stream cut anywhere (text, reasoning,
+signature and argument deltas; usage sent again as it grows) accumulates to
+the same response."""
 
 from __future__ import annotations
 
 import enum
+import itertools
 import json
 import types
 from datetime import datetime, timedelta, timezone
@@ -15,6 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter
 
+import interlingua_anthropic
+import interlingua_groq
+import interlingua_openai
+import interlingua_openai.responses
+from conftest import recorded, same_json
 from interlingua import (
     ChatHistory,
     ChatRequest,
@@ -29,7 +37,10 @@ from interlingua import (
     Message,
     OpaquePart,
     ReasoningConfig,
+    ReasoningDelta,
     ReasoningPart,
+    ReasoningSignature,
+    RefusalDelta,
     RefusalPart,
     ResponseFormat,
     StreamEvent,
@@ -37,11 +48,15 @@ from interlingua import (
     TextDelta,
     TextPart,
     TokenUsage,
+    ToolCallDelta,
     ToolCallPart,
+    ToolCallStart,
     ToolChoice,
     ToolResultPart,
     ToolSpec,
     TranslationLoss,
+    UsageEvent,
+    accumulate,
 )
 from interlingua.codec import PROVIDER_DATA_SECTIONS, ProviderData, ProviderEntry
 
@@ -327,3 +342,238 @@ def test_every_stream_event_survives_json(
 
     assert type(restored) is event_class
     assert restored == event
+
+
+# --- re-chunked streams: every delta cut anywhere, usage sent again as it grows ---
+
+stream_texts = st.text(min_size=1, max_size=20)
+streamed_parts = st.one_of(
+    st.builds(TextPart, text=stream_texts),
+    st.builds(
+        ReasoningPart,
+        text=stream_texts,
+        signature=st.none() | stream_texts,
+        provider=st.none() | providers,
+    ),
+    st.builds(RefusalPart, text=stream_texts),
+    st.builds(ToolCallPart, id=names, name=names, arguments=stream_texts),
+)
+
+
+def cut(data: st.DataObject, value: str) -> list[str]:
+    """`value` cut at a few points drawn from `data` (one piece at least)."""
+    points = data.draw(st.sets(st.integers(1, max(len(value) - 1, 1)), max_size=4))
+    bounds = [0, *sorted(p for p in points if p < len(value)), len(value)]
+    return [value[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def part_events(index: int, part: ContentPart, data: st.DataObject) -> list[StreamEvent]:
+    """The events a stream sends for `part` at `index`, each text cut anew."""
+    match part:
+        case TextPart():
+            return [TextDelta(index=index, text=piece) for piece in cut(data, part.text)]
+        case RefusalPart():
+            return [RefusalDelta(index=index, text=piece) for piece in cut(data, part.text)]
+        case ReasoningPart():
+            events: list[StreamEvent] = [
+                ReasoningDelta(index=index, text=piece, provider=part.provider)
+                for piece in cut(data, part.text)
+            ]
+            if part.signature is not None:
+                events += [
+                    ReasoningSignature(index=index, signature=piece, provider=part.provider)
+                    for piece in cut(data, part.signature)
+                ]
+            return events
+        case ToolCallPart():
+            first, *rest = cut(data, part.arguments)
+            start = ToolCallStart(index=index, id=part.id, name=part.name, arguments=first)
+            return [start, *(ToolCallDelta(index=index, arguments=piece) for piece in rest)]
+    raise AssertionError(f"a part no stream sends in deltas: {part!r}")
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(streamed_parts, min_size=1, max_size=4),
+    st.lists(usages, max_size=3),
+    usages,
+    st.sampled_from(FinishReason),
+    st.data(),
+)
+def test_a_stream_cut_anywhere_accumulates_to_the_parts_and_the_last_usage(
+    parts: list[ContentPart],
+    earlier: list[TokenUsage],
+    usage: TokenUsage,
+    finish: FinishReason,
+    data: st.DataObject,
+) -> None:
+    events: list[StreamEvent] = [StreamStart(id="r1", model="m", provider="p")]
+    for index, part in enumerate(parts):
+        events += part_events(index, part, data)
+    events += [UsageEvent(usage=seen) for seen in earlier]
+    events += [UsageEvent(usage=usage), FinishEvent(finish_reason=finish, raw_finish_reason="x")]
+
+    response = accumulate(events)
+
+    assert response.message == Message(role="assistant", parts=tuple(parts))
+    assert response.usage == usage
+    assert (response.finish_reason, response.raw_finish_reason) == (finish, "x")
+    assert (response.id, response.model, response.provider) == ("r1", "m", "p")
+
+
+ANTHROPIC_TEXTS = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "signature_delta": "signature",
+    "input_json_delta": "partial_json",
+}
+
+
+def anthropic_rechunked(payloads: list[dict[str, Any]], data: st.DataObject) -> list[Any]:
+    """An Anthropic stream with each block's deltas of each kind joined and cut
+    anew, and its `message_delta` sent as a few: the usage is cumulative, so
+    the earlier ones carry smaller output counts and no stop reason."""
+    joined: dict[tuple[int, str], str] = {}
+    for payload in payloads:
+        if payload["type"] == "content_block_delta":
+            key = (payload["index"], payload["delta"]["type"])
+            joined[key] = joined.get(key, "") + payload["delta"][ANTHROPIC_TEXTS[key[1]]]
+    out: list[dict[str, Any]] = []
+    for payload in payloads:
+        if payload["type"] == "content_block_delta":
+            index, kind = key = (payload["index"], payload["delta"]["type"])
+            if key in joined:
+                out += [
+                    {
+                        "type": "content_block_delta",
+                        "index": index,
+                        "delta": {"type": kind, ANTHROPIC_TEXTS[kind]: piece},
+                    }
+                    for piece in cut(data, joined.pop(key))
+                ]
+        elif payload["type"] == "message_delta":
+            output = payload["usage"]["output_tokens"]
+            counts = data.draw(st.lists(st.integers(0, output), max_size=3).map(sorted))
+            out += [
+                {"type": "message_delta", "delta": {}, "usage": {"output_tokens": count}}
+                for count in counts
+            ]
+            out.append(payload)
+        else:
+            out.append(payload)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_an_anthropic_stream_cut_anywhere_accumulates_to_the_same_response(
+    data: st.DataObject,
+) -> None:
+    payloads = recorded("anthropic/stream_thinking_tool_use.json")[0].response.stream_payloads()
+    kinds = {p["delta"]["type"] for p in payloads if p["type"] == "content_block_delta"}
+    assert kinds == set(ANTHROPIC_TEXTS)
+
+    again = accumulate(interlingua_anthropic.decode_stream(anthropic_rechunked(payloads, data)))
+
+    assert again == accumulate(interlingua_anthropic.decode_stream(payloads))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_groq_stream_with_reasoning_cut_anywhere_accumulates_to_the_same_response(
+    data: st.DataObject,
+) -> None:
+    payloads = recorded("groq/stream_reasoning_usage.json")[0].response.stream_payloads()
+    rechunked: list[dict[str, Any]] = []
+    for payload in payloads:
+        delta = payload["choices"][0]["delta"]
+        field = next((name for name in ("reasoning", "content") if delta.get(name)), None)
+        if field is None:
+            rechunked.append(payload)
+            continue
+        for piece in cut(data, delta[field]):
+            choice = {**payload["choices"][0], "delta": {**delta, field: piece}}
+            rechunked.append({**payload, "choices": [choice]})
+    assert any("reasoning" in p["choices"][0]["delta"] for p in payloads)
+
+    again = accumulate(interlingua_groq.decode_stream(rechunked))
+
+    assert again == accumulate(interlingua_groq.decode_stream(payloads))
+
+
+# --- OpenAI usage objects, whatever their detail groups hold ---
+
+counts = st.integers(0, 10**6)
+detail_groups = st.none() | st.dictionaries(
+    st.sampled_from(["cached_tokens", "reasoning_tokens", "audio_tokens", "note"]),
+    counts | st.none() | text,
+    max_size=3,
+)
+
+
+@given(
+    st.sampled_from(["chat", "responses", "groq"]),
+    counts,
+    counts,
+    st.none() | counts,
+    detail_groups,
+    detail_groups,
+    st.dictionaries(st.sampled_from(["queue_time", "total_time"]), st.none() | text | counts),
+    st.dictionaries(st.sampled_from(["cost", "service_tier"]), json_scalars, max_size=1),
+)
+def test_a_chat_usage_object_goes_back_as_it_came_and_totals_when_it_has_no_total(
+    api: str,
+    inputs: int,
+    outputs: int,
+    total: int | None,
+    input_details: dict[str, Any] | None,
+    output_details: dict[str, Any] | None,
+    timings: dict[str, Any],
+    unknown: dict[str, Any],
+) -> None:
+    """Chat Completions' and the Responses API's usage, its detail groups null,
+    empty or holding what is no count (and Groq's timings, counts or not), with
+    a field no API documents (a router's `cost`); the core counts read straight
+    from it."""
+    names = {
+        "groq": ("prompt_tokens", "completion_tokens"),
+        "chat": ("prompt_tokens", "completion_tokens"),
+        "responses": ("input_tokens", "output_tokens"),
+    }
+    inputs_name, outputs_name = names[api]
+    usage: dict[str, Any] = {inputs_name: inputs, outputs_name: outputs, **unknown}
+    if api == "groq":
+        usage.update(timings)
+    if total is not None:
+        usage["total_tokens"] = total
+    for group, details in ((inputs_name, input_details), (outputs_name, output_details)):
+        if details is not None or group == inputs_name:
+            usage[f"{group}_details"] = details
+    codec, body = openai_body(api, usage)
+
+    decoded = codec.decode_response(body).usage
+
+    # A usage without its total goes back with it (their sum).
+    whole = usage if total is not None else {**usage, "total_tokens": inputs + outputs}
+    assert same_json(codec.encode_response(codec.decode_response(body))["usage"], whole)
+    read = (input_details or {}).get("cached_tokens")
+    thought = (output_details or {}).get("reasoning_tokens")
+    assert (decoded.input_tokens, decoded.output_tokens) == (inputs, outputs)
+    assert decoded.total_tokens == (inputs + outputs if total is None else total)
+    assert decoded.cache_read_tokens == (read if type(read) is int else 0)
+    assert decoded.reasoning_tokens == (thought if type(thought) is int else 0)
+
+
+def openai_body(api: str, usage: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The codec of `api` and the smallest answer body of its own around `usage`."""
+    if api in ("chat", "groq"):
+        codec = interlingua_groq if api == "groq" else interlingua_openai
+        message = {"role": "assistant", "content": "Hi.", "refusal": None}
+        choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": "stop"}
+        body = {"id": "c1", "object": "chat.completion", "created": 1, "model": "m"}
+        return codec, {**body, "choices": [choice], "usage": usage}
+    text = {"type": "output_text", "text": "Hi.", "annotations": []}
+    item = {"id": "m1", "type": "message", "role": "assistant", "status": "completed"}
+    body = {"id": "r1", "object": "response", "created_at": 1, "model": "m", "status": "completed"}
+    output = [{**item, "content": [text]}]
+    return interlingua_openai.responses, {**body, "output": output, "usage": usage}

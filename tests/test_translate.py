@@ -19,11 +19,14 @@ import pytest
 from conftest import ANTHROPIC_TOOL_TURN, MissingCorpus, corpus_files, from_corpus, same_json
 from interlingua import (
     ChatRequest,
+    ChatResponse,
+    FinishReason,
     InvalidDataError,
     Message,
     ReasoningPart,
     RefusalPart,
     TextPart,
+    TokenUsage,
     ToolCallPart,
     ToolResultPart,
     TranslationError,
@@ -379,3 +382,147 @@ def test_an_answers_citations_left_out_elsewhere_are_reported_by_name() -> None:
             there = translate_response(body, source="anthropic", target=target)
             named = [x.path for x in there.losses if x.path.endswith(".citations")]
             assert named == expected, target
+
+
+# --- a finish reason made elsewhere, as each API writes it ---
+
+S, L, T, F, P, E = (
+    FinishReason.STOP,
+    FinishReason.LENGTH,
+    FinishReason.TOOL_CALLS,
+    FinishReason.CONTENT_FILTER,
+    FinishReason.PAUSE,
+    FinishReason.ERROR,
+)
+# The wire value each API's documentation gives a finish reason; None where it
+# has none (then `stop`, or its like, is sent and the change reported).
+CHAT_WIRE = {S: "stop", L: "length", T: "tool_calls", F: "content_filter"}
+WIRE_FINISH: dict[str, dict[FinishReason, Any]] = {
+    "anthropic": {S: "end_turn", L: "max_tokens", T: "tool_use", P: "pause_turn", F: "refusal"},
+    "openai": CHAT_WIRE,
+    "groq": CHAT_WIRE,
+    "mistral": {S: "stop", L: "length", T: "tool_calls", E: "error"},
+    "openai-responses": {
+        S: ("completed", None),
+        T: ("completed", None),
+        L: ("incomplete", "max_output_tokens"),
+        F: ("incomplete", "content_filter"),
+        E: ("failed", None),
+    },
+}
+FALLBACK = {"openai-responses": ("completed", None), "anthropic": "end_turn"}
+
+
+def wire_finish(api: str, body: dict[str, Any]) -> Any:
+    if api == "anthropic":
+        return body["stop_reason"]
+    if api == "openai-responses":
+        return body["status"], (body.get("incomplete_details") or {}).get("reason")
+    return body["choices"][0]["finish_reason"]
+
+
+@pytest.mark.parametrize("api", list(WIRE_FINISH))
+@pytest.mark.parametrize("reason", list(FinishReason))
+def test_a_finish_reason_made_elsewhere_goes_as_the_apis_own_value(
+    api: str, reason: FinishReason
+) -> None:
+    calls = [ToolCallPart(id="call_1", name="f", arguments="{}")] if reason is T else []
+    made = ChatResponse(
+        id="r1",
+        model="m",
+        provider="elsewhere",
+        message=Message.assistant("Done.", *calls),
+        finish_reason=reason,
+        raw_finish_reason="elsewhere_only",
+    )
+    report = TranslationReport()
+    adapter = get_adapter(api)
+
+    body = adapter.encode_response(made, report=report)
+
+    expected = WIRE_FINISH[api].get(reason)
+    assert wire_finish(api, body) == (expected or FALLBACK.get(api, "stop"))
+    changed = [(loss.path, loss.kind) for loss in report.losses]
+    assert changed == ([] if expected else [("finish_reason", "transformed")])
+    back = adapter.decode_response(body).finish_reason
+    assert back is (reason if expected else FinishReason.STOP)
+
+
+@pytest.mark.parametrize("api", ["anthropic", "openai", "groq", "mistral"])
+def test_a_finish_reason_the_api_made_goes_back_raw_even_unknown(api: str) -> None:
+    made = ChatResponse(
+        id="r1",
+        model="m",
+        provider=get_adapter(api).PROVIDER,
+        message=Message.assistant("Done."),
+        finish_reason=FinishReason.OTHER,
+        raw_finish_reason="a_new_reason",
+    )
+
+    body = get_adapter(api).encode_response(made, report=TranslationReport(strict=True))
+
+    assert wire_finish(api, body) == "a_new_reason"
+
+
+# --- usage counted elsewhere, under each API's own names ---
+
+COUNTED = TokenUsage(
+    input_tokens=100,
+    output_tokens=40,
+    cache_read_tokens=30,
+    cache_write_tokens=20,
+    reasoning_tokens=10,
+)
+CHAT_USAGE = {
+    "prompt_tokens": 100,
+    "completion_tokens": 40,
+    "total_tokens": 140,
+    "prompt_tokens_details": {"cached_tokens": 30, "cache_write_tokens": 20},
+    "completion_tokens_details": {"reasoning_tokens": 10},
+}
+# Anthropic counts the input without its cache reads and writes.
+WIRE_USAGE: dict[str, dict[str, Any]] = {
+    "anthropic": {
+        "input_tokens": 50,
+        "cache_creation_input_tokens": 20,
+        "cache_read_input_tokens": 30,
+        "output_tokens": 40,
+        "output_tokens_details": {"thinking_tokens": 10},
+    },
+    "openai": CHAT_USAGE,
+    "groq": CHAT_USAGE,
+    "mistral": CHAT_USAGE,
+    "openai-responses": {
+        "input_tokens": 100,
+        "output_tokens": 40,
+        "total_tokens": 140,
+        "input_tokens_details": {"cached_tokens": 30, "cache_write_tokens": 20},
+        "output_tokens_details": {"reasoning_tokens": 10},
+    },
+}
+
+
+@pytest.mark.parametrize("api", list(WIRE_USAGE))
+def test_usage_counted_elsewhere_goes_under_the_apis_own_names_and_reads_back(api: str) -> None:
+    made = ChatResponse(
+        id="r1",
+        model="m",
+        provider="elsewhere",
+        message=Message.assistant("Done."),
+        finish_reason=FinishReason.STOP,
+        usage=COUNTED,
+    )
+    adapter = get_adapter(api)
+
+    body = adapter.encode_response(made, report=TranslationReport(strict=True))
+
+    assert body["usage"] == WIRE_USAGE[api]
+    assert adapter.decode_response(body).usage.model_copy(update={"details": {}}) == COUNTED
+
+
+def test_a_responses_status_that_is_no_finish_reads_as_none() -> None:
+    adapter = get_adapter("openai-responses")
+    for status in ("in_progress", "queued"):
+        body = {"id": "r1", "object": "response", "model": "m", "status": status, "output": []}
+        response = adapter.decode_response(body)
+        assert (response.finish_reason, response.raw_finish_reason) == (None, status)
