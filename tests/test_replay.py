@@ -3,6 +3,11 @@ the requests they sent kept for assertions."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
 import anthropic
 import httpx
 import pytest
@@ -82,3 +87,27 @@ def test_a_request_to_another_host_is_refused_naming_both() -> None:
         replay.respond(request)
     assert "api.openai.com/v1/chat/completions" in str(caught.value)
     assert "api.mistral.ai/v1/chat/completions" in str(caught.value)
+
+
+def test_answers_are_served_once_each_to_requests_from_many_threads() -> None:
+    interaction = load_cassette(IMAGE).interactions[0]
+    assert interaction.request is not None
+    # Sixteen recordings of the same request, each with its own answer.
+    answers = [
+        dataclasses.replace(
+            interaction,
+            response=dataclasses.replace(interaction.response, body=json.dumps({"n": n}).encode()),
+        )
+        for n in range(16)
+    ]
+    replay = Replay(answers)
+    url = "https://api.anthropic.com/v1/messages"
+
+    def ask(_: int) -> Any:
+        request = httpx.Request("POST", url, content=interaction.request.body)  # type: ignore[union-attr]
+        return json.loads(replay.respond(request).content)["n"]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        served = list(pool.map(ask, range(16)))
+    assert sorted(served) == list(range(16))
+    assert replay.done

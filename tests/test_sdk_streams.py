@@ -520,3 +520,36 @@ async def test_an_error_event_in_an_async_stream_raises_the_same(
     assert got == expected
     assert got[1] is not None
     assert got[1][0] is cls
+
+
+class Dropping(Server):
+    """Answers with the first two events of the body, then loses the connection
+    (the transport's `ReadError`, as a socket reset mid-stream raises it)."""
+
+    def __call__(self, request: Any) -> Any:
+        self.sent.append(json.loads(request.content))
+        head = b"\n\n".join(self.pieces[0].split(b"\n\n")[:2]) + b"\n\n"
+        error = self.http.ReadError("connection reset by peer")
+
+        def body() -> Iterator[bytes]:
+            yield head
+            raise error
+
+        return self.http.Response(200, headers=self.headers, content=body())
+
+
+@pytest.mark.parametrize(("provider", "name"), WHOLE)
+def test_a_connection_lost_mid_stream_is_a_retryable_connection_error(
+    provider: Provider, name: str
+) -> None:
+    interaction = one(name)
+    server = Dropping(interaction, provider.http)
+    client = provider.client(server)
+    with pytest.raises(StreamError) as caught:
+        accumulate(client.stream(stream_request(provider, interaction)))
+    assert server.sent == [interaction.request.json]  # type: ignore[union-attr]
+    lost = caught.value.error
+    assert isinstance(lost, ProviderConnectionError), type(lost)
+    assert lost.retryable
+    assert lost.provider == endpoint(client).provider
+    assert caught.value.partial is not None

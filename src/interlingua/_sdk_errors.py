@@ -21,13 +21,21 @@ from typing import Any
 
 from interlingua._errors import ProviderError
 
-__all__ = ["MASK", "error_headers", "mask_secrets", "request_id", "retry_after", "sent_secrets"]
+__all__ = [
+    "CREDENTIAL_HEADERS",
+    "MASK",
+    "error_headers",
+    "mask_secrets",
+    "request_id",
+    "retry_after",
+    "sent_secrets",
+]
 
 MASK = "[redacted]"
 
 # The headers a provider's SDK sends its key in (OpenAI, Groq, Mistral: a bearer
 # token; Anthropic: `x-api-key` or a bearer token; Azure: `api-key`).
-_CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key")
+CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key")
 # Shorter values are no key (`Bearer x` in a test), and masking them would mangle text.
 _SHORTEST_SECRET = 8
 
@@ -89,7 +97,7 @@ def sent_secrets(exc: BaseException) -> list[str]:
     if not isinstance(headers, Mapping):
         return []
     secrets = []
-    for name in _CREDENTIAL_HEADERS:
+    for name in CREDENTIAL_HEADERS:
         value = headers.get(name)
         if not isinstance(value, str):
             continue

@@ -47,7 +47,7 @@ from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua._sse import AsyncSSEStream, SSEStream
 from interlingua._stream import StreamEvent
-from interlingua.codec import StreamDecoder, decode_events
+from interlingua.codec import StreamDecoder, decode_events, depth_checked
 
 __all__ = [
     "AsyncChatClient",
@@ -123,7 +123,8 @@ class SDKBinding:
     """What the clients need of one SDK (anthropic, openai and groq are alike)."""
 
     status_error: type[Exception]
-    connection_error: type[Exception]
+    # The SDK's connection error, and the transport's errors its streams let through.
+    connection_error: type[Exception] | tuple[type[Exception], ...]
     decode_error: Callable[[int | None, Any], ProviderError]
     # The status error's body as the provider sent it.
     error_body: Callable[[Any], Any]
@@ -227,10 +228,13 @@ def stainless_binding(
     *,
     decode_error: Callable[[int | None, Any], ProviderError],
     error_payload: Callable[[Any], Any],
+    transport_error: type[Exception],
     post_options: dict[str, Any] | None = None,
 ) -> SDKBinding:
     """The binding of a Stainless-generated SDK (openai, groq), given its module: their errors
-    and streams work alike. `error_payload` rebuilds an in-stream error event from its body."""
+    and streams work alike. `error_payload` rebuilds an in-stream error event from its body;
+    `transport_error` is its HTTP library's (`httpx.TransportError`), which a stream read
+    after the answer began may raise unwrapped."""
 
     def in_stream_payload(exc: Exception) -> Any | None:
         # An error event in a 200 stream is raised as a plain `APIError`, `body` its `error`.
@@ -239,7 +243,7 @@ def stainless_binding(
     stream_cls, async_stream_cls = _noting_done(sdk)
     return SDKBinding(
         status_error=sdk.APIStatusError,
-        connection_error=sdk.APIConnectionError,
+        connection_error=(sdk.APIConnectionError, transport_error),
         stream_cls=stream_cls,
         async_stream_cls=async_stream_cls,
         decode_error=decode_error,
@@ -390,12 +394,17 @@ class AsyncChatClient:
     async def _events(self, response: Any) -> AsyncIterator[StreamEvent]:
         decoder = self.endpoint.stream_decoder()
         end = StreamEnd(self.endpoint.last_payload, response, self.endpoint.provider)
-        with self.binding.errors(self.endpoint.provider):
+        provider = self.endpoint.provider
+        with self.binding.errors(provider):
+            index = 0
             async for payload in end.async_payloads(self.binding.async_payloads(response)):
-                for event in end.events(decoder.feed(payload), check=False):
+                with depth_checked(payload, provider, f"events[{index}]"):  # as decode_events
+                    events = decoder.feed(payload)
+                index += 1
+                for event in end.events(events, check=False):
                     yield event
-        for event in end.events(decoder.finish()):
-            yield event
+            for event in end.events(decoder.finish()):
+                yield event
 
     async def close(self) -> None:
         await self.binding.close_async(self.sdk)

@@ -25,6 +25,7 @@ from types import TracebackType
 from typing import Any
 from unittest import mock
 
+from interlingua._sdk_errors import CREDENTIAL_HEADERS
 from interlingua.codec import json_or_text
 from interlingua.testing._records import Interaction, RecordedRequest, RecordedResponse, parse_sse
 from interlingua.testing._replay import REPLAYED
@@ -32,9 +33,7 @@ from interlingua.testing._write import cassette_format, write_cassette
 
 __all__ = ["MASK", "MASKED_HEADERS", "REMOVED_HEADERS", "Recorder", "record"]
 
-REMOVED_HEADERS = frozenset(
-    {"authorization", "proxy-authorization", "x-api-key", "api-key", "cookie", "set-cookie"}
-)
+REMOVED_HEADERS = frozenset({*CREDENTIAL_HEADERS, "cookie", "set-cookie"})
 """Headers never written: the credentials a request carries and the cookies."""
 
 MASKED_HEADERS = frozenset(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import threading
 from collections.abc import Iterable
 from types import TracebackType
 from typing import Any
@@ -72,6 +73,7 @@ class Replay:
         self.pass_unmatched = False
         """Let a request that matches nothing through to the network (new episodes)."""
         self._played: set[int] = set()
+        self._lock = threading.Lock()
         self._router: Any = None
 
     @property
@@ -91,16 +93,17 @@ class Replay:
         """The recorded response for `request`, an httpx or httpx2 request whose
         body was read; the response is of the same library as the request."""
         sent = SentRequest.of(request)
-        index = self._find(sent)
-        if index is None:
-            if self.pass_unmatched:
+        with self._lock:  # SDK calls from several threads: each answer is served once
+            index = self._find(sent)
+            if index is None and self.pass_unmatched:
                 self.requests.append(request)
                 return request  # respx's way to let a request through
-            error = CassetteError(self._mismatch_text(sent))
-            self.mismatches.append(error)
-            raise error
-        self._played.add(index)
-        self.requests.append(request)
+            if index is None:
+                error = CassetteError(self._mismatch_text(sent))
+                self.mismatches.append(error)
+                raise error
+            self._played.add(index)
+            self.requests.append(request)
         recorded = self.interactions[index].response
         # httpx and httpx2 have the same Response; answer in the request's own kind.
         library = sys.modules[type(request).__module__.partition(".")[0]]

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from interlingua._errors import CassetteError
+from interlingua._sdk_errors import CREDENTIAL_HEADERS
 from interlingua.testing._cassette import load_cassette
 from interlingua.testing._records import Cassette, Headers
 
@@ -33,11 +34,9 @@ _KEYS = (
     ("a Groq API key", re.compile(r"gsk_[A-Za-z0-9]{20,}")),
     ("a bearer token", re.compile(r"\bBearer\s+([A-Za-z0-9._~+/=-]{12,})", re.IGNORECASE)),
 )
+# What each header the SDKs send a key in (`CREDENTIAL_HEADERS`), or a cookie, holds.
 _CREDENTIAL_HEADERS = {
-    "authorization": "a credential",
-    "proxy-authorization": "a credential",
-    "x-api-key": "an API key",
-    "api-key": "an API key",
+    **{name: "an API key" if "key" in name else "a credential" for name in CREDENTIAL_HEADERS},
     "cookie": "a cookie value",
     "set-cookie": "a cookie value",
 }

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import anthropic
+import httpx2
 
 from interlingua.client import AsyncChatClient, ChatClient, Endpoint, SDKBinding, sdk_client
 from interlingua_anthropic._errors import decode_error
@@ -48,7 +49,8 @@ def _in_stream_payload(exc: Exception) -> Any | None:
 
 SDK = SDKBinding(
     status_error=anthropic.APIStatusError,
-    connection_error=anthropic.APIConnectionError,
+    # The SDK's streams let the transport's errors through, unwrapped.
+    connection_error=(anthropic.APIConnectionError, httpx2.TransportError),
     stream_cls=anthropic.Stream[object],
     async_stream_cls=anthropic.AsyncStream[object],
     decode_error=decode_error,

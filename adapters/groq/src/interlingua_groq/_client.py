@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 import groq
+import httpx
 
 from interlingua.client import (
     AsyncChatClient,
@@ -37,7 +38,12 @@ __all__ = ["AsyncGroqClient", "GroqClient"]
 CHAT_COMPLETIONS = replace(
     chat_completions_endpoint(CODEC), path=CHAT_COMPLETIONS_PATH, prepare=set_stream
 )
-SDK = stainless_binding(groq, decode_error=CODEC.decode_error, error_payload=chat_error_payload)
+SDK = stainless_binding(
+    groq,
+    decode_error=CODEC.decode_error,
+    error_payload=chat_error_payload,
+    transport_error=httpx.TransportError,  # groq's streams let it through, unwrapped
+)
 
 
 class GroqClient(ChatClient):

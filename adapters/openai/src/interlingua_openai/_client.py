@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import httpx2
 import openai
 
 from interlingua import ProviderError
@@ -49,6 +50,7 @@ def sdk_binding(
         openai,
         decode_error=decode_error,
         error_payload=error_payload,
+        transport_error=httpx2.TransportError,
         # What the SDK's own `create` methods send: the bearer key, not the admin key.
         post_options={"security": {"bearer_auth": True}},
     )

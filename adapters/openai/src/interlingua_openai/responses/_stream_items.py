@@ -93,7 +93,9 @@ def with_id(item: dict[str, Any], output_index: int) -> dict[str, Any]:
         return item
     call_id = item.get("call_id")
     if isinstance(call_id, str) and call_id:
-        return {"id": f"{prefix}_{hashlib.sha256(call_id.encode()).hexdigest()[:48]}", **item}
+        # surrogatepass: an id decoded from JSON may hold a lone surrogate.
+        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
+        return {"id": f"{prefix}_{digest[:48]}", **item}
     return {"id": f"{prefix}_{output_index + 1}", **item}
 
 
