@@ -176,6 +176,8 @@ def test_an_error_body_is_json_when_it_can_be_and_text_otherwise() -> None:
 
 def test_decode_events_feeds_every_payload_then_finishes() -> None:
     class Echo:
+        provider = "echo"
+
         def __init__(self) -> None:
             self.seen: list[int] = []
 

@@ -6,6 +6,7 @@ kept for the Responses API alone, and streams accumulated to the response
 from __future__ import annotations
 
 import copy
+import hashlib
 import itertools
 from typing import Any
 
@@ -450,6 +451,8 @@ def test_a_response_made_elsewhere_gets_the_output_item_shapes() -> None:
                 "content": [{"type": "output_text", "text": "Hello", "annotations": []}],
             },
             {
+                # An id as the API gives its items, derived from the call id (as streamed).
+                "id": "fc_" + hashlib.sha256(b"toolu_01").hexdigest()[:48],
                 "type": "function_call",
                 "call_id": "toolu_01",
                 "name": "f",

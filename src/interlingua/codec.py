@@ -96,7 +96,10 @@ _MISSING: Any = object()
 
 
 class StreamDecoder(Protocol):
-    """An adapter's stream decoder, fed one payload at a time."""
+    """An adapter's stream decoder, fed one payload at a time; `provider` names
+    it in its errors."""
+
+    provider: str
 
     def feed(self, payload: Any) -> Iterable[StreamEvent]: ...
 
@@ -123,9 +126,8 @@ def decode_events(decoder: StreamDecoder, payloads: Iterable[Any]) -> Iterator[S
     """Every payload through `decoder`, then what it holds at the end: the body of
     each adapter's `decode_stream`. A payload nested too deeply is a `DecodeError`
     at `events[<index>]...` (`depth_checked`)."""
-    provider = str(getattr(decoder, "provider", "stream"))  # each adapter's decoder names it
     for index, payload in enumerate(payloads):
-        with depth_checked(payload, provider, f"events[{index}]"):
+        with depth_checked(payload, decoder.provider, f"events[{index}]"):
             events = decoder.feed(payload)
         yield from events
     yield from decoder.finish()

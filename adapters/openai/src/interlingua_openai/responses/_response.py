@@ -16,6 +16,7 @@ answer), reported.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +37,14 @@ from interlingua_openai.responses._parts import PartDecoder, PartEncoder
 from interlingua_openai.responses._usage import RESPONSES_USAGE
 from interlingua_openai.responses._wire import PROVIDER, ResponseEcho, ResponseForms
 
-__all__ = ["KeptResponse", "decode_response", "encode_response", "kept_response"]
+__all__ = [
+    "KeptResponse",
+    "decode_response",
+    "encode_response",
+    "kept_response",
+    "with_id",
+    "with_ids",
+]
 
 # The response's fields the core models; every other one is kept verbatim.
 _MODELLED = ("id", "model", "output", "usage")
@@ -128,4 +136,35 @@ def encode_response(
     for index, _ in enumerate(response.alternatives):
         report.dropped(f"alternatives[{index}]", "a Responses API body holds one answer")
     report_other_fields((response.message,), PROVIDER, report, "message")
-    return body
+    return with_ids(body)
+
+
+# The prefix of the ids this API gives its items, by item type.
+_ID_PREFIXES = {"function_call": "fc", "custom_tool_call": "ctc", "reasoning": "rs"}
+
+
+def with_id(item: dict[str, Any], output_index: int) -> dict[str, Any]:
+    """`item` with its id first. A call or reasoning item made elsewhere (it has
+    none) gets an id derived from its `call_id` (which says what call it is,
+    wherever it stands), or else from its place in the output, with the prefix
+    this API gives such items; any other item is as it came."""
+    own = item.get("id")
+    if isinstance(own, str):
+        return {"id": own, **item}
+    prefix = _ID_PREFIXES.get(item.get("type", ""))
+    if prefix is None:
+        return item
+    call_id = item.get("call_id")
+    if isinstance(call_id, str) and call_id:
+        # surrogatepass: an id decoded from JSON may hold a lone surrogate.
+        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
+        return {"id": f"{prefix}_{digest[:48]}", **item}
+    return {"id": f"{prefix}_{output_index + 1}", **item}
+
+
+def with_ids(response: dict[str, Any]) -> dict[str, Any]:
+    """`response` whose output items all have the ids their stream items had."""
+    output = response.get("output")
+    if isinstance(output, list):
+        response["output"] = [with_id(item, index) for index, item in enumerate(output)]
+    return response

@@ -33,7 +33,8 @@ Invariants:
   the core does not know yet is not written early.
 - Every item carries its id from its `added` event on: its own, or for a call
   (reasoning) made elsewhere one derived from its `call_id` (its place), the
-  same in its done item and the final response (`_stream_items.with_id`).
+  same in its done item and the final response (`_response.with_id`, which
+  `encode_response` applies to every body).
 - An `ErrorEvent` ends the stream: this API's own `error` event is written
   back as one; any other error as `response.failed`, holding what arrived.
 """
@@ -81,7 +82,6 @@ from interlingua_openai.responses._stream_items import (
     Part,
     Wire,
     item_for,
-    with_ids,
 )
 from interlingua_openai.responses._wire import PROVIDER
 
@@ -194,7 +194,7 @@ class ResponsesStreamEncoder:
         self.ended = True
         out = [] if self.started else self.start()
         out += self.settle() + self.close_open()
-        response = with_ids(encode_response(self.whole.response(), report=self.report))
+        response = encode_response(self.whole.response(), report=self.report)
         ending = _ENDINGS.get(str(response.get("status")), "response.completed")
         return [*out, self.wire.emit(ending, response=response)]
 
@@ -293,7 +293,7 @@ class ResponsesStreamEncoder:
             return [self.wire.emit("error", code=event.code, message=event.message, param=param)]
         failed = self.whole.response().model_copy(update={"finish_reason": FinishReason.ERROR})
         # Failed, whatever status the start's fields said.
-        response = {**with_ids(encode_response(failed, report=self.report)), "status": "failed"}
+        response = {**encode_response(failed, report=self.report), "status": "failed"}
         if response.get("error") is None:
             code = event.code or event.error_type or _FAILURE_CODES.get(event.error_class or "")
             response["error"] = {"code": code or "server_error", "message": event.message}

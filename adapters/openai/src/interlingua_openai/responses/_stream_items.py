@@ -24,7 +24,6 @@ the final response; text made elsewhere gets the `msg_` id the codec gives it.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +45,7 @@ from interlingua import (
 )
 from interlingua.codec import copy_json, kept
 from interlingua_openai.responses._parts import PartEncoder
+from interlingua_openai.responses._response import with_id
 from interlingua_openai.responses._wire import PROVIDER
 
 __all__ = [
@@ -56,8 +56,6 @@ __all__ = [
     "Part",
     "Wire",
     "item_for",
-    "with_id",
-    "with_ids",
 ]
 
 # A content part of a message, by the kind of part: the events that stream it,
@@ -76,35 +74,6 @@ _CALLS = {
     "function_call": ("response.function_call_arguments", "arguments"),
     "custom_tool_call": ("response.custom_tool_call_input", "input"),
 }
-# The prefix of the ids this API gives its items, by item type.
-_ID_PREFIXES = {"function_call": "fc", "custom_tool_call": "ctc", "reasoning": "rs"}
-
-
-def with_id(item: dict[str, Any], output_index: int) -> dict[str, Any]:
-    """`item` with its id first. A call or reasoning item made elsewhere (it has
-    none) gets an id derived from its `call_id` (which says what call it is,
-    wherever it stands), or else from its place in the output, with the prefix
-    this API gives such items; any other item is as it came."""
-    own = item.get("id")
-    if isinstance(own, str):
-        return {"id": own, **item}
-    prefix = _ID_PREFIXES.get(item.get("type", ""))
-    if prefix is None:
-        return item
-    call_id = item.get("call_id")
-    if isinstance(call_id, str) and call_id:
-        # surrogatepass: an id decoded from JSON may hold a lone surrogate.
-        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
-        return {"id": f"{prefix}_{digest[:48]}", **item}
-    return {"id": f"{prefix}_{output_index + 1}", **item}
-
-
-def with_ids(response: dict[str, Any]) -> dict[str, Any]:
-    """`response` whose output items all have the ids their stream items had."""
-    output = response.get("output")
-    if isinstance(output, list):
-        response["output"] = [with_id(item, index) for index, item in enumerate(output)]
-    return response
 
 
 class Wire:
