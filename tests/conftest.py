@@ -76,6 +76,12 @@ ANTHROPIC_TOOL_TURN: dict[str, Any] = {
 }
 
 
+def fake_key(prefix: str, body: str = "Zy9xWv6uTs3rQp0oNm7l") -> str:
+    """A made-up key of a provider's shape (`sk-ant-`, `gsk_`, ...), built when a
+    test runs, so that no committed file holds a string shaped like a real key."""
+    return prefix + body + body[::-1]
+
+
 def in_order(interactions: Iterable[Interaction]) -> Replay:
     """A replay serving `interactions` in order, whatever the bodies and queries."""
     return Replay(interactions, match_on=("method", "host", "path"))

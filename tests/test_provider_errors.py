@@ -26,7 +26,7 @@ import openai
 import pytest
 from mistralai.client import Mistral
 
-from conftest import recorded
+from conftest import fake_key, recorded
 from interlingua import (
     AuthenticationError,
     BadRequestError,
@@ -46,7 +46,7 @@ from interlingua_mistral import AsyncMistralClient, MistralClient
 from interlingua_openai import AsyncOpenAIClient, OpenAIClient
 from interlingua_openai.responses import AsyncOpenAIResponsesClient, OpenAIResponsesClient
 
-KEY = "sk-test-0000000000000000000000"
+KEY = fake_key("sk-test-", "0000000000")
 REQUEST = ChatRequest(model="m", max_tokens=64, messages=(Message.user("Hi"),))
 HI = [{"role": "user", "content": "Hi"}]
 # The body each API is sent for REQUEST, not streamed.

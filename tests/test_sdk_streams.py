@@ -33,7 +33,7 @@ import interlingua_groq
 import interlingua_mistral
 import interlingua_openai
 import interlingua_openai.responses
-from conftest import recorded
+from conftest import fake_key, recorded
 from interlingua import (
     BadRequestError,
     ChatRequest,
@@ -55,7 +55,7 @@ from interlingua_mistral import AsyncMistralClient, MistralClient
 from interlingua_openai import AsyncOpenAIClient, OpenAIClient
 from interlingua_openai.responses import AsyncOpenAIResponsesClient, OpenAIResponsesClient
 
-KEY = "sk-test-0000000000000000000000"
+KEY = fake_key("sk-test-", "0000000000")
 
 
 class Server:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, fake_key
 from interlingua import CassetteError
 from interlingua.testing import (
     SecretFinding,
@@ -56,21 +56,21 @@ def recording(tmp_path: Path, request: dict[str, Any], response: dict[str, Any])
 
 LEAKS = [
     pytest.param(
-        {"headers": {"authorization": "Bearer Qw3eRt6yUi9oPa2sDf5gHj8kLz1xCv4b"}},
+        {"headers": {"authorization": "Bearer " + fake_key("", "Qw3eRt6yUi9oPa2sDf5g")}},
         {},
         "interactions[0].request.headers.authorization",
         "a credential",
         id="a Mistral key as a bearer token",
     ),
     pytest.param(
-        {"headers": {"x-api-key": "sk-ant-api03-Zy9xWv6uTs3rQp0oNm7lKj4iHg1fEd8c"}},
+        {"headers": {"x-api-key": fake_key("sk-ant-api03-")}},
         {},
         "interactions[0].request.headers.x-api-key",
         "an API key",
         id="an Anthropic key header",
     ),
     pytest.param(
-        {"json": {"note": "my key is sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"}},
+        {"json": {"note": "my key is " + fake_key("sk-proj-", "Ab3dEf6hIj9kLm2nOp5q")}},
         {},
         "interactions[0].request.body",
         "an OpenAI API key",
@@ -78,7 +78,7 @@ LEAKS = [
     ),
     pytest.param(
         {},
-        {"json": {"error": "bad key gsk_Mn7bVc4xZl1kJh8gFd5sAp2oIu9yTr6e"}},
+        {"json": {"error": "bad key " + fake_key("gsk_", "Mn7bVc4xZl1kJh8gFd5s")}},
         "interactions[0].response.body",
         "a Groq API key",
         id="a Groq key in an answer",
@@ -91,7 +91,11 @@ LEAKS = [
         id="a cookie",
     ),
     pytest.param(
-        {"headers": {"x-forwarded": "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl"}},
+        {
+            "headers": {
+                "x-forwarded": "Bearer " + ".".join(("eyJhbGciOiJIUzI1NiJ9", "e30", "c2lnbmF0dXJl"))
+            }
+        },
         {},
         "interactions[0].request.headers.x-forwarded",
         "a bearer token",
@@ -121,7 +125,7 @@ def test_a_secret_is_found_by_file_and_place(
         "Bearer <masked>",
         "REDACTED",
         "masked",
-        "Bearer sk-test-0000000000000000000000",
+        "Bearer " + fake_key("sk-test-", "0000000000"),
     ],
 )
 def test_a_placeholder_is_no_secret(tmp_path: Path, value: str) -> None:
@@ -130,7 +134,7 @@ def test_a_placeholder_is_no_secret(tmp_path: Path, value: str) -> None:
 
 
 def test_a_vcrpy_cassette_is_checked_the_same(tmp_path: Path) -> None:
-    leaky = recording(tmp_path, {"headers": {"api-key": "Qw3eRt6yUi9oPa2sDf5gHj8kLz1xCv4b"}}, {})
+    leaky = recording(tmp_path, {"headers": {"api-key": fake_key("", "Qw3eRt6yUi9oPa2sDf5g")}}, {})
     path = tmp_path / "leaky.yaml"
     write_cassette(path, list(load_cassette(leaky).interactions))
     assert find_secrets(path) == [

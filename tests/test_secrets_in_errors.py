@@ -21,7 +21,7 @@ import httpx2
 import pytest
 from mistralai.client import Mistral
 
-from conftest import recorded
+from conftest import fake_key, recorded
 from interlingua import ChatRequest, Message, ProviderConnectionError, ProviderError, accumulate
 from interlingua._sdk_errors import MASK
 from interlingua.client import AsyncChatClient, ChatClient
@@ -31,7 +31,7 @@ from interlingua_mistral import AsyncMistralClient, MistralClient
 from interlingua_openai import AsyncOpenAIClient, OpenAIClient
 from interlingua_openai.responses import AsyncOpenAIResponsesClient, OpenAIResponsesClient
 
-KEY = "sk-test-SECRET-4f9a2c7e1b8d3f6a0c5e9b2d"
+KEY = fake_key("sk-test-SECRET-", "4f9a2c7e1b8d3f6a0c5e")
 REQUEST = ChatRequest(model="m", max_tokens=16, messages=(Message.user("Hi"),))
 Handler = Callable[[Any], Any]
 
