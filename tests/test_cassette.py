@@ -31,6 +31,8 @@ PROVIDER_OF_DIRECTORY = {
     "mistral": "mistral",
     "groq": "groq",
 }
+# Folders of APIs no adapter here speaks yet: their files must still load.
+UNSPOKEN_DIRECTORIES = frozenset({"bedrock", "compat", "google"})
 
 
 def load(relative: str) -> Cassette:
@@ -130,9 +132,9 @@ def test_every_corpus_file_loads(param: Path | MissingCorpus) -> None:
                 assert payloads
                 assert all(isinstance(payload, dict) for payload in payloads)
 
-    if not response_only:
-        provider = PROVIDER_OF_DIRECTORY[path.relative_to(CORPUS).parts[0]]
-        assert cassette.for_provider(provider)
+    folder = path.relative_to(CORPUS).parts[0]
+    if not response_only and folder not in UNSPOKEN_DIRECTORIES:
+        assert cassette.for_provider(PROVIDER_OF_DIRECTORY[folder])
 
 
 @pytest.mark.parametrize("folder", sorted(PROVIDER_OF_DIRECTORY))
@@ -378,6 +380,20 @@ def test_a_gzip_binary_body_becomes_text(tmp_path: Path) -> None:
     assert response.body == b'{"answer": 42}'
     assert response.json == {"answer": 42}
     assert response.replay_headers() == {"content-type": "application/json"}
+
+
+def test_header_values_recorded_as_bytes_read_as_text(tmp_path: Path) -> None:
+    # botocore records the headers it sent as bytes, which YAML keeps as `!!binary`.
+    headers = {"Content-Type": [b"application/json"], "amz-sdk-request": [b"attempt=1; max=3"]}
+    path = write_cassette(tmp_path, vcr_interaction('{"answer": 42}', headers=headers))
+
+    response = only(load_cassette(path).interactions).response
+
+    assert response.headers == {
+        "content-type": ("application/json",),
+        "amz-sdk-request": ("attempt=1; max=3",),
+    }
+    assert response.json == {"answer": 42}
 
 
 def test_a_plain_text_body_stays_bytes(tmp_path: Path) -> None:

@@ -279,7 +279,7 @@ def _headers(raw: object, loc: _Loc) -> dict[str, tuple[str, ...]]:
     for name, value in _mapping(raw, loc).items():
         # vcrpy writes a list per header; some recorders write a bare string.
         raw_values = [value] if isinstance(value, str) else _sequence(value, (*loc, name))
-        values = [_string(item, (*loc, name, i)) for i, item in enumerate(raw_values)]
+        values = [_header_value(item, (*loc, name, i)) for i, item in enumerate(raw_values)]
         key = name.lower()
         headers[key] = (*headers.get(key, ()), *values)
     return headers
@@ -366,6 +366,12 @@ def _sequence(raw: object, loc: _Loc) -> Sequence[object]:
     if not isinstance(raw, list):
         raise _ShapeError(loc, f"expected a list, got {_kind(raw)}")
     return raw
+
+
+def _header_value(raw: object, loc: _Loc) -> str:
+    # botocore's recordings keep header values as the bytes sent (`!!binary`);
+    # HTTP field values are ISO-8859-1 text (RFC 9110, section 5.5).
+    return raw.decode("latin-1") if isinstance(raw, bytes) else _string(raw, loc)
 
 
 def _string(raw: object, loc: _Loc) -> str:
