@@ -98,6 +98,7 @@ def test_the_export_list() -> None:
         "available_adapters",
         "format_sse",
         "get_adapter",
+        "get_client_class",
         "register_adapter",
         "route",
         "sanitize",
@@ -156,12 +157,14 @@ def test_the_client_export_list() -> None:
         "Endpoint",
         "EventStream",
         "SDKBinding",
+        "SDKOptions",
         "SDKTransport",
         "SSEStream",
         "lazy_attributes",
         "sdk_client",
         "set_stream",
         "stainless_binding",
+        "stainless_options",
     ]
 
 
