@@ -112,13 +112,14 @@ def encode_stream(
 
 @dataclass(slots=True)
 class _Part:
-    """A part of the answer as it streams: its path, and the delta field its
-    text goes in (None: left out); a tool call's `number` on the wire."""
+    """A part of the answer as it streams: its path, the delta field its text goes
+    in (None: left out); a tool call's `number` on the wire, and its name."""
 
     path: str
     route: str | None
     provider: str | None = None
     number: int = 0
+    name: str | None = None
     written: bool = False  # reasoning text sent in its route
     tags: tuple[str, str] = ("", "")  # of its `<think>` form, the opening and closing sent
 
@@ -400,7 +401,7 @@ class ChatStreamEncoder:
         )
         (wire,) = delta["tool_calls"]
         part.route = "custom" if "custom" in wire else "function"
-        part.number = wire["index"]
+        part.number, part.name = wire["index"], event.name if self.dialect.named_pieces else None
         return self.emit(delta)
 
     def arguments(self, event: ToolCallDelta) -> list[WireEvent]:
@@ -414,7 +415,7 @@ class ChatStreamEncoder:
             return []
         if part.route == _FUNCTION_CALL:
             return self.emit({_FUNCTION_CALL: {"arguments": arguments}})
-        fragment = call_fragment(part.route or "function", part.number, arguments)
+        fragment = call_fragment(part.route or "function", part.number, arguments, part.name)
         return self.emit({"tool_calls": [fragment]})
 
     def part_delta(self, part: ContentPart, path: str) -> dict[str, Any]:

@@ -207,10 +207,11 @@ def _call(kind: str, call_id: str, name: str, arguments: str) -> dict[str, Any]:
     return {"id": call_id, "type": kind, kind: {"name": name, _ARGUMENTS[kind]: arguments}}
 
 
-def call_fragment(kind: str, index: int, arguments: str) -> dict[str, Any]:
+def call_fragment(kind: str, index: int, arguments: str, name: str | None = None) -> dict[str, Any]:
     """A later piece of streamed call `index` of `kind` (`function`, `custom`):
-    more of its arguments, under its index alone."""
-    return {"index": index, kind: {_ARGUMENTS[kind]: arguments}}
+    more of its arguments, under its index alone (and its `name` again, if given)."""
+    piece = {_ARGUMENTS[kind]: arguments}
+    return {"index": index, kind: piece if name is None else {"name": name, **piece}}
 
 
 def encode_tool_call(part: ToolCallPart, call_id: str, entry: ProviderEntry) -> dict[str, Any]:

@@ -68,6 +68,9 @@ MISTRAL = MistralDialect(
     tool_user_bridge=TOOL_USER_BRIDGE,
     stream_noise=frozenset({"p"}),
     numbered_calls=True,
+    # Quirk: the mistralai SDK's stream `ToolCall` requires `function.name` in every
+    # piece of a call ("Field required"); Mistral itself sends each call whole.
+    named_pieces=True,
     usage_chunk=False,
     refusal_field=False,
     empty_assistant=False,
