@@ -148,8 +148,8 @@ def ask_openai(base_url: str, model: str, stream: bool) -> Answer:
     if stream:
         return _chat_chunks(
             client.chat.completions.create(model=model, messages=messages, stream=True)
-        )  # type: ignore[arg-type]
-    answer = client.chat.completions.create(model=model, messages=messages)  # type: ignore[arg-type]
+        )
+    answer = client.chat.completions.create(model=model, messages=messages)
     return _chat_message(answer.choices[0].message)
 
 
@@ -159,8 +159,8 @@ def ask_groq(base_url: str, model: str, stream: bool) -> Answer:
     if stream:
         return _chat_chunks(
             client.chat.completions.create(model=model, messages=messages, stream=True)
-        )  # type: ignore[arg-type]
-    answer = client.chat.completions.create(model=model, messages=messages)  # type: ignore[arg-type]
+        )
+    answer = client.chat.completions.create(model=model, messages=messages)
     return _chat_message(answer.choices[0].message)
 
 
@@ -168,7 +168,7 @@ def ask_mistral(base_url: str, model: str, stream: bool) -> Answer:
     client = Mistral(api_key=KEY, server_url=f"{base_url}/mistral", timeout_ms=10_000)
     messages = [{"role": "user", "content": QUESTION}]
     if not stream:
-        answer = client.chat.complete(model=model, messages=messages)  # type: ignore[arg-type]
+        answer = client.chat.complete(model=model, messages=messages)
         message = answer.choices[0].message
         content = message.content
         text = (
@@ -182,7 +182,7 @@ def ask_mistral(base_url: str, model: str, stream: bool) -> Answer:
         ]
         return text, calls
     text, pieces = "", {}
-    for event in client.chat.stream(model=model, messages=messages):  # type: ignore[arg-type]
+    for event in client.chat.stream(model=model, messages=messages):
         for choice in event.data.choices:
             content = choice.delta.content
             text += content if isinstance(content, str) else ""

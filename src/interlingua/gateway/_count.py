@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua._errors import NotFoundError
 from interlingua._request import ChatRequest
-from interlingua.gateway._errors import GATEWAY
+from interlingua.gateway._errors import cannot_count
 from interlingua.gateway._upstream import Target, Upstreams
 
 __all__ = ["count_tokens"]
@@ -22,11 +21,7 @@ async def count_tokens(upstreams: Upstreams, api: str, request: ChatRequest) -> 
     """The first upstream of the request's route, and its count."""
     target = upstreams.route(request.model)[0]
     if target.provider != api:
-        raise NotFoundError(
-            f"the upstream {target.name} cannot count tokens: only a {api} upstream can",
-            provider=GATEWAY,
-            status=404,
-        )
+        raise cannot_count(target.name, api)
     client = upstreams.client(target.provider)
     body = client.endpoint.body(
         request.model_copy(update={"model": target.model}), None, stream=False

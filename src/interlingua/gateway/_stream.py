@@ -16,11 +16,11 @@ import anyio
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from interlingua._errors import InterlinguaError, ProviderError, ServerError
+from interlingua._errors import InterlinguaError, ProviderError
 from interlingua._gateway import WireEvent, format_sse
 from interlingua._stream import ErrorEvent, StreamEvent, UsageEvent
 from interlingua.codec import StreamEncoder
-from interlingua.gateway._errors import GATEWAY
+from interlingua.gateway._errors import unreadable
 from interlingua.gateway._log import RequestLog
 
 __all__ = ["LiveStream", "translated"]
@@ -40,7 +40,7 @@ async def translated(
                 yield chunk
         yield _sse(encoder.finish())
     except InterlinguaError as error:
-        failure = error if isinstance(error, ProviderError) else _unreadable(error)
+        failure = error if isinstance(error, ProviderError) else unreadable(str(error))
         log.error = str(failure)
         yield _sse([*encoder.feed(ErrorEvent.from_error(failure)), *encoder.finish()])
 
@@ -55,12 +55,6 @@ def _noted(event: StreamEvent, log: RequestLog) -> StreamEvent:
 
 def _sse(events: Iterable[WireEvent]) -> bytes:
     return b"".join(format_sse(events))
-
-
-def _unreadable(error: InterlinguaError) -> ProviderError:
-    return ServerError(
-        f"the upstream's stream could not be read: {error}", provider=GATEWAY, status=502
-    )
 
 
 class LiveStream(Response):
