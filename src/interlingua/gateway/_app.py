@@ -148,7 +148,10 @@ class Gateway:
         assert api is not None
         try:
             self.check_key(request)
-            chat_request = self.decode(api, await self.read_json(request))
+            body = await self.read_json(request)
+            # A count's body has no max_tokens, which a request needs: the count leaves it out.
+            body = {"max_tokens": 1, **body} if isinstance(body, dict) else body
+            chat_request = self.decode(api, body)
             log.model = chat_request.model
             target, answer = await count_tokens(self.upstreams, "anthropic", chat_request)
         except ProviderError as error:
