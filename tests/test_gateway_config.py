@@ -169,12 +169,14 @@ def readme_gateway_commands() -> tuple[str, str]:
     return serve.rstrip(" &"), script
 
 
-def test_the_readme_s_gateway_answers_the_anthropic_sdk_from_a_recording() -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_readme_s_gateway_answers_the_anthropic_sdk_from_a_recording(workers: int) -> None:
     serve, script = readme_gateway_commands()
     port = _free_port()
     assignment, command = serve.split(" ", 1)
     variable, value = assignment.split("=", 1)
     argv = [*command.replace("uv run ", "").split(), "--port", str(port)]
+    argv += ["--workers", str(workers)] if workers > 1 else []
     environment = {**os.environ, variable: value}
     interlingua = str(Path(sys.executable).with_name("interlingua"))
     server = subprocess.Popen(

@@ -85,6 +85,26 @@ def test_a_429_falls_back_to_the_next_upstream(gateway_log: pytest.LogCaptureFix
     assert "fallbacks=1 (mistral:mistral-large-latest: mistral 429" in line
 
 
+def test_a_429_before_a_stream_falls_back_and_the_fallback_streams() -> None:
+    streamed = recorded("openai/chat_stream_parallel_tool_calls.json")[0]
+    routes = {
+        "house": {"upstream": "mistral:mistral-large-latest", "fallbacks": ["openai:gpt-4o-mini"]}
+    }
+    with serve(models=routes) as gateway, upstream_replay(RATE_LIMITED, streamed) as replay:
+        client = anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0)
+        with client.messages.stream(**messages_body("house")) as events:
+            message = events.get_final_message()
+    assert [body["stream"] for body in replay.sent] == [True, True]
+    wire_calls = [
+        call["function"]["name"]
+        for payload in streamed.response.stream_payloads()
+        for choice in payload["choices"]
+        for call in choice["delta"].get("tool_calls") or ()
+        if call.get("function", {}).get("name")
+    ]
+    assert [block.name for block in message.content if block.type == "tool_use"] == wire_calls
+
+
 def test_the_last_upstream_s_error_reaches_the_client_in_its_own_format() -> None:
     with serve() as gateway, upstream_replay(RATE_LIMITED):
         client = openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1", max_retries=0)
@@ -378,6 +398,8 @@ def test_losses_go_in_a_header_and_the_log_line(gateway_log: pytest.LogCaptureFi
     assert logged["usage"]["input_tokens"] == usage["prompt_tokens"]
     assert logged["usage"]["output_tokens"] == usage["completion_tokens"]
     assert logged["upstream_ms"] > 0
+    assert logged["gateway_ms"] == float(answer.headers["x-interlingua-overhead-ms"])
+    assert logged["total_ms"] >= logged["upstream_ms"] + logged["gateway_ms"] - 0.01
     assert UPSTREAM_KEY not in line
 
 

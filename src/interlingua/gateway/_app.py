@@ -188,7 +188,7 @@ class Gateway:
             headers["x-interlingua-losses"] = _losses_header(attempt.losses)
         if answer_losses:
             headers["x-interlingua-answer-losses"] = _losses_header(answer_losses)
-        headers["x-interlingua-overhead-ms"] = f"{log.overhead_ms():.3f}"
+        headers["x-interlingua-overhead-ms"] = f"{log.settle_overhead():.3f}"
         return headers
 
     def _finish(self, log: RequestLog, response: Response) -> Response:
