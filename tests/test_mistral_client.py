@@ -404,6 +404,37 @@ def test_an_image_input() -> None:
     assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
+def test_audio_sent_as_an_input_audio_object_goes_back_as_it_came() -> None:
+    """A gateway's request with audio in OpenAI's form, `{"data", "format"}`, which
+    Mistral answers too; the answer's audio counts are kept, and go back exactly."""
+    (interaction,) = recorded("mistral/audio_input.json")
+    assert interaction.request is not None
+    body, answer = interaction.request.json, interaction.response.json
+    audio = body["messages"][0]["content"][0]["input_audio"]
+    replay = in_order([interaction])
+    request = decode_request(body)
+
+    response = MistralClient(sdk(replay.client())).complete(request, report=strict())
+
+    assert replay.sent == [body] == bodies(replay.interactions)
+    file, question = request.messages[0].parts
+    assert isinstance(file, FilePart)
+    assert (file.media_type, file.data, file.kind) == ("audio/mpeg", audio["data"], "audio")
+    assert question.text == "What is said in this recording?"  # type: ignore[union-attr]
+    assert response.text == 'The speaker says: "Meet me at the station at nine."'
+    usage = answer["usage"]
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (
+        usage["prompt_tokens"],
+        usage["completion_tokens"],
+    )
+    assert response.usage.details == {
+        "prompt_audio_seconds": usage["prompt_audio_seconds"],
+        "prompt_tokens_details.audio_tokens": usage["prompt_tokens_details"]["audio_tokens"],
+    }
+    assert encode_response(response) == answer
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
+
+
 # --- errors ---
 
 EXTRA_FIELD = ChatRequest(

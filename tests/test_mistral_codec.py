@@ -19,6 +19,7 @@ from conftest import round_trip_sharing_nothing
 from interlingua import (
     ChatRequest,
     ChatResponse,
+    DecodeError,
     ErrorEvent,
     FilePart,
     FinishEvent,
@@ -552,3 +553,68 @@ def test_a_call_held_whole_goes_before_an_error_that_ends_the_stream() -> None:
     with pytest.raises(StreamError) as caught:
         accumulate(decode_stream(chunks))
     assert caught.value.partial.message.tool_calls[0].arguments == '{"city": "Oslo"}'
+
+
+MP3_OBJECT = {"type": "input_audio", "input_audio": {"data": MP3, "format": "mp3"}}
+
+
+@pytest.mark.parametrize(
+    ("chunk", "media_type", "forms"),
+    [
+        pytest.param({"type": "input_audio", "input_audio": MP3}, "audio/mpeg", None, id="base64"),
+        pytest.param(MP3_OBJECT, "audio/mpeg", {"input_audio": "object"}, id="object"),
+        pytest.param(
+            {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav", "rate": 16000}},
+            "audio/wav",
+            {"input_audio": "object"},
+            id="object with a field",
+        ),
+        pytest.param(
+            {"type": "input_audio", "input_audio": {"data": "ZkxhQw==", "format": "flac"}},
+            "audio/flac",
+            {"input_audio": "object"},
+            id="object of another format",
+        ),
+    ],
+)
+def test_audio_in_either_form_is_a_file_part_and_goes_back_as_it_came(
+    chunk: dict[str, Any], media_type: str, forms: dict[str, str] | None
+) -> None:
+    body = {
+        "model": "voxtral-small-latest",
+        "messages": [{"role": "user", "content": [chunk, {"type": "text", "text": "What?"}]}],
+    }
+    request = round_trip_sharing_nothing(decode_request, encode_request, body)
+    audio = request.messages[0].parts[0]
+    assert isinstance(audio, FilePart)
+    wire = chunk["input_audio"]
+    assert (audio.kind, audio.media_type) == ("audio", media_type)
+    assert audio.data == (wire if isinstance(wire, str) else wire["data"])
+    assert kept(audio, "mistral").get("forms") == forms
+
+
+def test_audio_made_elsewhere_goes_as_mistral_documents_it() -> None:
+    """OpenAI's `input_audio` object, decoded there, goes to Mistral as bare base64."""
+    openai_body = {
+        "model": "gpt-4o-audio-preview",
+        "messages": [{"role": "user", "content": [MP3_OBJECT]}],
+    }
+    request = interlingua_openai.decode_request(openai_body)
+    mistral = request.model_copy(update={"model": "voxtral-small-latest"})
+    body = encode_request(mistral, report=TranslationReport(strict=True))
+    assert body["messages"][0]["content"] == [{"type": "input_audio", "input_audio": MP3}]
+
+
+@pytest.mark.parametrize(
+    ("audio", "field"), [({"format": "mp3"}, "data"), ({"data": MP3}, "format")]
+)
+def test_an_audio_object_without_its_data_or_format_names_the_field(
+    audio: dict[str, Any], field: str
+) -> None:
+    body = {
+        "model": "voxtral-small-latest",
+        "messages": [{"role": "user", "content": [{"type": "input_audio", "input_audio": audio}]}],
+    }
+    with pytest.raises(DecodeError) as caught:
+        decode_request(body)
+    assert caught.value.path == f"messages[0].content[0].input_audio.{field}"
