@@ -12,12 +12,29 @@ from __future__ import annotations
 import threading
 import time
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 
+T = TypeVar("T")
+
 LOOPBACK = "127.0.0.1"
 _BOUND = 10.0  # seconds a start or a stop may take
+
+
+_OPENED: list[Any] = []
+
+
+def opened(client: T) -> T:
+    """An SDK client, closed by `close_opened` when the test ends (the modules'
+    autouse fixture), so that no socket is left for the collector to find."""
+    _OPENED.append(client)
+    return client
+
+
+def close_opened() -> None:
+    while _OPENED:
+        _OPENED.pop().__exit__(None, None, None)
 
 
 class GatewayServer:

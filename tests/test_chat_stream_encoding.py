@@ -376,22 +376,6 @@ def test_the_encoder_takes_one_event_at_a_time() -> None:
     assert encoder.finish() == []
 
 
-@pytest.mark.parametrize(
-    ("adapter", "named"), [(interlingua_mistral, True), (interlingua_openai, False)]
-)
-def test_mistral_s_pieces_of_a_streamed_call_name_the_call_again(
-    adapter: ModuleType, named: bool
-) -> None:
-    encoder = adapter.stream_encoder(report=TranslationReport())
-    encoder.feed(StreamStart(id="c1", model="m"))
-    encoder.feed(ToolCallStart(index=0, id="callAbc12", name="get_weather"))
-    (piece,) = encoder.feed(ToolCallDelta(index=0, arguments='{"city": "Oslo"}'))
-    (call,) = piece.data["choices"][0]["delta"]["tool_calls"]
-    # Quirk: the mistralai SDK refuses a piece whose `function` has no `name`.
-    expected = {"name": "get_weather", "arguments": '{"city": "Oslo"}'}
-    assert call["function"] == (expected if named else {"arguments": '{"city": "Oslo"}'})
-
-
 # --- what each dialect streams its own way ---
 
 OPENAI_HEAD = {"id": "chatcmpl-Dh", "object": "chat.completion.chunk", "created": 1780312902,

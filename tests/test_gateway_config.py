@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import anthropic
@@ -17,11 +18,19 @@ import openai
 import pytest
 
 from conftest import ROOT, fake_key
-from gateway_server import LOOPBACK, GatewayServer
+from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
 from interlingua.gateway import ConfigError, create_app, load
 from interlingua.testing import Interaction, RecordedRequest, RecordedResponse, Replay
 
 KEY = fake_key("gk-")
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    close_opened()
+
+
 BOUND = 20.0
 
 CONFIG = """\
@@ -108,11 +117,15 @@ def test_the_models_are_listed_in_each_sdk_s_shape() -> None:
     with GatewayServer(create_app(config)) as gateway:
         openai_ids = [
             model.id
-            for model in openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1").models.list()
+            for model in opened(
+                openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1")
+            ).models.list()
         ]
         anthropic_ids = [
             model.id
-            for model in anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url).models.list()
+            for model in opened(
+                anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url)
+            ).models.list()
         ]
     assert openai_ids == anthropic_ids == ["a-model", "b-model"]
 
@@ -137,7 +150,7 @@ def test_tokens_are_counted_by_an_upstream_of_the_client_s_api() -> None:
     config = load(None, keys=[KEY], models=routes)
     user = [{"role": "user", "content": "Hello"}]
     with GatewayServer(create_app(config, default_key=fake_key("sk-ant-"))) as gateway:
-        client = anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0)
+        client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
         with Replay([COUNT], match_on=("method", "host", "path"), pass_hosts=[LOOPBACK]) as replay:
             counted = client.messages.count_tokens(model="house", messages=user, system="Be brief.")
         with pytest.raises(

@@ -12,6 +12,7 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -23,11 +24,19 @@ import pytest
 from mistralai.client import Mistral, errors
 
 from conftest import ANTHROPIC_TOOL_TURN, fake_key, recorded
-from gateway_server import LOOPBACK, GatewayServer
+from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
 from interlingua.gateway import create_app, load
 from interlingua.testing import Interaction, Replay
 
 KEY = fake_key("gk-")
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    close_opened()
+
+
 UPSTREAM_KEY = fake_key("sk-")
 BOUND = 10.0  # seconds any one wait of these tests may take
 CHAT_ANSWER = recorded("openai/chat_tool_round_trip.json")[1]
@@ -74,7 +83,7 @@ def test_a_429_falls_back_to_the_next_upstream(gateway_log: pytest.LogCaptureFix
         "house": {"upstream": "mistral:mistral-large-latest", "fallbacks": ["openai:gpt-4.1-mini"]}
     }
     with serve(models=routes) as gateway, upstream_replay(RATE_LIMITED, CHAT_ANSWER) as replay:
-        client = anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0)
+        client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
         raw = client.messages.with_raw_response.create(**messages_body("house"))
     message = raw.parse()
     assert [request.url.host for request in replay.requests] == ["api.mistral.ai", "api.openai.com"]
@@ -91,7 +100,7 @@ def test_a_429_before_a_stream_falls_back_and_the_fallback_streams() -> None:
         "house": {"upstream": "mistral:mistral-large-latest", "fallbacks": ["openai:gpt-4o-mini"]}
     }
     with serve(models=routes) as gateway, upstream_replay(RATE_LIMITED, streamed) as replay:
-        client = anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0)
+        client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
         with client.messages.stream(**messages_body("house")) as events:
             message = events.get_final_message()
     assert [body["stream"] for body in replay.sent] == [True, True]
@@ -107,7 +116,9 @@ def test_a_429_before_a_stream_falls_back_and_the_fallback_streams() -> None:
 
 def test_the_last_upstream_s_error_reaches_the_client_in_its_own_format() -> None:
     with serve() as gateway, upstream_replay(RATE_LIMITED):
-        client = openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1", max_retries=0)
+        client = opened(
+            openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1", max_retries=0)
+        )
         with pytest.raises(openai.RateLimitError) as raised:
             client.chat.completions.create(
                 model="mistral:mistral-large-latest", messages=[{"role": "user", "content": "Hi"}]
@@ -242,8 +253,10 @@ def test_an_upstream_that_never_answers_is_a_504_in_time(stream: bool) -> None:
     with SilentUpstream() as upstream:
         options = {"openai": {"base_url": f"{upstream.base_url}/v1", "timeout": 0.5}}
         with serve(upstreams=options) as gateway:
-            client = anthropic.Anthropic(
-                api_key=KEY, base_url=gateway.base_url, max_retries=0, timeout=BOUND
+            client = opened(
+                anthropic.Anthropic(
+                    api_key=KEY, base_url=gateway.base_url, max_retries=0, timeout=BOUND
+                )
             )
             started = time.monotonic()
             with pytest.raises(anthropic.APIStatusError) as raised:
@@ -312,21 +325,21 @@ def wrong_key_calls(base_url: str) -> dict[str, Any]:
     bad = fake_key("gk-", "WrongWrongWrongWrong")
     user = [{"role": "user", "content": "Hi"}]
     return {
-        "anthropic": lambda: anthropic.Anthropic(
-            api_key=bad, base_url=base_url, max_retries=0
+        "anthropic": lambda: opened(
+            anthropic.Anthropic(api_key=bad, base_url=base_url, max_retries=0)
         ).messages.create(model="m", max_tokens=8, messages=user),
-        "openai": lambda: openai.OpenAI(
-            api_key=bad, base_url=f"{base_url}/v1", max_retries=0
+        "openai": lambda: opened(
+            openai.OpenAI(api_key=bad, base_url=f"{base_url}/v1", max_retries=0)
         ).chat.completions.create(model="m", messages=user),
-        "openai-responses": lambda: openai.OpenAI(
-            api_key=bad, base_url=f"{base_url}/v1", max_retries=0
+        "openai-responses": lambda: opened(
+            openai.OpenAI(api_key=bad, base_url=f"{base_url}/v1", max_retries=0)
         ).responses.create(model="m", input="Hi"),
-        "groq": lambda: groq.Groq(
-            api_key=bad, base_url=f"{base_url}/groq", max_retries=0
+        "groq": lambda: opened(
+            groq.Groq(api_key=bad, base_url=f"{base_url}/groq", max_retries=0)
         ).chat.completions.create(model="m", messages=user),
-        "mistral": lambda: Mistral(api_key=bad, server_url=f"{base_url}/mistral").chat.complete(
-            model="m", messages=user
-        ),
+        "mistral": lambda: opened(
+            Mistral(api_key=bad, server_url=f"{base_url}/mistral")
+        ).chat.complete(model="m", messages=user),
     }
 
 

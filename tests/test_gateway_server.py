@@ -21,12 +21,20 @@ import pytest
 from mistralai.client import Mistral
 
 from conftest import fake_key, recorded
-from gateway_server import LOOPBACK, GatewayServer
+from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
 from interlingua import accumulate, get_adapter
 from interlingua.gateway import create_app, load
 from interlingua.testing import Interaction, Replay
 
 KEY = fake_key("gk-")
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    close_opened()
+
+
 QUESTION = "Is it raining in Lisbon right now?"
 
 # Upstream API -> its model and the recording answering it, whole and streamed.
@@ -103,7 +111,7 @@ def expected_answer(upstream: str, interaction: Interaction) -> Answer:
 
 
 def ask_anthropic(base_url: str, model: str, stream: bool) -> Answer:
-    client = anthropic.Anthropic(api_key=KEY, base_url=base_url, max_retries=0, timeout=10)
+    client = opened(anthropic.Anthropic(api_key=KEY, base_url=base_url, max_retries=0, timeout=10))
     request: dict[str, Any] = {
         "model": model,
         "max_tokens": 1024,
@@ -143,7 +151,9 @@ def _chat_message(message: Any) -> Answer:
 
 
 def ask_openai(base_url: str, model: str, stream: bool) -> Answer:
-    client = openai.OpenAI(api_key=KEY, base_url=f"{base_url}/v1", max_retries=0, timeout=10)
+    client = opened(
+        openai.OpenAI(api_key=KEY, base_url=f"{base_url}/v1", max_retries=0, timeout=10)
+    )
     messages = [{"role": "user", "content": QUESTION}]
     if stream:
         return _chat_chunks(
@@ -154,7 +164,7 @@ def ask_openai(base_url: str, model: str, stream: bool) -> Answer:
 
 
 def ask_groq(base_url: str, model: str, stream: bool) -> Answer:
-    client = groq.Groq(api_key=KEY, base_url=f"{base_url}/groq", max_retries=0, timeout=10)
+    client = opened(groq.Groq(api_key=KEY, base_url=f"{base_url}/groq", max_retries=0, timeout=10))
     messages = [{"role": "user", "content": QUESTION}]
     if stream:
         return _chat_chunks(
@@ -165,7 +175,7 @@ def ask_groq(base_url: str, model: str, stream: bool) -> Answer:
 
 
 def ask_mistral(base_url: str, model: str, stream: bool) -> Answer:
-    client = Mistral(api_key=KEY, server_url=f"{base_url}/mistral", timeout_ms=10_000)
+    client = opened(Mistral(api_key=KEY, server_url=f"{base_url}/mistral", timeout_ms=10_000))
     messages = [{"role": "user", "content": QUESTION}]
     if not stream:
         answer = client.chat.complete(model=model, messages=messages)
@@ -181,19 +191,17 @@ def ask_mistral(base_url: str, model: str, stream: bool) -> Answer:
             for call in message.tool_calls or ()
         ]
         return text, calls
-    text, pieces = "", {}
+    text, calls = "", []
     for event in client.chat.stream(model=model, messages=messages):
         for choice in event.data.choices:
             content = choice.delta.content
             text += content if isinstance(content, str) else ""
-            for index, call in enumerate(choice.delta.tool_calls or ()):
-                key = call.index if call.index is not None else index
-                name, arguments = pieces.get(key, ("", ""))
-                more = call.function.arguments
-                more = more if isinstance(more, str) else json.dumps(more)
-                # Mistral's SDK wants the name in every piece of a call: it comes again.
-                pieces[key] = (name or call.function.name or "", arguments + more)
-    return text, [(name, json.loads(arguments)) for name, arguments in pieces.values()]
+            # Mistral streams each call whole, on the finish chunk.
+            calls += [
+                (call.function.name, _arguments(call.function.arguments))
+                for call in choice.delta.tool_calls or ()
+            ]
+    return text, calls
 
 
 def _arguments(arguments: Any) -> Any:
@@ -201,7 +209,9 @@ def _arguments(arguments: Any) -> Any:
 
 
 def ask_responses(base_url: str, model: str, stream: bool) -> Answer:
-    client = openai.OpenAI(api_key=KEY, base_url=f"{base_url}/v1", max_retries=0, timeout=10)
+    client = opened(
+        openai.OpenAI(api_key=KEY, base_url=f"{base_url}/v1", max_retries=0, timeout=10)
+    )
     if stream:
         events = list(client.responses.create(model=model, input=QUESTION, stream=True))
         completed = [event for event in events if event.type == "response.completed"]

@@ -45,8 +45,11 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   (OpenAI); if not, a refusal goes as the assistant's text (reported).
 - `numbered_calls`: whether an answer's tool calls carry their `index`
   outside a stream too (Mistral), so a streamed call keeps it.
-- `named_pieces`: whether each later piece of a streamed tool call repeats the
-  call's `name` (Mistral's SDK requires it in every piece).
+- `whole_calls`: whether a stream sends each tool call whole in one chunk,
+  with no `index` (Mistral): such calls are told apart by their place in the
+  chunk and their id, and a stream written for the server holds each call
+  to the finish chunk and writes it there whole, with no `index`
+  (`_stream_calls`).
 - `stream_noise`: top-level chunk fields that say nothing of the response,
   ignored (OpenAI's `obfuscation`; Mistral's `p` padding).
 - `tool_user_bridge`: the text of an assistant turn put between a tool
@@ -130,7 +133,7 @@ class ChatCompletionsDialect:
     tool_user_bridge: str | None = None
     stream_noise: frozenset[str] = frozenset({"obfuscation"})
     numbered_calls: bool = False
-    named_pieces: bool = False
+    whole_calls: bool = False
     usage_chunk: bool = True
     refusal_field: bool = True
     empty_assistant: bool = True

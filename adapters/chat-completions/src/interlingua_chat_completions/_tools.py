@@ -22,7 +22,7 @@ Tool calls, in requests and responses alike:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -55,7 +55,6 @@ __all__ = [
     "encode_tools",
     "function_fields",
     "merge_recorded",
-    "numbered_calls",
     "read_function_tools",
 ]
 
@@ -207,11 +206,10 @@ def _call(kind: str, call_id: str, name: str, arguments: str) -> dict[str, Any]:
     return {"id": call_id, "type": kind, kind: {"name": name, _ARGUMENTS[kind]: arguments}}
 
 
-def call_fragment(kind: str, index: int, arguments: str, name: str | None = None) -> dict[str, Any]:
+def call_fragment(kind: str, index: int, arguments: str) -> dict[str, Any]:
     """A later piece of streamed call `index` of `kind` (`function`, `custom`):
-    more of its arguments, under its index alone (and its `name` again, if given)."""
-    piece = {_ARGUMENTS[kind]: arguments}
-    return {"index": index, kind: piece if name is None else {"name": name, **piece}}
+    more of its arguments, under its index alone."""
+    return {"index": index, kind: {_ARGUMENTS[kind]: arguments}}
 
 
 def encode_tool_call(part: ToolCallPart, call_id: str, entry: ProviderEntry) -> dict[str, Any]:
@@ -318,14 +316,3 @@ def decode_tool_message(
     fields = None if wire.keys() <= modelled else other_fields(wire, modelled)
     data = keep(provider, fields=fields)
     return Message(role="tool", parts=(result,), provider_data=data)
-
-
-def numbered_calls(delta: dict[str, Any], numbers: Iterator[int]) -> dict[str, Any]:
-    """A stream delta with its tool calls numbered on: each call's `index` first,
-    over one it kept (Mistral's numbered calls)."""
-    if "tool_calls" in delta:
-        delta["tool_calls"] = [
-            {"index": next(numbers), **{k: v for k, v in call.items() if k != "index"}}
-            for call in delta["tool_calls"]
-        ]
-    return delta

@@ -7,8 +7,8 @@ last message, no user message right after a tool message); and, as data,
 `max_tokens`, `random_seed`, `tool_choice: "any"`, no user id field, no
 `refusal` field, no empty assistant message ("Assistant message must have
 either content or tool_calls", error 3240), the `tool_calls: null` every
-answer has, the `p` padding of stream chunks, and the usage on a stream's
-finish chunk.
+answer has, the `p` padding of stream chunks, the tool calls a stream sends
+whole with no `index`, and the usage on a stream's finish chunk.
 """
 
 from __future__ import annotations
@@ -68,9 +68,9 @@ MISTRAL = MistralDialect(
     tool_user_bridge=TOOL_USER_BRIDGE,
     stream_noise=frozenset({"p"}),
     numbered_calls=True,
-    # Quirk: the mistralai SDK's stream `ToolCall` requires `function.name` in every
-    # piece of a call ("Field required"); Mistral itself sends each call whole.
-    named_pieces=True,
+    # Quirk: Mistral streams each tool call whole, in one chunk, with no `index` or
+    # `type` ("tool_calls": [{"id": "gSIMJiOkT", "function": {"name", "arguments"}}]).
+    whole_calls=True,
     usage_chunk=False,
     refusal_field=False,
     empty_assistant=False,

@@ -21,6 +21,7 @@ __all__ = [
     "TOOL_CALL_ID_CHARACTERS",
     "TOOL_CALL_ID_LENGTH",
     "TOOL_USER_BRIDGE",
+    "audio_format",
     "check_last_message",
     "sniff_audio",
 ]
@@ -43,6 +44,10 @@ _ARTICLES = {"assistant": "an", "system": "a"}
 # base64 of a wav or mp3 file; the wire does not say which).
 DOCUMENT_MEDIA_TYPES = frozenset({"application/pdf"})
 AUDIO_MEDIA_TYPES = frozenset({"audio/wav", "audio/x-wav", "audio/wave", "audio/mpeg", "audio/mp3"})
+
+# `input_audio` as `{"data", "format"}` reads its media type from `format` as Chat
+# Completions does (wav and mp3 as below, any other as `audio/<format>`); written back so.
+_OBJECT_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 
 # The first bytes of each audio format, as base64: `RIFF` (wav), `ID3` or an
 # MPEG frame (mp3).
@@ -74,3 +79,8 @@ def check_last_message(messages: Sequence[Message]) -> None:
 def sniff_audio(data: str) -> str:
     """The media type of bare base64 audio, by its first bytes (`audio/*` if unknown)."""
     return next((kind for magic, kind in _AUDIO_MAGIC if data.startswith(magic)), "audio/*")
+
+
+def audio_format(media_type: str) -> str:
+    """The `format` of an `input_audio` object holding audio of `media_type`."""
+    return _OBJECT_FORMATS.get(media_type) or media_type.partition("/")[2]
