@@ -19,7 +19,7 @@ import uvicorn
 T = TypeVar("T")
 
 LOOPBACK = "127.0.0.1"
-_BOUND = 10.0  # seconds a start or a stop may take
+_BOUND = 30.0  # seconds a start or a stop may take
 
 
 _OPENED: list[Any] = []

@@ -31,7 +31,7 @@ def _close_clients() -> Iterator[None]:
     close_opened()
 
 
-BOUND = 20.0
+BOUND = 60.0  # seconds: the subprocesses import SDKs, slow on a loaded machine
 
 CONFIG = """\
 keys = ["{key}"]

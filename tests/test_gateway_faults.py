@@ -38,7 +38,7 @@ def _close_clients() -> Iterator[None]:
 
 
 UPSTREAM_KEY = fake_key("sk-")
-BOUND = 10.0  # seconds any one wait of these tests may take
+BOUND = 30.0  # seconds any one wait of these tests may take (a loaded machine is slow)
 CHAT_ANSWER = recorded("openai/chat_tool_round_trip.json")[1]
 ANSWER_TEXT = CHAT_ANSWER.response.json["choices"][0]["message"]["content"]
 RATE_LIMITED = recorded("mistral/error_rate_limited.json")[0]
@@ -265,7 +265,7 @@ def test_an_upstream_that_never_answers_is_a_504_in_time(stream: bool) -> None:
     assert upstream.received.is_set()
     assert raised.value.status_code == 504
     assert raised.value.body["error"]["type"] == "timeout_error"  # Anthropic's type for a 504
-    assert waited < 5
+    assert waited < BOUND / 2  # the 0.5 s upstream timeout answered, not the client's own
 
 
 # --- requests the gateway refuses ---
