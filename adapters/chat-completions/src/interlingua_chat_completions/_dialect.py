@@ -22,8 +22,6 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   None: no limit); the rest are left out and reported.
 - `audio_formats`: the media types `input_audio` takes, with the wire's format
   name for each (OpenAI: wav and mp3); other audio is left out and reported.
-- `tool_message_name`: whether a `name` seen on a tool message goes back
-  (Groq rejects it).
 - `assistant_content_parts`: whether an assistant `content` may be a list of
   parts; if not, several text parts are joined (reported).
 - `message_defaults`, `choice_defaults`: the fields a response message
@@ -121,7 +119,6 @@ class ChatCompletionsDialect:
     max_tokens_field: str = "max_completion_tokens"
     max_stop_sequences: int | None = MAX_STOP_SEQUENCES
     audio_formats: Mapping[str, str] = field(default_factory=lambda: AUDIO_FORMATS)
-    tool_message_name: bool = True
     assistant_content_parts: bool = True
     message_defaults: Mapping[str, Any] = field(default_factory=_openai_message_defaults)
     choice_defaults: Mapping[str, Any] = field(default_factory=lambda: {"logprobs": None})

@@ -333,7 +333,8 @@ class _Encoder:
             "role": "tool",
             "tool_call_id": self.dialect.fit_call_id(part.tool_call_id, id_path, self.report),
         }
-        if forms.get("name") and self.dialect.tool_message_name and part.name is not None:
+        # Quirk: OpenAI's and Groq's references have no tool message `name` (both take one).
+        if forms.get("name") and part.name is not None:
             wire["name"] = part.name
         return wire
 
