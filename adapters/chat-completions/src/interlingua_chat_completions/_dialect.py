@@ -50,6 +50,9 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   (`_stream_calls`).
 - `stream_noise`: top-level chunk fields that say nothing of the response,
   ignored (OpenAI's `obfuscation`; Mistral's `p` padding).
+- `prefill_field`: the assistant message field that makes a history's last
+  message the start of the answer (Mistral's `prefix`, sent true there and read
+  there as no field of its own); None: a last assistant message goes as it is.
 - `tool_user_bridge`: the text of an assistant turn put between a tool
   message and a user message right after it, for a server that refuses the
   pair (Mistral); None: the pair goes as it is.
@@ -128,6 +131,7 @@ class ChatCompletionsDialect:
     required_tool_choice: tuple[str, ...] = ("required",)
     user_field: str | None = "safety_identifier"
     tool_user_bridge: str | None = None
+    prefill_field: str | None = None
     stream_noise: frozenset[str] = frozenset({"obfuscation"})
     numbered_calls: bool = False
     whole_calls: bool = False
