@@ -365,6 +365,27 @@ async def test_a_complete_call_through_the_async_sdk() -> None:
     assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
+def test_a_prefill_made_for_anthropic_goes_to_mistral_with_prefix_true() -> None:
+    (interaction,) = recorded("mistral/prefix.json")
+    (anthropic,) = recorded("anthropic/prefill.json")
+    assert interaction.request is not None
+    assert anthropic.request is not None
+    replay = in_order([interaction])
+    # The history a gateway decoded from Anthropic's request, ending in the prefill.
+    request = interlingua.get_adapter("anthropic").decode_request(anthropic.request.json)
+    request = request.model_copy(update={"model": "mistral-small-latest"})
+
+    response = MistralClient(sdk(replay.client())).complete(request, report=strict())
+
+    assert replay.sent == [interaction.request.json]
+    assert replay.sent[0]["messages"][-1]["prefix"] is True
+    assert decode_request(interaction.request.json).messages == request.messages
+    answer = interaction.response.json["choices"][0]["message"]["content"]
+    assert response.text == answer
+    assert answer.startswith(request.messages[-1].text)  # Mistral's answer opens with the prefix
+    assert response.finish_reason is FinishReason.STOP
+
+
 def test_an_image_input() -> None:
     (interaction,) = recorded("mistral/image_input.json")
     assert interaction.request is not None

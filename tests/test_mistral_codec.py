@@ -272,17 +272,44 @@ def test_mistrals_own_ids_and_thinking_go_back_unchanged() -> None:
     assert report.losses == []
 
 
-@pytest.mark.parametrize("role", ["assistant", "system"])
-def test_a_history_mistral_cannot_serve_is_refused_naming_the_message(role: str) -> None:
-    last = Message.assistant("Sure.") if role == "assistant" else Message.system("Be brief.")
-    request = ChatRequest(model="mistral-large-latest", messages=(Message.user("Hi"), last))
+def test_a_history_ending_in_a_system_message_is_refused_naming_the_message() -> None:
+    request = ChatRequest(
+        model="mistral-large-latest", messages=(Message.user("Hi"), Message.system("Be brief."))
+    )
     with pytest.raises(InvalidDataError) as caught:
         encode_request(request)
     assert caught.value.path == "messages[1]"
     assert "user or tool message" in str(caught.value)
+    assert str(caught.value).endswith("not a system message")
 
 
-def test_an_assistant_prefix_may_end_the_history() -> None:
+def test_a_last_assistant_message_that_says_it_is_no_prefix_is_refused() -> None:
+    body = {
+        "model": "mistral-large-latest",
+        "messages": [
+            {"role": "user", "content": "Write a haiku."},
+            {"role": "assistant", "content": "Autumn", "prefix": False},
+        ],
+    }
+    with pytest.raises(InvalidDataError) as caught:
+        encode_request(decode_request(body))
+    assert caught.value.path == "messages[1]"
+    assert str(caught.value).endswith("not an assistant message with prefix: false")
+
+
+def test_a_history_ending_in_an_assistant_message_goes_with_prefix_true() -> None:
+    request = ChatRequest(
+        model="mistral-large-latest",
+        messages=(Message.user("Write a haiku."), Message.assistant("Autumn")),
+    )
+    report = TranslationReport()
+    body = encode_request(request, report=report)
+    assert body["messages"][1] == {"role": "assistant", "content": "Autumn", "prefix": True}
+    assert not report
+    assert request.messages[1] == Message.assistant("Autumn")  # the history is not changed
+
+
+def test_prefix_true_on_the_last_message_is_the_prefill_the_core_holds() -> None:
     body = {
         "model": "mistral-large-latest",
         "messages": [
@@ -290,7 +317,12 @@ def test_an_assistant_prefix_may_end_the_history() -> None:
             {"role": "assistant", "content": "Autumn", "prefix": True},
         ],
     }
-    assert encode_request(decode_request(body)) == body
+    request = round_trip_sharing_nothing(decode_request, encode_request, body)
+    # The prefix is no field of Mistral's kept aside: the last assistant message says it.
+    assert request.messages[1] == Message.assistant("Autumn")
+    # Once the history goes on, the message is no prefill, and goes without it.
+    later = request.model_copy(update={"messages": (*request.messages, Message.user("More"))})
+    assert "prefix" not in encode_request(later)["messages"][1]
 
 
 def test_no_user_id_is_sent_and_the_session_is_the_cache_key() -> None:
