@@ -548,6 +548,7 @@ def test_the_export_list() -> None:
         "encode_request",
         "encode_response",
         "encode_stream",
+        "stream_encoder",
     ]
     with pytest.raises(AttributeError):
         interlingua_anthropic.NoSuchClient  # noqa: B018

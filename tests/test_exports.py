@@ -98,6 +98,7 @@ def test_the_export_list() -> None:
         "available_adapters",
         "format_sse",
         "get_adapter",
+        "get_client_class",
         "register_adapter",
         "route",
         "sanitize",
@@ -156,12 +157,14 @@ def test_the_client_export_list() -> None:
         "Endpoint",
         "EventStream",
         "SDKBinding",
+        "SDKOptions",
         "SDKTransport",
         "SSEStream",
         "lazy_attributes",
         "sdk_client",
         "set_stream",
         "stainless_binding",
+        "stainless_options",
     ]
 
 
@@ -175,10 +178,11 @@ def test_the_design_names_are_exported() -> None:
     assert contract <= set(interlingua.__all__)
 
 
-def test_importing_the_core_imports_no_provider_sdk_and_no_yaml() -> None:
+def test_importing_the_core_imports_no_provider_sdk_no_yaml_and_no_server() -> None:
     code = (
         "import sys, interlingua, interlingua.client, interlingua.codec, interlingua.testing\n"
-        "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'httpx', 'httpx2', 'yaml'}\n"
+        "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'httpx', 'httpx2', 'yaml',\n"
+        "         'starlette', 'uvicorn'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     result = subprocess.run(

@@ -8,16 +8,19 @@ from pathlib import Path
 import pytest
 
 import interlingua
+from conftest import fake_key
 from interlingua import (
     AdapterNotFoundError,
     ChatRequest,
     Message,
     available_adapters,
     get_adapter,
+    get_client_class,
     register_adapter,
     route,
     split_model,
 )
+from interlingua.client import SDKOptions
 
 ADAPTER_SOURCE = '''
 """A third-party adapter, installed the way `interlingua-gemini` would be."""
@@ -133,3 +136,57 @@ def test_a_colon_that_names_no_adapter_is_part_of_the_model_id(
 )
 def test_split_model(model: str, expected: tuple[str | None, str]) -> None:
     assert split_model(model) == expected
+
+
+CLIENT_CLASSES = {
+    "anthropic": ("AnthropicClient", "AsyncAnthropicClient"),
+    "openai": ("OpenAIClient", "AsyncOpenAIClient"),
+    "openai-responses": ("OpenAIResponsesClient", "AsyncOpenAIResponsesClient"),
+    "mistral": ("MistralClient", "AsyncMistralClient"),
+    "groq": ("GroqClient", "AsyncGroqClient"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLIENT_CLASSES))
+def test_each_adapter_s_clients_are_found_by_its_name(name: str) -> None:
+    sync, asynchronous = CLIENT_CLASSES[name]
+    assert get_client_class(name).__name__ == sync
+    assert get_client_class(name, asynchronous=True).__name__ == asynchronous
+
+
+def test_an_adapter_without_clients_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_adapter(tmp_path, "codeonly")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(AdapterNotFoundError, match="'codeonly' adapter has a client over no SDK"):
+        get_client_class("codeonly")
+
+
+@pytest.mark.parametrize("name", ["anthropic", "openai", "groq"])
+def test_connect_builds_a_stainless_sdk_from_the_options(name: str) -> None:
+    options = SDKOptions(
+        api_key=fake_key("sk-"), base_url="http://127.0.0.1:9/x/", timeout=2.5, max_retries=0
+    )
+    client = get_client_class(name, asynchronous=True).connect(options)
+    assert str(client.sdk.base_url) == "http://127.0.0.1:9/x/"
+    assert (client.sdk.api_key, client.sdk.timeout, client.sdk.max_retries) == (
+        options.api_key,
+        2.5,
+        0,
+    )
+
+
+def test_connect_gives_mistral_its_own_names_for_the_options() -> None:
+    options = SDKOptions(api_key=fake_key("mk-"), base_url="http://127.0.0.1:9/m", timeout=2.5)
+    client = get_client_class("mistral").connect(options)
+    configuration = client.sdk.sdk_configuration
+    assert (configuration.server_url, configuration.timeout_ms) == ("http://127.0.0.1:9/m", 2500)
+
+
+def test_connect_leaves_the_sdk_its_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", fake_key("sk-"))
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/env/")
+    client = get_client_class("openai").connect(SDKOptions())
+    assert str(client.sdk.base_url) == "http://127.0.0.1:9/env/"
+    assert client.sdk.api_key == fake_key("sk-")

@@ -15,6 +15,7 @@ from interlingua._adapter import (
     route,
     split_model,
 )
+from interlingua._clients import get_client_class
 from interlingua._context import InvocationContext
 from interlingua._errors import (
     AdapterNotFoundError,
@@ -168,6 +169,7 @@ __all__ = [
     "available_adapters",
     "format_sse",
     "get_adapter",
+    "get_client_class",
     "register_adapter",
     "route",
     "sanitize",

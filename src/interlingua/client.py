@@ -39,12 +39,15 @@ from dataclasses import dataclass, field
 from types import ModuleType, TracebackType
 from typing import Any, ClassVar, Protocol
 
+from typing_extensions import Self
+
 from interlingua import _sdk_errors
 from interlingua._errors import DecodeError, ProviderConnectionError, ProviderError
 from interlingua._event_stream import AsyncEventStream, EventStream, StreamEnd
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
+from interlingua._sdk_options import SDKOptions, stainless_options
 from interlingua._sse import AsyncSSEStream, SSEStream
 from interlingua._stream import StreamEvent
 from interlingua.codec import StreamDecoder, decode_events, depth_checked
@@ -57,12 +60,14 @@ __all__ = [
     "Endpoint",
     "EventStream",
     "SDKBinding",
+    "SDKOptions",
     "SDKTransport",
     "SSEStream",
     "lazy_attributes",
     "sdk_client",
     "set_stream",
     "stainless_binding",
+    "stainless_options",
 ]
 
 
@@ -139,6 +144,8 @@ class SDKBinding:
     transport: SDKTransport | None = None
     # The request id a status error carries (an attribute, its headers).
     request_id: Callable[[Exception], str | None] = _sdk_errors.request_id
+    # `SDKOptions` as the arguments of the SDK client's constructor.
+    options: Callable[[SDKOptions], dict[str, Any]] = stainless_options
 
     def post(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any:
         """The answer to `body` posted to `path`: its JSON, or its stream."""
@@ -315,6 +322,11 @@ class ChatClient:
     def __init__(self, sdk: Any) -> None:
         self.sdk = sdk
 
+    @classmethod
+    def connect(cls, options: SDKOptions) -> Self:
+        """A client over an SDK client built from `options` (the rest as the SDK's defaults)."""
+        return cls(**cls.binding.options(options))
+
     def complete(
         self, request: ChatRequest, *, report: TranslationReport | None = None
     ) -> ChatResponse:
@@ -366,6 +378,11 @@ class AsyncChatClient:
 
     def __init__(self, sdk: Any) -> None:
         self.sdk = sdk
+
+    @classmethod
+    def connect(cls, options: SDKOptions) -> Self:
+        """A client over an SDK client built from `options` (the rest as the SDK's defaults)."""
+        return cls(**cls.binding.options(options))
 
     async def complete(
         self, request: ChatRequest, *, report: TranslationReport | None = None

@@ -1,4 +1,4 @@
-"""The `interlingua` command: `demo`, `convert`, `validate` and `inspect`.
+"""The `interlingua` command: `demo`, `convert`, `validate`, `inspect` and `gateway`.
 
 Exit statuses: 0 done; 1 a finding (`validate` found problems, `convert
 --strict` met a loss, the demo's signature proof failed); 2 a usage or input
@@ -176,6 +176,57 @@ def inspect(
         typer.echo(_dumps(summary_json(summary)))
     else:
         show_summary(summary, _console(color))
+
+
+class LogFormat(str, Enum):
+    human = "human"
+    json = "json"
+
+
+@app.command(
+    epilog="Example: INTERLINGUA_GATEWAY_KEYS=demo interlingua gateway "
+    "--replay fixtures/openai/chat_tool_round_trip.json"
+)
+def gateway(
+    config: Annotated[
+        Path | None, typer.Option("--config", help="The routing configuration (TOML).")
+    ] = None,
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, help="Processes serving (it is stateless).")] = 1,
+    replay: Annotated[
+        Path | None,
+        typer.Option(help="Answer every upstream from this recording: no key, no network."),
+    ] = None,
+    log: Annotated[
+        LogFormat | None, typer.Option(help="The line per request [default: the config's].")
+    ] = None,
+    debug: Debug = False,
+) -> None:
+    """Serve each client API in its own format (POST /v1/messages, /v1/chat/completions,
+    /v1/responses, /<adapter>/..., GET /v1/models) from any provider.
+
+    Clients present a gateway key (x-api-key or Authorization: Bearer), one of the
+    config's `keys` or of INTERLINGUA_GATEWAY_KEYS (comma-separated).
+    """
+    from interlingua.gateway import ConfigError, serve
+
+    def run() -> None:
+        if replay is not None and not replay.is_file():
+            raise InputError(f"{replay}: no such file (the recording to replay)")
+        try:
+            serve(
+                config,
+                host=host,
+                port=port,
+                workers=workers,
+                replay=replay,
+                log=log.value if log else None,
+            )
+        except ConfigError as error:
+            raise InputError(str(error)) from error
+
+    _guarded("gateway", debug, run)
 
 
 def _console(color: Color) -> Console:

@@ -17,14 +17,14 @@ then in `fixtures/` below the working folder; `--fixture PATH` names another.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from interlingua._clients import get_client_class
+from interlingua._errors import AdapterNotFoundError
 from interlingua._history import ChatHistory
 from interlingua._messages import Message
 from interlingua._report import TranslationLoss, TranslationReport
@@ -32,6 +32,7 @@ from interlingua._request import ChatRequest, ReasoningConfig
 from interlingua._response import ChatResponse
 from interlingua._tools import ToolSpec
 from interlingua.cli._files import InputError
+from interlingua.client import SDKOptions
 
 __all__ = ["FIXTURE", "SCRIPT", "Demo", "DemoTurn", "SignatureProof", "find_fixture", "run_demo"]
 
@@ -196,53 +197,13 @@ def find_fixture(given: Path | None = None) -> Path:
 DEMO_KEY = "demo-key"  # replayed: no request leaves the machine
 
 
-def _anthropic() -> Any:
-    import anthropic
-
-    from interlingua_anthropic import AnthropicClient
-
-    return AnthropicClient(anthropic.Anthropic(api_key=DEMO_KEY, max_retries=0))
-
-
-def _openai() -> Any:
-    import openai
-
-    from interlingua_openai import OpenAIClient
-
-    return OpenAIClient(openai.OpenAI(api_key=DEMO_KEY, max_retries=0))
-
-
-def _responses() -> Any:
-    import openai
-
-    from interlingua_openai.responses import OpenAIResponsesClient
-
-    return OpenAIResponsesClient(openai.OpenAI(api_key=DEMO_KEY, max_retries=0))
-
-
-def _mistral() -> Any:
-    from mistralai.client import Mistral
-
-    from interlingua_mistral import MistralClient
-
-    return MistralClient(Mistral(api_key=DEMO_KEY))
-
-
-def _groq() -> Any:
-    import groq
-
-    from interlingua_groq import GroqClient
-
-    return GroqClient(groq.Groq(api_key=DEMO_KEY, max_retries=0))
-
-
-# Adapter name -> its client over the SDK, the modules that needs, the distribution.
-CLIENTS: dict[str, tuple[Callable[[], Any], tuple[str, ...], str]] = {
-    "anthropic": (_anthropic, ("interlingua_anthropic", "anthropic"), "interlingua-anthropic"),
-    "openai": (_openai, ("interlingua_openai", "openai"), "interlingua-openai"),
-    "mistral": (_mistral, ("interlingua_mistral", "mistralai"), "interlingua-mistral"),
-    "groq": (_groq, ("interlingua_groq", "groq"), "interlingua-groq"),
-    "openai-responses": (_responses, ("interlingua_openai", "openai"), "interlingua-openai"),
+# The adapter each turn may go to -> the distribution that installs it.
+CLIENTS: dict[str, str] = {
+    "anthropic": "interlingua-anthropic",
+    "openai": "interlingua-openai",
+    "mistral": "interlingua-mistral",
+    "groq": "interlingua-groq",
+    "openai-responses": "interlingua-openai",
 }
 
 
@@ -250,10 +211,9 @@ def check_installed() -> None:
     """Every adapter and SDK the script calls is there, or the command that installs it is named."""
     missing = sorted(
         {
-            distribution
+            CLIENTS[provider]
             for provider in {step.provider for step in SCRIPT if isinstance(step, Ask)}
-            for distribution in [CLIENTS[provider][2]]
-            if any(importlib.util.find_spec(name) is None for name in CLIENTS[provider][1])
+            if not _has_client(provider)
         }
     )
     if missing:
@@ -263,12 +223,26 @@ def check_installed() -> None:
         )
 
 
+def _has_client(provider: str) -> bool:
+    try:
+        get_client_class(provider)
+    except (AdapterNotFoundError, ImportError):
+        return False
+    return True
+
+
+def _client(provider: str) -> Any:
+    """The provider's client over its SDK, found through the registry, built as an
+    application builds it: a key and nothing else (no retries: it is replayed)."""
+    return get_client_class(provider).connect(SDKOptions(api_key=DEMO_KEY, max_retries=0))
+
+
 @contextmanager
 def _clients() -> Iterator[dict[str, Any]]:
     with ExitStack() as stack:
         built = {}
-        for provider, (make, _, _) in CLIENTS.items():
-            built[provider] = make()
+        for provider in CLIENTS:
+            built[provider] = _client(provider)
             stack.callback(built[provider].close)
         yield built
 

@@ -66,11 +66,14 @@ class Replay:
         allow_playback_repeats: bool = False,
         strict_query: bool = False,
         source: str | None = None,
+        pass_hosts: Iterable[str] = (),
     ) -> None:
         self.interactions = list(interactions)
         self.matcher = Matcher.build(match_on, ignore, unordered, strict_query=strict_query)
         self.allow_playback_repeats = allow_playback_repeats
         self.source = source
+        self.pass_hosts = tuple(pass_hosts)
+        """Hosts whose requests go to the network, unrecorded (a server the test runs)."""
         self.requests: list[Any] = []
         self.mismatches: list[CassetteError] = []
         self.pass_unmatched = False
@@ -141,6 +144,8 @@ class Replay:
         pools = [pool for pool in _HTTPX2_POOLS if _importable(pool)]
         respx.mocks.HTTPCoreMocker.add_targets(*pools)
         router = respx.mock(assert_all_called=False, assert_all_mocked=True)
+        for host in self.pass_hosts:
+            router.route(host=host).pass_through()
         router.route().mock(side_effect=self.respond)
         router.start()
         self._router = router
@@ -241,9 +246,11 @@ def replay(
     unordered: Iterable[str] = (),
     allow_playback_repeats: bool = False,
     strict_query: bool = False,
+    pass_hosts: Iterable[str] = (),
 ) -> Replay:
     """A `Replay` of a cassette file (any format `load_cassette` reads), a
-    `Cassette` or interactions; enter it to answer every client from it."""
+    `Cassette` or interactions; enter it to answer every client from it (but
+    those of `pass_hosts`, which go to the network: a local server under test)."""
     source: str | None = None
     if isinstance(cassette, (str, os.PathLike)):
         cassette = load_cassette(cassette)
@@ -258,6 +265,7 @@ def replay(
         allow_playback_repeats=allow_playback_repeats,
         strict_query=strict_query,
         source=source,
+        pass_hosts=pass_hosts,
     )
 
 

@@ -17,7 +17,11 @@ from interlingua_anthropic._errors import decode_error, encode_error
 from interlingua_anthropic._request import decode_request, encode_request
 from interlingua_anthropic._response import decode_response, encode_response
 from interlingua_anthropic._stream import decode_stream
-from interlingua_anthropic._stream_encoder import AnthropicStreamEncoder, encode_stream
+from interlingua_anthropic._stream_encoder import (
+    AnthropicStreamEncoder,
+    encode_stream,
+    stream_encoder,
+)
 from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER
 
 if TYPE_CHECKING:
@@ -37,6 +41,7 @@ __all__ = [
     "encode_request",
     "encode_response",
     "encode_stream",
+    "stream_encoder",
 ]
 
 _CLIENTS = frozenset({"AnthropicClient", "AsyncAnthropicClient"})

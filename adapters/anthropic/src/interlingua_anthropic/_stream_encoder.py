@@ -116,6 +116,12 @@ def encode_stream(
     return encode_events(AnthropicStreamEncoder(report), events)
 
 
+def stream_encoder(*, report: TranslationReport | None = None) -> AnthropicStreamEncoder:
+    """An encoder fed one event at a time, for a gateway whose events arrive one by
+    one (`encode_stream` is it over an iterable)."""
+    return AnthropicStreamEncoder(report)
+
+
 @dataclass(slots=True)
 class _Block:
     """A part of the stream: its path in the response, the index of the content

@@ -34,6 +34,7 @@ __all__ = [
     "encode_request",
     "encode_response",
     "encode_stream",
+    "stream_encoder",
 ]
 
 encode_request = CODEC.encode_request
@@ -44,6 +45,7 @@ decode_stream = CODEC.decode_stream
 decode_error = CODEC.decode_error
 encode_stream = CODEC.encode_stream
 encode_error = CODEC.encode_error
+stream_encoder = CODEC.stream_encoder
 
 _CLIENTS = frozenset({"MistralClient", "AsyncMistralClient"})
 

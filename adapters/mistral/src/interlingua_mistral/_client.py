@@ -44,6 +44,7 @@ from interlingua.client import (
     AsyncSSEStream,
     ChatClient,
     SDKBinding,
+    SDKOptions,
     SSEStream,
     sdk_client,
     set_stream,
@@ -172,6 +173,19 @@ def _request_id(exc: Exception) -> str | None:
 # Quirk: Mistral takes no `stream_options` (a 422 `extra_forbidden`); usage comes on the last chunk.
 CHAT_COMPLETIONS = replace(chat_completions_endpoint(CODEC), prepare=set_stream)
 
+
+def _options(options: SDKOptions) -> dict[str, Any]:
+    """`SDKOptions` as `Mistral`'s arguments: its base URL is `server_url`, its timeout
+    `timeout_ms`; it retries only when given a `retry_config`, so `max_retries` has
+    nothing to turn off."""
+    given = {
+        "api_key": options.api_key,
+        "server_url": options.base_url,
+        "timeout_ms": None if options.timeout is None else round(options.timeout * 1000),
+    }
+    return {name: value for name, value in given.items() if value is not None}
+
+
 SDK = SDKBinding(
     # `SDKError` (any 4xx/5xx) and `HTTPValidationError` (422) alike.
     status_error=errors.MistralError,
@@ -183,6 +197,7 @@ SDK = SDKBinding(
     in_stream_payload=lambda exc: None,
     transport=_HookedCalls(),
     request_id=_request_id,
+    options=_options,
 )
 
 

@@ -17,7 +17,11 @@ from interlingua_openai.responses._errors import decode_error, encode_error
 from interlingua_openai.responses._request import decode_request, encode_request
 from interlingua_openai.responses._response import decode_response, encode_response
 from interlingua_openai.responses._stream import ResponsesStreamDecoder, decode_stream
-from interlingua_openai.responses._stream_encoder import ResponsesStreamEncoder, encode_stream
+from interlingua_openai.responses._stream_encoder import (
+    ResponsesStreamEncoder,
+    encode_stream,
+    stream_encoder,
+)
 from interlingua_openai.responses._wire import PROVIDER
 
 if TYPE_CHECKING:
@@ -40,6 +44,7 @@ __all__ = [
     "encode_request",
     "encode_response",
     "encode_stream",
+    "stream_encoder",
 ]
 
 _CLIENTS = frozenset({"OpenAIResponsesClient", "AsyncOpenAIResponsesClient"})

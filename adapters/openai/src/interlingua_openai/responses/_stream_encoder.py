@@ -127,6 +127,12 @@ def encode_stream(
     return encode_events(ResponsesStreamEncoder(report=report), events)
 
 
+def stream_encoder(*, report: TranslationReport | None = None) -> ResponsesStreamEncoder:
+    """An encoder fed one event at a time, for a gateway whose events arrive one by
+    one (`encode_stream` is it over an iterable)."""
+    return ResponsesStreamEncoder(report=report)
+
+
 class _Once(TranslationReport):
     """Passes each distinct loss on to `report` once: the final response is
     written again from parts the stream has written, and reported, already."""

@@ -1,0 +1,76 @@
+"""The APIs the gateway serves clients in: which adapter speaks at which path,
+and the answers written in a client API's own format (errors, model lists).
+
+An adapter serves clients when it writes answers, streams (one event at a
+time: `stream_encoder`) and errors: any installed one does, at
+`/<adapter name>/...` (a Groq SDK's `base_url` is `http://host:port/groq`, a
+Mistral SDK's `server_url` `http://host:port/mistral`); the three APIs whose
+paths no other shares are also served where their SDKs post by default.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from starlette.responses import JSONResponse
+
+from interlingua._adapter import get_adapter
+from interlingua._errors import AdapterNotFoundError, ProviderError
+from interlingua._gateway import GatewayAdapter
+from interlingua._report import TranslationReport
+from interlingua.codec import StreamEncoder
+
+__all__ = ["DEFAULT_PATHS", "ClientAPI", "client_api", "error_response", "models_body"]
+
+# Where each API's own SDK posts, with its default base URL made the gateway's.
+DEFAULT_PATHS = {
+    "/v1/messages": "anthropic",
+    "/v1/chat/completions": "openai",
+    "/v1/responses": "openai-responses",
+}
+
+
+@runtime_checkable
+class ClientAPI(GatewayAdapter, Protocol):
+    """An adapter the gateway answers clients in."""
+
+    def stream_encoder(self, *, report: TranslationReport | None = None) -> StreamEncoder: ...
+
+
+def client_api(name: str) -> ClientAPI | None:
+    """The adapter `name`, if it is installed and serves clients."""
+    try:
+        adapter = get_adapter(name)
+    except AdapterNotFoundError:
+        return None
+    return adapter if isinstance(adapter, ClientAPI) else None
+
+
+def error_response(api: ClientAPI, error: ProviderError, headers: dict[str, str]) -> JSONResponse:
+    """`error` as `api` answers it: its status and body, and the request id the upstream gave."""
+    status, body = api.encode_error(error)
+    if error.request_id:
+        headers = {**headers, "request-id": error.request_id}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def models_body(names: list[str], *, anthropic: bool) -> dict[str, Any]:
+    """The configured model names as a model list: Anthropic's shape for a client
+    that sends `anthropic-version`, OpenAI's (which the other SDKs read) otherwise."""
+    data: list[dict[str, Any]]
+    if anthropic:
+        data = [
+            {
+                "type": "model",
+                "id": name,
+                "display_name": name,
+                "created_at": "1970-01-01T00:00:00Z",
+            }
+            for name in names
+        ]
+        first, last = (names[0], names[-1]) if names else (None, None)
+        return {"data": data, "has_more": False, "first_id": first, "last_id": last}
+    data = [
+        {"id": name, "object": "model", "created": 0, "owned_by": "interlingua"} for name in names
+    ]
+    return {"object": "list", "data": data}

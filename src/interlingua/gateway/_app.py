@@ -1,0 +1,248 @@
+"""The ASGI application: each client API at its path, the gateway's keys
+checked, the body bounded and read, the request routed upstream, and the
+answer written back in the client's format with the losses and the time the
+gateway added in headers, one log line per request.
+
+Headers on every answer the gateway routed:
+
+    x-interlingua-upstream       the upstream that answered (`provider:model`)
+    x-interlingua-losses         what it could not take: `<n>; <path> <kind>, ...`
+    x-interlingua-answer-losses  what the client's API could not take of the answer
+    x-interlingua-overhead-ms    the time spent in the gateway, the upstream's left out
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, nullcontext
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from interlingua._errors import InvalidDataError, ProviderError
+from interlingua._report import TranslationLoss, TranslationReport
+from interlingua._request import ChatRequest
+from interlingua.gateway._apis import (
+    DEFAULT_PATHS,
+    ClientAPI,
+    client_api,
+    error_response,
+    models_body,
+)
+from interlingua.gateway._config import KEYS_VARIABLE, ConfigError, GatewayConfig
+from interlingua.gateway._count import count_tokens
+from interlingua.gateway._errors import bad_request, too_large, wrong_key
+from interlingua.gateway._log import RequestLog
+from interlingua.gateway._stream import LiveStream, translated
+from interlingua.gateway._upstream import Attempt, Upstreams, describe_losses
+
+__all__ = ["Gateway", "create_app"]
+
+_MAX_HEADER_LOSSES = 20
+
+
+class Gateway:
+    """The request handlers over one configuration and its upstreams."""
+
+    def __init__(self, config: GatewayConfig, upstreams: Upstreams) -> None:
+        self.config = config
+        self.upstreams = upstreams
+        self.keys = tuple(key.encode() for key in config.gateway_keys())
+        if not self.keys:
+            raise ConfigError(
+                f"no gateway keys: set {KEYS_VARIABLE} (comma-separated) or `keys` in the config"
+            )
+
+    # --- what every request goes through ---
+
+    def check_key(self, request: Request) -> None:
+        """One of the gateway's keys, as `x-api-key` or `Authorization: Bearer`,
+        compared in constant time with every key."""
+        presented = request.headers.get("x-api-key")
+        authorization = request.headers.get("authorization", "")
+        if presented is None and authorization[:7].lower() == "bearer ":
+            presented = authorization[7:].strip()
+        given = (presented or "").encode()
+        matched = False
+        for key in self.keys:
+            matched |= hmac.compare_digest(given, key)
+        if not matched:
+            raise wrong_key()
+
+    async def read_json(self, request: Request) -> Any:
+        limit = self.config.max_body_bytes
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > limit:
+            raise too_large(limit)
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise too_large(limit)
+        try:
+            return json.loads(body)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise bad_request(f"the body is not JSON: {error}") from error
+
+    def decode(self, api: ClientAPI, body: Any) -> ChatRequest:
+        if not isinstance(body, dict):
+            raise bad_request("the body is not a JSON object")
+        try:
+            return api.decode_request(body)
+        except InvalidDataError as error:
+            raise bad_request(str(error)) from error
+
+    # --- the endpoints ---
+
+    async def chat(self, request: Request, name: str) -> Response:
+        api = client_api(name)
+        log = RequestLog(request.method, request.url.path, api=name)
+        if api is None:
+            return self._finish(log, JSONResponse({"error": f"no client API {name!r}"}, 404))
+        try:
+            self.check_key(request)
+            chat_request = self.decode(api, await self.read_json(request))
+            log.model = chat_request.model
+            attempt = await self.upstreams.call(chat_request, strict=self.config.strict)
+        except ProviderError as error:
+            log.error = str(error)
+            return self._finish(log, error_response(api, error, {}))
+        self._note(log, attempt)
+        if attempt.response is None:
+            return self._stream(api, name, attempt, log)
+        report = TranslationReport(target=name)
+        body = api.encode_response(attempt.response, report=report)
+        log.answer_losses = describe_losses(report.losses)
+        if attempt.response.usage is not None:
+            log.note_usage(attempt.response.usage)
+        headers = self._headers(attempt, log, answer_losses=report.losses)
+        return self._finish(log, JSONResponse(body, headers=headers))
+
+    def _stream(self, api: ClientAPI, name: str, attempt: Attempt, log: RequestLog) -> Response:
+        report = TranslationReport(target=name)
+        encoder = api.stream_encoder(report=report)
+        assert attempt.first is not None
+        chunks = translated(attempt.first, attempt.events, encoder, log)
+        log.status = 200
+
+        def on_close() -> None:
+            log.answer_losses = describe_losses(report.losses)
+            log.write(self.config.log)
+
+        return LiveStream(
+            chunks,
+            headers=self._headers(attempt, log),
+            closing=attempt.events.aclose,
+            on_close=on_close,
+        )
+
+    async def count(self, request: Request) -> Response:
+        api = client_api("anthropic")
+        log = RequestLog(request.method, request.url.path, api="anthropic")
+        assert api is not None
+        try:
+            self.check_key(request)
+            body = await self.read_json(request)
+            # A count's body has no max_tokens, which a request needs: the count leaves it out.
+            body = {"max_tokens": 1, **body} if isinstance(body, dict) else body
+            chat_request = self.decode(api, body)
+            log.model = chat_request.model
+            target, answer = await count_tokens(self.upstreams, "anthropic", chat_request)
+        except ProviderError as error:
+            log.error = str(error)
+            return self._finish(log, error_response(api, error, {}))
+        log.upstream = target.name
+        return self._finish(log, JSONResponse(answer))
+
+    async def models(self, request: Request) -> Response:
+        anthropic = "anthropic-version" in request.headers
+        api = client_api("anthropic" if anthropic else "openai")
+        log = RequestLog(request.method, request.url.path)
+        try:
+            self.check_key(request)
+        except ProviderError as error:
+            assert api is not None
+            return self._finish(log, error_response(api, error, {}))
+        names = sorted(self.config.models)
+        return self._finish(log, JSONResponse(models_body(names, anthropic=anthropic)))
+
+    # --- answers ---
+
+    def _note(self, log: RequestLog, attempt: Attempt) -> None:
+        log.upstream = attempt.target.name
+        log.upstream_ms = attempt.upstream_seconds * 1000
+        log.losses = describe_losses(attempt.losses)
+        log.fallbacks = attempt.fallbacks
+
+    def _headers(
+        self, attempt: Attempt, log: RequestLog, answer_losses: Sequence[TranslationLoss] = ()
+    ) -> dict[str, str]:
+        headers = {"x-interlingua-upstream": attempt.target.name}
+        if attempt.losses:
+            headers["x-interlingua-losses"] = _losses_header(attempt.losses)
+        if answer_losses:
+            headers["x-interlingua-answer-losses"] = _losses_header(answer_losses)
+        headers["x-interlingua-overhead-ms"] = f"{log.settle_overhead():.3f}"
+        return headers
+
+    def _finish(self, log: RequestLog, response: Response) -> Response:
+        log.status = response.status_code
+        log.write(self.config.log)
+        return response
+
+
+def _losses_header(losses: Sequence[TranslationLoss]) -> str:
+    """`<count>; <path> <kind>, ...` in ASCII (a header's reasons would be too long)."""
+    shown = [f"{loss.path} {loss.kind}" for loss in losses[:_MAX_HEADER_LOSSES]]
+    more = ", ..." if len(losses) > _MAX_HEADER_LOSSES else ""
+    text = f"{len(losses)}; {', '.join(shown)}{more}"
+    return text.encode("ascii", "replace").decode("ascii")
+
+
+def create_app(
+    config: GatewayConfig, *, replay: str | Path | None = None, default_key: str | None = None
+) -> Starlette:
+    """The gateway as an ASGI app. With `replay`, every upstream is answered from
+    that recording (any format `interlingua.testing.load_cassette` reads) instead
+    of the providers, by method and path, again and again."""
+    upstreams = Upstreams(config, default_key=default_key or ("replay" if replay else None))
+    gateway = Gateway(config, upstreams)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        with _replaying(replay):
+            yield
+            await upstreams.aclose()
+
+    def chat_at(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return await gateway.chat(request, name)
+
+        return endpoint
+
+    async def prefixed(request: Request) -> Response:
+        return await gateway.chat(request, request.path_params["api"])
+
+    routes = [
+        Route("/v1/messages/count_tokens", gateway.count, methods=["POST"]),
+        *(Route(path, chat_at(name), methods=["POST"]) for path, name in DEFAULT_PATHS.items()),
+        Route("/v1/models", gateway.models, methods=["GET"]),
+        Route("/{api}/{rest:path}", prefixed, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.gateway = gateway
+    return app
+
+
+def _replaying(path: str | Path | None) -> Any:
+    if path is None:
+        return nullcontext()
+    from interlingua.testing import replay
+
+    return replay(path, match_on=("method", "path"), allow_playback_repeats=True)

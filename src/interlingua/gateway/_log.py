@@ -1,0 +1,89 @@
+"""The one log line of each request: route, upstream, status, usage, losses, the
+time in the gateway and upstream, and the fallbacks taken. `gateway_ms` is the
+time the gateway added until its answer's headers left (for a stream, its
+first event), the upstream's left out; `upstream_ms` the upstream's until its
+answer (a stream's first event) came; `total_ms` the request's whole time. JSON (`log = "json"`)
+or a line for people. No key of either side is ever in it: the line is built
+from the route and the answer, never from the request's headers.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from interlingua._usage import TokenUsage
+
+__all__ = ["LOGGER", "RequestLog"]
+
+LOGGER = logging.getLogger("interlingua.gateway")
+
+
+@dataclass
+class RequestLog:
+    """What one request did, written once when its answer is over."""
+
+    method: str
+    path: str
+    api: str | None = None
+    model: str | None = None
+    upstream: str | None = None
+    status: int | None = None
+    usage: dict[str, int] | None = None
+    losses: list[str] = field(default_factory=list)
+    answer_losses: list[str] = field(default_factory=list)
+    fallbacks: list[str] = field(default_factory=list)
+    error: str | None = None
+    gateway_ms: float | None = None
+    upstream_ms: float = 0.0
+    total_ms: float = 0.0
+    started: float = field(default_factory=time.perf_counter, repr=False)
+
+    def note_usage(self, usage: TokenUsage) -> None:
+        self.usage = {
+            name: value
+            for name in ("input_tokens", "output_tokens", "total_tokens")
+            if isinstance(value := getattr(usage, name), int)
+        }
+
+    def overhead_ms(self) -> float:
+        """The time so far in the gateway, the upstream's left out."""
+        return max(0.0, (time.perf_counter() - self.started) * 1000 - self.upstream_ms)
+
+    def settle_overhead(self) -> float:
+        """The time the gateway added, fixed now (its answer's headers leave)."""
+        self.gateway_ms = round(self.overhead_ms(), 3)
+        return self.gateway_ms
+
+    def write(self, form: Literal["human", "json"]) -> None:
+        self.total_ms = round((time.perf_counter() - self.started) * 1000, 3)
+        if self.gateway_ms is None:
+            self.settle_overhead()
+        self.upstream_ms = round(self.upstream_ms, 3)
+        LOGGER.info(self.json() if form == "json" else self.human())
+
+    def json(self) -> str:
+        fields: dict[str, Any] = asdict(self)
+        del fields["started"]
+        return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+
+    def human(self) -> str:
+        route = f"{self.model} -> {self.upstream}" if self.upstream else (self.model or "-")
+        words = [f"{self.method} {self.path}", route, str(self.status)]
+        if self.usage:
+            words.append(" ".join(f"{k.split('_')[0]}={v}" for k, v in self.usage.items()))
+        words.append(
+            f"gateway={self.gateway_ms or 0:.1f}ms upstream={self.upstream_ms:.1f}ms "
+            f"total={self.total_ms:.1f}ms"
+        )
+        if self.fallbacks:
+            words.append(f"fallbacks={len(self.fallbacks)} ({'; '.join(self.fallbacks)})")
+        for name, losses in (("losses", self.losses), ("answer losses", self.answer_losses)):
+            if losses:
+                words.append(f"{name}: {'; '.join(losses)}")
+        if self.error:
+            words.append(f"error: {self.error}")
+        return "  ".join(words)

@@ -1,0 +1,114 @@
+"""A stream answered live: each upstream event is translated and sent as it
+comes, so the first byte leaves before the last one arrives.
+
+- An upstream stream that breaks off (cut, unreadable, timed out) ends the
+  client's stream with its API's own error event, never a clean end.
+- A client that disconnects cancels the upstream call: `LiveStream` listens
+  for the disconnect while it sends (whatever the ASGI version) and closes the
+  upstream stream, shielded from the cancellation, when it stops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+
+import anyio
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from interlingua._errors import InterlinguaError, ProviderError
+from interlingua._gateway import WireEvent, format_sse
+from interlingua._stream import ErrorEvent, StreamEvent, UsageEvent
+from interlingua.codec import StreamEncoder
+from interlingua.gateway._errors import unreadable
+from interlingua.gateway._log import RequestLog
+
+__all__ = ["LiveStream", "translated"]
+
+
+async def translated(
+    first: StreamEvent,
+    events: AsyncIterator[StreamEvent],
+    encoder: StreamEncoder,
+    log: RequestLog,
+) -> AsyncIterator[bytes]:
+    """The client's SSE bytes for the upstream's events, one event at a time."""
+    try:
+        yield _sse(encoder.feed(_noted(first, log)))
+        async for event in events:
+            if chunk := _sse(encoder.feed(_noted(event, log))):
+                yield chunk
+        yield _sse(encoder.finish())
+    except InterlinguaError as error:
+        failure = error if isinstance(error, ProviderError) else unreadable(str(error))
+        log.error = str(failure)
+        yield _sse([*encoder.feed(ErrorEvent.from_error(failure)), *encoder.finish()])
+
+
+def _noted(event: StreamEvent, log: RequestLog) -> StreamEvent:
+    if isinstance(event, UsageEvent):
+        log.note_usage(event.usage)
+    elif isinstance(event, ErrorEvent):
+        log.error = event.message
+    return event
+
+
+def _sse(events: Iterable[WireEvent]) -> bytes:
+    return b"".join(format_sse(events))
+
+
+class LiveStream(Response):
+    """Server-sent events from `chunks`; `on_close` runs once the stream is over,
+    however it ended (`closing`: the upstream stream's close)."""
+
+    media_type = "text/event-stream"
+
+    def __init__(
+        self,
+        chunks: AsyncIterator[bytes],
+        *,
+        headers: Mapping[str, str],
+        closing: Callable[[], object],
+        on_close: Callable[[], None],
+    ) -> None:
+        self.chunks = chunks
+        self.closing = closing
+        self.on_close = on_close
+        self.status_code = 200
+        self.background = None
+        self.init_headers({**headers, "cache-control": "no-cache"})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            async with anyio.create_task_group() as group:
+
+                async def listen() -> None:
+                    while (await receive())["type"] != "http.disconnect":
+                        pass
+                    group.cancel_scope.cancel()
+
+                group.start_soon(listen)
+                await self._send_all(send)
+                group.cancel_scope.cancel()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await _close(self.chunks)
+                result = self.closing()
+                if hasattr(result, "__await__"):
+                    await result
+                self.on_close()
+
+    async def _send_all(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        try:
+            async for chunk in self.chunks:
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:  # the client went away between two chunks
+            return
+
+
+async def _close(chunks: AsyncIterator[bytes]) -> None:
+    close = getattr(chunks, "aclose", None)
+    if close is not None:
+        await close()

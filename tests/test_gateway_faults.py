@@ -1,0 +1,429 @@
+"""The gateway when something goes wrong: each fault answered with the client
+API's own error and status, and nothing hangs (every wait is bounded).
+
+Upstream faults come from the project's recordings (a 429, a stream cut off)
+and from stand-ins on the loopback that answer slowly or never.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import anthropic
+import groq
+import httpx
+import openai
+import pytest
+from mistralai.client import Mistral, errors
+
+from conftest import ANTHROPIC_TOOL_TURN, fake_key, recorded
+from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
+from interlingua.gateway import create_app, load
+from interlingua.testing import Interaction, Replay
+
+KEY = fake_key("gk-")
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    close_opened()
+
+
+UPSTREAM_KEY = fake_key("sk-")
+BOUND = 30.0  # seconds any one wait of these tests may take (a loaded machine is slow)
+CHAT_ANSWER = recorded("openai/chat_tool_round_trip.json")[1]
+ANSWER_TEXT = CHAT_ANSWER.response.json["choices"][0]["message"]["content"]
+RATE_LIMITED = recorded("mistral/error_rate_limited.json")[0]
+
+
+def upstream_replay(*interactions: Interaction) -> Replay:
+    return Replay(interactions, match_on=("method", "host", "path"), pass_hosts=[LOOPBACK])
+
+
+def serve(**config: Any) -> GatewayServer:
+    settings = load(None, keys=[KEY], **config)
+    return GatewayServer(create_app(settings, default_key=UPSTREAM_KEY))
+
+
+def post(base_url: str, path: str, body: Any, *, key: str | None = KEY) -> httpx.Response:
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    headers = {"content-type": "application/json"}
+    if key is not None:
+        headers["authorization"] = f"Bearer {key}"
+    return httpx.post(f"{base_url}{path}", content=content, headers=headers, timeout=BOUND)
+
+
+def chat_body(model: str, **fields: Any) -> dict[str, Any]:
+    return {"model": model, "messages": [{"role": "user", "content": "Hi"}], **fields}
+
+
+def messages_body(model: str, **fields: Any) -> dict[str, Any]:
+    return {"max_tokens": 64, **chat_body(model), **fields}
+
+
+@pytest.fixture
+def gateway_log(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    caplog.set_level(logging.INFO, logger="interlingua.gateway")
+    return caplog
+
+
+# --- fallbacks ---
+
+
+def test_a_429_falls_back_to_the_next_upstream(gateway_log: pytest.LogCaptureFixture) -> None:
+    routes = {
+        "house": {"upstream": "mistral:mistral-large-latest", "fallbacks": ["openai:gpt-4.1-mini"]}
+    }
+    with serve(models=routes) as gateway, upstream_replay(RATE_LIMITED, CHAT_ANSWER) as replay:
+        client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
+        raw = client.messages.with_raw_response.create(**messages_body("house"))
+    message = raw.parse()
+    assert [request.url.host for request in replay.requests] == ["api.mistral.ai", "api.openai.com"]
+    assert [body["model"] for body in replay.sent] == ["mistral-large-latest", "gpt-4.1-mini"]
+    assert message.content[0].text == ANSWER_TEXT
+    assert raw.headers["x-interlingua-upstream"] == "openai:gpt-4.1-mini"
+    (line,) = gateway_log.messages
+    assert "fallbacks=1 (mistral:mistral-large-latest: mistral 429" in line
+
+
+def test_a_429_before_a_stream_falls_back_and_the_fallback_streams() -> None:
+    streamed = recorded("openai/chat_stream_parallel_tool_calls.json")[0]
+    routes = {
+        "house": {"upstream": "mistral:mistral-large-latest", "fallbacks": ["openai:gpt-4o-mini"]}
+    }
+    with serve(models=routes) as gateway, upstream_replay(RATE_LIMITED, streamed) as replay:
+        client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
+        with client.messages.stream(**messages_body("house")) as events:
+            message = events.get_final_message()
+    assert [body["stream"] for body in replay.sent] == [True, True]
+    wire_calls = [
+        call["function"]["name"]
+        for payload in streamed.response.stream_payloads()
+        for choice in payload["choices"]
+        for call in choice["delta"].get("tool_calls") or ()
+        if call.get("function", {}).get("name")
+    ]
+    assert [block.name for block in message.content if block.type == "tool_use"] == wire_calls
+
+
+def test_the_last_upstream_s_error_reaches_the_client_in_its_own_format() -> None:
+    with serve() as gateway, upstream_replay(RATE_LIMITED):
+        client = opened(
+            openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1", max_retries=0)
+        )
+        with pytest.raises(openai.RateLimitError) as raised:
+            client.chat.completions.create(
+                model="mistral:mistral-large-latest", messages=[{"role": "user", "content": "Hi"}]
+            )
+    error = RATE_LIMITED.response.json
+    assert raised.value.status_code == 429
+    assert raised.value.body["message"] == error["message"]  # type: ignore[index]
+    assert raised.value.body["code"] == error["code"]  # type: ignore[index]
+
+
+# --- streams that break ---
+
+
+def _cut(interaction: Interaction, before: bytes) -> Interaction:
+    body = interaction.response.body
+    return replace(
+        interaction, response=replace(interaction.response, body=body[: body.index(before)])
+    )
+
+
+CUT_ANTHROPIC = _cut(
+    recorded("anthropic/stream_thinking_tool_use.json")[0], b"event: message_delta"
+)
+
+# The client API -> how its stream's last event says it failed.
+LAST_EVENT = {
+    "/v1/messages": lambda events: events[-1][0] == "error" and events[-1][1]["type"] == "error",
+    "/v1/chat/completions": lambda events: "error" in events[-1][1],
+    "/v1/responses": lambda events: events[-1][0] == "response.failed",
+}
+
+
+def sse_events(text: str) -> list[tuple[str | None, Any]]:
+    events = []
+    for block in text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        data = lines["data"]
+        events.append((lines.get("event"), data if data == "[DONE]" else json.loads(data)))
+    return events
+
+
+@pytest.mark.parametrize("path", list(LAST_EVENT))
+def test_a_stream_cut_off_upstream_ends_with_the_client_api_s_error_event(path: str) -> None:
+    body = chat_body("anthropic:claude-haiku-4-5", stream=True)
+    if path == "/v1/messages":
+        body["max_tokens"] = 64
+    if path == "/v1/responses":
+        body = {"model": body["model"], "input": "Hi", "stream": True}
+    with serve() as gateway, upstream_replay(CUT_ANTHROPIC):
+        answer = post(gateway.base_url, path, body)
+    events = sse_events(answer.text)
+    assert answer.status_code == 200
+    assert len(events) > 2  # what had come went on first
+    assert "[DONE]" not in [data for _, data in events]
+    assert LAST_EVENT[path](events), events[-1]
+    assert "cut off" in json.dumps(events[-1][1])
+
+
+# --- upstreams on the loopback that answer slowly, or never ---
+
+
+class SilentUpstream:
+    """Accepts connections and reads requests; answers with `head` (None: nothing),
+    then waits until the peer closes, noting it in `closed`."""
+
+    def __init__(self, head: bytes | None = None) -> None:
+        self.head = head
+        self.closed = threading.Event()
+        self.received = threading.Event()
+        self._socket = socket.create_server((LOOPBACK, 0))
+        self._socket.settimeout(BOUND)
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{LOOPBACK}:{self._socket.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        try:
+            connection, _ = self._socket.accept()
+        except OSError:
+            return
+        with connection:
+            connection.settimeout(BOUND)
+            try:
+                connection.recv(65536)
+                self.received.set()
+                if self.head is not None:
+                    connection.sendall(self.head)
+                while connection.recv(65536):
+                    pass
+            except OSError:
+                pass
+            self.closed.set()
+
+    def __enter__(self) -> SilentUpstream:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._socket.close()
+        self._thread.join(BOUND)
+
+
+FIRST_CHUNK = (
+    b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n"
+    b'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m",'
+    b'"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"},"finish_reason":null}]}\n\n'
+)
+
+
+def test_a_client_that_disconnects_cancels_the_upstream_call() -> None:
+    with SilentUpstream(FIRST_CHUNK) as upstream:
+        options = {"openai": {"base_url": f"{upstream.base_url}/v1"}}
+        with serve(upstreams=options) as gateway:
+            request = httpx.Request(
+                "POST",
+                f"{gateway.base_url}/v1/messages",
+                json=messages_body("openai:gpt-4.1-mini", stream=True),
+                headers={"x-api-key": KEY},
+            )
+            with httpx.Client(timeout=BOUND) as client:
+                answer = client.send(request, stream=True)
+                first = next(answer.iter_lines())
+                answer.close()
+            assert first == "event: message_start"
+            assert upstream.closed.wait(BOUND), "the upstream call went on"
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_an_upstream_that_never_answers_is_a_504_in_time(stream: bool) -> None:
+    with SilentUpstream() as upstream:
+        options = {"openai": {"base_url": f"{upstream.base_url}/v1", "timeout": 0.5}}
+        with serve(upstreams=options) as gateway:
+            client = opened(
+                anthropic.Anthropic(
+                    api_key=KEY, base_url=gateway.base_url, max_retries=0, timeout=BOUND
+                )
+            )
+            started = time.monotonic()
+            with pytest.raises(anthropic.APIStatusError) as raised:
+                client.messages.create(**messages_body("openai:gpt-4.1-mini", stream=stream))
+            waited = time.monotonic() - started
+    assert upstream.received.is_set()
+    assert raised.value.status_code == 504
+    assert raised.value.body["error"]["type"] == "timeout_error"  # Anthropic's type for a 504
+    assert waited < BOUND / 2  # the 0.5 s upstream timeout answered, not the client's own
+
+
+# --- requests the gateway refuses ---
+
+
+# The client API -> its error's type and message in the body it answers with.
+def anthropic_error(body: Any) -> tuple[str, str]:
+    return body["error"]["type"], body["error"]["message"]
+
+
+def openai_error(body: Any) -> tuple[str, str]:
+    return body["error"]["type"], body["error"]["message"]
+
+
+REFUSED = {
+    "/v1/messages": anthropic_error,
+    "/v1/chat/completions": openai_error,
+    "/v1/responses": openai_error,
+}
+
+
+@pytest.mark.parametrize("path", list(REFUSED))
+def test_a_body_too_large_is_a_413(path: str) -> None:
+    with serve(max_body_bytes=2000) as gateway:
+        answer = post(
+            gateway.base_url, path, messages_body("openai:gpt-4.1-mini", metadata={"x": "y" * 3000})
+        )
+    kind, message = REFUSED[path](answer.json())
+    assert answer.status_code == 413
+    assert "larger than the gateway takes (2000 bytes)" in message
+    assert kind == ("request_too_large" if path == "/v1/messages" else "invalid_request_error")
+
+
+@pytest.mark.parametrize("path", list(REFUSED))
+def test_a_body_that_is_not_json_is_a_400(path: str) -> None:
+    with serve() as gateway:
+        answer = post(gateway.base_url, path, b'{"model": ')
+    kind, message = REFUSED[path](answer.json())
+    assert (answer.status_code, kind) == (400, "invalid_request_error")
+    assert message.startswith("the body is not JSON")
+
+
+@pytest.mark.parametrize("path", list(REFUSED))
+def test_a_body_the_api_cannot_read_is_a_400_naming_the_place(path: str) -> None:
+    with serve() as gateway:
+        answer = post(
+            gateway.base_url,
+            path,
+            {"model": "openai:gpt-4.1-mini", "messages": [{"role": 7}], "input": 7},
+        )
+    kind, message = REFUSED[path](answer.json())
+    assert (answer.status_code, kind) == (400, "invalid_request_error")
+    assert "input" in message or "messages[0].role" in message
+
+
+def wrong_key_calls(base_url: str) -> dict[str, Any]:
+    bad = fake_key("gk-", "WrongWrongWrongWrong")
+    user = [{"role": "user", "content": "Hi"}]
+    return {
+        "anthropic": lambda: opened(
+            anthropic.Anthropic(api_key=bad, base_url=base_url, max_retries=0)
+        ).messages.create(model="m", max_tokens=8, messages=user),
+        "openai": lambda: opened(
+            openai.OpenAI(api_key=bad, base_url=f"{base_url}/v1", max_retries=0)
+        ).chat.completions.create(model="m", messages=user),
+        "openai-responses": lambda: opened(
+            openai.OpenAI(api_key=bad, base_url=f"{base_url}/v1", max_retries=0)
+        ).responses.create(model="m", input="Hi"),
+        "groq": lambda: opened(
+            groq.Groq(api_key=bad, base_url=f"{base_url}/groq", max_retries=0)
+        ).chat.completions.create(model="m", messages=user),
+        "mistral": lambda: opened(
+            Mistral(api_key=bad, server_url=f"{base_url}/mistral")
+        ).chat.complete(model="m", messages=user),
+    }
+
+
+AUTH_ERRORS = {
+    "anthropic": anthropic.AuthenticationError,
+    "openai": openai.AuthenticationError,
+    "openai-responses": openai.AuthenticationError,
+    "groq": groq.AuthenticationError,
+    "mistral": errors.SDKError,
+}
+
+
+@pytest.mark.parametrize("client", list(AUTH_ERRORS))
+def test_a_wrong_gateway_key_is_each_api_s_401(
+    client: str, gateway_log: pytest.LogCaptureFixture
+) -> None:
+    with serve() as gateway, pytest.raises(AUTH_ERRORS[client]) as raised:
+        wrong_key_calls(gateway.base_url)[client]()
+    error: Any = raised.value
+    assert getattr(error, "status_code", None) == 401
+    assert "invalid gateway key" in str(error)
+    (line,) = gateway_log.messages
+    assert " 401 " in line
+    assert "WrongWrong" not in line
+    assert KEY not in line
+
+
+def test_gateway_keys_come_from_the_environment_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    other = fake_key("gk-", "FromTheEnvironment00")
+    monkeypatch.setenv("INTERLINGUA_GATEWAY_KEYS", f" {other} ,")
+    with (
+        serve(models={"m": {"upstream": "openai:gpt-4.1-mini"}}) as gateway,
+        upstream_replay(CHAT_ANSWER),
+    ):
+        answer = post(gateway.base_url, "/v1/chat/completions", chat_body("m"), key=other)
+        refused = post(gateway.base_url, "/v1/chat/completions", chat_body("m"), key=None)
+    assert answer.status_code == 200
+    assert refused.status_code == 401
+
+
+@pytest.mark.parametrize("path", list(REFUSED))
+def test_a_model_with_no_route_is_a_404(path: str) -> None:
+    with serve() as gateway:
+        answer = post(gateway.base_url, path, {**messages_body("gpt-nowhere"), "input": "Hi"})
+    kind, message = REFUSED[path](answer.json())
+    assert answer.status_code == 404
+    assert kind == ("not_found_error" if path == "/v1/messages" else "invalid_request_error")
+    assert message.startswith("model 'gpt-nowhere' has no route")
+
+
+# --- losses ---
+
+
+def test_losses_go_in_a_header_and_the_log_line(gateway_log: pytest.LogCaptureFixture) -> None:
+    body = {**ANTHROPIC_TOOL_TURN, "model": "openai:gpt-4.1-mini"}
+    with serve(log="json") as gateway, upstream_replay(CHAT_ANSWER) as replay:
+        answer = post(gateway.base_url, "/v1/messages", body)
+    assert answer.status_code == 200
+    assert answer.headers["x-interlingua-losses"] == "1; messages[1].parts[0] dropped"
+    assert float(answer.headers["x-interlingua-overhead-ms"]) >= 0
+    (sent,) = replay.sent
+    assert [message["role"] for message in sent["messages"]] == ["user", "assistant", "tool"]
+    (line,) = gateway_log.messages
+    logged = json.loads(line)
+    assert logged["upstream"] == "openai:gpt-4.1-mini"
+    assert logged["status"] == 200
+    assert logged["losses"][0].startswith("messages[1].parts[0]: dropped: ")
+    usage = CHAT_ANSWER.response.json["usage"]
+    assert logged["usage"]["input_tokens"] == usage["prompt_tokens"]
+    assert logged["usage"]["output_tokens"] == usage["completion_tokens"]
+    assert logged["upstream_ms"] > 0
+    assert logged["gateway_ms"] == float(answer.headers["x-interlingua-overhead-ms"])
+    assert logged["total_ms"] >= logged["upstream_ms"] + logged["gateway_ms"] - 0.01
+    assert UPSTREAM_KEY not in line
+
+
+def test_strict_refuses_a_request_with_losses_naming_each() -> None:
+    body = {**ANTHROPIC_TOOL_TURN, "model": "openai:gpt-4.1-mini"}
+    with serve(strict=True) as gateway, upstream_replay(CHAT_ANSWER) as replay:
+        answer = post(gateway.base_url, "/v1/messages", body)
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (400, "invalid_request_error")
+    assert (
+        "strict: the upstream openai:gpt-4.1-mini cannot take it all: messages[1].parts[0]: dropped"
+        in message
+    )
+    assert replay.requests == []

@@ -1,0 +1,283 @@
+"""The gateway as a client sees it: each API's real SDK client pointed at the
+server (`tests/gateway_server.py`, real uvicorn on 127.0.0.1), each upstream
+answered in the server's process by a replay of the project's recordings.
+
+For every client API and every upstream API, streamed and not: the body the
+gateway sent upstream is asserted (the routed model, the question in the
+upstream's own place, the stream fields the upstream's API wants), and the
+answer the client's SDK parsed holds the recording's text and tool calls.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import anthropic
+import groq
+import openai
+import pytest
+from mistralai.client import Mistral
+
+from conftest import fake_key, recorded
+from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
+from interlingua import accumulate, get_adapter
+from interlingua.gateway import create_app, load
+from interlingua.testing import Interaction, Replay
+
+KEY = fake_key("gk-")
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    close_opened()
+
+
+QUESTION = "Is it raining in Lisbon right now?"
+
+# Upstream API -> its model and the recording answering it, whole and streamed.
+UPSTREAMS: dict[str, tuple[str, tuple[str, int], tuple[str, int]]] = {
+    "anthropic": (
+        "claude-sonnet-4-5",
+        ("anthropic/tool_round_trip_with_thinking.json", 1),
+        ("anthropic/stream_thinking_tool_use.json", 0),
+    ),
+    "openai": (
+        "gpt-4.1-mini",
+        ("openai/chat_tool_round_trip.json", 1),
+        ("openai/chat_stream_parallel_tool_calls.json", 0),
+    ),
+    "openai-responses": (
+        "gpt-5-mini",
+        ("openai/responses_reasoning_tool_call.json", 1),
+        ("openai/responses_stream_reasoning.json", 0),
+    ),
+    "mistral": (
+        "magistral-medium-latest",
+        ("mistral/tool_round_trip_with_thinking.json", 1),
+        ("mistral/stream_parallel_tool_calls.json", 0),
+    ),
+    "groq": (
+        "qwen/qwen3-32b",
+        ("groq/raw_think_answer.json", 0),
+        ("groq/stream_reasoning_usage.json", 0),
+    ),
+}
+CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq"]
+
+Answer = tuple[str, list[tuple[str, Any]]]  # the text, and each tool call's name and arguments
+
+
+def route_name(upstream: str) -> str:
+    return f"to-{upstream}"
+
+
+@pytest.fixture(scope="module")
+def gateway() -> Iterator[GatewayServer]:
+    models = {
+        route_name(name): {"upstream": f"{name}:{model}"}
+        for name, (model, _, _) in UPSTREAMS.items()
+    }
+    config = load(None, keys=[KEY], models=models)
+    with GatewayServer(create_app(config, default_key=fake_key("sk-"))) as server:
+        yield server
+
+
+def upstream_replay(*interactions: Interaction) -> Replay:
+    """The upstreams answered in order, the clients' requests to the gateway let through."""
+    return Replay(interactions, match_on=("method", "host", "path"), pass_hosts=[LOOPBACK])
+
+
+def recording(upstream: str, stream: bool) -> Interaction:
+    name, index = UPSTREAMS[upstream][2 if stream else 1]
+    return recorded(name)[index]
+
+
+def expected_answer(upstream: str, interaction: Interaction) -> Answer:
+    """What the recording answered: its text and tool calls, read by the upstream's decoder."""
+    adapter = get_adapter(upstream)
+    response = interaction.response
+    if response.events is not None:
+        answer = accumulate(adapter.decode_stream(response.stream_payloads()))
+    else:
+        answer = adapter.decode_response(response.json)
+    calls = [(call.name, json.loads(call.arguments)) for call in answer.message.tool_calls]
+    return answer.message.text, calls
+
+
+# --- each client API through its own SDK ---
+
+
+def ask_anthropic(base_url: str, model: str, stream: bool) -> Answer:
+    client = opened(anthropic.Anthropic(api_key=KEY, base_url=base_url, max_retries=0, timeout=10))
+    request: dict[str, Any] = {
+        "model": model,
+        "max_tokens": 1024,
+        "messages": [{"role": "user", "content": QUESTION}],
+    }
+    if stream:
+        with client.messages.stream(**request) as events:
+            message = events.get_final_message()
+    else:
+        message = client.messages.create(**request)
+    text = "".join(block.text for block in message.content if block.type == "text")
+    calls = [(block.name, block.input) for block in message.content if block.type == "tool_use"]
+    return text, calls
+
+
+def _chat_chunks(chunks: Any) -> Answer:
+    text, calls = "", {}
+    for chunk in chunks:
+        for choice in chunk.choices:
+            text += choice.delta.content or ""
+            for call in choice.delta.tool_calls or ():
+                name, arguments = calls.get(call.index, ("", ""))
+                function = call.function
+                calls[call.index] = (
+                    name + (function.name or ""),
+                    arguments + (function.arguments or ""),
+                )
+    return text, [(name, json.loads(arguments)) for name, arguments in calls.values()]
+
+
+def _chat_message(message: Any) -> Answer:
+    calls = [
+        (call.function.name, json.loads(call.function.arguments))
+        for call in message.tool_calls or ()
+    ]
+    return message.content or "", calls
+
+
+def ask_openai(base_url: str, model: str, stream: bool) -> Answer:
+    client = opened(
+        openai.OpenAI(api_key=KEY, base_url=f"{base_url}/v1", max_retries=0, timeout=10)
+    )
+    messages = [{"role": "user", "content": QUESTION}]
+    if stream:
+        return _chat_chunks(
+            client.chat.completions.create(model=model, messages=messages, stream=True)
+        )
+    answer = client.chat.completions.create(model=model, messages=messages)
+    return _chat_message(answer.choices[0].message)
+
+
+def ask_groq(base_url: str, model: str, stream: bool) -> Answer:
+    client = opened(groq.Groq(api_key=KEY, base_url=f"{base_url}/groq", max_retries=0, timeout=10))
+    messages = [{"role": "user", "content": QUESTION}]
+    if stream:
+        return _chat_chunks(
+            client.chat.completions.create(model=model, messages=messages, stream=True)
+        )
+    answer = client.chat.completions.create(model=model, messages=messages)
+    return _chat_message(answer.choices[0].message)
+
+
+def ask_mistral(base_url: str, model: str, stream: bool) -> Answer:
+    client = opened(Mistral(api_key=KEY, server_url=f"{base_url}/mistral", timeout_ms=10_000))
+    messages = [{"role": "user", "content": QUESTION}]
+    if not stream:
+        answer = client.chat.complete(model=model, messages=messages)
+        message = answer.choices[0].message
+        content = message.content
+        text = (
+            content
+            if isinstance(content, str)
+            else "".join(chunk.text for chunk in content or () if chunk.type == "text")
+        )
+        calls = [
+            (call.function.name, _arguments(call.function.arguments))
+            for call in message.tool_calls or ()
+        ]
+        return text, calls
+    text, calls = "", []
+    for event in client.chat.stream(model=model, messages=messages):
+        for choice in event.data.choices:
+            content = choice.delta.content
+            text += content if isinstance(content, str) else ""
+            # Mistral streams each call whole, on the finish chunk.
+            calls += [
+                (call.function.name, _arguments(call.function.arguments))
+                for call in choice.delta.tool_calls or ()
+            ]
+    return text, calls
+
+
+def _arguments(arguments: Any) -> Any:
+    return json.loads(arguments) if isinstance(arguments, str) else arguments
+
+
+def ask_responses(base_url: str, model: str, stream: bool) -> Answer:
+    client = opened(
+        openai.OpenAI(api_key=KEY, base_url=f"{base_url}/v1", max_retries=0, timeout=10)
+    )
+    if stream:
+        events = list(client.responses.create(model=model, input=QUESTION, stream=True))
+        completed = [event for event in events if event.type == "response.completed"]
+        assert len(completed) == 1, [event.type for event in events]
+        response = completed[0].response
+    else:
+        response = client.responses.create(model=model, input=QUESTION)
+    calls = [
+        (item.name, json.loads(item.arguments))
+        for item in response.output
+        if item.type == "function_call"
+    ]
+    return response.output_text, calls
+
+
+ASK: dict[str, Callable[[str, str, bool], Answer]] = {
+    "anthropic": ask_anthropic,
+    "openai": ask_openai,
+    "openai-responses": ask_responses,
+    "mistral": ask_mistral,
+    "groq": ask_groq,
+}
+
+
+def sent_question(body: dict[str, Any]) -> Any:
+    """The user's question where the upstream's API puts it."""
+    if "input" in body:  # the Responses API
+        last = body["input"] if isinstance(body["input"], str) else body["input"][-1]["content"]
+    else:
+        last = body["messages"][-1]["content"]
+    if isinstance(last, list):
+        (block,) = last
+        return block["text"]
+    return last
+
+
+STREAM_FIELDS = {
+    "anthropic": {"stream": True},
+    "openai": {"stream": True, "stream_options": {"include_usage": True}},
+    "openai-responses": {"stream": True},
+    "mistral": {"stream": True},
+    "groq": {"stream": True},
+}
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("upstream", list(UPSTREAMS))
+@pytest.mark.parametrize("client", CLIENTS)
+def test_each_client_api_is_answered_by_each_upstream_api(
+    gateway: GatewayServer, client: str, upstream: str, stream: bool
+) -> None:
+    interaction = recording(upstream, stream)
+    with upstream_replay(interaction) as replay:
+        answer = ASK[client](gateway.base_url, route_name(upstream), stream)
+
+    (sent,) = replay.sent
+    assert replay.requests[0].url.host == interaction.host
+    assert sent["model"] == UPSTREAMS[upstream][0]
+    assert sent_question(sent) == QUESTION
+    if stream:
+        assert {name: sent.get(name) for name in STREAM_FIELDS[upstream]} == STREAM_FIELDS[upstream]
+    else:
+        assert not sent.get("stream")
+        assert "stream_options" not in sent
+    expected = expected_answer(upstream, interaction)
+    if client == upstream == "groq" and not stream:
+        # A Groq client is answered in Groq's own form: the `<think>` block in the content.
+        expected = (interaction.response.json["choices"][0]["message"]["content"], expected[1])
+    assert answer == expected
