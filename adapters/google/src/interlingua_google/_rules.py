@@ -8,7 +8,8 @@
   can set the following dummy signatures of either
   `context_engineering_is_the_way_to_go` or `skip_thought_signature_validator`"
   in place of a signature Gemini made; the encoder sets the second on the
-  first call of each model turn that has none, and reports it.
+  first call of each model turn that has none, and reports it. The field is
+  bytes, so its JSON value is the base64 of that text.
 - Tool-call ids made here for calls Gemini sent without one never go to
   Google; calls and results from elsewhere keep their ids (the API takes any).
 - A tool result must name its function (`functionResponse.name` is
@@ -18,6 +19,8 @@
 """
 
 from __future__ import annotations
+
+import base64
 
 from interlingua import FilePart, OpaquePart, ReasoningPart
 from interlingua_google._wire import PROVIDER
@@ -31,12 +34,13 @@ __all__ = [
     "unsent_file_fields",
 ]
 
-# Google's thought-signatures guide, "FAQs": the dummy signature for a call
-# that did not come from Gemini.
-DUMMY_SIGNATURE = "skip_thought_signature_validator"
+# Quirk: Google's thought-signatures guide, "FAQs", gives dummy signatures for a call that
+# did not come from Gemini; `thoughtSignature` is bytes, base64 on the JSON wire (pydantic-ai's
+# recorded Gemini 3 call sends `Y29udGV4dF9lbmdpbmVlcmluZ19pc190aGVfd2F5X3RvX2dv`, the other one).
+DUMMY_SIGNATURE = base64.b64encode(b"skip_thought_signature_validator").decode("ascii")
 SIGNATURE_FILLED = (
     "a call made elsewhere carries no thought signature, which Gemini 3 requires of "
-    f"the first call of a turn; sent with the dummy signature {DUMMY_SIGNATURE!r} "
+    "the first call of a turn; sent with the dummy signature 'skip_thought_signature_validator' "
     "that Google's thought-signatures guide gives for histories from other models"
 )
 

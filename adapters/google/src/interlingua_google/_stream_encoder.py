@@ -51,7 +51,6 @@ from interlingua.codec import (
     ProviderData,
     copy_json,
     encode_events,
-    kept,
     merge_provider_data,
     resolve_report,
 )
@@ -204,8 +203,5 @@ class GoogleStreamEncoder:
         call, self._call = self._call, None
         if call is None:
             return []
-        made = (
-            frozenset({call.id}) if kept(call, PROVIDER).get("forms", {}).get("id") else frozenset()
-        )
-        wire = encode_part(call, self._call_path, self._report, book=CallBook({}, made))
+        wire = encode_part(call, self._call_path, self._report, book=_NO_BOOK)
         return [] if wire is None else [self._chunk(wire)]
