@@ -13,6 +13,7 @@ import pytest
 from interlingua import (
     BadRequestError,
     ChatRequest,
+    ChatResponse,
     FinishReason,
     InvalidDataError,
     InvocationContext,
@@ -20,6 +21,7 @@ from interlingua import (
     RateLimitError,
     ReasoningConfig,
     ReasoningPart,
+    TokenUsage,
     ToolCallPart,
     ToolChoice,
     ToolSpec,
@@ -291,3 +293,50 @@ def test_an_error_inside_a_stream_is_typed_by_its_status() -> None:
 
     assert type(error) is BadRequestError
     assert not error.retryable
+
+
+# The value each finish reason made elsewhere goes as, and what it reads back as;
+# the two Gemini has no value for are reported.
+FINISHES = {
+    FinishReason.STOP: ("STOP", FinishReason.STOP, False),
+    FinishReason.TOOL_CALLS: ("STOP", FinishReason.TOOL_CALLS, False),
+    FinishReason.LENGTH: ("MAX_TOKENS", FinishReason.LENGTH, False),
+    FinishReason.CONTENT_FILTER: ("SAFETY", FinishReason.CONTENT_FILTER, False),
+    FinishReason.OTHER: ("OTHER", FinishReason.OTHER, False),
+    FinishReason.PAUSE: ("STOP", FinishReason.STOP, True),
+    FinishReason.ERROR: ("OTHER", FinishReason.OTHER, True),
+}
+
+
+@pytest.mark.parametrize("reason", list(FinishReason))
+def test_a_finish_reason_made_elsewhere_goes_as_geminis_own_value(reason: FinishReason) -> None:
+    calls = (
+        [ToolCallPart(id="call_1", name="f", arguments="{}")]
+        if reason is FinishReason.TOOL_CALLS
+        else []
+    )
+    made = ChatResponse(
+        provider="elsewhere",
+        message=Message.assistant("Done.", *calls),
+        finish_reason=reason,
+        raw_finish_reason="elsewhere_only",
+        usage=TokenUsage(
+            input_tokens=100, output_tokens=40, cache_read_tokens=30, reasoning_tokens=10
+        ),
+    )
+    report = TranslationReport()
+
+    body = encode_response(made, report=report)
+
+    value, back, reported = FINISHES[reason]
+    assert body["candidates"][0]["finishReason"] == value
+    assert [loss.path for loss in report.losses] == (["finish_reason"] if reported else [])
+    assert decode_response(body).finish_reason is back
+    assert body["usageMetadata"] == {
+        "promptTokenCount": 100,
+        "cachedContentTokenCount": 30,
+        "candidatesTokenCount": 30,
+        "thoughtsTokenCount": 10,
+        "totalTokenCount": 140,
+    }
+    assert decode_response(body).usage.model_copy(update={"details": {}}) == made.usage

@@ -13,7 +13,9 @@
     anything else (OTHER, FINISH_REASON_UNSPECIFIED, other
       NO_IMAGE, IMAGE_OTHER)
 
-A call with function calls in it stops with STOP: Gemini has no finish
+A response made elsewhere that paused goes as STOP, one that failed as
+OTHER (Gemini has no finish of either meaning; reported). A call with
+function calls in it stops with STOP: Gemini has no finish
 reason of its own for them, so a STOP answer holding a call is `tool_calls`,
 and `tool_calls` goes back as STOP. A prompt blocked before any candidate
 (`promptFeedback.blockReason` and no candidates) is `content_filter`, the
@@ -55,15 +57,16 @@ FINISH_REASONS: dict[str, FinishReason] = {
     "OTHER": FinishReason.OTHER,
 }
 
-# For a response another provider made; `pause` has no Gemini value.
+# For a response another provider made.
 _FINISH_VALUES: dict[FinishReason, str] = {
     FinishReason.STOP: "STOP",
     FinishReason.TOOL_CALLS: "STOP",
     FinishReason.LENGTH: "MAX_TOKENS",
     FinishReason.CONTENT_FILTER: "SAFETY",
-    FinishReason.ERROR: "OTHER",
     FinishReason.OTHER: "OTHER",
 }
+# Gemini has no value of these meanings: the nearest, reported.
+_NEAREST: dict[FinishReason, str] = {FinishReason.PAUSE: "STOP", FinishReason.ERROR: "OTHER"}
 
 
 def decode_finish_reason(raw: str | None, *, has_calls: bool) -> FinishReason | None:
@@ -81,5 +84,8 @@ def encode_finish_reason(response: ChatResponse, report: TranslationReport) -> s
         return None
     if (value := _FINISH_VALUES.get(response.finish_reason)) is not None:
         return value
-    report.transformed("finish_reason", f"Gemini has no {response.finish_reason}; sent as STOP")
-    return "STOP"
+    nearest = _NEAREST[response.finish_reason]
+    report.transformed(
+        "finish_reason", f"Gemini has no {response.finish_reason}; sent as {nearest}"
+    )
+    return nearest

@@ -266,6 +266,7 @@ def _encode_contents(
 ) -> list[WireDict]:
     contents: list[WireDict] = []
     previous: WireRole | None = None
+    last: Role | None = None
     for i, message in enumerate(messages):
         if message.role == "system":
             continue
@@ -277,9 +278,14 @@ def _encode_contents(
             report.dropped(path, "nothing of it is left for Gemini, which refuses an empty content")
             continue
         if role == previous and not forms.get("separate_turn") and contents:
+            if message.role == last == "user":
+                # A tool message's results and the user's text share a content as Gemini
+                # writes them; two user messages become one turn.
+                report.transformed(path, "joined to the user message before it in one content")
             contents[-1].setdefault("parts", []).extend(parts)
+            last = message.role
             continue
-        previous = role
+        previous, last = role, message.role
         content: WireDict = {"role": role, "parts": parts}
         if forms.get("role") == "absent":
             del content["role"]
