@@ -340,3 +340,15 @@ def test_a_finish_reason_made_elsewhere_goes_as_geminis_own_value(reason: Finish
         "totalTokenCount": 140,
     }
     assert decode_response(body).usage.model_copy(update={"details": {}}) == made.usage
+
+
+def test_a_body_naming_its_model_keeps_it() -> None:
+    body = {
+        "model": "models/gemini-2.5-flash",
+        "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+    }
+
+    request = decode_request(body)
+
+    assert request.model == "models/gemini-2.5-flash"
+    assert encode_request(request) == body

@@ -13,7 +13,7 @@
       cachedContent, labels, ...)
 
 The model is in the URL: a decoded request's `model` is the body's own
-`model` field, else empty.
+`model` field (kept in the options too, so it goes back), else empty.
 
 Round trips are exact: `encode_request(decode_request(body)) == body`, the
 names written in snake_case (`system_instruction`,
@@ -87,7 +87,7 @@ def decode_request(body: dict[str, Any]) -> ChatRequest:
 def _decode_request(body: dict[str, Any]) -> ChatRequest:
     values, options, snaked = spelled(_reader.body(body), _TOP_KEYS)
     generation = _spelled_object(values, "generationConfig", _GENERATION, snaked)
-    thinking = _spelled_object(generation, "thinkingConfig", _THINKING, snaked, "generationConfig")
+    _spelled_object(generation, "thinkingConfig", _THINKING, snaked, "generationConfig")
     tool_config = _spelled_object(
         values, "toolConfig", frozenset({"functionCallingConfig"}), snaked
     )
@@ -98,7 +98,6 @@ def _decode_request(body: dict[str, Any]) -> ChatRequest:
         snaked,
         "toolConfig",
     )
-    del thinking  # read in place by the settings
     settings = decode_settings(generation, tool_config)
     system = _decode_system(values.get("systemInstruction"))
     messages = _decode_contents(_reader.field(values, "contents", "", list, None) or [])
@@ -108,7 +107,7 @@ def _decode_request(body: dict[str, Any]) -> ChatRequest:
             options[key] = rest
     if layout is not None:
         options["tools"] = layout
-    model = options.pop("model", "")
+    model = options.get("model", "")  # kept too: it goes back where it came
     return ChatRequest(
         model=model if isinstance(model, str) else "",
         messages=(*system, *messages),
