@@ -3,9 +3,8 @@ and the two ways a test answers a real SDK client with recorded traffic.
 
 * `in_order(interactions).client()` (or `.async_client()`), handed to the SDK
   as its `http_client`: httpx2's mock transport, no patching. Most tests use
-  it: a `Replay` that serves its answers in order on method, host and path
-  (the corpus records the anthropic SDK's `?beta=true`), as the tests assert
-  the bodies sent themselves.
+  it: a `Replay` that serves its answers in order on method, host and path,
+  as the tests assert the bodies sent themselves (and say which differs).
 * `respx_httpx2(base_url)`: a respx router that intercepts the SDK's own
   default client; `route.mock(side_effect=replay.respond)` serves a replay.
   A few tests keep this path to prove that respx users can mock the SDKs.

@@ -232,6 +232,28 @@ async def test_a_complete_call_through_the_async_sdk() -> None:
     assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(replay.sent)
 
 
+def test_a_mistral_prefix_goes_to_anthropic_as_the_prefill_it_is() -> None:
+    (interaction,) = recorded("anthropic/prefill.json")
+    (mistral,) = recorded("mistral/prefix.json")
+    assert interaction.request is not None
+    assert mistral.request is not None
+    replay = in_order([interaction])
+    request = interlingua.get_adapter("mistral").decode_request(mistral.request.json)
+    request = request.model_copy(update={"model": "claude-sonnet-4-5"})
+    report = TranslationReport(strict=True)
+
+    response = AnthropicClient(sdk(replay.client())).complete(request, report=report)
+
+    assert replay.sent == [interaction.request.json]
+    assert decode_request(interaction.request.json).messages == request.messages
+    assert response.text == interaction.response.json["content"][0]["text"]
+    usage = interaction.response.json["usage"]
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (
+        usage["input_tokens"],
+        usage["output_tokens"],
+    )
+
+
 def test_an_image_input_through_httpx2s_mock_transport() -> None:
     interaction = recorded("anthropic/image_input.json")[0]
     assert interaction.request is not None

@@ -762,7 +762,7 @@ def test_thinking_signed_in_the_first_of_two_assistant_messages_keeps_thinking_o
 
 @pytest.mark.parametrize("choice", [ToolChoice.required(), ToolChoice.tool("get_weather")])
 @pytest.mark.parametrize("reasoning", [ReasoningConfig(budget_tokens=1024), ReasoningConfig()])
-def test_thinking_with_a_forced_tool_choice_raises_naming_the_fields(
+def test_thinking_with_a_forced_tool_choice_is_sent_with_thinking_off_and_reported(
     choice: ToolChoice, reasoning: ReasoningConfig
 ) -> None:
     request = ChatRequest(
@@ -772,13 +772,20 @@ def test_thinking_with_a_forced_tool_choice_raises_naming_the_fields(
         tools=(WEATHER,),
         tool_choice=choice,
         reasoning=reasoning,
+        temperature=0.5,  # with thinking off, Anthropic takes it
     )
 
-    with pytest.raises(InvalidDataError) as raised:
-        encode_request(request, report=TranslationReport())
+    body, losses = encoded(request)
 
-    assert raised.value.path == "tool_choice"
-    assert "reasoning" in str(raised.value)
+    assert "thinking" not in body
+    assert body["tool_choice"]["type"] == ("any" if choice.mode == "required" else "tool")
+    assert body["temperature"] == 0.5
+    assert [(loss.path, loss.kind) for loss in losses] == [("reasoning", "transformed")]
+    assert "Thinking may not be enabled when tool_choice forces tool use" in losses[0].reason
+    assert request.reasoning == reasoning
+    with pytest.raises(TranslationError) as raised:
+        encode_request(request, report=TranslationReport(strict=True))
+    assert (raised.value.path, raised.value.kind) == ("reasoning", "transformed")
 
 
 @pytest.mark.parametrize(("max_tokens", "budget"), [(2048, 2048), (1500, 4000)])
@@ -823,7 +830,7 @@ def test_a_thinking_budget_below_anthropics_minimum_raises() -> None:
     ],
 )
 @pytest.mark.parametrize("reasoning", [ReasoningConfig(budget_tokens=1024), ReasoningConfig()])
-def test_thinking_with_sampling_anthropic_refuses_raises_naming_the_field(
+def test_thinking_with_sampling_anthropic_refuses_leaves_the_setting_out_and_reports_it(
     sampling: dict[str, float], rule: str, reasoning: ReasoningConfig
 ) -> None:
     request = ChatRequest(
@@ -834,13 +841,17 @@ def test_thinking_with_sampling_anthropic_refuses_raises_naming_the_field(
         **sampling,
     )
 
-    with pytest.raises(InvalidDataError) as raised:
-        encode_request(request, report=TranslationReport())
+    body, losses = encoded(request)
 
     (field,) = sampling
-    assert raised.value.path == field
-    assert rule in str(raised.value)
-    assert "reasoning" in str(raised.value)
+    assert field not in body
+    assert body["thinking"]["type"] in ("enabled", "adaptive")
+    assert [(loss.path, loss.kind) for loss in losses] == [(field, "transformed")]
+    assert rule in losses[0].reason
+    assert "reasoning" in losses[0].reason
+    with pytest.raises(TranslationError) as raised:
+        encode_request(request, report=TranslationReport(strict=True))
+    assert (raised.value.path, raised.value.kind) == (field, "transformed")
 
 
 @pytest.mark.parametrize(
@@ -893,10 +904,25 @@ def test_every_sampling_field_anthropic_refuses_with_thinking_is_named() -> None
         top_p=0.5,
     )
 
+    body, losses = encoded(request)
+
+    assert not {"temperature", "top_k", "top_p"} & body.keys()
+    assert [loss.path for loss in losses] == ["temperature", "top_k", "top_p"]
+
+
+def test_a_budget_anthropic_refuses_raises_even_beside_a_setting_left_out() -> None:
+    request = ChatRequest(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        messages=(Message.user("Hi"),),
+        reasoning=ReasoningConfig(budget_tokens=512),
+        temperature=0.5,
+    )
+
     with pytest.raises(InvalidDataError) as raised:
         encode_request(request, report=TranslationReport())
 
-    assert [path for path, _ in raised.value.problems] == ["temperature", "top_k", "top_p"]
+    assert [path for path, _ in raised.value.problems] == ["reasoning.budget_tokens"]
 
 
 def test_file_fields_anthropic_has_no_place_for_are_reported_as_dropped() -> None:

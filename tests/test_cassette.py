@@ -100,6 +100,7 @@ def test_the_export_list() -> None:
         "RecordedResponse",
         "Recorder",
         "Replay",
+        "SDK_QUERY_PARAMETERS",
         "SSEEvent",
         "SecretFinding",
         "check_no_secrets",

@@ -1,4 +1,4 @@
-"""`interlingua demo`: the recorded conversation of `fixtures/journey.json`,
+"""`interlingua demo`: the conversation of `fixtures/journey.json`,
 replayed through each provider's real SDK client, shown a table a turn (plain
 when piped, coloured for a terminal) or as JSON; run in-process and as the
 installed console script and module, as a newcomer runs it."""

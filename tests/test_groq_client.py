@@ -226,6 +226,37 @@ async def test_the_tool_result_turn_through_the_async_sdk(groq_api: respx.MockRo
     assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
+# --- a tool message with its tool's name ---
+
+
+def test_a_tool_message_with_its_name_is_sent_with_it(groq_api: respx.MockRouter) -> None:
+    (interaction,) = recorded("groq/tool_message_name.json")
+    assert interaction.request is not None
+    body = interaction.request.json
+    replay = serve(groq_api, [interaction])
+    request = decode_request(body)
+
+    response = GroqClient(sdk()).complete(request, report=strict())
+
+    (result,) = request.messages[3].tool_results
+    assert (result.tool_call_id, result.name) == ("call_h6q2", "add")
+    assert replay.sent == [body]
+    assert replay.sent[0]["messages"][3] == {
+        "role": "tool",
+        "tool_call_id": "call_h6q2",
+        "name": "add",
+        "content": "42",
+    }
+    assert same_json(encode_request(request), body)
+    assert response.text == interaction.response.json["choices"][0]["message"]["content"]
+    assert response.finish_reason is FinishReason.STOP
+    usage = interaction.response.json["usage"]
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (
+        usage["prompt_tokens"],
+        usage["completion_tokens"],
+    )
+
+
 # --- a raw <think> answer ---
 
 STRAWBERRY = 'How many times does the letter r appear in "strawberry"? Answer with the number only.'

@@ -27,6 +27,7 @@ from interlingua import (
     ToolCallPart,
     TranslationReport,
     accumulate,
+    translate_request,
 )
 from interlingua_groq import (
     decode_request,
@@ -159,7 +160,31 @@ def test_fields_groq_refuses_are_never_sent_and_are_reported() -> None:
     ]
 
 
-def test_a_tool_message_name_is_not_sent() -> None:
+def test_a_tool_messages_name_goes_back_to_groq_as_it_came() -> None:
+    body = {
+        "model": "llama-3.3-70b-versatile",
+        "messages": [
+            {"role": "user", "content": "What is 25 + 17?"},
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {
+                        "id": "call_h6q2",
+                        "type": "function",
+                        "function": {"name": "add", "arguments": '{"a":25,"b":17}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_h6q2", "name": "add", "content": "42"},
+        ],
+    }
+    request = round_trip_sharing_nothing(decode_request, encode_request, body)
+    assert request.messages[2].tool_results[0].name == "add"
+
+
+def test_a_tool_results_name_from_elsewhere_is_not_sent_to_groq() -> None:
+    """Groq's API reference gives a tool message no `name`; the call it answers,
+    in the same request, names the tool: nothing is lost."""
     call = ToolCallPart(id="call_1", name="lookup")
     request = ChatRequest(
         model="llama-3.3-70b-versatile",
@@ -169,11 +194,36 @@ def test_a_tool_message_name_is_not_sent() -> None:
             Message.tool_result("call_1", "ok", name="lookup"),
         ),
     )
-    assert encode_request(request)["messages"][2] == {
-        "role": "tool",
-        "tool_call_id": "call_1",
-        "content": "ok",
+    report = TranslationReport()
+    body = encode_request(request, report=report)
+    assert body["messages"][2] == {"role": "tool", "tool_call_id": "call_1", "content": "ok"}
+    assert body["messages"][1]["tool_calls"][0]["function"]["name"] == "lookup"
+    assert not report
+    mistral = {
+        "model": "mistral-large-latest",
+        "messages": [
+            {"role": "user", "content": "What is 25 + 17?"},
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {
+                        "id": "D8kq2LmZp",
+                        "type": "function",
+                        "function": {"name": "add", "arguments": '{"a": 25, "b": 17}'},
+                    }
+                ],
+            },
+            {"role": "tool", "name": "add", "content": "42", "tool_call_id": "D8kq2LmZp"},
+        ],
     }
+    there = translate_request(mistral, source="mistral", target="groq")
+    assert there.body["messages"][2] == {
+        "role": "tool",
+        "tool_call_id": "D8kq2LmZp",
+        "content": "42",
+    }
+    assert there.losses == []
 
 
 def test_reasoning_format_and_include_reasoning_are_never_sent_together() -> None:

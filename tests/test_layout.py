@@ -41,8 +41,11 @@ EXTRA_MODULES = {
     # The stream encoder, apart as above.
     "interlingua_google": frozenset({"_stream_encoder"}),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one;
-    # `<think>` tags split from content; and the stream encoder, apart as above.
-    "interlingua_chat_completions": frozenset({"_dialect", "_codec", "_think", "_stream_encoder"}),
+    # `<think>` tags split from content; tool calls in streams, read and written (numbered, or
+    # whole); and the stream encoder, apart as above.
+    "interlingua_chat_completions": frozenset(
+        {"_dialect", "_codec", "_think", "_stream_calls", "_stream_encoder"}
+    ),
     # The stream encoder, apart as above, and the output items it writes.
     "interlingua_openai.responses": frozenset({"_stream_encoder", "_stream_items"}),
 }

@@ -60,6 +60,8 @@ from interlingua_mistral import (
     decode_response,
     decode_stream,
     encode_request,
+    encode_response,
+    encode_stream,
 )
 
 API = "https://api.mistral.ai"
@@ -239,6 +241,99 @@ def test_a_stream_with_parallel_tool_calls_asks_for_no_usage() -> None:
     assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 
+SAN_FRANCISCO = "What's the weather like in San Francisco?"
+LOCATION = {
+    "type": "object",
+    "properties": {"location": {"type": "string"}},
+    "required": ["location"],
+}
+WEATHER_AT = ToolSpec(
+    name="weather", description="The current weather at a location.", parameters=LOCATION
+)
+# The answer the stream of `stream_tool_call.json` describes, written as Mistral
+# writes one not streamed: the call with its place as `index`, and no `type`.
+WHOLE_CALL_ANSWER = {
+    "id": "4c9e2a7f1b3d48e6a05f9c2d7e1b8a36",
+    "object": "chat.completion",
+    "created": 1771487215,
+    "model": "mistral-small-latest",
+    "choices": [
+        {
+            "index": 0,
+            "message": {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "gSIMJiOkT",
+                        "function": {
+                            "name": "weather",
+                            "arguments": '{"location": "San Francisco"}',
+                        },
+                        "index": 0,
+                    }
+                ],
+            },
+            "finish_reason": "tool_calls",
+        }
+    ],
+    "usage": {"prompt_tokens": 78, "total_tokens": 98, "completion_tokens": 20},
+}
+
+
+def test_a_tool_call_streamed_whole_without_an_index() -> None:
+    """Mistral's live form: the call whole in one chunk, with no `index` and no
+    `type`, and the finish reason and the usage on that same chunk."""
+    replay = in_order(recorded("mistral/stream_tool_call.json"))
+    request = ChatRequest(
+        model="mistral-small-latest", messages=(Message.user(SAN_FRANCISCO),), tools=(WEATHER_AT,)
+    )
+
+    response = accumulate(MistralClient(sdk(replay.client())).stream(request, report=strict()))
+
+    assert replay.sent == [
+        {
+            "model": "mistral-small-latest",
+            "messages": [{"role": "user", "content": SAN_FRANCISCO}],
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "weather",
+                        "description": "The current weather at a location.",
+                        "parameters": LOCATION,
+                    },
+                }
+            ],
+            "stream": True,
+        }
+    ]
+    assert replay.sent == bodies(replay.interactions)
+    (call,) = response.message.tool_calls
+    assert (call.id, call.name, call.parsed_arguments()) == (
+        "gSIMJiOkT",
+        "weather",
+        {"location": "San Francisco"},
+    )
+    assert (response.finish_reason, response.raw_finish_reason) == (
+        FinishReason.TOOL_CALLS,
+        "tool_calls",
+    )
+    usage = response.usage
+    assert (usage.input_tokens, usage.output_tokens, usage.total_tokens) == (78, 20, 98)
+    assert response == decode_response(WHOLE_CALL_ANSWER)
+    assert encode_response(response) == WHOLE_CALL_ANSWER
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
+
+
+def test_a_gateway_streams_a_call_back_whole_as_mistral_does() -> None:
+    payloads = recorded("mistral/stream_tool_call.json")[0].response.stream_payloads()
+
+    chunks = [event.data for event in encode_stream(decode_stream(payloads), report=strict())]
+
+    assert chunks == [*payloads, "[DONE]"]
+
+
 @pytest.mark.anyio
 async def test_a_stream_through_the_async_sdk(respx_httpx2: RespxHttpx2) -> None:
     """Through the SDK's own async client, intercepted by respx."""
@@ -268,6 +363,27 @@ async def test_a_complete_call_through_the_async_sdk() -> None:
     assert response == decode_response(interaction.response.json)
     assert response.usage.cache_read_tokens == 128
     assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
+
+
+def test_a_prefill_made_for_anthropic_goes_to_mistral_with_prefix_true() -> None:
+    (interaction,) = recorded("mistral/prefix.json")
+    (anthropic,) = recorded("anthropic/prefill.json")
+    assert interaction.request is not None
+    assert anthropic.request is not None
+    replay = in_order([interaction])
+    # The history a gateway decoded from Anthropic's request, ending in the prefill.
+    request = interlingua.get_adapter("anthropic").decode_request(anthropic.request.json)
+    request = request.model_copy(update={"model": "mistral-small-latest"})
+
+    response = MistralClient(sdk(replay.client())).complete(request, report=strict())
+
+    assert replay.sent == [interaction.request.json]
+    assert replay.sent[0]["messages"][-1]["prefix"] is True
+    assert decode_request(interaction.request.json).messages == request.messages
+    answer = interaction.response.json["choices"][0]["message"]["content"]
+    assert response.text == answer
+    assert answer.startswith(request.messages[-1].text)  # Mistral's answer opens with the prefix
+    assert response.finish_reason is FinishReason.STOP
 
 
 def test_an_image_input() -> None:
@@ -306,6 +422,37 @@ def test_an_image_input() -> None:
     assert replay.sent == [encode_request(request)] == bodies(replay.interactions)
     assert response.text == "Blue."
     assert response.finish_reason is FinishReason.STOP
+    assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
+
+
+def test_audio_sent_as_an_input_audio_object_goes_back_as_it_came() -> None:
+    """A gateway's request with audio in OpenAI's form, `{"data", "format"}`, which
+    Mistral answers too; the answer's audio counts are kept, and go back exactly."""
+    (interaction,) = recorded("mistral/audio_input.json")
+    assert interaction.request is not None
+    body, answer = interaction.request.json, interaction.response.json
+    audio = body["messages"][0]["content"][0]["input_audio"]
+    replay = in_order([interaction])
+    request = decode_request(body)
+
+    response = MistralClient(sdk(replay.client())).complete(request, report=strict())
+
+    assert replay.sent == [body] == bodies(replay.interactions)
+    file, question = request.messages[0].parts
+    assert isinstance(file, FilePart)
+    assert (file.media_type, file.data, file.kind) == ("audio/mpeg", audio["data"], "audio")
+    assert question.text == "What is said in this recording?"  # type: ignore[union-attr]
+    assert response.text == 'The speaker says: "Meet me at the station at nine."'
+    usage = answer["usage"]
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (
+        usage["prompt_tokens"],
+        usage["completion_tokens"],
+    )
+    assert response.usage.details == {
+        "prompt_audio_seconds": usage["prompt_audio_seconds"],
+        "prompt_tokens_details.audio_tokens": usage["prompt_tokens_details"]["audio_tokens"],
+    }
+    assert encode_response(response) == answer
     assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
 
 

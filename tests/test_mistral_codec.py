@@ -14,12 +14,15 @@ from typing import Any
 
 import pytest
 
+import interlingua_openai
 from conftest import round_trip_sharing_nothing
 from interlingua import (
     ChatRequest,
     ChatResponse,
+    DecodeError,
     ErrorEvent,
     FilePart,
+    FinishEvent,
     FinishReason,
     InvalidDataError,
     InvocationContext,
@@ -28,19 +31,27 @@ from interlingua import (
     RateLimitError,
     ReasoningPart,
     StreamError,
+    StreamStart,
     TextPart,
+    TokenUsage,
+    ToolCallDelta,
     ToolCallPart,
+    ToolCallStart,
     ToolChoice,
     ToolResultPart,
     TranslationReport,
+    UsageEvent,
     accumulate,
 )
+from interlingua.codec import kept
 from interlingua_mistral import (
+    decode_error,
     decode_request,
     decode_response,
     decode_stream,
     encode_request,
     encode_response,
+    encode_stream,
 )
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n-tiny-").decode()
@@ -261,17 +272,44 @@ def test_mistrals_own_ids_and_thinking_go_back_unchanged() -> None:
     assert report.losses == []
 
 
-@pytest.mark.parametrize("role", ["assistant", "system"])
-def test_a_history_mistral_cannot_serve_is_refused_naming_the_message(role: str) -> None:
-    last = Message.assistant("Sure.") if role == "assistant" else Message.system("Be brief.")
-    request = ChatRequest(model="mistral-large-latest", messages=(Message.user("Hi"), last))
+def test_a_history_ending_in_a_system_message_is_refused_naming_the_message() -> None:
+    request = ChatRequest(
+        model="mistral-large-latest", messages=(Message.user("Hi"), Message.system("Be brief."))
+    )
     with pytest.raises(InvalidDataError) as caught:
         encode_request(request)
     assert caught.value.path == "messages[1]"
     assert "user or tool message" in str(caught.value)
+    assert str(caught.value).endswith("not a system message")
 
 
-def test_an_assistant_prefix_may_end_the_history() -> None:
+def test_a_last_assistant_message_that_says_it_is_no_prefix_is_refused() -> None:
+    body = {
+        "model": "mistral-large-latest",
+        "messages": [
+            {"role": "user", "content": "Write a haiku."},
+            {"role": "assistant", "content": "Autumn", "prefix": False},
+        ],
+    }
+    with pytest.raises(InvalidDataError) as caught:
+        encode_request(decode_request(body))
+    assert caught.value.path == "messages[1]"
+    assert str(caught.value).endswith("not an assistant message with prefix: false")
+
+
+def test_a_history_ending_in_an_assistant_message_goes_with_prefix_true() -> None:
+    request = ChatRequest(
+        model="mistral-large-latest",
+        messages=(Message.user("Write a haiku."), Message.assistant("Autumn")),
+    )
+    report = TranslationReport()
+    body = encode_request(request, report=report)
+    assert body["messages"][1] == {"role": "assistant", "content": "Autumn", "prefix": True}
+    assert not report
+    assert request.messages[1] == Message.assistant("Autumn")  # the history is not changed
+
+
+def test_prefix_true_on_the_last_message_is_the_prefill_the_core_holds() -> None:
     body = {
         "model": "mistral-large-latest",
         "messages": [
@@ -279,7 +317,12 @@ def test_an_assistant_prefix_may_end_the_history() -> None:
             {"role": "assistant", "content": "Autumn", "prefix": True},
         ],
     }
-    assert encode_request(decode_request(body)) == body
+    request = round_trip_sharing_nothing(decode_request, encode_request, body)
+    # The prefix is no field of Mistral's kept aside: the last assistant message says it.
+    assert request.messages[1] == Message.assistant("Autumn")
+    # Once the history goes on, the message is no prefill, and goes without it.
+    later = request.model_copy(update={"messages": (*request.messages, Message.user("More"))})
+    assert "prefix" not in encode_request(later)["messages"][1]
 
 
 def test_no_user_id_is_sent_and_the_session_is_the_cache_key() -> None:
@@ -417,3 +460,193 @@ def test_a_tool_call_streamed_in_pieces_accumulates_to_the_whole_call() -> None:
         "get_weather",
         {"city": "Paris"},
     )
+
+
+def whole_call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    """A tool call as Mistral streams it: whole, with no `index` and no `type`."""
+    return {"id": call_id, "function": {"name": name, "arguments": arguments}}
+
+
+USAGE = {"prompt_tokens": 131, "total_tokens": 171, "completion_tokens": 40}
+WEATHER_OSLO = whole_call("Gk3vPq8Ls", "get_weather", '{"city": "Oslo"}')
+TIME_OSLO = whole_call("Wn5tRb2Yx", "get_time", '{"city": "Oslo"}')
+
+
+def test_calls_streamed_whole_in_one_chunk_are_told_apart_by_their_place() -> None:
+    chunks = [
+        chunk({"role": "assistant", "content": ""}),
+        chunk(
+            {"content": None, "tool_calls": [WEATHER_OSLO, TIME_OSLO]}, "tool_calls", usage=USAGE
+        ),
+    ]
+    streamed = accumulate(decode_stream(chunks))
+    numbered = [{**WEATHER_OSLO, "index": 0}, {**TIME_OSLO, "index": 1}]
+    body = {
+        "id": "s1", "object": "chat.completion", "created": 1, "model": "magistral-medium-latest",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": None, "tool_calls": numbered}}],
+        "usage": USAGE,
+    }  # fmt: skip
+    assert streamed == decode_response(body)
+    assert encode_response(streamed) == body
+    assert [(call.id, call.name) for call in streamed.message.tool_calls] == [
+        ("Gk3vPq8Ls", "get_weather"),
+        ("Wn5tRb2Yx", "get_time"),
+    ]
+
+
+def test_a_call_without_an_index_is_told_apart_by_its_id_across_chunks() -> None:
+    """An id seen in an earlier chunk continues that call; a new id, or the same
+    id twice in one chunk, starts a call; indexed pieces may come beside them."""
+    f, g, h = whole_call("Aaaaaaaa1", "f", '{"x"'), whole_call("Bbbbbbbb2", "g", "{}"), "Ccccccc3"
+    k = {"index": 5, "id": "Ddddddd4", "function": {"name": "k", "arguments": ""}}
+    chunks = [
+        chunk({"role": "assistant", "content": ""}),
+        chunk({"tool_calls": [f]}),
+        chunk({"tool_calls": [whole_call("Aaaaaaaa1", "f", ": 1}"), g]}),
+        chunk({"tool_calls": [whole_call(h, "h", "{}"), whole_call(h, "h", "[]")]}),
+        chunk({"tool_calls": [k]}),
+        chunk({"tool_calls": [{"index": 5, "function": {"arguments": "{}"}}]}),
+        chunk({}, "tool_calls"),
+    ]
+    calls = accumulate(decode_stream(chunks)).message.tool_calls
+    assert [(call.id, call.name, call.arguments) for call in calls] == [
+        ("Aaaaaaaa1", "f", '{"x": 1}'),
+        ("Bbbbbbbb2", "g", "{}"),
+        ("Ccccccc3", "h", "{}"),
+        ("Ccccccc3", "h", "[]"),
+        ("Ddddddd4", "k", "{}"),
+    ]
+    assert [kept(call, "mistral")["fields"]["index"] for call in calls] == [0, 1, 2, 3, 5]
+
+
+def test_only_a_dialect_that_streams_calls_whole_may_leave_out_the_index() -> None:
+    chunks = [chunk({"role": "assistant", "content": None, "tool_calls": [WEATHER_OSLO]})]
+    with pytest.raises(StreamError) as caught:
+        accumulate(interlingua_openai.decode_stream(chunks))
+    assert "events[0].choices[0].delta.tool_calls[0].index" in str(caught.value)
+    assert accumulate(decode_stream(chunks)).message.tool_calls[0].id == "Gk3vPq8Ls"
+
+
+def test_calls_from_another_api_stream_to_mistral_whole_on_the_finish_chunk() -> None:
+    """OpenAI's pieces, two calls at once: Mistral's stream holds each call to the
+    finish chunk, and writes it there whole, with no `index`."""
+    events = [
+        StreamStart(id="chatcmpl-1", model="gpt-4o-mini", provider="openai"),
+        ToolCallStart(index=0, id="Gk3vPq8Ls", name="get_weather", arguments='{"ci'),
+        ToolCallStart(index=1, id="Wn5tRb2Yx", name="get_time", arguments=""),
+        ToolCallDelta(index=0, arguments='ty": "Oslo"}'),
+        ToolCallDelta(index=1, arguments='{"city": "Oslo"}'),
+        UsageEvent(usage=TokenUsage(input_tokens=131, output_tokens=40)),
+        FinishEvent(finish_reason=FinishReason.TOOL_CALLS, raw_finish_reason="tool_calls"),
+    ]
+    report = TranslationReport(strict=True)
+
+    chunks = [event.data for event in encode_stream(events, report=report)]
+
+    role, last, done = chunks
+    assert isinstance(role, dict)
+    assert role["choices"] == [
+        {"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}
+    ]
+    assert isinstance(last, dict)
+    typed = [{**call, "type": "function"} for call in (WEATHER_OSLO, TIME_OSLO)]
+    assert last["choices"] == [
+        {
+            "index": 0,
+            "delta": {"content": None, "tool_calls": typed},
+            "finish_reason": "tool_calls",
+        }
+    ]
+    assert last["usage"] == USAGE
+    assert done == "[DONE]"
+    again = accumulate(decode_stream(chunks[:-1]))
+    assert [(c.id, c.name, c.arguments) for c in again.message.tool_calls] == [
+        ("Gk3vPq8Ls", "get_weather", '{"city": "Oslo"}'),
+        ("Wn5tRb2Yx", "get_time", '{"city": "Oslo"}'),
+    ]
+
+
+def test_a_call_held_whole_goes_before_an_error_that_ends_the_stream() -> None:
+    error = decode_error(None, {"object": "error", "message": "Internal server error",
+                                "type": "server_error", "param": None, "code": None})  # fmt: skip
+    events = [
+        StreamStart(id="s1", model="mistral-small-latest", provider="mistral"),
+        ToolCallStart(index=0, id="Gk3vPq8Ls", name="get_weather", arguments='{"city": "Oslo"}'),
+        ErrorEvent.from_error(error),
+    ]
+
+    chunks = [event.data for event in encode_stream(events)]
+
+    assert len(chunks) == 3  # the role, the call, the error
+    assert isinstance(chunks[1], dict)
+    delta = chunks[1]["choices"][0]["delta"]
+    assert delta == {"content": None, "tool_calls": [{**WEATHER_OSLO, "type": "function"}]}
+    with pytest.raises(StreamError) as caught:
+        accumulate(decode_stream(chunks))
+    assert caught.value.partial.message.tool_calls[0].arguments == '{"city": "Oslo"}'
+
+
+MP3_OBJECT = {"type": "input_audio", "input_audio": {"data": MP3, "format": "mp3"}}
+
+
+@pytest.mark.parametrize(
+    ("chunk", "media_type", "forms"),
+    [
+        pytest.param({"type": "input_audio", "input_audio": MP3}, "audio/mpeg", None, id="base64"),
+        pytest.param(MP3_OBJECT, "audio/mpeg", {"input_audio": "object"}, id="object"),
+        pytest.param(
+            {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav", "rate": 16000}},
+            "audio/wav",
+            {"input_audio": "object"},
+            id="object with a field",
+        ),
+        pytest.param(
+            {"type": "input_audio", "input_audio": {"data": "ZkxhQw==", "format": "flac"}},
+            "audio/flac",
+            {"input_audio": "object"},
+            id="object of another format",
+        ),
+    ],
+)
+def test_audio_in_either_form_is_a_file_part_and_goes_back_as_it_came(
+    chunk: dict[str, Any], media_type: str, forms: dict[str, str] | None
+) -> None:
+    body = {
+        "model": "voxtral-small-latest",
+        "messages": [{"role": "user", "content": [chunk, {"type": "text", "text": "What?"}]}],
+    }
+    request = round_trip_sharing_nothing(decode_request, encode_request, body)
+    audio = request.messages[0].parts[0]
+    assert isinstance(audio, FilePart)
+    wire = chunk["input_audio"]
+    assert (audio.kind, audio.media_type) == ("audio", media_type)
+    assert audio.data == (wire if isinstance(wire, str) else wire["data"])
+    assert kept(audio, "mistral").get("forms") == forms
+
+
+def test_audio_made_elsewhere_goes_as_mistral_documents_it() -> None:
+    """OpenAI's `input_audio` object, decoded there, goes to Mistral as bare base64."""
+    openai_body = {
+        "model": "gpt-4o-audio-preview",
+        "messages": [{"role": "user", "content": [MP3_OBJECT]}],
+    }
+    request = interlingua_openai.decode_request(openai_body)
+    mistral = request.model_copy(update={"model": "voxtral-small-latest"})
+    body = encode_request(mistral, report=TranslationReport(strict=True))
+    assert body["messages"][0]["content"] == [{"type": "input_audio", "input_audio": MP3}]
+
+
+@pytest.mark.parametrize(
+    ("audio", "field"), [({"format": "mp3"}, "data"), ({"data": MP3}, "format")]
+)
+def test_an_audio_object_without_its_data_or_format_names_the_field(
+    audio: dict[str, Any], field: str
+) -> None:
+    body = {
+        "model": "voxtral-small-latest",
+        "messages": [{"role": "user", "content": [{"type": "input_audio", "input_audio": audio}]}],
+    }
+    with pytest.raises(DecodeError) as caught:
+        decode_request(body)
+    assert caught.value.path == f"messages[0].content[0].input_audio.{field}"

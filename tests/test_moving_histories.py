@@ -58,7 +58,6 @@ from interlingua import (
     ChatRequest,
     ChatResponse,
     FilePart,
-    InvalidDataError,
     Message,
     OpaquePart,
     ReasoningConfig,
@@ -1268,12 +1267,16 @@ def test_mistral_thinking_and_ids_go_back_to_mistral_as_they_came() -> None:
         assert to_mistral(history, WEATHER_TOOL) == (body, report)
 
 
-def test_a_history_ending_in_an_answer_is_refused_for_mistral_before_sending() -> None:
+def test_a_history_ending_in_an_answer_goes_to_mistral_as_a_prefix_to_go_on_from() -> None:
     history = ChatHistory(messages=mistral_loop().messages[:-1])
     request = ChatRequest(model=MISTRAL_MODEL, messages=tuple(history.messages))
-    with pytest.raises(InvalidDataError) as caught:
-        mistral_adapter.encode_request(request, report=TranslationReport())
-    assert [path for path, _ in caught.value.problems] == ["messages[5]"]
+    report = TranslationReport()
+    body = mistral_adapter.encode_request(request, report=report)
+    # Mistral's own form of the prefill Anthropic takes: the answer goes on from it.
+    asked_on = (*request.messages, Message.user(RIVER_THANKS))
+    sent = mistral_adapter.encode_request(request.model_copy(update={"messages": asked_on}))
+    assert body["messages"][5] == {**sent["messages"][5], "prefix": True}
+    assert report.losses == []
     assert history.last_message.role == "assistant"
 
 

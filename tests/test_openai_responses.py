@@ -45,6 +45,7 @@ from interlingua import (
     ToolChoice,
     ToolResultPart,
     ToolSpec,
+    TranslationError,
     TranslationLoss,
     TranslationReport,
     UsageEvent,
@@ -860,13 +861,25 @@ def test_settings_the_responses_api_lacks_are_reported_even_when_zero() -> None:
     assert losses(report) == [("top_k", "dropped"), ("seed", "dropped")]
 
 
-def test_a_token_limit_below_sixteen_is_refused_before_sending() -> None:
+def test_a_token_limit_below_sixteen_is_raised_to_it_and_reported() -> None:
     # "Invalid 'max_output_tokens': integer below minimum value. Expected a value
     # >= 16, but got 5 instead." (400)
-    with pytest.raises(InvalidDataError) as caught:
-        encode_request(ChatRequest(model="gpt-5-mini", max_tokens=5))
-    assert caught.value.path == "max_tokens"
-    assert encode_request(ChatRequest(model="gpt-5-mini", max_tokens=16))["max_output_tokens"] == 16
+    request = ChatRequest(model="gpt-5-mini", max_tokens=5)
+    report = TranslationReport()
+    assert encode_request(request, report=report) == {
+        "model": "gpt-5-mini",
+        "max_output_tokens": 16,
+    }
+    assert losses(report) == [("max_tokens", "transformed")]
+    assert "at least 16" in report.losses[0].reason
+    assert request.max_tokens == 5
+    with pytest.raises(TranslationError) as caught:
+        encode_request(request, report=TranslationReport(strict=True))
+    assert (caught.value.path, caught.value.kind) == ("max_tokens", "transformed")
+    report = TranslationReport()
+    limit = ChatRequest(model="gpt-5-mini", max_tokens=16)
+    assert encode_request(limit, report=report)["max_output_tokens"] == 16
+    assert not report
 
 
 def test_tool_choice_and_parallel_tool_calls_without_tools_are_left_out_and_reported() -> None:

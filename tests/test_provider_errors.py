@@ -32,6 +32,7 @@ from interlingua import (
     BadRequestError,
     ChatRequest,
     Message,
+    NotFoundError,
     OverloadedError,
     ProviderConnectionError,
     ProviderError,
@@ -277,7 +278,16 @@ CASES: dict[str, list[Case]] = {
         ),
         *openai_cases(),
     ],
-    "openai-responses": openai_cases(),
+    "openai-responses": [
+        from_fixture(
+            "openai/responses_error_model_not_found.json", error=NotFoundError,
+            type="invalid_request_error", code="model_not_found",
+            message="The model `gpt-4-does-not-exist` does not exist or you do not have access "
+            "to it.",
+            request_id="req_5b0c4e1f9a2d4e7c8b3a6f1d2e9c0b47",
+        ),
+        *openai_cases(),
+    ],
     "groq": [
         from_fixture(
             "groq/error_invalid_api_key.json", error=AuthenticationError,

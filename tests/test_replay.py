@@ -12,8 +12,8 @@ import anthropic
 import httpx
 import pytest
 
-from conftest import FIXTURES
-from interlingua import CassetteError, ChatRequest
+from conftest import FIXTURES, corpus_id, corpus_params, from_corpus
+from interlingua import CassetteError, ChatRequest, ProviderConnectionError
 from interlingua.testing import Replay, load_cassette
 from interlingua_anthropic import AnthropicClient, AsyncAnthropicClient, encode_request
 
@@ -111,3 +111,81 @@ def test_answers_are_served_once_each_to_requests_from_many_threads() -> None:
         served = list(pool.map(ask, range(16)))
     assert sorted(served) == list(range(16))
     assert replay.done
+
+
+# --- query parameters only an SDK adds ---
+
+BETA_CLIENT = FIXTURES / "anthropic" / "recorded_by_beta_client.json"
+
+
+def beta_recording_replayed(**options: Any) -> tuple[Replay, AnthropicClient]:
+    replay = Replay(load_cassette(BETA_CLIENT).interactions, **options)
+    sdk = anthropic.Anthropic(api_key="test-key", max_retries=0, http_client=replay.client())
+    return replay, AnthropicClient(sdk)
+
+
+def test_a_recording_made_with_the_sdks_beta_query_matches_a_call_without_it() -> None:
+    replay, client = beta_recording_replayed()
+    recorded = replay.interactions[0]
+    assert recorded.request is not None
+    assert recorded.request.url.endswith("?beta=true")
+
+    response = client.complete(request_of(replay))
+
+    assert replay.done
+    assert [str(request.url) for request in replay.requests] == [
+        "https://api.anthropic.com/v1/messages"
+    ]
+    assert replay.sent == [recorded.request.json]
+    assert response.text == "The capital of France is Paris."
+
+
+def test_strict_query_counts_the_sdks_beta_query() -> None:
+    replay, client = beta_recording_replayed(strict_query=True)
+
+    with pytest.raises(ProviderConnectionError):  # the SDK wraps the refusal
+        client.complete(request_of(replay))
+    assert not replay.done
+    assert 'query: [] != [["beta", "true"]]' in str(replay.mismatches[0])
+
+
+def test_a_query_parameter_that_changes_the_request_still_counts() -> None:
+    recorded = load_cassette(BETA_CLIENT).interactions[0]
+    assert recorded.request is not None
+    elsewhere = dataclasses.replace(
+        recorded,
+        request=dataclasses.replace(recorded.request, url=recorded.request.url + "&alt=sse"),
+    )
+    replay = Replay([elsewhere])
+    sdk = anthropic.Anthropic(api_key="test-key", max_retries=0, http_client=replay.client())
+
+    with pytest.raises(ProviderConnectionError):
+        AnthropicClient(sdk).complete(request_of(replay))
+    assert '"alt", "sse"' in str(replay.mismatches[0])
+
+
+@pytest.mark.parametrize(
+    "param",
+    corpus_params(
+        "anthropic/pydantic-ai",
+        keep=lambda path: "?beta=true" in path.read_text(),
+        holding="recordings with the beta query",
+    ),
+    ids=corpus_id,
+)
+def test_each_recorded_beta_call_matches_the_same_call_without_the_query(param: Any) -> None:
+    interactions = [
+        interaction
+        for interaction in load_cassette(from_corpus(param)).interactions
+        if interaction.request is not None and interaction.request.url.endswith("?beta=true")
+    ]
+    replay = Replay(interactions, allow_playback_repeats=True)
+    strict = Replay(interactions, strict_query=True)
+
+    for interaction in interactions:
+        assert interaction.request is not None
+        url = interaction.request.url.removesuffix("?beta=true")
+        sent = httpx.Request("POST", url, content=interaction.request.body)
+        assert replay.respond(sent).status_code == interaction.response.status
+        with pytest.raises(CassetteError, match="query"):
+            strict.respond(sent)

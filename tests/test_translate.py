@@ -16,19 +16,29 @@ from typing import Any
 
 import pytest
 
-from conftest import ANTHROPIC_TOOL_TURN, MissingCorpus, corpus_files, from_corpus, same_json
+from conftest import (
+    ANTHROPIC_TOOL_TURN,
+    FIXTURES,
+    MissingCorpus,
+    corpus_files,
+    from_corpus,
+    same_json,
+)
 from interlingua import (
     ChatRequest,
     ChatResponse,
     FinishReason,
     InvalidDataError,
     Message,
+    ReasoningConfig,
     ReasoningPart,
     RefusalPart,
     TextPart,
     TokenUsage,
     ToolCallPart,
+    ToolChoice,
     ToolResultPart,
+    ToolSpec,
     TranslationError,
     TranslationReport,
     accumulate,
@@ -539,3 +549,208 @@ def test_a_responses_status_that_is_no_finish_reads_as_none() -> None:
         body = {"id": "r1", "object": "response", "model": "m", "status": status, "output": []}
         response = adapter.decode_response(body)
         assert (response.finish_reason, response.raw_finish_reason) == (None, status)
+
+
+# --- a request one API takes and another refuses, where a faithful form exists ---
+
+
+def recorded_request(name: str) -> dict[str, Any]:
+    """The body of the one request a fixture recorded (`fixtures/<name>`), answered 200."""
+    (interaction,) = load_cassette(FIXTURES / name).interactions
+    assert interaction.request is not None
+    assert interaction.response.status == 200
+    return interaction.request.json
+
+
+def test_a_prefill_goes_to_mistral_as_its_prefix_and_comes_back_a_prefill() -> None:
+    anthropic_body = recorded_request("anthropic/prefill.json")
+    mistral_body = recorded_request("mistral/prefix.json")
+    request = get_adapter("anthropic").decode_request(anthropic_body)
+
+    there = translate_request(anthropic_body, source="anthropic", target="mistral")
+
+    # Mistral's own form of the same request, silently: the last assistant message
+    # with `prefix: true`.
+    assert there.body["messages"] == mistral_body["messages"]
+    assert there.losses == []
+    strict = translate_request(anthropic_body, source="anthropic", target="mistral", strict=True)
+    assert strict == there
+    assert validate_request(request, target="mistral") == []
+    back = translate_request(mistral_body, source="mistral", target="anthropic", strict=True)
+    assert (back.body["system"], back.body["messages"]) == (
+        anthropic_body["system"],
+        anthropic_body["messages"],
+    )
+    assert back.losses == []
+
+
+ASK = "Is it raining in Lisbon right now?"
+WEATHER_TOOL = ToolSpec(
+    name="get_weather",
+    description="The current weather in a city.",
+    parameters={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+)
+# case -> (target, a request every other API takes as it is, what the target's body
+# holds instead, the loss: its path, or None when the target's form means the same)
+NEAREST_FORMS: dict[str, tuple[str, ChatRequest, dict[str, Any], str | None]] = {
+    "prefill": (
+        "mistral",
+        ChatRequest(
+            model="m", max_tokens=64, messages=(Message.user(ASK), Message.assistant('{"rain":'))
+        ),
+        {
+            "messages": [
+                {"role": "user", "content": ASK},
+                {"role": "assistant", "content": '{"rain":', "prefix": True},
+            ]
+        },
+        None,
+    ),
+    "temperature with reasoning": (
+        "anthropic",
+        ChatRequest(
+            model="m",
+            max_tokens=1024,
+            temperature=0.6,
+            reasoning=ReasoningConfig(effort="medium"),
+            messages=(Message.user(ASK),),
+        ),
+        {"thinking": {"type": "adaptive"}, "output_config": {"effort": "medium"}},
+        "temperature",
+    ),
+    "forced tool with reasoning": (
+        "anthropic",
+        ChatRequest(
+            model="m",
+            max_tokens=2048,
+            tools=(WEATHER_TOOL,),
+            tool_choice=ToolChoice.tool("get_weather"),
+            reasoning=ReasoningConfig(effort="low"),
+            messages=(Message.user(ASK),),
+        ),
+        {
+            "tool_choice": {"type": "tool", "name": "get_weather"},
+            "output_config": {"effort": "low"},
+        },
+        "reasoning",
+    ),
+    "max_tokens below 16": (
+        "openai-responses",
+        ChatRequest(model="m", max_tokens=8, messages=(Message.user(ASK),)),
+        {"max_output_tokens": 16},
+        "max_tokens",
+    ),
+}
+# What the target's body no longer holds, by case.
+LEFT_OUT = {
+    "prefill": (),
+    "temperature with reasoning": ("temperature",),
+    "forced tool with reasoning": ("thinking",),
+    "max_tokens below 16": (),
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "source"),
+    [
+        (case, source)
+        for case, (target, *_) in NEAREST_FORMS.items()
+        for source in APIS
+        if source != target
+    ],
+)
+def test_a_request_the_target_refuses_goes_in_the_nearest_form_it_takes(
+    case: str, source: str
+) -> None:
+    target, request, nearest, changed = NEAREST_FORMS[case]
+    body = get_adapter(source).encode_request(request, report=TranslationReport(strict=True))
+
+    there = translate_request(body, source=source, target=target)
+
+    assert {key: there.body.get(key) for key in nearest} == nearest
+    assert not set(LEFT_OUT[case]) & there.body.keys()
+    expected = [] if changed is None else [(changed, "transformed")]
+    assert [(loss.path, loss.kind) for loss in there.losses] == expected
+    problems = validate_request(get_adapter(source).decode_request(body), target=target)
+    assert [(p.path, p.fix, p.rule) for p in problems] == [
+        (loss.path, loss.kind, loss.reason) for loss in there.losses
+    ]
+    if changed is None:
+        assert translate_request(body, source=source, target=target, strict=True) == there
+        return
+    with pytest.raises(TranslationError) as caught:
+        translate_request(body, source=source, target=target, strict=True)
+    assert (caught.value.path, caught.value.kind) == (changed, "transformed")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "source", "target", "body", "changed"),
+    [
+        (
+            "groq/reasoning_with_temperature.json",
+            "groq",
+            "anthropic",
+            {
+                "model": "openai/gpt-oss-20b",
+                "max_tokens": 1024,
+                "thinking": {"type": "adaptive"},
+                "output_config": {"effort": "medium"},
+                "messages": [{"role": "user", "content": "Give one short name for a grey cat."}],
+            },
+            ("temperature", "0.6", "`temperature` may only be set to 1 when thinking is enabled"),
+        ),
+        (
+            "openai/chat_forced_tool_reasoning.json",
+            "openai",
+            "anthropic",
+            {
+                "model": "o4-mini",
+                "max_tokens": 2048,
+                "tool_choice": {"type": "tool", "name": "get_weather"},
+                "output_config": {"effort": "low"},
+                "messages": [{"role": "user", "content": ASK}],
+                "tools": [
+                    {
+                        "name": "get_weather",
+                        "description": "The current weather in a city.",
+                        "input_schema": WEATHER_TOOL.parameters,
+                    }
+                ],
+            },
+            ("reasoning", "tool", "Thinking may not be enabled when tool_choice forces tool use"),
+        ),
+        (
+            "openai/chat_short_limit.json",
+            "openai",
+            "openai-responses",
+            {
+                "model": "gpt-4.1-mini",
+                "input": [
+                    {"role": "user", "content": "Name the planets of the solar system, in order."}
+                ],
+                "max_output_tokens": 16,
+            },
+            ("max_tokens", "not 8", "at least 16"),
+        ),
+    ],
+)
+def test_a_recorded_request_the_target_refuses_goes_changed_a_little_and_reported(
+    fixture: str, source: str, target: str, body: dict[str, Any], changed: tuple[str, ...]
+) -> None:
+    recorded = recorded_request(fixture)
+    path, *said = changed
+
+    there = translate_request(recorded, source=source, target=target)
+
+    assert same_json(there.body, body)
+    assert [(loss.path, loss.kind) for loss in there.losses] == [(path, "transformed")]
+    assert all(words in there.losses[0].reason for words in said)
+    (problem,) = validate_request(get_adapter(source).decode_request(recorded), target=target)
+    assert (problem.path, problem.fix, problem.rule) == (
+        path,
+        "transformed",
+        there.losses[0].reason,
+    )
+    with pytest.raises(TranslationError) as caught:
+        translate_request(recorded, source=source, target=target, strict=True)
+    assert (caught.value.path, caught.value.kind) == (path, "transformed")

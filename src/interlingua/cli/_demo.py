@@ -1,11 +1,12 @@
-"""`interlingua demo`: one recorded conversation moved across the five APIs.
+"""`interlingua demo`: one conversation moved across the five APIs.
 
 An application keeps one `ChatHistory` and sends it, turn by turn, to the API
 it wants next, each through interlingua's client over that provider's real SDK
 client, built as an application builds it (a key and nothing else), answered
-by `interlingua.testing.replay` from `fixtures/journey.json` (hand-made,
-shaped like real traffic). The replay matches every request on its method,
-URL and whole body, so each turn proves that the body sent is the recorded one.
+by `interlingua.testing.replay` from `fixtures/journey.json` (written by hand
+in the shape of real traffic: no provider was called to make it). The replay
+matches every request on its method, URL and whole body, so each turn proves
+that the body sent is the recorded one.
 
 The conversation's script is here: which API each turn goes to, the settings
 of its request, the tool results the application supplies and the user's
@@ -181,13 +182,13 @@ def find_fixture(given: Path | None = None) -> Path:
     """The recording the demo replays (module docstring)."""
     if given is not None:
         if not given.is_file():
-            raise InputError(f"{given}: no such file (the demo's recorded conversation)")
+            raise InputError(f"{given}: no such file (the demo's conversation)")
         return given
     for base in (Path(__file__).resolve().parents[3], Path.cwd()):
         if (base / FIXTURE).is_file():
             return base / FIXTURE
     raise InputError(
-        f"the demo's recorded conversation ({FIXTURE}) ships with the repository, "
+        f"the demo's conversation ({FIXTURE}) ships with the repository, "
         "not the package: run the demo in a clone, or pass --fixture PATH"
     )
 

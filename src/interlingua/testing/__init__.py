@@ -23,7 +23,7 @@ Reading and writing YAML needs PyYAML, replaying respx
 """
 
 from interlingua.testing._cassette import RECORDING_FORMAT, load_cassette
-from interlingua.testing._match import DEFAULT_MATCH_ON
+from interlingua.testing._match import DEFAULT_MATCH_ON, SDK_QUERY_PARAMETERS
 from interlingua.testing._record import MASK, MASKED_HEADERS, REMOVED_HEADERS, Recorder, record
 from interlingua.testing._records import (
     Cassette,
@@ -45,6 +45,7 @@ __all__ = [
     "RECORDING_FORMAT",
     "RECORD_MODES",
     "REMOVED_HEADERS",
+    "SDK_QUERY_PARAMETERS",
     "Cassette",
     "Interaction",
     "RecordedRequest",

@@ -9,6 +9,11 @@ byte. `ignore` names body fields left out of the comparison and `unordered`
 names lists whose items may come in any order, each as a path:
 `temperature`, `metadata.user_id`, `messages[*].id`, `tools`.
 
+A query parameter that an SDK adds by itself and that does not change the
+request (`SDK_QUERY_PARAMETERS`: the anthropic SDK's `?beta=true`) does not
+count, so a cassette recorded by another release of the SDK still matches;
+`strict_query=True` counts it.
+
 `differences(sent, recorded)` lists each field that differs, by path, so an
 error can say `messages[0].content: 'hi' != 'hello'`.
 """
@@ -24,9 +29,16 @@ from urllib.parse import parse_qsl, urlsplit
 
 from interlingua._errors import CassetteError, format_path
 
-__all__ = ["DEFAULT_MATCH_ON", "Difference", "Matcher", "SentRequest"]
+__all__ = ["DEFAULT_MATCH_ON", "SDK_QUERY_PARAMETERS", "Difference", "Matcher", "SentRequest"]
 
 DEFAULT_MATCH_ON = ("method", "uri", "body")
+SDK_QUERY_PARAMETERS: frozenset[tuple[str, str]] = frozenset(
+    {
+        # The anthropic SDK's beta client sends `?beta=true` on `/v1/messages`
+        # (its older releases for every call; pydantic-ai's recordings have it).
+        ("beta", "true"),
+    }
+)
 _URI_PARTS = ("scheme", "host", "port", "path", "query")
 _KNOWN = frozenset({"method", "uri", "body", *_URI_PARTS})
 _SEGMENT = re.compile(r"\[(\d+|\*)\]|([^.\[\]]+)")
@@ -69,10 +81,16 @@ class Matcher:
     match_on: tuple[str, ...] = DEFAULT_MATCH_ON
     ignore: tuple[tuple[str, ...], ...] = ()
     unordered: tuple[tuple[str, ...], ...] = ()
+    strict_query: bool = False
 
     @classmethod
     def build(
-        cls, match_on: Iterable[str], ignore: Iterable[str], unordered: Iterable[str]
+        cls,
+        match_on: Iterable[str],
+        ignore: Iterable[str],
+        unordered: Iterable[str],
+        *,
+        strict_query: bool = False,
     ) -> Matcher:
         """Checks each name and parses each path; a `CassetteError` names a wrong one."""
         if isinstance(match_on, str):
@@ -82,18 +100,24 @@ class Matcher:
         if unknown:
             known = ", ".join(sorted(_KNOWN))
             raise CassetteError(f"match_on: unknown {', '.join(unknown)}; known: {known}")
-        return cls(names, _paths(ignore, "ignore"), _paths(unordered, "unordered"))
+        return cls(names, _paths(ignore, "ignore"), _paths(unordered, "unordered"), strict_query)
 
     def target_differences(self, sent: SentRequest, method: str, url: str) -> list[Difference]:
         """The parts of method and URL in `match_on` that differ."""
         found = []
         if "method" in self.match_on and sent.method != method.upper():
             found.append(Difference("method", sent.method, method.upper()))
-        mine, theirs = _uri_parts(sent.url), _uri_parts(url)
+        mine, theirs = self._uri_parts(sent.url), self._uri_parts(url)
         for part in _URI_PARTS:
             if (part in self.match_on or "uri" in self.match_on) and mine[part] != theirs[part]:
                 found.append(Difference(part, mine[part], theirs[part]))
         return found
+
+    def _uri_parts(self, url: str) -> dict[str, Any]:
+        parts = _uri_parts(url)
+        if not self.strict_query:
+            parts["query"] = [pair for pair in parts["query"] if pair not in SDK_QUERY_PARAMETERS]
+        return parts
 
     def body_differences(self, sent: SentRequest, body: bytes | None) -> list[Difference]:
         """The body fields that differ, or none when `body` is not matched on."""

@@ -4,8 +4,10 @@
 first unused interaction that matches it (`_match`), byte for byte (status,
 headers, decoded body), and keeps every request, so a test asserts the exact
 body its code sent. It matches on method, URL and the JSON value of the body
-(`DEFAULT_MATCH_ON`); `match_on=("method", "host", "path")` serves the answers
-in order whatever the bodies, for a test that checks the bodies sent itself.
+(`DEFAULT_MATCH_ON`), leaving out the query parameters an SDK adds by itself
+(`SDK_QUERY_PARAMETERS`) unless `strict_query=True`; `match_on=("method",
+"host", "path")` serves the answers in order whatever the bodies, for a test
+that checks the bodies sent itself.
 A request that matches none raises `CassetteError` naming the closest
 recorded request and each field that differs. `replay(cassette)` is the same
 `Replay`, read from a file.
@@ -62,10 +64,11 @@ class Replay:
         ignore: Iterable[str] = (),
         unordered: Iterable[str] = (),
         allow_playback_repeats: bool = False,
+        strict_query: bool = False,
         source: str | None = None,
     ) -> None:
         self.interactions = list(interactions)
-        self.matcher = Matcher.build(match_on, ignore, unordered)
+        self.matcher = Matcher.build(match_on, ignore, unordered, strict_query=strict_query)
         self.allow_playback_repeats = allow_playback_repeats
         self.source = source
         self.requests: list[Any] = []
@@ -237,6 +240,7 @@ def replay(
     ignore: Iterable[str] = (),
     unordered: Iterable[str] = (),
     allow_playback_repeats: bool = False,
+    strict_query: bool = False,
 ) -> Replay:
     """A `Replay` of a cassette file (any format `load_cassette` reads), a
     `Cassette` or interactions; enter it to answer every client from it."""
@@ -252,6 +256,7 @@ def replay(
         ignore=ignore,
         unordered=unordered,
         allow_playback_repeats=allow_playback_repeats,
+        strict_query=strict_query,
         source=source,
     )
 

@@ -43,6 +43,7 @@ def use_cassette(
     ignore: Iterable[str] = (),
     unordered: Iterable[str] = (),
     allow_playback_repeats: bool = False,
+    strict_query: bool = False,
     mask_ids: bool = True,
     remove_headers: Iterable[str] = (),
 ) -> Iterator[Replay | Recorder]:
@@ -66,6 +67,7 @@ def use_cassette(
         ignore=ignore,
         unordered=unordered,
         allow_playback_repeats=allow_playback_repeats,
+        strict_query=strict_query,
         source=str(file)
         if file.exists()
         else f"{file} (no such cassette: record it with --record-mode=once)",

@@ -10,8 +10,8 @@ pytest-recording's conventions:
   fixture's value has `sent`, the JSON bodies the code sent.
 * The marker's arguments name more cassettes (relative to the folder) to
   replay as well; its keywords are `use_cassette`'s options (`match_on`,
-  `ignore`, `unordered`, `allow_playback_repeats`, `mask_ids`,
-  `remove_headers`) and `format` (`json` or `yaml`, for a new recording).
+  `ignore`, `unordered`, `allow_playback_repeats`, `strict_query`,
+  `mask_ids`, `remove_headers`) and `format` (`json` or `yaml`, for a new recording).
   The `interlingua_config` fixture gives the same keywords to a whole module
   or folder; the marker's win.
 * `interlingua_cassette_dir` is `cassettes/<module name>/` beside the test

@@ -66,10 +66,10 @@ from interlingua.codec import (
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
 from interlingua_anthropic._rules import (
     blank_text_left_out,
-    check_thinking,
     check_tool_pairs,
     check_turn_not_empty,
     fit_thinking,
+    fit_thinking_settings,
     results_first,
     strip_final_whitespace,
 )
@@ -154,7 +154,7 @@ def encode_request(
         body, copy_json({key: value for key, value in options.items() if key != "tools"})
     )
     fit_thinking(body, report)
-    check_thinking(body)
+    fit_thinking_settings(body, report)
     return body
 
 

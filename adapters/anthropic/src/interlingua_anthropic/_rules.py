@@ -10,10 +10,12 @@ changing the conversation and raises `InvalidDataError` naming each message
 and part (`interlingua.sanitize()` repairs it); order and whitespace are
 mended on the wire, reported.
 
-Thinking (`fit_thinking`, `check_thinking`): settings Anthropic refuses with
-thinking on raise (its extended-thinking guide, "feature compatibility"); a
-history with no thinking block where Anthropic wants one is sent with
-thinking off, reported.
+Thinking (`fit_thinking`, `fit_thinking_settings`): of the settings Anthropic
+refuses with thinking on (its extended-thinking guide, "feature
+compatibility"), a sampling setting is left out and a forced tool choice is
+sent with thinking off (the tool must be called), each reported as
+transformed; a budget it refuses raises. A history with no thinking block
+where Anthropic wants one is sent with thinking off, reported.
 """
 
 from __future__ import annotations
@@ -41,13 +43,13 @@ __all__ = [
     "REFUSAL_AS_TEXT",
     "TOOL_ID_CHARACTERS",
     "blank_text_left_out",
-    "check_thinking",
     "check_tool_pairs",
     "check_turn_not_empty",
     "empty_text",
     "file_changed",
     "file_left_out",
     "fit_thinking",
+    "fit_thinking_settings",
     "opaque_left_out",
     "reasoning_left_out",
     "results_first",
@@ -76,6 +78,9 @@ _UNANSWERED = (
 _UNASKED = "tool result for {!r} answers no tool call of the turn before"
 
 Problem = tuple[str, str]
+# A rule broken: where, why, and its fix, the body field left out to meet it (None: none).
+Finding = tuple[str, str, str | None]
+ThinkingRule = Callable[[WireDict], Finding | None]
 
 
 # --- parts ---
@@ -335,39 +340,48 @@ def fit_thinking(body: WireDict, report: TranslationReport) -> None:
     )
 
 
-def check_thinking(body: WireDict) -> None:
-    """Raises `InvalidDataError` naming the request's fields when `body` asks
-    for thinking with settings Anthropic refuses with it."""
-    if not _thinking_on(body):
-        return
-    problems = [problem for rule in _THINKING_RULES if (problem := rule(body)) is not None]
+def fit_thinking_settings(body: WireDict, report: TranslationReport) -> None:
+    """Meets, in `body`, the rules of the settings Anthropic refuses with thinking
+    on: a rule with a fix has its field left out, reported as transformed (once
+    `thinking` is out, no rule holds); the others raise `InvalidDataError`."""
+    problems: list[Problem] = []
+    for rule in _THINKING_RULES:
+        if not _thinking_on(body) or (found := rule(body)) is None:
+            continue
+        path, said, field = found
+        if field is None:
+            problems.append((path, said))
+        else:
+            del body[field]
+            report.transformed(path, f"{field} left out: {said}")
     if problems:
         raise InvalidDataError(problems, subject=_REQUEST)
 
 
-def _forced_tool_choice(body: WireDict) -> Problem | None:
+def _forced_tool_choice(body: WireDict) -> Finding | None:
     choice = body.get("tool_choice")
     if not isinstance(choice, Mapping) or choice.get("type") not in _FORCED_CHOICES:
         return None
-    return (
-        "tool_choice",
+    said = (
         f"Anthropic refuses a forced tool choice ({choice['type']}) with reasoning on "
-        "('Thinking may not be enabled when tool_choice forces tool use'); "
-        "choose auto or none, or turn reasoning off",
+        "('Thinking may not be enabled when tool_choice forces tool use'), "
+        "and the tool must be called"
     )
+    return "reasoning", said, "thinking"
 
 
-def _small_budget(body: WireDict) -> Problem | None:
+def _small_budget(body: WireDict) -> Finding | None:
     budget = body["thinking"].get("budget_tokens")
     if not isinstance(budget, int) or budget >= MIN_THINKING_BUDGET:
         return None
     return (
         "reasoning.budget_tokens",
         f"Anthropic's thinking budget is at least {MIN_THINKING_BUDGET} tokens, not {budget}",
+        None,
     )
 
 
-def _budget_past_max_tokens(body: WireDict) -> Problem | None:
+def _budget_past_max_tokens(body: WireDict) -> Finding | None:
     # Quirk: the interleaved-thinking beta lifts this rule; it is a header, which
     # the codec does not see.
     budget, max_tokens = body["thinking"].get("budget_tokens"), body.get("max_tokens")
@@ -377,25 +391,22 @@ def _budget_past_max_tokens(body: WireDict) -> Problem | None:
         "max_tokens",
         f"max_tokens ({max_tokens}) must be above reasoning.budget_tokens ({budget}): "
         "Anthropic spends the thinking budget out of max_tokens",
+        None,
     )
 
 
 def _sampling(
     field: str, allowed: Callable[[float], bool], takes: str, said: str | None = None
-) -> Callable[[WireDict], Problem | None]:
-    """A rule: `field`, when set, must be `allowed` with thinking on; `said`
-    is Anthropic's own 400 for it."""
+) -> ThinkingRule:
+    """A rule: `field`, when set, must be `allowed` with thinking on, else it is
+    left out (the call survives the default); `said` is Anthropic's own 400 for it."""
     quote = "" if said is None else f" ('{said}')"
 
-    def rule(body: WireDict) -> Problem | None:
+    def rule(body: WireDict) -> Finding | None:
         value = body.get(field)
         if value is None or allowed(value):
             return None
-        return (
-            field,
-            f"Anthropic takes {takes} with reasoning on, not {value}{quote}; "
-            "leave it out, or turn reasoning off",
-        )
+        return field, f"Anthropic takes {takes} with reasoning on, not {value}{quote}", field
 
     return rule
 
@@ -404,7 +415,7 @@ def _sampling(
 # modifications", and since Claude 4 (release notes) "when extended thinking is
 # enabled, you can now set top_p to values between 0.95 and 1" (Claude Sonnet
 # 3.7 wants none; the codec does not judge by model).
-_THINKING_RULES: tuple[Callable[[WireDict], Problem | None], ...] = (
+_THINKING_RULES: tuple[ThinkingRule, ...] = (
     _forced_tool_choice,
     _small_budget,
     _budget_past_max_tokens,

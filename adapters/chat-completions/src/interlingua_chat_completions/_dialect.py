@@ -22,8 +22,6 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   None: no limit); the rest are left out and reported.
 - `audio_formats`: the media types `input_audio` takes, with the wire's format
   name for each (OpenAI: wav and mp3); other audio is left out and reported.
-- `tool_message_name`: whether a `name` seen on a tool message goes back
-  (Groq rejects it).
 - `assistant_content_parts`: whether an assistant `content` may be a list of
   parts; if not, several text parts are joined (reported).
 - `message_defaults`, `choice_defaults`: the fields a response message
@@ -45,8 +43,16 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   (OpenAI); if not, a refusal goes as the assistant's text (reported).
 - `numbered_calls`: whether an answer's tool calls carry their `index`
   outside a stream too (Mistral), so a streamed call keeps it.
+- `whole_calls`: whether a stream sends each tool call whole in one chunk,
+  with no `index` (Mistral): such calls are told apart by their place in the
+  chunk and their id, and a stream written for the server holds each call
+  to the finish chunk and writes it there whole, with no `index`
+  (`_stream_calls`).
 - `stream_noise`: top-level chunk fields that say nothing of the response,
   ignored (OpenAI's `obfuscation`; Mistral's `p` padding).
+- `prefill_field`: the assistant message field that makes a history's last
+  message the start of the answer (Mistral's `prefix`, sent true there and read
+  there as no field of its own); None: a last assistant message goes as it is.
 - `tool_user_bridge`: the text of an assistant turn put between a tool
   message and a user message right after it, for a server that refuses the
   pair (Mistral); None: the pair goes as it is.
@@ -116,7 +122,6 @@ class ChatCompletionsDialect:
     max_tokens_field: str = "max_completion_tokens"
     max_stop_sequences: int | None = MAX_STOP_SEQUENCES
     audio_formats: Mapping[str, str] = field(default_factory=lambda: AUDIO_FORMATS)
-    tool_message_name: bool = True
     assistant_content_parts: bool = True
     message_defaults: Mapping[str, Any] = field(default_factory=_openai_message_defaults)
     choice_defaults: Mapping[str, Any] = field(default_factory=lambda: {"logprobs": None})
@@ -126,8 +131,10 @@ class ChatCompletionsDialect:
     required_tool_choice: tuple[str, ...] = ("required",)
     user_field: str | None = "safety_identifier"
     tool_user_bridge: str | None = None
+    prefill_field: str | None = None
     stream_noise: frozenset[str] = frozenset({"obfuscation"})
     numbered_calls: bool = False
+    whole_calls: bool = False
     usage_chunk: bool = True
     refusal_field: bool = True
     empty_assistant: bool = True

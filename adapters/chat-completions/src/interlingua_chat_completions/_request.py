@@ -62,6 +62,7 @@ from interlingua_chat_completions._parts import (
 from interlingua_chat_completions._rules import (
     bridge_tool_turn,
     check_tool_pairs,
+    joined_text,
     part_path,
     says_something,
 )
@@ -155,6 +156,8 @@ class _Encoder:
                 case "assistant":
                     self.legacy_calls = {}
                     wire = self.assistant(message, entry, index)
+                    if index == len(messages) - 1 and (prefill := self.dialect.prefill_field):
+                        wire.setdefault(prefill, True)  # unless the message keeps its own
                     if self.dialect.empty_assistant or says_something(wire, index, self.report):
                         out.append(wire)
                 case "tool":
@@ -197,7 +200,7 @@ class _Encoder:
         if turn.think is not None:
             content = with_think(turn.think, content)
         if isinstance(content, list) and not self.dialect.assistant_content_parts:
-            content = self.joined(content, index)
+            content = joined_text(content, f"messages[{index}]", self.provider, self.report)
         if turn.reasoning and self.dialect.reasoning_field is not None:
             wire[self.dialect.reasoning_field] = "".join(turn.reasoning)
         if turn.refusals:
@@ -209,14 +212,6 @@ class _Encoder:
         if turn.audio is not None:
             wire["audio"] = turn.audio
         return _finished(wire, content, entry)
-
-    def joined(self, items: list[dict[str, Any]], index: int) -> str:
-        # A dialect whose assistant content is a string only.
-        self.report.transformed(
-            f"messages[{index}]",
-            f"{self.provider} takes an assistant turn's text as one string; parts joined",
-        )
-        return "\n\n".join(str(item.get("text", item.get("refusal", ""))) for item in items)
 
     def assistant_part(
         self, turn: _AssistantTurn, part: ContentPart, index: int, position: int
@@ -333,7 +328,8 @@ class _Encoder:
             "role": "tool",
             "tool_call_id": self.dialect.fit_call_id(part.tool_call_id, id_path, self.report),
         }
-        if forms.get("name") and self.dialect.tool_message_name and part.name is not None:
+        # Quirk: OpenAI's and Groq's references have no tool message `name` (both take one).
+        if forms.get("name") and part.name is not None:
             wire["name"] = part.name
         return wire
 
@@ -367,6 +363,8 @@ class _Decoder:
         self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
         reasoning = () if dialect.reasoning_field is None else (dialect.reasoning_field,)
         self.assistant_modelled = _ASSISTANT_MODELLED.union(reasoning)
+        prefill = () if dialect.prefill_field is None else (dialect.prefill_field,)
+        self.last_modelled = self.assistant_modelled.union(prefill)
         self.modelled = modelled(dialect)
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
@@ -376,7 +374,9 @@ class _Decoder:
         messages = read.field(body, "messages", "", list)
         fields: dict[str, Any] = {
             "model": read.field(body, "model", "", str),
-            "messages": tuple([self.message(item, i) for i, item in enumerate(messages)]),
+            "messages": tuple(
+                [self.message(item, i, i == len(messages) - 1) for i, item in enumerate(messages)]
+            ),
             "tools": decode_tools(body.get("tools"), read, options),
             **decode_settings(body, options, forms, self.dialect),
         }
@@ -388,7 +388,7 @@ class _Decoder:
 
     # --- messages ---
 
-    def message(self, wire: Any, index: int) -> Message:
+    def message(self, wire: Any, index: int, last: bool) -> Message:
         path = f"messages[{index}]"
         wire = self.read.object(wire, path)
         role = self.read.field(wire, "role", path, str)
@@ -396,7 +396,7 @@ class _Decoder:
             case "system" | "developer" | "user":
                 return self.role_message(wire, role, path)
             case "assistant":
-                return self.assistant(wire, path)
+                return self.assistant(wire, path, last)
             case "tool" | "function":
                 return decode_tool_message(wire, role, path, self.parts)
         raise self.read.error(f"{path}.role", f"unknown role {role!r}")
@@ -416,7 +416,7 @@ class _Decoder:
         data = keep(self.provider, fields=fields, forms=forms)
         return Message(role="user" if user else "system", parts=tuple(parts), provider_data=data)
 
-    def assistant(self, wire: Mapping[str, Any], path: str) -> Message:
+    def assistant(self, wire: Mapping[str, Any], path: str, last: bool) -> Message:
         read = self.read
         parts: list[Any] = []
         reasoning = self.dialect.reasoning_field
@@ -432,8 +432,8 @@ class _Decoder:
         parts.extend(calls)
         audio = read.field(wire, "audio", path, dict, None)
         # Besides the fields the parts do not say, one sent as null (or an empty
-        # list) is kept as sent.
-        modelled = self.assistant_modelled
+        # list, or a last message's `prefix: false`) is kept as sent.
+        modelled = self.last_modelled if last else self.assistant_modelled
         fields = {
             key: value
             for key, value in wire.items()

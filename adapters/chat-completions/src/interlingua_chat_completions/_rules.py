@@ -38,6 +38,7 @@ __all__ = [
     "check_tool_pairs",
     "fit_stop",
     "guess_media_type",
+    "joined_text",
     "part_path",
     "says_something",
     "schema_name",
@@ -270,3 +271,14 @@ def says_something(wire: Mapping[str, Any], index: int, report: TranslationRepor
     reason = f"{report.target} takes no assistant message without content or tool calls"
     report.dropped(f"messages[{index}]", reason)
     return False
+
+
+def joined_text(
+    items: Sequence[Mapping[str, Any]], path: str, provider: str, report: TranslationReport
+) -> str:
+    """An assistant turn's content parts as the one string a dialect without
+    `assistant_content_parts` takes (reported at `path`)."""
+    report.transformed(
+        path, f"{provider} takes an assistant turn's text as one string; parts joined"
+    )
+    return "\n\n".join(str(item.get("text", item.get("refusal", ""))) for item in items)

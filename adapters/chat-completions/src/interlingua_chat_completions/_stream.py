@@ -8,7 +8,8 @@ Invariants:
 - `accumulate(decode_stream(chunks))` is the `ChatResponse` that
   `decode_response` gives for the body of the same call not streamed, and
   `encode_response` of it is that body.
-- The wire numbers tool calls only (`index` >= 0). Text, refusal, reasoning,
+- The wire numbers tool calls only (`index` >= 0; a dialect that streams
+  calls whole may leave it out: `_stream_calls`). Text, refusal, reasoning,
   an audio answer and the deprecated `function_call` each build one part at a
   fixed index below zero, so data for one part never lands on another.
 - The usage chunk (`choices: []`; the dialect's `stream_usage` says where)
@@ -70,8 +71,8 @@ from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import decode_finish_reason
 from interlingua_chat_completions._parts import part_decoder
 from interlingua_chat_completions._response import AUDIO_ANSWER_MEDIA_TYPE
+from interlingua_chat_completions._stream_calls import CallReader
 from interlingua_chat_completions._think import ThinkStream
-from interlingua_chat_completions._tools import decode_arguments
 from interlingua_chat_completions._wire import (
     RESPONSE_FIELDS,
     AudioAnswer,
@@ -220,7 +221,7 @@ class _Choice:
         self.provider = dialect.provider
         self.reasoning_field = field = dialect.reasoning_field
         self.modelled = _DELTA_MODELLED if field is None else _DELTA_MODELLED | {field}
-        self.calls: set[int] = set()
+        self.calls = CallReader(dialect)
         self.has_text = False
         self.annotations: list[Any] = []
         self.audio: dict[str, Any] = {}
@@ -266,9 +267,8 @@ class _Choice:
         if "audio" in delta and (audio := read.field(delta, "audio", path, dict, None)) is not None:
             self.add_audio(audio, f"{path}.audio", read)
         if "tool_calls" in delta:
-            for index, call in enumerate(read.field(delta, "tool_calls", path, list, None) or []):
-                where = f"{path}.tool_calls[{index}]"
-                events.extend(self.tool_call(read.object(call, where), where, read))
+            calls = read.field(delta, "tool_calls", path, list, None) or []
+            events.extend(self.calls.read(calls, f"{path}.tool_calls", read))
         if "function_call" in delta:
             call = read.field(delta, "function_call", path, dict, None)
             if call is not None:
@@ -317,44 +317,17 @@ class _Choice:
             events.append(PartDataEvent(index=index, provider=self.provider, data=entry))
         return events
 
-    def tool_call(self, call: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
-        index = read.field(call, "index", path, int)
-        kind = "custom" if "custom" in call else "function"
-        inner = read.field(call, kind, path, dict, None) or {}
-        where = f"{path}.{kind}"
-        arguments, forms = decode_arguments(
-            inner.get("arguments" if kind == "function" else "input")
-        )
-        arguments = read.field({"arguments": arguments}, "arguments", where, str, None)
-        name = read.field(inner, "name", where, str, None) or ""
-        call_id = read.field(call, "id", path, str, None) or ""
-        if index in self.calls:
-            return [ToolCallDelta(index=index, arguments=arguments)] if arguments else []
-        self.calls.add(index)
-        # Only the first fragment of a call carries its id, name and type.
-        if kind == "custom":
-            forms["type"] = "custom"
-        if "type" not in call:
-            forms["typed"] = False
-        numbered = {"index": index} if self.dialect.numbered_calls else None
-        data = keep(self.provider, fields=numbered, forms=forms or None)
-        return [
-            ToolCallStart(
-                index=index, id=call_id, name=name, arguments=arguments or "", provider_data=data
-            )
-        ]
-
     def function_call(
         self, call: Mapping[str, Any], path: str, read: WireReader
     ) -> list[StreamEvent]:
         # The deprecated `functions` API streams one call, with no id.
         arguments = read.field(call, "arguments", path, str, None) or ""
         name = read.field(call, "name", path, str, None) or ""
-        if FUNCTION_CALL_INDEX in self.calls:
+        if FUNCTION_CALL_INDEX in self.calls.started:
             return (
                 [ToolCallDelta(index=FUNCTION_CALL_INDEX, arguments=arguments)] if arguments else []
             )
-        self.calls.add(FUNCTION_CALL_INDEX)
+        self.calls.started.add(FUNCTION_CALL_INDEX)
         data = keep(self.provider, forms=ToolCallForms(function_call=True))
         return [
             ToolCallStart(

@@ -17,7 +17,9 @@ at a time (`feed`, then `finish`).
                       (`think_tags`; its part says so as it opens, `_think`)
                       goes back in `delta.content`, inside the tags as it came
     ToolCallStart     `delta.tool_calls[0]`: `index` (0, 1, ... in order), `id`,
-    ToolCallDelta     `type`, name, then argument pieces under the same `index`
+    ToolCallDelta     `type`, name, then argument pieces under the same `index`;
+                      where the dialect streams calls whole (`whole_calls`), each
+                      call whole on the finish chunk, with no `index` (`_stream_calls`)
     PartEvent         the part as `encode_response` writes it (an audio answer, an
                       opaque item); what an answer cannot hold is left out (reported)
     FinishEvent       `finish_reason` on the last choice chunk
@@ -38,8 +40,8 @@ Invariants:
   place for (a content item's own fields; the `<think>` form of reasoning
   whose text went in the reasoning field already) is not sent.
 - Lazy: an event's chunks leave when it arrives; only the finish chunk waits
-  for the last event (the usage some dialects put on it). The stream ends with
-  `[DONE]`, or with an error chunk and nothing after it.
+  for the last event (the usage some dialects put on it, calls streamed whole).
+  The stream ends with `[DONE]`, or with an error chunk and nothing after it.
 - Each loss is reported once, at `message.parts[i]` of the response the events describe.
 """
 
@@ -68,7 +70,6 @@ from interlingua import (
     StreamStart,
     TextDelta,
     ToolCallDelta,
-    ToolCallPart,
     ToolCallStart,
     TranslationReport,
     UsageEvent,
@@ -88,8 +89,8 @@ from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import encode_finish_reason
 from interlingua_chat_completions._response import Answer, ResponseEncoder
 from interlingua_chat_completions._stream import TEXT_INDEX
+from interlingua_chat_completions._stream_calls import CallWriter
 from interlingua_chat_completions._think import think_form
-from interlingua_chat_completions._tools import call_fragment, encode_tool_call, numbered_calls
 from interlingua_chat_completions._wire import CHUNK_OBJECT, RESPONSE_FIELDS
 
 __all__ = ["DONE", "ChatStreamEncoder", "encode_stream"]
@@ -113,12 +114,11 @@ def encode_stream(
 @dataclass(slots=True)
 class _Part:
     """A part of the answer as it streams: its path, and the delta field its
-    text goes in (None: left out); a tool call's `number` on the wire."""
+    text goes in (None: left out)."""
 
     path: str
     route: str | None
     provider: str | None = None
-    number: int = 0
     written: bool = False  # reasoning text sent in its route
     tags: tuple[str, str] = ("", "")  # of its `<think>` form, the opening and closing sent
 
@@ -137,7 +137,7 @@ class ChatStreamEncoder:
         self.parts: dict[tuple[int, str], _Part] = {}
         self.count = 0  # parts seen
         self.seen: set[str] = set()  # the other providers' fields reported
-        self.numbers = itertools.count()  # the wire's tool-call indexes
+        self.calls = CallWriter(dialect)  # the tool calls, numbered or held whole
         self.finish_event: FinishEvent | None = None
         self.finish_data: ProviderData = {}
         self.annotations: list[Any] = []
@@ -266,6 +266,11 @@ class ChatStreamEncoder:
     def closing(self) -> list[WireEvent]:
         """The chunks held back: the finish chunk, the usage (on it, or apart)."""
         choices = [self.finish_choice()] if self.finish_event is not None else []
+        if held := self.calls.finish():
+            # Calls streamed whole go on the finish chunk (Mistral's `content: null` beside).
+            last = choices[0]["delta"] if choices else {}
+            delta = {"content": None, "tool_calls": held, **last}
+            choices = [{**choices[0], "delta": delta}] if choices else [self.choice(delta)]
         usage = {}
         if self.usage is not None:
             usage = self.dialect.stream_usage_fields(self.usage, self.fields)
@@ -389,19 +394,8 @@ class ChatStreamEncoder:
         if entry.get("forms", {}).get("function_call"):
             part.route = _FUNCTION_CALL
             return self.emit({_FUNCTION_CALL: {"name": event.name, "arguments": event.arguments}})
-        call = ToolCallPart(
-            id=event.id,
-            name=event.name,
-            arguments=event.arguments,
-            provider_data=event.provider_data,
-        )
-        delta = numbered_calls(
-            {"tool_calls": [encode_tool_call(call, call.id, entry)]}, self.numbers
-        )
-        (wire,) = delta["tool_calls"]
-        part.route = "custom" if "custom" in wire else "function"
-        part.number = wire["index"]
-        return self.emit(delta)
+        delta = self.calls.start(event)
+        return self.begin() if delta is None else self.emit(delta)
 
     def arguments(self, event: ToolCallDelta) -> list[WireEvent]:
         part = self.parts.get((event.index, "tool_call"))
@@ -414,8 +408,8 @@ class ChatStreamEncoder:
             return []
         if part.route == _FUNCTION_CALL:
             return self.emit({_FUNCTION_CALL: {"arguments": arguments}})
-        fragment = call_fragment(part.route or "function", part.number, arguments)
-        return self.emit({"tool_calls": [fragment]})
+        delta = self.calls.more(event.index, arguments)
+        return [] if delta is None else self.emit(delta)
 
     def part_delta(self, part: ContentPart, path: str) -> dict[str, Any]:
         """A part that came whole, as one delta, written as an answer's body holds it."""
@@ -427,7 +421,8 @@ class ChatStreamEncoder:
     def whole(self, event: PartEvent) -> list[WireEvent]:
         delta = self.part_delta(event.part, f"message.parts[{self.count}]")
         self.count += 1
-        return self.emit(numbered_calls(delta, self.numbers)) if delta else []
+        delta = self.calls.hold(delta)
+        return self.emit(delta) if delta else self.begin()
 
     def alternative(self, event: AlternativeEvent) -> list[WireEvent]:
         """Another choice, whole: its role, a delta a part in their order (its
@@ -437,7 +432,7 @@ class ChatStreamEncoder:
         parts = enumerate(response.message.parts)
         numbers = itertools.count()
         deltas = [
-            numbered_calls(self.part_delta(part, f"{where}message.parts[{i}]"), numbers)
+            self.calls.numbered(self.part_delta(part, f"{where}message.parts[{i}]"), numbers)
             for i, part in parts
         ]
         listed = any(isinstance(delta.get("content"), list) for delta in deltas)

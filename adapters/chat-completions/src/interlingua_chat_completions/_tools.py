@@ -22,7 +22,7 @@ Tool calls, in requests and responses alike:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -55,7 +55,6 @@ __all__ = [
     "encode_tools",
     "function_fields",
     "merge_recorded",
-    "numbered_calls",
     "read_function_tools",
 ]
 
@@ -317,14 +316,3 @@ def decode_tool_message(
     fields = None if wire.keys() <= modelled else other_fields(wire, modelled)
     data = keep(provider, fields=fields)
     return Message(role="tool", parts=(result,), provider_data=data)
-
-
-def numbered_calls(delta: dict[str, Any], numbers: Iterator[int]) -> dict[str, Any]:
-    """A stream delta with its tool calls numbered on: each call's `index` first,
-    over one it kept (Mistral's numbered calls)."""
-    if "tool_calls" in delta:
-        delta["tool_calls"] = [
-            {"index": next(numbers), **{k: v for k, v in call.items() if k != "index"}}
-            for call in delta["tool_calls"]
-        ]
-    return delta

@@ -143,8 +143,8 @@ class ToolResultForms(TypedDict, total=False):
     role: Literal["function"]
     """The deprecated `function` result message, matched by name."""
     name: bool
-    """True: the tool message carried a `name` (the part's `name`). A dialect
-    with `tool_message_name=False` never sends it."""
+    """True: the tool message carried a `name` (the part's `name`), sent back
+    with it. A name from elsewhere is not sent: the call it answers names the tool."""
 
 
 class ToolSpecForms(TypedDict, total=False):

@@ -98,12 +98,14 @@ def _decode_request(body: dict[str, Any]) -> ChatRequest:
         snaked,
         "toolConfig",
     )
+    # An object sent empty goes back empty; one the settings took whole is theirs.
+    empty = {key for key in ("generationConfig", "toolConfig") if values.get(key) == {}}
     settings = decode_settings(generation, tool_config)
     system = _decode_system(values.get("systemInstruction"))
     messages = _decode_contents(_reader.field(values, "contents", "", list, None) or [])
     specs, layout = decode_tools(values.get("tools"))
     for key, rest in (("generationConfig", generation), ("toolConfig", tool_config)):
-        if key in values:
+        if rest or key in empty:
             options[key] = rest
     if layout is not None:
         options["tools"] = layout

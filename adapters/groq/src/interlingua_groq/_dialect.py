@@ -6,9 +6,10 @@ What Groq does its own way: reasoning in the assistant's `reasoning` field
 of provider `groq`; usage with its timings (`_usage`), in a stream in the
 last chunk's `x_groq.usage` (beside the `x_groq.id` of its first); error
 bodies with `failed_generation`
-(`_errors`); and the fields it refuses (`_rules`): no `name` on a tool
-message, no `refusal`, no `stream_options`, no documents or audio in a user
-message, reasoning back only to a model that takes it.
+(`_errors`); and the fields it refuses (`_rules`): no `refusal`, no
+`stream_options`, no documents or audio in a user message, reasoning back only
+to a model that takes it. A tool message's `name` goes back as it came, as
+for any Chat Completions server (`_rules` says why no other is sent).
 """
 
 from __future__ import annotations
@@ -73,7 +74,6 @@ class GroqDialect(ChatCompletionsDialect):
 GROQ = GroqDialect(
     provider=PROVIDER,
     reasoning_field="reasoning",
-    tool_message_name=False,
     refusal_field=False,
     audio_formats={},
     document_parts=False,

@@ -2,9 +2,17 @@
 own words (its 400 texts, as users have reported them).
 
 Groq rejects fields it does not know ("property 'reasoning_content' is
-unsupported"), so the encoder sends none: no `name` on a tool message, no
-`refusal` (a refusal goes as text), reasoning only in the `reasoning` field
-of a model that takes it. Each left out is reported.
+unsupported"), so the encoder sends none: no `refusal` (a refusal goes as
+text), reasoning only in the `reasoning` field of a model that takes it. Each
+left out is reported.
+
+A tool message's `name` Groq takes (a body with `"name": "add"` beside its
+`tool_call_id` is answered 200; its tool-use guide writes one, and users
+report it accepted), and a name Groq was sent goes back with it. A result's
+name from elsewhere is not sent: Groq's API reference has none on a tool
+message (the `groq` SDK's `ChatCompletionToolMessageParam`, generated from
+it: `content`, `role`, `tool_call_id`), its parallel tool-use example sends
+none, and the call the result answers, in the same request, names the tool.
 """
 
 from __future__ import annotations

@@ -3,12 +3,13 @@
 What Mistral does its own way, each from the module that holds it: its
 content chunks (`_parts`), finish reasons (`_finish`), usage (`_usage`),
 error bodies (`_errors`) and rules (`_rules`: 9-character tool-call ids, the
-last message, no user message right after a tool message); and, as data,
+last message, no user message right after a tool message, `prefix: true` on a
+last assistant message); and, as data,
 `max_tokens`, `random_seed`, `tool_choice: "any"`, no user id field, no
 `refusal` field, no empty assistant message ("Assistant message must have
 either content or tool_calls", error 3240), the `tool_calls: null` every
-answer has, the `p` padding of stream chunks, and the usage on a stream's
-finish chunk.
+answer has, the `p` padding of stream chunks, the tool calls a stream sends
+whole with no `index`, and the usage on a stream's finish chunk.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from interlingua_mistral._errors import decode_error, encode_error
 from interlingua_mistral._finish import FINISH_REASONS
 from interlingua_mistral._parts import MistralPartDecoder, MistralPartEncoder
 from interlingua_mistral._rules import (
+    PREFILL_FIELD,
     TOOL_CALL_ID_CHARACTERS,
     TOOL_CALL_ID_LENGTH,
     TOOL_USER_BRIDGE,
@@ -66,8 +68,12 @@ MISTRAL = MistralDialect(
     required_tool_choice=("any", "required"),
     user_field=None,
     tool_user_bridge=TOOL_USER_BRIDGE,
+    prefill_field=PREFILL_FIELD,
     stream_noise=frozenset({"p"}),
     numbered_calls=True,
+    # Quirk: Mistral streams each tool call whole, in one chunk, with no `index` or
+    # `type` ("tool_calls": [{"id": "gSIMJiOkT", "function": {"name", "arguments"}}]).
+    whole_calls=True,
     usage_chunk=False,
     refusal_field=False,
     empty_assistant=False,

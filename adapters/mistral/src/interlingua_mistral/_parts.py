@@ -6,6 +6,7 @@ part codec (text, tool calls and the form of `content` are its).
     image_url "<url>" | {url, detail}            FilePart (a data URL: its data)
     document_url {document_url, document_name}   FilePart (a PDF, by URL or data URL)
     input_audio "<base64>"                       FilePart (audio; wav or mp3 by its bytes)
+    input_audio {data, format}                   FilePart (audio; its media type by `format`)
     file {file_id}                               FilePart (in Mistral's file store)
     reference, any other chunk                   OpaquePart (back to Mistral only)
 
@@ -31,7 +32,7 @@ from interlingua_chat_completions._parts import (
     with_fields,
 )
 from interlingua_chat_completions._rules import FileFields, guess_media_type, takes_file
-from interlingua_mistral._rules import DOCUMENT_MEDIA_TYPES, sniff_audio
+from interlingua_mistral._rules import DOCUMENT_MEDIA_TYPES, audio_format, sniff_audio
 from interlingua_mistral._wire import FileForms
 
 __all__ = ["MistralPartDecoder", "MistralPartEncoder", "file_chunk"]
@@ -81,6 +82,11 @@ def file_chunk(part: FilePart, forms: Mapping[str, Any]) -> dict[str, Any] | Non
             if part.filename is not None:
                 chunk["document_name"] = part.filename
             return chunk
+        case "input_audio" if part.data is not None and forms.get("input_audio") == "object":
+            return {
+                "type": kind,
+                kind: {"data": part.data, "format": audio_format(part.media_type)},
+            }
         case "input_audio" if part.data is not None:
             return {"type": kind, kind: part.data}
     return None
@@ -176,6 +182,11 @@ class MistralPartDecoder(PartDecoder):
             file_id = read.field(item, "file_id", path, str)
             guessed = guess_media_type(None, kind="application")
             return {"file_id": file_id, "provider": self.provider, "media_type": guessed}, forms
+        if kind == "input_audio" and isinstance(item.get(kind), dict):
+            # Quirk: Mistral also takes `input_audio` as OpenAI's `{"data", "format"}`
+            # (answered 200 by voxtral-small-latest), though its docs show bare base64.
+            audio, _ = self.audio(read.field(item, kind, path, dict), where)
+            return audio, {"input_audio": "object"}
         if kind == "input_audio":
             data = read.field(item, kind, path, str)
             return {"data": data, "media_type": sniff_audio(data)}, forms

@@ -3,12 +3,16 @@ Mistral's own words (its 400 texts, as users have reported them).
 
 The Chat Completions rules hold too (every tool call answered, right after
 its message); these are Mistral's own. Where the call survives a change, the
-encoder makes it and reports it; where it would not (the last message), the
-history is refused before sending with `InvalidDataError` naming the message.
+encoder makes it and reports it; where it would not (a history ending in a
+system message), the history is refused before sending with
+`InvalidDataError` naming the message. A history ending in an assistant
+message (a prefill, as Anthropic takes it) goes with `prefix: true` on that
+message, Mistral's own form of the same request, unreported.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from interlingua import InvalidDataError, Message
@@ -18,9 +22,11 @@ from interlingua_mistral._wire import PROVIDER
 __all__ = [
     "AUDIO_MEDIA_TYPES",
     "DOCUMENT_MEDIA_TYPES",
+    "PREFILL_FIELD",
     "TOOL_CALL_ID_CHARACTERS",
     "TOOL_CALL_ID_LENGTH",
     "TOOL_USER_BRIDGE",
+    "audio_format",
     "check_last_message",
     "sniff_audio",
 ]
@@ -35,14 +41,22 @@ TOOL_CALL_ID_LENGTH = 9
 TOOL_USER_BRIDGE = "OK"
 
 # "Expected last role User or Tool (or Assistant with prefix True) for serving
-# but got assistant".
+# but got assistant". Quirk: a last assistant message is "a prefix to condition
+# the model response ... to force the model to start its answer by the content of
+# the message" (the API reference's `prefix`): the prefill Anthropic takes as it is.
+# The encoder sends it true on a last assistant message (as the Vercel AI SDK's
+# Mistral provider does), unless the message keeps a `prefix` of its own.
+PREFILL_FIELD = "prefix"
 _LAST_ROLES = ("user", "tool")
-_ARTICLES = {"assistant": "an", "system": "a"}
 
 # What `document_url` reads (a URL or a data URL), and `input_audio` (bare
 # base64 of a wav or mp3 file; the wire does not say which).
 DOCUMENT_MEDIA_TYPES = frozenset({"application/pdf"})
 AUDIO_MEDIA_TYPES = frozenset({"audio/wav", "audio/x-wav", "audio/wave", "audio/mpeg", "audio/mp3"})
+
+# `input_audio` as `{"data", "format"}` reads its media type from `format` as Chat
+# Completions does (wav and mp3 as below, any other as `audio/<format>`); written back so.
+_OBJECT_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 
 # The first bytes of each audio format, as base64: `RIFF` (wav), `ID3` or an
 # MPEG frame (mp3).
@@ -57,14 +71,19 @@ def check_last_message(messages: Sequence[Message]) -> None:
     index, last = len(messages) - 1, messages[-1]
     if last.role in _LAST_ROLES:
         return
-    if last.role == "assistant" and kept(last, PROVIDER).get("fields", {}).get("prefix") is True:
-        return
+    if last.role == "system":
+        found = "a system message"
+    else:  # an assistant message, sent with `prefix: true` unless it keeps another
+        prefix = kept(last, PROVIDER).get("fields", {}).get(PREFILL_FIELD, True)
+        if prefix is True:
+            return
+        found = f"an assistant message with prefix: {json.dumps(prefix)}"
     raise InvalidDataError(
         [
             (
                 f"messages[{index}]",
                 f"Mistral serves a history ending in a user or tool message (or an assistant "
-                f"message with prefix: true), not {_ARTICLES[last.role]} {last.role} message",
+                f"message with prefix: true), not {found}",
             )
         ],
         subject="request for mistral",
@@ -74,3 +93,8 @@ def check_last_message(messages: Sequence[Message]) -> None:
 def sniff_audio(data: str) -> str:
     """The media type of bare base64 audio, by its first bytes (`audio/*` if unknown)."""
     return next((kind for magic, kind in _AUDIO_MAGIC if data.startswith(magic)), "audio/*")
+
+
+def audio_format(media_type: str) -> str:
+    """The `format` of an `input_audio` object holding audio of `media_type`."""
+    return _OBJECT_FORMATS.get(media_type) or media_type.partition("/")[2]

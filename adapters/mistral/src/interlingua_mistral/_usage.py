@@ -7,6 +7,10 @@
     prompt_tokens_details.cached_tokens     cache_read_tokens
     num_cached_tokens (an older form)       cache_read_tokens
     prompt_audio_seconds                    details["prompt_audio_seconds"]
+    prompt_tokens_details.audio_tokens      details["prompt_tokens_details.audio_tokens"]
+
+`TokenUsage` has no audio count: an answer about audio keeps its seconds and
+its audio tokens in `details`, as OpenAI's audio tokens are kept.
 
 Every other count is kept in `details`, and what is no count (`service_tier`)
 beside the usage, as for any Chat Completions server.

@@ -7,7 +7,7 @@ content chunks of its own:
     {"type": "thinking", "thinking": [{"type": "text", "text"}], "signature"?}
     {"type": "image_url", "image_url": "<url>" | {"url", "detail"}}
     {"type": "document_url", "document_url": "<url>", "document_name"?}
-    {"type": "input_audio", "input_audio": "<base64>"}
+    {"type": "input_audio", "input_audio": "<base64>" | {"data", "format"}}
     {"type": "file", "file_id"}
     {"type": "reference", "reference_ids": [...]}, and others: kept whole
 
@@ -32,6 +32,8 @@ class FileForms(TypedDict, total=False):
     """The chunk type, when not the one the part's kind gives."""
     image_url: Literal["string"]
     """The image's URL came as a bare string, not `{"url": ...}`."""
+    input_audio: Literal["object"]
+    """The audio came as `{"data", "format"}`, not as bare base64 (Mistral's documented form)."""
 
 
 class ReasoningFields(TypedDict, total=False):

@@ -2,10 +2,11 @@
 with OpenAI's own words (its 400 text, or its SDK's types).
 
 Where the call survives a change, the encoder makes it and reports it (a
-rewritten `call_id`, a file a message cannot carry); where a change would alter
-what was asked (unpaired calls and outputs, a token limit below the minimum),
-`InvalidDataError` names the message, part or field. The Chat Completions
-rules on files (`interlingua_chat_completions._rules`) hold here too.
+rewritten `call_id`, a file a message cannot carry, a token limit below the
+minimum raised to it); where a change would alter what was asked (unpaired
+calls and outputs), `InvalidDataError` names the message, part or field. The
+Chat Completions rules on files (`interlingua_chat_completions._rules`) hold
+here too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from collections.abc import Sequence
 from interlingua import (
     ContentPart,
     FilePart,
-    InvalidDataError,
     Message,
     TextPart,
     TranslationReport,
@@ -30,10 +30,10 @@ __all__ = [
     "CALL_ID_MAX_LENGTH",
     "FILE_FIELDS",
     "MIN_OUTPUT_TOKENS",
-    "check_max_output_tokens",
     "check_tool_pairs",
     "empty_text_left_out",
     "fit_call_id",
+    "fit_max_output_tokens",
     "takes_in_message",
 ]
 
@@ -43,8 +43,9 @@ __all__ = [
 CALL_ID_MAX_LENGTH = 64
 
 # "Invalid 'max_output_tokens': integer below minimum value. Expected a value >=
-# 16, but got 5 instead." (reported). Raised rather than raised to 16: an answer
-# longer than the caller allowed changes what was asked.
+# 16, but got 5 instead." (reported). A lower limit is raised to it (reported): the
+# answer may run up to 16 tokens, a change the call survives (Chat Completions and
+# Anthropic take any limit, so a request made there may hold one).
 MIN_OUTPUT_TOKENS = 16
 
 # An assistant input message holds these entries only: "Invalid value:
@@ -91,11 +92,16 @@ def empty_text_left_out(part: ContentPart, path: str, report: TranslationReport)
     return True
 
 
-def check_max_output_tokens(limit: int) -> None:
-    """`InvalidDataError` for a limit below `MIN_OUTPUT_TOKENS`."""
-    if limit < MIN_OUTPUT_TOKENS:
-        problem = f"{_API} takes at least {MIN_OUTPUT_TOKENS} output tokens, not {limit}"
-        raise InvalidDataError([("max_tokens", problem)], subject=f"request for {PROVIDER}")
+def fit_max_output_tokens(limit: int, report: TranslationReport) -> int:
+    """`max_output_tokens` for a limit: raised to `MIN_OUTPUT_TOKENS` (reported) when below."""
+    if limit >= MIN_OUTPUT_TOKENS:
+        return limit
+    report.transformed(
+        "max_tokens",
+        f"raised to {MIN_OUTPUT_TOKENS}: {_API} takes at least {MIN_OUTPUT_TOKENS} output "
+        f"tokens, not {limit} ('integer below minimum value')",
+    )
+    return MIN_OUTPUT_TOKENS
 
 
 def takes_in_message(part: FilePart) -> bool:

@@ -3,7 +3,7 @@
 meaning (read with the Chat Completions `SettingsReader`).
 
     wire                                        core
-    max_output_tokens                           max_tokens (at least 16: `_rules`)
+    max_output_tokens                           max_tokens (raised to 16 if below: `_rules`)
     temperature, top_p                          temperature, top_p
     reasoning.effort, reasoning.summary         ReasoningConfig(effort=..., summary=...)
     text.format text / json_object              ResponseFormat(type=...)
@@ -38,7 +38,7 @@ from interlingua_chat_completions._settings import (
     encode_format,
     encode_tool_settings,
 )
-from interlingua_openai.responses._rules import check_max_output_tokens
+from interlingua_openai.responses._rules import fit_max_output_tokens
 from interlingua_openai.responses._wire import PROVIDER, RequestForms
 
 __all__ = ["MODELLED", "decode_settings", "encode_settings"]
@@ -69,8 +69,7 @@ def encode_settings(
     """The settings' body fields; what `options` keeps of them is taken out of it."""
     body = encode_tool_settings(request, report, _encode_tool_choice, has_tools=has_tools)
     if (limit := request.max_tokens) is not None:
-        check_max_output_tokens(limit)
-        body["max_output_tokens"] = limit
+        body["max_output_tokens"] = fit_max_output_tokens(limit, report)
     for name in ("temperature", "top_p"):
         if (value := getattr(request, name)) is not None:
             body[name] = value
