@@ -15,13 +15,14 @@ from conftest import corpus_files, require_corpus, round_trip_sharing_nothing
 from interlingua import Adapter, get_adapter
 from interlingua.testing import Interaction, load_cassette
 
-# adapter name -> (corpus folder, cassette provider, URL path of its endpoint)
+# adapter name -> (corpus folder, cassette provider, how its endpoint's URL path ends)
 ADAPTERS = {
     "anthropic": ("anthropic", "anthropic", "/v1/messages"),
     "openai": ("openai-chat", "openai", "/v1/chat/completions"),
     "openai-responses": ("openai-responses", "openai", "/v1/responses"),
     "mistral": ("mistral", "mistral", "/v1/chat/completions"),
     "groq": ("groq", "groq", "/openai/v1/chat/completions"),
+    "google": ("google", "google", ":generateContent"),
 }
 
 
@@ -33,7 +34,7 @@ def interactions(name: str) -> list[Interaction]:
     found = []
     for file in corpus_files(folder, "*.yaml"):
         for interaction in load_cassette(file).for_provider(provider):
-            if interaction.path == path and interaction.response.status == 200:
+            if (interaction.path or "").endswith(path) and interaction.response.status == 200:
                 found.append(interaction)
     return found
 

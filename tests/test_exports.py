@@ -181,8 +181,8 @@ def test_the_design_names_are_exported() -> None:
 def test_importing_the_core_imports_no_provider_sdk_no_yaml_and_no_server() -> None:
     code = (
         "import sys, interlingua, interlingua.client, interlingua.codec, interlingua.testing\n"
-        "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'httpx', 'httpx2', 'yaml',\n"
-        "         'starlette', 'uvicorn'}\n"
+        "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'google', 'httpx', 'httpx2',\n"
+        "         'yaml', 'starlette', 'uvicorn'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     result = subprocess.run(
@@ -207,11 +207,12 @@ def test_importing_the_shared_chat_completions_codec_imports_no_sdk() -> None:
 SDK_OF = {
     "interlingua-anthropic": {"anthropic"},
     "interlingua-chat-completions": set(),
+    "interlingua-google": {"google-genai"},
     "interlingua-groq": {"groq"},
     "interlingua-mistral": {"mistralai"},
     "interlingua-openai": {"openai"},
 }
-PROVIDER_SDKS = {"openai", "anthropic", "mistralai", "groq"}
+PROVIDER_SDKS = {"openai", "anthropic", "mistralai", "groq", "google-genai"}
 
 
 def test_each_distribution_installs_its_own_sdk_and_no_other() -> None:

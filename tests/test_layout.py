@@ -38,6 +38,8 @@ SKELETON = frozenset(
 EXTRA_MODULES = {
     # The stream encoder (gateways): `_stream` holds the decoder, and both do not fit in 450 lines.
     "interlingua_anthropic": frozenset({"_stream_encoder"}),
+    # The stream encoder, apart as above.
+    "interlingua_google": frozenset({"_stream_encoder"}),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one;
     # `<think>` tags split from content; tool calls in streams, read and written (numbered, or
     # whole); and the stream encoder, apart as above.

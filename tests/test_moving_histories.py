@@ -27,6 +27,7 @@ At every hop (`send`) the same history goes to the next provider, and:
 
 from __future__ import annotations
 
+import base64
 import copy
 import functools
 import json
@@ -39,6 +40,7 @@ from typing import Any, NamedTuple
 import pytest
 
 import interlingua_anthropic as anthropic_adapter
+import interlingua_google as google_adapter
 import interlingua_groq as groq_adapter
 import interlingua_mistral as mistral_adapter
 import interlingua_openai as openai_adapter
@@ -388,6 +390,8 @@ def marks(part: Any) -> list[str]:
     match part:
         case TextPart() | RefusalPart():
             return [part.text]
+        case ToolCallPart() if part.provider_data.get("google", {}).get("forms", {}).get("id"):
+            return [part.name]  # an id made for a call Gemini sent without one: never sent back
         case ToolCallPart():
             return [part.id]
         case FilePart():
@@ -473,6 +477,18 @@ def to_groq(
     request = ChatRequest(model=model, messages=tuple(history.messages), tools=tools)
     body, report = send(groq_adapter.encode_request, request, history, takes_reasoning_of="groq")
     check_groq_rules(body, history)
+    return body, report
+
+
+GEMINI_MODEL = "gemini-3-flash-preview"
+
+
+def to_google(history: ChatHistory, *tools: ToolSpec) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(model=GEMINI_MODEL, messages=tuple(history.messages), tools=tools)
+    body, report = send(
+        google_adapter.encode_request, request, history, takes_reasoning_of="google"
+    )
+    check_google_rules(body, history)
     return body, report
 
 
@@ -716,6 +732,34 @@ def check_responses_rules(body: dict[str, Any]) -> None:
     for call_id in calls:
         assert len(call_id) <= 64, call_id
         assert TOOL_CALL_ID.fullmatch(call_id), call_id
+
+
+def check_google_rules(body: dict[str, Any], history: ChatHistory) -> None:
+    """Gemini's rules (its API reference and thought-signatures guide): two roles,
+    no empty content, each function response named after a call, the first call
+    of each model turn signed (or sent unsigned as Gemini made it), no id made
+    here sent."""
+    made = {
+        part.id
+        for message in history
+        for part in message.tool_calls
+        if part.provider_data.get("google", {}).get("forms", {}).get("id") == "made"
+    }
+    called: dict[str | None, str] = {}
+    for content in body["contents"]:
+        assert content["role"] in {"user", "model"}
+        assert content["parts"], "Gemini refuses an empty content"
+        calls = [part for part in content["parts"] if "functionCall" in part]
+        for part in calls:
+            call = part["functionCall"]
+            assert call.get("id") not in made
+            called[call.get("id")] = call["name"]
+        for part in content["parts"]:
+            if "functionResponse" in part:
+                response = part["functionResponse"]
+                assert response["name"] == called[response.get("id")]
+                assert response.get("id") not in made
+    assert set(body) <= {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
 
 
 _LOSS_PATH = re.compile(
@@ -2010,3 +2054,97 @@ def test_a_legacy_function_call_and_its_result_go_back_to_chat_completions_paire
         {"role": "function", "name": "get_current_weather", "content": "72 F and sunny"},
     ]
     assert not report
+
+
+# --- Gemini ---
+
+# llm-gemini: gemini-2.5-flash thinks and calls `pelican_name_generator` without an id,
+# its thought signature on the call; streamed as one JSON array.
+PELICAN = "google/llm-gemini/test_tools.yaml"
+PELICAN_TOOL = ToolSpec(
+    name="pelican_name_generator",
+    description=None,
+    parameters={"properties": {}, "type": "object"},
+)
+
+
+def pelican_loop() -> ChatHistory:
+    """Gemini thinks and calls a tool with a signed call and no id; the
+    application runs it.
+
+    [0] user, [1] assistant by Gemini (thought, signed call), [2] tool.
+    """
+    first = recording(PELICAN, "google")[0]
+    history = ChatHistory(messages=[Message.user("Two names for a pet pelican")])
+    history.add_response(accumulate(google_adapter.decode_stream(first.response.json)))
+    (call,) = history.last_message.tool_calls
+    history.add_message(Message.tool_result(call.id, "Charles"))
+    return history
+
+
+def test_a_gemini_tool_loop_goes_to_every_api_and_back_to_gemini_signed_in_place() -> None:
+    history = pelican_loop()
+    (call,) = history.messages[1].tool_calls
+    signature = call.provider_data["google"]["fields"]["thoughtSignature"]
+
+    signed = "messages[1].parts[1].provider_data.google.fields.thoughtSignature"
+    for hop in (to_chat_completions, to_responses, to_mistral, to_groq):
+        body, report = hop(history, PELICAN_TOOL)
+        # Gemini's thought, and the signature on its call, each by name.
+        assert {("messages[1].parts[0]", "dropped"), (signed, "dropped")} <= set(losses(report))
+        assert signature not in json.dumps(body)
+    body, report = to_anthropic(history, PELICAN_TOOL, reasoning=None)
+    assert ("messages[1].parts[0]", "dropped") in losses(report)
+    body, report = to_google(history, PELICAN_TOOL)
+
+    assert not report
+    assert body["contents"][1]["parts"][1] == {
+        "functionCall": {"name": "pelican_name_generator", "args": {}},
+        "thoughtSignature": signature,
+    }
+    assert body["contents"][2] == {
+        "role": "user",
+        "parts": [
+            {
+                "functionResponse": {
+                    "name": "pelican_name_generator",
+                    "response": {"output": "Charles"},
+                }
+            }
+        ],
+    }
+
+
+def test_the_anthropic_tool_loop_goes_to_gemini_with_the_dummy_signature_reported() -> None:
+    history = fixed_version_loop()
+
+    body, report = to_google(history, FIXED_VERSION_TOOL)
+
+    assert losses(report) == [
+        ("messages[1].parts[0]", "dropped"),  # Anthropic's signed thinking
+        ("messages[1].parts[1]", "transformed"),  # the dummy thought signature
+    ]
+    (call,) = [part for part in body["contents"][1]["parts"] if "functionCall" in part]
+    assert call["functionCall"]["id"] == FIXED_VERSION_CALL
+    # Google's dummy `skip_thought_signature_validator`, base64 as the bytes field is.
+    assert base64.b64decode(call["thoughtSignature"]) == b"skip_thought_signature_validator"
+    result = body["contents"][2]["parts"][0]["functionResponse"]
+    assert (result["id"], result["name"]) == (FIXED_VERSION_CALL, "fixed_version")
+    assert body["tools"][0]["functionDeclarations"][0]["parametersJsonSchema"] == (
+        FIXED_VERSION_TOOL.parameters
+    )
+
+
+@pytest.mark.parametrize(
+    ("loop", "call_id"), [("mistral", MISTRAL_CALL), ("groq", GROQ_CALL)], ids=["mistral", "groq"]
+)
+def test_other_providers_tool_loops_go_to_gemini_under_their_own_ids(
+    loop: str, call_id: str
+) -> None:
+    history = mistral_loop() if loop == "mistral" else groq_weather_loop()
+
+    body, report = to_google(history, WEATHER_TOOL)
+
+    sent = json.dumps(body)
+    assert sent.count(call_id) == 2  # the call and its result
+    assert ("tools[0].strict", "dropped") in losses(report)

@@ -16,12 +16,15 @@ from urllib.parse import urlsplit
 
 import anthropic
 import groq
+import httpx2
 import openai
 import pytest
 import vcr
+from google import genai
 from mistralai.client import Mistral
 
 import interlingua_anthropic
+import interlingua_google
 import interlingua_groq
 import interlingua_mistral
 import interlingua_openai
@@ -45,6 +48,7 @@ KEYS = {
     "anthropic": "sk-ant-api03-" + "Zy9xWv6uTs3rQp0oNm7lKj4iHg1fEd8c" * 2,
     "mistral": "Qw3eRt6yUi9oPa2sDf5gHj8kLz1xCv4b",
     "groq": "gsk_" + "Mn7bVc4xZl1kJh8gFd5sAp2oIu9yTr6e",
+    "google": "AIza" + "Sy3kLm9Qw2eRt5yUi8oPa1sDf4gHj7kL0zX",
 }
 
 
@@ -80,6 +84,13 @@ PROVIDERS = {
         lambda url, key: interlingua_groq.GroqClient(groq.Groq(api_key=key, base_url=url)),
         ("groq/raw_think_answer.json", "groq/stream_reasoning_usage.json"),
     ),
+    "google": Provider(
+        interlingua_google,
+        lambda url, key: interlingua_google.GoogleClient(
+            genai.Client(api_key=key, http_options={"base_url": url, "api_version": "v1beta"})
+        ),
+        ("google/image_input.json", "google/stream_parallel_tool_calls.json"),
+    ),
 }
 
 
@@ -110,6 +121,9 @@ def conversation(provider: Provider, client: Any) -> list[ChatResponse]:
     for interaction in interactions_of(provider):
         assert interaction.request is not None
         request = provider.codec.decode_request(interaction.request.json)
+        if provider.codec is interlingua_google:  # Gemini's model is in the URL
+            model = urlsplit(interaction.request.url).path.rpartition("/")[2].partition(":")[0]
+            request = request.model_copy(update={"model": model})
         if interaction.is_stream:
             answers.append(accumulate(client.stream(request)))
         else:
@@ -149,7 +163,8 @@ def test_the_credentials_reach_the_server_and_never_the_cassette(
         conversation(provider, provider.client(server.base_url, KEYS[name]))
 
     sent_headers = server.received[0].headers
-    assert KEYS[name] in (sent_headers.get("authorization", "") + sent_headers.get("x-api-key", ""))
+    credentials = ("authorization", "x-api-key", "x-goog-api-key")
+    assert KEYS[name] in "".join(sent_headers.get(header, "") for header in credentials)
     text = path.read_text()
     assert KEYS[name] not in text
     assert SECRET_RESPONSE_HEADERS["set-cookie"] not in text
@@ -158,7 +173,7 @@ def test_the_credentials_reach_the_server_and_never_the_cassette(
     check_no_secrets(path)
     for interaction in load_cassette(path).interactions:
         assert interaction.request is not None
-        assert {"authorization", "x-api-key", "cookie"}.isdisjoint(interaction.request.headers)
+        assert {*credentials, "cookie"}.isdisjoint(interaction.request.headers)
         assert "set-cookie" not in interaction.response.headers
         assert interaction.response.headers["openai-project"] == (MASK,)
 
@@ -233,3 +248,21 @@ def test_new_episodes_replays_what_matches_and_records_the_rest(tmp_path: Path) 
     kept = load_cassette(path).interactions
     assert [i.request.json for i in kept] == cassette.sent  # type: ignore[union-attr]
     assert [i.is_stream for i in kept] == [False, True]
+
+
+def test_a_key_in_the_url_is_masked_in_the_cassette(tmp_path: Path) -> None:
+    (interaction,) = load_cassette(FIXTURES / "google/image_input.json").interactions
+    assert interaction.request is not None
+    key, path = KEYS["google"], tmp_path / "google.json"
+    answers = {("POST", urlsplit(interaction.request.url).path): [interaction.response]}
+    with ProviderServer(answers) as server, record(path), httpx2.Client() as http:
+        # The Gemini API takes its key in the query too (`?key=`), as curl users send it.
+        url = server.base_url + urlsplit(interaction.request.url).path + f"?key={key}&alt=json"
+        http.post(url, json=interaction.request.json)
+
+    assert len(server.received) == 1  # the request went out (its query, the key in it)
+    (kept,) = load_cassette(path).interactions
+    assert kept.request is not None
+    assert kept.request.url.endswith(f"?key={MASK}&alt=json")
+    assert key not in path.read_text()
+    check_no_secrets(path)

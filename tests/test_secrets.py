@@ -84,6 +84,37 @@ LEAKS = [
         id="a Groq key in an answer",
     ),
     pytest.param(
+        {"headers": {"x-goog-api-key": fake_key("AIzaSy")}},
+        {},
+        "interactions[0].request.headers.x-goog-api-key",
+        "an API key",
+        id="a Google key header",
+    ),
+    pytest.param(
+        {
+            "url": "https://generativelanguage.googleapis.com/v1beta/models?key="
+            + fake_key("AIzaSy")
+        },
+        {},
+        "interactions[0].request.url",
+        "a Google API key",
+        id="a Google key in the URL",
+    ),
+    pytest.param(
+        {"url": "https://example.com/v1beta/models?key=" + fake_key("", "Qw3eRt6yUi9oPa2sDf5g")},
+        {},
+        "interactions[0].request.url.query.key",
+        "an API key",
+        id="a key of any shape in the query",
+    ),
+    pytest.param(
+        {"json": {"note": "my key is " + fake_key("AIzaSy")}},
+        {},
+        "interactions[0].request.body",
+        "a Google API key",
+        id="a Google key in a body",
+    ),
+    pytest.param(
         {},
         {"headers": {"set-cookie": "__cf_bm=Zm9vYmFyYmF6cXV4cXV1eA; path=/; HttpOnly"}},
         "interactions[0].response.headers.set-cookie",

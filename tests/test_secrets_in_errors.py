@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import httpx2
 import pytest
+from google import genai
 from mistralai.client import Mistral
 
 from conftest import fake_key, recorded
@@ -26,12 +27,15 @@ from interlingua import ChatRequest, Message, ProviderConnectionError, ProviderE
 from interlingua._sdk_errors import MASK
 from interlingua.client import AsyncChatClient, ChatClient
 from interlingua_anthropic import AnthropicClient, AsyncAnthropicClient
+from interlingua_google import AsyncGoogleClient, GoogleClient
 from interlingua_groq import AsyncGroqClient, GroqClient
 from interlingua_mistral import AsyncMistralClient, MistralClient
 from interlingua_openai import AsyncOpenAIClient, OpenAIClient
 from interlingua_openai.responses import AsyncOpenAIResponsesClient, OpenAIResponsesClient
 
 KEY = fake_key("sk-test-SECRET-", "4f9a2c7e1b8d3f6a0c5e")
+# Google's keys have a shape of their own (`AIza...`), which the secret check knows.
+GOOGLE_KEY = fake_key("AIzaSyTEST", "4f9a2c7e1b8d3f6a0c5e")
 REQUEST = ChatRequest(model="m", max_tokens=16, messages=(Message.user("Hi"),))
 Handler = Callable[[Any], Any]
 
@@ -51,6 +55,10 @@ CLIENTS: dict[str, Callable[[Handler], ChatClient]] = {
     ),
     # mistralai's option for its HTTP client is `client`, which names the SDK client here.
     "mistral": lambda h: MistralClient(Mistral(api_key=KEY, client=_httpx2(h))),
+    # google-genai takes an HTTP client of its own in its `http_options`.
+    "google": lambda h: GoogleClient(
+        genai.Client(api_key=GOOGLE_KEY, http_options={"httpx_client": _httpx2(h)})
+    ),
 }
 # Where each SDK's stream answer comes from, for the logged exchange.
 STREAMS = {
@@ -59,6 +67,7 @@ STREAMS = {
     "openai-responses": "openai/responses_stream_reasoning.json",
     "groq": "groq/stream_reasoning_usage.json",
     "mistral": "mistral/stream_parallel_tool_calls.json",
+    "google": "google/stream_parallel_tool_calls.json",
 }
 
 
@@ -70,14 +79,28 @@ def http_of(provider: str) -> Any:
 REQUEST_IDS = {"x-request-id": "req_1", "request-id": "req_1", "mistral-correlation-id": "req_1"}
 
 
+def key_of(provider: str) -> str:
+    return GOOGLE_KEY if provider == "google" else KEY
+
+
+def credential(request: Any) -> str | None:
+    """The credential header a request carried."""
+    headers = request.headers
+    return headers.get("authorization") or headers.get("x-api-key") or headers.get("x-goog-api-key")
+
+
 def echoing(provider: str, status: int = 401) -> Callable[[Any], Any]:
     """An answer whose error message quotes the request's credential header back."""
 
     def answer(request: Any) -> Any:
-        header = request.headers.get("authorization") or request.headers.get("x-api-key")
-        message = f"invalid credentials in header: {header}"
-        body = {"type": "error", "error": {"type": "authentication_error", "message": message}}
-        if provider != "anthropic":
+        message = f"invalid credentials in header: {credential(request)}"
+        body: dict[str, Any] = {
+            "type": "error",
+            "error": {"type": "authentication_error", "message": message},
+        }
+        if provider == "google":
+            body = {"error": {"code": status, "message": message, "status": "UNAUTHENTICATED"}}
+        elif provider != "anthropic":
             body = {"error": {"message": message, "type": "invalid_request_error", "code": None}}
         return http_of(provider).Response(status, json=body, headers=REQUEST_IDS)
 
@@ -95,11 +118,12 @@ def shown(error: BaseException) -> str:
 
 @pytest.mark.parametrize("provider", list(CLIENTS))
 def test_a_client_built_with_a_key_shows_none(provider: str) -> None:
+    key = key_of(provider)
     client = CLIENTS[provider](echoing(provider))
-    assert KEY not in repr(client)
-    assert KEY not in str(client)
-    assert KEY not in repr(client.sdk)
-    assert KEY not in repr(vars(client))
+    assert key not in repr(client)
+    assert key not in str(client)
+    assert key not in repr(client.sdk)
+    assert key not in repr(vars(client))
 
 
 @pytest.mark.parametrize(
@@ -110,19 +134,21 @@ def test_a_client_built_with_a_key_shows_none(provider: str) -> None:
         ("openai-responses", lambda: AsyncOpenAIResponsesClient(api_key=KEY)),
         ("groq", lambda: AsyncGroqClient(api_key=KEY)),
         ("mistral", lambda: AsyncMistralClient(api_key=KEY)),
+        ("google", lambda: AsyncGoogleClient(api_key=GOOGLE_KEY)),
     ],
 )
 def test_an_async_client_built_with_a_key_shows_none(
     provider: str, build: Callable[[], AsyncChatClient]
 ) -> None:
     client = build()
-    assert KEY not in repr(client)
-    assert KEY not in repr(client.sdk)
+    assert key_of(provider) not in repr(client)
+    assert key_of(provider) not in repr(client.sdk)
 
 
 @pytest.mark.parametrize("provider", list(CLIENTS))
 @pytest.mark.parametrize("stream", [False, True], ids=["complete", "stream"])
 def test_an_error_answer_that_echoes_the_key_shows_it_masked(provider: str, stream: bool) -> None:
+    key = key_of(provider)
     client = CLIENTS[provider](echoing(provider))
     with pytest.raises(ProviderError) as caught:
         client.stream(REQUEST) if stream else client.complete(REQUEST)
@@ -130,14 +156,14 @@ def test_an_error_answer_that_echoes_the_key_shows_it_masked(provider: str, stre
     assert error.status == 401
     assert error.message == f"invalid credentials in header: {MASK}"  # "Bearer <key>" whole
     assert error.request_id == "req_1"
-    assert KEY not in shown(error)
-    assert KEY not in json.dumps(error.body)
+    assert key not in shown(error)
+    assert key not in json.dumps(error.body)
     # The SDK's exception under it: its text, its text fields and the traceback.
     cause = error.__cause__
     assert cause is not None
-    assert KEY not in str(cause)
-    assert KEY not in "".join(traceback.format_exception(cause))
-    assert not [name for name, value in vars(cause).items() if KEY in json.dumps(value, default=str)
+    assert key not in str(cause)
+    assert key not in "".join(traceback.format_exception(cause))
+    assert not [name for name, value in vars(cause).items() if key in json.dumps(value, default=str)
                 and isinstance(value, str | dict | list)]  # fmt: skip
 
 
@@ -146,12 +172,11 @@ def test_a_connection_error_that_names_the_key_shows_it_masked(provider: str) ->
     http = http_of(provider)
 
     def refuse(request: Any) -> Any:
-        header = request.headers.get("authorization") or request.headers.get("x-api-key")
-        raise http.ConnectError(f"proxy refused {header}", request=request)
+        raise http.ConnectError(f"proxy refused {credential(request)}", request=request)
 
     with pytest.raises(ProviderConnectionError) as caught:
         CLIENTS[provider](refuse).complete(REQUEST)
-    assert KEY not in shown(caught.value)
+    assert key_of(provider) not in shown(caught.value)
     assert MASK in shown(caught.value)
 
 
@@ -164,7 +189,7 @@ def test_no_log_line_of_an_exchange_holds_the_key(
     sent: list[Any] = []
 
     def serve(request: Any) -> Any:
-        sent.append(request.headers.get("authorization") or request.headers.get("x-api-key"))
+        sent.append(credential(request))
         return http_of(provider).Response(200, headers=answer.replay_headers(), content=answer.body)
 
     caplog.set_level(logging.DEBUG)
@@ -172,8 +197,9 @@ def test_no_log_line_of_an_exchange_holds_the_key(
     with pytest.raises(ProviderError):
         CLIENTS[provider](echoing(provider)).complete(REQUEST)
 
-    assert KEY in sent[0]  # the key did go out, in its header
+    key = key_of(provider)
+    assert key in sent[0]  # the key did go out, in its header
     assert caplog.records, "the SDKs log their requests at DEBUG"
     for record in caplog.records:
-        assert KEY not in record.getMessage(), (record.name, record.getMessage())
-        assert KEY not in repr(record.args)
+        assert key not in record.getMessage(), (record.name, record.getMessage())
+        assert key not in repr(record.args)

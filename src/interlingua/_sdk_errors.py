@@ -18,24 +18,36 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from interlingua._errors import ProviderError
 
 __all__ = [
     "CREDENTIAL_HEADERS",
+    "CREDENTIAL_PARAMS",
     "MASK",
     "error_headers",
     "mask_secrets",
     "request_id",
     "retry_after",
     "sent_secrets",
+    "status_code",
 ]
 
 MASK = "[redacted]"
 
 # The headers a provider's SDK sends its key in (OpenAI, Groq, Mistral: a bearer
-# token; Anthropic: `x-api-key` or a bearer token; Azure: `api-key`).
-CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key")
+# token; Anthropic: `x-api-key` or a bearer token; Azure: `api-key`; Google:
+# `x-goog-api-key`, or the `key` of the URL's query).
+CREDENTIAL_HEADERS = (
+    "authorization",
+    "proxy-authorization",
+    "x-api-key",
+    "api-key",
+    "x-goog-api-key",
+)
+# The query parameters a key may travel in (the Gemini API's `?key=`).
+CREDENTIAL_PARAMS = ("key",)
 # Shorter values are no key (`Bearer x` in a test), and masking them would mangle text.
 _SHORTEST_SECRET = 8
 
@@ -48,6 +60,13 @@ def error_headers(exc: BaseException) -> Mapping[str, str]:
     if headers is None:
         headers = getattr(exc, "headers", None)
     return headers if isinstance(headers, Mapping) else {}
+
+
+def status_code(exc: BaseException) -> int | None:
+    """The HTTP status of an SDK's status error: its `status_code` (openai,
+    anthropic, groq, mistralai)."""
+    found = getattr(exc, "status_code", None)
+    return found if isinstance(found, int) else None
 
 
 def request_id(exc: BaseException) -> str | None:
@@ -96,7 +115,7 @@ def sent_secrets(exc: BaseException) -> list[str]:
     headers = getattr(request, "headers", None)
     if not isinstance(headers, Mapping):
         return []
-    secrets = []
+    secrets = list(_query_secrets(getattr(request, "url", None)))
     for name in CREDENTIAL_HEADERS:
         value = headers.get(name)
         if not isinstance(value, str):
@@ -109,13 +128,24 @@ def sent_secrets(exc: BaseException) -> list[str]:
     return sorted(set(secrets), key=len, reverse=True)
 
 
+def _query_secrets(url: Any) -> Iterator[str]:
+    """The keys in a request URL's query (`?key=...`)."""
+    for name, value in parse_qsl(urlsplit(str(url or "")).query):
+        if name in CREDENTIAL_PARAMS and len(value) >= _SHORTEST_SECRET:
+            yield value
+
+
 def _request(exc: BaseException) -> Any:
     try:  # httpx's and httpx2's errors raise when they were made without one
         request = getattr(exc, "request", None)
     except RuntimeError:
         request = None
-    if request is None:  # mistralai: the answer's request
-        request = getattr(getattr(exc, "raw_response", None), "request", None)
+    for answer in ("raw_response", "response"):  # mistralai, google-genai: the answer's request
+        if request is None:
+            try:
+                request = getattr(getattr(exc, answer, None), "request", None)
+            except RuntimeError:
+                request = None
     return request
 
 

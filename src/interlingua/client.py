@@ -97,6 +97,12 @@ class Endpoint:
     # Whether a stream payload is the last of a whole stream (Anthropic's
     # `message_stop`); None where `[DONE]` ends the streams (Chat Completions).
     last_payload: Callable[[Any], bool] | None = None
+    # The path for a request sent streamed or not, where it depends on the
+    # request (Gemini: the model and the method are in the URL); None: `path`.
+    target: Callable[[ChatRequest, bool], str] | None = None
+
+    def path_for(self, request: ChatRequest, *, stream: bool) -> str:
+        return self.path if self.target is None else self.target(request, stream)
 
     def body(
         self, request: ChatRequest, report: TranslationReport | None, *, stream: bool
@@ -133,8 +139,7 @@ class SDKBinding:
     decode_error: Callable[[int | None, Any], ProviderError]
     # The status error's body as the provider sent it.
     error_body: Callable[[Any], Any]
-    # An SDK exception raised while reading a stream, as the payload of the
-    # error event it stands for; None when it is no such thing.
+    # An SDK exception raised in a stream, as its error event's payload (or None).
     in_stream_payload: Callable[[Exception], Any | None]
     # The SDK's stream classes, for its generic `post`.
     stream_cls: Any = None
@@ -146,6 +151,8 @@ class SDKBinding:
     request_id: Callable[[Exception], str | None] = _sdk_errors.request_id
     # `SDKOptions` as the arguments of the SDK client's constructor.
     options: Callable[[SDKOptions], dict[str, Any]] = stainless_options
+    # The HTTP status a status error carries (google-genai names it `code`).
+    status_code: Callable[[Exception], int | None] = _sdk_errors.status_code
 
     def post(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any:
         """The answer to `body` posted to `path`: its JSON, or its stream."""
@@ -178,9 +185,11 @@ class SDKBinding:
         try:
             yield
         except self.status_error as exc:
-            error = self.decode_error(getattr(exc, "status_code", None), self.error_body(exc))
+            error = self.decode_error(self.status_code(exc), self.error_body(exc))
             error.request_id = error.request_id or self.request_id(exc)
-            error.retry_after = _sdk_errors.retry_after(_sdk_errors.error_headers(exc))
+            # The answer's header, else what its body said (Google's `RetryInfo`).
+            waited = _sdk_errors.retry_after(_sdk_errors.error_headers(exc))
+            error.retry_after = waited if waited is not None else error.retry_after
             _sdk_errors.mask_secrets(error, exc, _sdk_errors.sent_secrets(exc))
             raise error from exc
         except self.connection_error as exc:
@@ -333,7 +342,8 @@ class ChatClient:
         """The whole answer to `request`."""
         body = self.endpoint.body(request, report, stream=False)
         with self.binding.errors(self.endpoint.provider):
-            answer = self.binding.post(self.sdk, self.endpoint.path, body, stream=False)
+            path = self.endpoint.path_for(request, stream=False)
+            answer = self.binding.post(self.sdk, path, body, stream=False)
         return self.endpoint.decode_response(answer)
 
     def stream(
@@ -345,7 +355,8 @@ class ChatClient:
         """
         body = self.endpoint.body(request, report, stream=True)
         with self.binding.errors(self.endpoint.provider):
-            response = self.binding.post(self.sdk, self.endpoint.path, body, stream=True)
+            path = self.endpoint.path_for(request, stream=True)
+            response = self.binding.post(self.sdk, path, body, stream=True)
         return EventStream(self._events(response), response)
 
     def _events(self, response: Any) -> Iterator[StreamEvent]:
@@ -390,7 +401,8 @@ class AsyncChatClient:
         """The whole answer to `request`."""
         body = self.endpoint.body(request, report, stream=False)
         with self.binding.errors(self.endpoint.provider):
-            answer = await self.binding.post_async(self.sdk, self.endpoint.path, body, stream=False)
+            path = self.endpoint.path_for(request, stream=False)
+            answer = await self.binding.post_async(self.sdk, path, body, stream=False)
         return self.endpoint.decode_response(answer)
 
     async def stream(
@@ -404,7 +416,7 @@ class AsyncChatClient:
         body = self.endpoint.body(request, report, stream=True)
         with self.binding.errors(self.endpoint.provider):
             response = await self.binding.post_async(
-                self.sdk, self.endpoint.path, body, stream=True
+                self.sdk, self.endpoint.path_for(request, stream=True), body, stream=True
             )
         return AsyncEventStream(self._events(response), response)
 

@@ -6,8 +6,9 @@ out to the network as usual, and each answer is read whole and kept; on
 leaving, the interactions are written to `path` (`write_cassette`: `.json`
 the project's format, `.yaml` a vcrpy cassette). The credentials are never
 written: `authorization`, `proxy-authorization`, `x-api-key`, `api-key`,
-`cookie` and `set-cookie` are removed, and with `mask_ids` (the default) the
-organisation and project ids are replaced by `MASK`.
+`x-goog-api-key`, `cookie` and `set-cookie` are removed, a key in the URL's
+query (the Gemini API's `?key=`) becomes `MASK`, and with `mask_ids` (the
+default) the organisation and project ids are replaced by `MASK`.
 
 The hook is each library's HTTP transport (`HTTPTransport.handle_request` and
 its async twin), above the pools that respx patches: a response that a
@@ -24,14 +25,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 from unittest import mock
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from interlingua._sdk_errors import CREDENTIAL_HEADERS
+from interlingua._sdk_errors import CREDENTIAL_HEADERS, CREDENTIAL_PARAMS
 from interlingua.codec import json_or_text
 from interlingua.testing._records import Interaction, RecordedRequest, RecordedResponse, parse_sse
 from interlingua.testing._replay import REPLAYED
 from interlingua.testing._write import cassette_format, write_cassette
 
-__all__ = ["MASK", "MASKED_HEADERS", "REMOVED_HEADERS", "Recorder", "record"]
+__all__ = ["MASK", "MASKED_HEADERS", "REMOVED_HEADERS", "Recorder", "record", "scrubbed_url"]
 
 REMOVED_HEADERS = frozenset({*CREDENTIAL_HEADERS, "cookie", "set-cookie"})
 """Headers never written: the credentials a request carries and the cookies."""
@@ -146,7 +148,7 @@ class Recorder:
             Interaction(
                 request=RecordedRequest(
                     method=request.method.upper(),
-                    url=str(request.url),
+                    url=scrubbed_url(str(request.url)),
                     headers=self._scrubbed(request.headers),
                     body=body or None,
                     json=_json(body),
@@ -180,6 +182,20 @@ def record(
     """A `Recorder` writing to `path` (`.json`: the project's format, `.yaml`:
     a vcrpy cassette); enter it to record."""
     return Recorder(path, mask_ids=mask_ids, remove_headers=remove_headers)
+
+
+def scrubbed_url(url: str) -> str:
+    """`url` with the value of each key in its query (`?key=...`) as `MASK`."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if not any(name in CREDENTIAL_PARAMS for name, _ in pairs):
+        return url
+    query = urlencode(
+        [(name, MASK if name in CREDENTIAL_PARAMS else value) for name, value in pairs]
+    )
+    return urlunsplit(parts._replace(query=query))
 
 
 def _json(body: bytes) -> Any | None:

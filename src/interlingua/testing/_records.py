@@ -37,7 +37,11 @@ _PROVIDERS_BY_HOST: dict[str, str] = {
     "api.anthropic.com": "anthropic",
     "api.mistral.ai": "mistral",
     "api.groq.com": "groq",
+    "generativelanguage.googleapis.com": "google",
+    "aiplatform.googleapis.com": "google",
 }
+# Vertex AI's hosts are regional: `<region>-aiplatform.googleapis.com`.
+_REGIONAL_HOSTS: dict[str, str] = {"-aiplatform.googleapis.com": "google"}
 
 # The body is replayed already decoded, so its recorded framing no longer holds.
 _NOT_REPLAYED = frozenset({"content-encoding", "content-length", "transfer-encoding", "set-cookie"})
@@ -128,8 +132,8 @@ class Interaction:
 
     @property
     def provider(self) -> str | None:
-        """`openai`, `anthropic`, `mistral` or `groq` by host; None for any other host."""
-        return _PROVIDERS_BY_HOST.get(self.host or "")
+        """`openai`, `anthropic`, `mistral`, `groq` or `google` by host; None for any other host."""
+        return provider_of_host(self.host or "")
 
     @property
     def is_stream(self) -> bool:
@@ -150,6 +154,13 @@ class Cassette:
             known = ", ".join(sorted(_PROVIDERS_BY_HOST.values()))
             raise ValueError(f"unknown provider {name!r}; known: {known}")
         return tuple(i for i in self.interactions if i.provider == name)
+
+
+def provider_of_host(host: str) -> str | None:
+    """The provider whose API `host` is (a Vertex AI region's host too), or None."""
+    if (provider := _PROVIDERS_BY_HOST.get(host)) is not None:
+        return provider
+    return next((name for suffix, name in _REGIONAL_HOSTS.items() if host.endswith(suffix)), None)
 
 
 def parse_sse(text: str) -> tuple[SSEEvent, ...]:

@@ -2,11 +2,12 @@
 
 `find_secrets(cassette)` lists each place of a cassette (a file any format
 `load_cassette` reads, or a `Cassette`) that holds a secret: an API key of
-OpenAI (`sk-...`), Anthropic (`sk-ant-...`) or Groq (`gsk_...`) anywhere in
-a URL, a header or a body; a bearer token; a credential header
-(`authorization`, `x-api-key`, `api-key`: the only place a Mistral key, which
-has no prefix, can be told) or a cookie (`cookie`, `set-cookie`) with a value
-that is not a placeholder. `check_no_secrets(*cassettes)` raises
+OpenAI (`sk-...`), Anthropic (`sk-ant-...`), Groq (`gsk_...`) or Google
+(`AIza...`) anywhere in a URL, a header or a body; a bearer token; a
+credential header (`authorization`, `x-api-key`, `api-key`, `x-goog-api-key`:
+the only place a Mistral key, which has no prefix, can be told), a `key` in
+a URL's query (the Gemini API's) or a cookie (`cookie`, `set-cookie`) with a
+value that is not a placeholder. `check_no_secrets(*cassettes)` raises
 `CassetteError` listing every finding.
 
 A placeholder is a value that says it is one (`test-key`, `REDACTED`,
@@ -19,19 +20,23 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlsplit
 
 from interlingua._errors import CassetteError
-from interlingua._sdk_errors import CREDENTIAL_HEADERS
+from interlingua._sdk_errors import CREDENTIAL_HEADERS, CREDENTIAL_PARAMS
 from interlingua.testing._cassette import load_cassette
 from interlingua.testing._records import Cassette, Headers
 
 __all__ = ["SecretFinding", "check_no_secrets", "find_secrets"]
 
 # Most specific first: an Anthropic key also starts with `sk-`.
+# Google's API keys: `AIza` and 35 more characters of [0-9A-Za-z_-].
+_GOOGLE_KEY = re.compile(r"AIza[0-9A-Za-z_-]{35}")
 _KEYS = (
     ("an Anthropic API key", re.compile(r"sk-ant-[A-Za-z0-9_-]{20,}")),
     ("an OpenAI API key", re.compile(r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
     ("a Groq API key", re.compile(r"gsk_[A-Za-z0-9]{20,}")),
+    ("a Google API key", _GOOGLE_KEY),
     ("a bearer token", re.compile(r"\bBearer\s+([A-Za-z0-9._~+/=-]{12,})", re.IGNORECASE)),
 )
 # What each header the SDKs send a key in (`CREDENTIAL_HEADERS`), or a cookie, holds.
@@ -70,6 +75,7 @@ def find_secrets(cassette: str | os.PathLike[str] | Cassette) -> list[SecretFind
         if interaction.request is not None:
             request = interaction.request
             findings += _in_text(path, f"{where}.request.url", request.url)
+            findings += _in_query(path, f"{where}.request.url", request.url)
             findings += _in_headers(path, f"{where}.request.headers", request.headers)
             findings += _in_text(path, f"{where}.request.body", _text(request.body))
         response = interaction.response
@@ -94,6 +100,14 @@ def _in_headers(path: str, where: str, headers: Headers) -> Iterator[SecretFindi
                 yield SecretFinding(path, f"{where}.{name}", kind)
             else:
                 yield from _in_text(path, f"{where}.{name}", value)
+
+
+def _in_query(path: str, where: str, url: str) -> Iterator[SecretFinding]:
+    """A key in the URL's query (`?key=...`), whatever its shape (one shaped like
+    Google's is found in the URL's text already)."""
+    for name, value in parse_qsl(urlsplit(url).query):
+        if name in CREDENTIAL_PARAMS and _is_secret(value) and not _GOOGLE_KEY.search(value):
+            yield SecretFinding(path, f"{where}.query.{name}", "an API key")
 
 
 def _in_text(path: str, where: str, text: str) -> Iterable[SecretFinding]:

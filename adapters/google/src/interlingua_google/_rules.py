@@ -1,0 +1,77 @@
+"""What Gemini accepts, in one place: each rule with Google's words.
+
+- Reasoning goes back to the provider that made it only: another
+  provider's is left out and reported (its signature would be refused).
+- Gemini 3 refuses a function-calling turn whose first call carries no
+  thought signature ("Function call is missing a thought_signature", 400).
+  For a history made elsewhere Google's thought-signatures guide says: "you
+  can set the following dummy signatures of either
+  `context_engineering_is_the_way_to_go` or `skip_thought_signature_validator`"
+  in place of a signature Gemini made; the encoder sets the second on the
+  first call of each model turn that has none, and reports it. The field is
+  bytes, so its JSON value is the base64 of that text.
+- Tool-call ids made here for calls Gemini sent without one never go to
+  Google; calls and results from elsewhere keep their ids (the API takes any).
+- A tool result must name its function (`functionResponse.name` is
+  required): the name is found from the call it answers.
+- A file by id points into another provider's store: left out.
+- Another provider's opaque blocks go back to that provider only.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from interlingua import FilePart, OpaquePart, ReasoningPart
+from interlingua_google._wire import PROVIDER
+
+__all__ = [
+    "DUMMY_SIGNATURE",
+    "SIGNATURE_FILLED",
+    "file_left_out",
+    "opaque_left_out",
+    "reasoning_left_out",
+    "unsent_file_fields",
+]
+
+# Quirk: Google's thought-signatures guide, "FAQs", gives dummy signatures for a call that
+# did not come from Gemini; `thoughtSignature` is bytes, base64 on the JSON wire (pydantic-ai's
+# recorded Gemini 3 call sends `Y29udGV4dF9lbmdpbmVlcmluZ19pc190aGVfd2F5X3RvX2dv`, the other one).
+DUMMY_SIGNATURE = base64.b64encode(b"skip_thought_signature_validator").decode("ascii")
+SIGNATURE_FILLED = (
+    "a call made elsewhere carries no thought signature, which Gemini 3 requires of "
+    "the first call of a turn; sent with the dummy signature 'skip_thought_signature_validator' "
+    "that Google's thought-signatures guide gives for histories from other models"
+)
+
+
+def reasoning_left_out(part: ReasoningPart) -> str | None:
+    if part.provider != PROVIDER:
+        made_by = part.provider or "an unknown provider"
+        return f"reasoning made by {made_by} goes back to {made_by} only"
+    if part.redacted_data is not None:
+        return "redacted reasoning has no Gemini form"
+    return None
+
+
+def opaque_left_out(part: OpaquePart) -> str | None:
+    if part.provider == PROVIDER:
+        return None
+    return f"a {part.provider} block ({part.block_type}) goes back to {part.provider} only"
+
+
+def file_left_out(part: FilePart) -> str | None:
+    if part.file_id is not None:
+        store = part.provider or "another provider"
+        return f"a file id of {store}'s file store; Gemini takes files by URI or inline"
+    return None
+
+
+def unsent_file_fields(part: FilePart) -> list[tuple[str, str]]:
+    """The fields of a file part Gemini has no place for."""
+    unsent = []
+    if part.filename is not None:
+        unsent.append(("filename", "Gemini takes no file name with a part"))
+    if part.detail is not None:
+        unsent.append(("detail", "Gemini has no detail setting per part"))
+    return unsent
