@@ -190,3 +190,14 @@ def test_connect_leaves_the_sdk_its_environment(monkeypatch: pytest.MonkeyPatch)
     client = get_client_class("openai").connect(SDKOptions())
     assert str(client.sdk.base_url) == "http://127.0.0.1:9/env/"
     assert client.sdk.api_key == fake_key("sk-")
+
+
+def test_connect_gives_google_its_http_options() -> None:
+    options = SDKOptions(
+        api_key=fake_key("AIza"), base_url="http://127.0.0.1:9/g/", timeout=2.5, max_retries=0
+    )
+    client = get_client_class("google").connect(options)
+    api = client.sdk._api_client
+    assert api.api_key == options.api_key
+    http = api._http_options
+    assert (http.base_url, http.timeout, http.retry_options.attempts) == (options.base_url, 2500, 1)

@@ -28,10 +28,17 @@ from typing import Any
 import httpx
 import httpx2
 from google import genai
-from google.genai import _transformers, errors
+from google.genai import _transformers, errors, types
 
 from interlingua import ChatRequest
-from interlingua.client import AsyncChatClient, ChatClient, Endpoint, SDKBinding, sdk_client
+from interlingua.client import (
+    AsyncChatClient,
+    ChatClient,
+    Endpoint,
+    SDKBinding,
+    SDKOptions,
+    sdk_client,
+)
 from interlingua.codec import wire_model
 from interlingua_google._errors import decode_error
 from interlingua_google._request import encode_request
@@ -152,6 +159,23 @@ def _status(exc: Exception) -> int | None:
     return code if isinstance(code, int) else None
 
 
+def _options(options: SDKOptions) -> dict[str, Any]:
+    """`SDKOptions` as `genai.Client`'s arguments: the base URL, the timeout (in
+    milliseconds) and the attempts (one more than the retries) go in its `http_options`."""
+    http = {
+        "base_url": options.base_url,
+        "timeout": None if options.timeout is None else round(options.timeout * 1000),
+        "retry_options": None
+        if options.max_retries is None
+        else types.HttpRetryOptions(attempts=options.max_retries + 1),
+    }
+    given: dict[str, Any] = {
+        "api_key": options.api_key,
+        "http_options": types.HttpOptions(**{k: v for k, v in http.items() if v is not None}),
+    }
+    return {name: value for name, value in given.items() if value is not None}
+
+
 SDK = SDKBinding(
     status_error=errors.APIError,
     # The SDK lets its HTTP library's errors through (after its retries, if any).
@@ -161,6 +185,7 @@ SDK = SDKBinding(
     in_stream_payload=_in_stream_payload,
     transport=_RawCalls(),
     status_code=_status,
+    options=_options,
 )
 
 
