@@ -161,18 +161,16 @@ def _status(exc: Exception) -> int | None:
 
 def _options(options: SDKOptions) -> dict[str, Any]:
     """`SDKOptions` as `genai.Client`'s arguments: the base URL, the timeout (in
-    milliseconds) and the attempts (one more than the retries) go in its `http_options`."""
-    http = {
-        "base_url": options.base_url,
-        "timeout": None if options.timeout is None else round(options.timeout * 1000),
-        "retry_options": None
-        if options.max_retries is None
-        else types.HttpRetryOptions(attempts=options.max_retries + 1),
-    }
-    given: dict[str, Any] = {
-        "api_key": options.api_key,
-        "http_options": types.HttpOptions(**{k: v for k, v in http.items() if v is not None}),
-    }
+    milliseconds) and the attempts (one more than the retries) go in its
+    `http_options`, where None is the SDK's default."""
+    timeout = options.timeout
+    retries = options.max_retries
+    http = types.HttpOptions(
+        base_url=options.base_url,
+        timeout=None if timeout is None else round(timeout * 1000),
+        retry_options=None if retries is None else types.HttpRetryOptions(attempts=retries + 1),
+    )
+    given = {"api_key": options.api_key, "http_options": http}
     return {name: value for name, value in given.items() if value is not None}
 
 
