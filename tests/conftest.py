@@ -30,12 +30,18 @@ from typing import Any, NoReturn, TypeVar
 
 import pytest
 import respx
+from hypothesis import HealthCheck, settings
 
 from interlingua import TranslationReport
 from interlingua.testing import Interaction, Replay, load_cassette
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
+# How fast examples are made depends on the machine's other load (CI's is
+# shared), not on the code under test: that health check is left out.
+settings.register_profile("default", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("default")
+
 CORPUS = Path(os.environ.get("INTERLINGUA_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 # respx patches httpcore's pools only; the openai and anthropic SDKs send

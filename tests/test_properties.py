@@ -236,7 +236,10 @@ def test_a_response_survives_json(response: ChatResponse) -> None:
     assert ChatResponse.model_validate_json(response.model_dump_json()) == response
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=30)
+@settings(
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    max_examples=30,
+)
 @given(st.lists(messages, max_size=6), usages)
 def test_a_history_survives_a_file(
     tmp_path: Path, history: list[Message], usage: TokenUsage
