@@ -275,3 +275,25 @@ def test_each_stream_encoded_again_accumulates_to_the_same_answer(api: str) -> N
     text = sse_bytes(CODECS[api].encode_stream(events, report=TranslationReport())).decode()
     written = [json.loads(event.data) for event in parse_sse(text) if event.data != "[DONE]"]
     assert accumulate(CODECS[api].decode_stream(written)) == accumulate(events)
+
+
+def test_the_gateway_quick_run_gives_finite_positive_figures(tmp_path: Path) -> None:
+    """`bench/gateway.py --quick`: a fake upstream and the gateway on 127.0.0.1,
+    each case measured; no time is asserted, only that every figure is there."""
+    out = tmp_path / "gateway.json"
+    command = [sys.executable, "bench/gateway.py", "--quick", "--json", str(out)]
+    result = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    cases = json.loads(out.read_text())["cases"]
+    assert [case["case"] for case in cases] == ["small chat", "200-message history"]
+    for case in cases:
+        for name, value in case.items():
+            if name in ("case", "added_p50_ms", "added_p99_ms"):
+                continue  # an added time may be below zero on a noisy machine
+            assert math.isfinite(value), name
+            assert value > 0, name
+        assert math.isfinite(case["added_p50_ms"])
+        assert math.isfinite(case["added_p99_ms"])
+    assert "Target:" in result.stdout
