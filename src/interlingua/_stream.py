@@ -21,13 +21,7 @@ from interlingua._base import CoreModel, ProviderData, provider_data_field
 from interlingua._errors import ProviderError, StreamError, provider_error_class
 from interlingua._finish import FinishReason
 from interlingua._messages import Message
-from interlingua._parts import (
-    ContentPart,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-)
+from interlingua._parts import ContentPart, ReasoningPart, RefusalPart, TextPart, ToolCallPart
 from interlingua._provider_data import ProviderEntry, copy_json, merge_provider_data
 from interlingua._report import TranslationLoss
 from interlingua._response import ChatResponse
@@ -64,6 +58,14 @@ class StreamStart(CoreModel):
     model: str | None = None
     provider: str | None = None
     provider_data: ProviderData = provider_data_field()
+
+    def over(self, earlier: StreamStart) -> StreamStart:
+        """This start, with the id, model and provider it lacks taken from `earlier`."""
+        return StreamStart(
+            id=self.id or earlier.id,
+            model=self.model or earlier.model,
+            provider=self.provider or earlier.provider,
+        )
 
 
 class TextDelta(CoreModel):

@@ -98,11 +98,7 @@ class GoogleStreamEncoder:
         out = self._flush_call()
         match event:
             case StreamStart():
-                self._start = StreamStart(
-                    id=event.id or self._start.id,
-                    model=event.model or self._start.model,
-                    provider=event.provider or self._start.provider,
-                )
+                self._start = event.over(self._start)
                 self._merge(event.provider_data)
             case ResponseDataEvent():
                 self._merge(event.provider_data)
