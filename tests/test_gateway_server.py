@@ -3,8 +3,9 @@ server (`tests/gateway_server.py`, real uvicorn on 127.0.0.1), each upstream
 answered in the server's process by a replay of the project's recordings.
 
 For every client API and every upstream API, streamed and not: the body the
-gateway sent upstream is asserted (the routed model, the question in the
-upstream's own place, the stream fields the upstream's API wants), and the
+gateway sent upstream is asserted (the client's body as `translate_request`
+gives it, on the routed model, the question in the upstream's own place, the
+stream fields the upstream's API wants), and the
 answer the client's SDK parsed holds the recording's text and tool calls.
 """
 
@@ -22,7 +23,7 @@ from mistralai.client import Mistral
 
 from conftest import fake_key, recorded
 from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
-from interlingua import accumulate, get_adapter
+from interlingua import accumulate, get_adapter, translate_request
 from interlingua.gateway import create_app, load
 from interlingua.testing import Interaction, Replay
 
@@ -248,6 +249,27 @@ def sent_question(body: dict[str, Any]) -> Any:
     return last
 
 
+# The body each client's SDK sends for the question (stream flags aside).
+CLIENT_BODIES: dict[str, dict[str, Any]] = {
+    "anthropic": {"max_tokens": 1024, "messages": [{"role": "user", "content": QUESTION}]},
+    "openai": {"messages": [{"role": "user", "content": QUESTION}]},
+    "openai-responses": {"input": QUESTION},
+    "mistral": {"messages": [{"role": "user", "content": QUESTION}]},
+    "groq": {"messages": [{"role": "user", "content": QUESTION}]},
+}
+
+
+def translated(client: str, upstream: str) -> dict[str, Any]:
+    """What the gateway must send: the client's body translated, on the route's model."""
+    body = {"model": route_name(upstream), **CLIENT_BODIES[client]}
+    sent = translate_request(body, source=client, target=upstream).body
+    return {**sent, "model": UPSTREAMS[upstream][0]}
+
+
+def without_stream_fields(body: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in body.items() if name not in ("stream", "stream_options")}
+
+
 STREAM_FIELDS = {
     "anthropic": {"stream": True},
     "openai": {"stream": True, "stream_options": {"include_usage": True}},
@@ -271,6 +293,7 @@ def test_each_client_api_is_answered_by_each_upstream_api(
     assert replay.requests[0].url.host == interaction.host
     assert sent["model"] == UPSTREAMS[upstream][0]
     assert sent_question(sent) == QUESTION
+    assert without_stream_fields(sent) == without_stream_fields(translated(client, upstream))
     if stream:
         assert {name: sent.get(name) for name in STREAM_FIELDS[upstream]} == STREAM_FIELDS[upstream]
     else:
