@@ -81,7 +81,8 @@ class GoogleStreamEncoder:
         self._data: ProviderData = {}
         self._usage: TokenUsage | None = None
         self._finish: FinishEvent | None = None
-        self._call: ToolCallPart | None = None  # the call being streamed
+        self._call: ToolCallStart | None = None  # the call being streamed: Gemini sends it whole
+        self._arguments: list[str] = []  # its arguments so far
         self._call_path = ""
         self._paths: dict[int, str] = {}
         self._ended = False
@@ -91,9 +92,7 @@ class GoogleStreamEncoder:
         if self._ended:
             return []
         if isinstance(event, ToolCallDelta) and self._call is not None:
-            self._call = self._call.model_copy(
-                update={"arguments": self._call.arguments + event.arguments}
-            )
+            self._arguments.append(event.arguments)
             return []
         out = self._flush_call()
         match event:
@@ -182,12 +181,7 @@ class GoogleStreamEncoder:
                 return [self._chunk({"text": "", **copy_json(fields)})] if fields else []
             case ToolCallStart():
                 self._call_path = self._path(event.index)
-                self._call = ToolCallPart(
-                    id=event.id,
-                    name=event.name,
-                    arguments=event.arguments,
-                    provider_data=event.provider_data,
-                )
+                self._call, self._arguments = event, [event.arguments]
                 return []
             case PartEvent():
                 wire = encode_part(event.part, self._path(event.index), self._report, book=_NO_BOOK)
@@ -196,8 +190,14 @@ class GoogleStreamEncoder:
                 return []
 
     def _flush_call(self) -> list[WireEvent]:
-        call, self._call = self._call, None
-        if call is None:
+        start, self._call = self._call, None
+        if start is None:
             return []
+        call = ToolCallPart(
+            id=start.id,
+            name=start.name,
+            arguments="".join(self._arguments),
+            provider_data=start.provider_data,
+        )
         wire = encode_part(call, self._call_path, self._report, book=_NO_BOOK)
         return [] if wire is None else [self._chunk(wire)]
