@@ -5,6 +5,7 @@ error one line with exit status 2; `--help` of each command with an example."""
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -20,7 +21,9 @@ from interlingua import (
     ChatRequest,
     Message,
     ToolCallPart,
+    TranslationReport,
     format_sse,
+    get_adapter,
     translate_request,
     translate_response,
     translate_stream,
@@ -213,12 +216,12 @@ def test_inspect_a_cassette_summarises_each_turn() -> None:
 
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert out.startswith(f"{FIXTURES / 'journey.json'}: a cassette of 6 interactions\n")
-    for name in ("Anthropic", "Chat Completions", "Mistral", "Groq", "Responses API"):
+    assert out.startswith(f"{FIXTURES / 'journey.json'}: a cassette of 7 interactions\n")
+    for name in ("Anthropic", "Chat Completions", "Mistral", "Groq", "Gemini", "Responses API"):
         assert name in out
-    assert "tool calls: get_weather x2, get_forecast" in out
-    assert "reasoning: anthropic x2, groq, openai-responses" in out
-    assert "usage: 3,742 in, 652 out (236 reasoning)" in out
+    assert "tool calls: get_weather x2, get_forecast x2" in out
+    assert "reasoning: anthropic x2, groq, google, openai-responses" in out
+    assert "usage: 4,650 in, 760 out (307 reasoning)" in out
 
 
 def test_inspect_as_json_from_standard_input() -> None:
@@ -278,27 +281,44 @@ CORPUS_ROUTES = {
     "openai-responses": ("openai-responses", "anthropic"),
     "groq": ("groq", "openai-responses"),
     "mistral": ("mistral", "anthropic"),
+    "google": ("google", "anthropic"),
+}
+# A Gemini body names no model (it is in the URL): the command is given one.
+MODELS = {"google": "claude-sonnet-4-6"}
+# How the path of a request to each corpus folder's chat endpoint ends.
+CHAT_PATHS = {
+    "anthropic": ("/messages",),
+    "openai-responses": ("/responses",),
+    "google": (":generateContent", ":streamGenerateContent"),
 }
 
 
 def _first_request(path: Path, folder: str) -> Any:
-    paths = {"anthropic": "/messages", "openai-responses": "/responses"}
-    suffix = paths.get(folder, "/chat/completions")
+    suffixes = CHAT_PATHS.get(folder, ("/chat/completions",))
     for interaction in load_cassette(path).interactions:
         request = interaction.request
         path_sent = interaction.path or ""
-        if request is not None and isinstance(request.json, dict) and path_sent.endswith(suffix):
+        if request is not None and isinstance(request.json, dict) and path_sent.endswith(suffixes):
             return request.json
     return None
+
+
+def _translated(body: Any, source: str, target: str, model: str | None) -> Any:
+    """What `convert` should write for `body`: `translate_request`'s, or with
+    `model`, the decoded request on that model, encoded for `target`."""
+    if model is None:
+        translated = translate_request(body, source=source, target=target)
+        return translated.body, translated.losses
+    request = get_adapter(source).decode_request(body).model_copy(update={"model": model})
+    report = TranslationReport(target=target)
+    return get_adapter(target).encode_request(request, report=report), report.losses
 
 
 @pytest.mark.parametrize(
     "param",
     corpus_params(
         *CORPUS_ROUTES,
-        keep=lambda path: (
-            _first_request(path, path.relative_to(path.parents[1]).parts[0]) is not None
-        ),
+        keep=lambda path: _first_request(path, path.parents[1].name) is not None,
         holding="request bodies",
     ),
     ids=corpus_id,
@@ -310,20 +330,209 @@ def test_convert_gives_what_translate_request_gives_for_corpus_requests(
     folder = path.parents[1].name
     source, target = CORPUS_ROUTES[folder]
     body = _first_request(path, folder)
+    model = MODELS.get(folder)
     try:
-        expected: Any = translate_request(body, source=source, target=target)
+        expected: Any = _translated(body, source, target, model)
     except Exception as error:
         expected = error
+    given = ["--model", model] if model else []
 
-    result = run("convert", "--from", source, "--to", target, str(write(tmp_path, "r.json", body)))
+    result = run(
+        "convert", "--from", source, "--to", target, *given, str(write(tmp_path, "r.json", body))
+    )
 
     if isinstance(expected, Exception):
         assert result.exit_code == 2
         assert result.stderr.count("\n") == 1
     else:
+        sent, losses = expected
         assert result.exit_code == 0, result.stderr
-        assert json.loads(result.stdout) == expected.body
-        assert result.stderr == loss_lines(expected.losses)
+        assert json.loads(result.stdout) == sent
+        assert result.stderr == loss_lines(losses)
+
+
+# --- Gemini, taken wherever the other APIs are ---
+
+GEMINI_LOOP = "google/tool_round_trip_with_thinking.json"
+FIXES = {"dropped": "encoding leaves it out", "transformed": "encoding changes it"}
+
+
+def _gemini_request() -> Any:
+    """A Gemini 3 request mid tool loop: a thought, a call signed in place, its result."""
+    return recorded(GEMINI_LOOP)[1].request.json
+
+
+def test_convert_a_gemini_request_needs_the_model_its_url_names(tmp_path: Path) -> None:
+    body = _gemini_request()
+    path = write(tmp_path, "gemini.json", body)
+    request = get_adapter("google").decode_request(body)
+    report = TranslationReport(target="anthropic")
+    expected = get_adapter("anthropic").encode_request(
+        request.model_copy(update={"model": "claude-sonnet-4-6"}), report=report
+    )
+
+    result = run(
+        "convert", "--from", "google", "--to", "anthropic", "--model", "claude-sonnet-4-6",
+        str(path),
+    )  # fmt: skip
+    no_model = run("convert", "--from", "google", "--to", "anthropic", str(path))
+
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == expected
+    assert json.loads(result.stdout)["model"] == "claude-sonnet-4-6"
+    assert result.stderr == loss_lines(report.losses)
+    # Gemini's thought and its signature on the call are left out, each said so.
+    assert "messages[1].parts[0]: dropped: " in result.stderr
+    assert "messages[1].parts[1].provider_data.google.fields.thoughtSignature: dropped" in (
+        result.stderr
+    )
+    assert no_model.exit_code == 2
+    assert no_model.stdout == ""
+    assert no_model.stderr == (
+        f"interlingua convert: {path}: the request body names no model: pass --model\n"
+    )
+
+
+def test_convert_a_request_to_gemini_signs_the_calls_made_elsewhere(tmp_path: Path) -> None:
+    expected = translate_request(BODY, source="anthropic", target="google")
+
+    result = run(
+        "convert", "--from", "anthropic", "--to", "google", str(write(tmp_path, "r.json", BODY))
+    )
+
+    assert result.exit_code == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert body == expected.body
+    assert result.stderr == loss_lines(expected.losses)
+    (call,) = [part for part in body["contents"][1]["parts"] if "functionCall" in part]
+    assert base64.b64decode(call["thoughtSignature"]) == b"skip_thought_signature_validator"
+    assert "messages[1].parts[1]: transformed: " in result.stderr
+
+
+def test_convert_a_gemini_answer_and_an_answer_to_gemini(tmp_path: Path) -> None:
+    gemini = recorded(GEMINI_LOOP)[0].response.json
+    anthropic = recorded("anthropic/tool_round_trip_with_thinking.json")[0].response.json
+    from_gemini = translate_response(gemini, source="google", target="openai")
+    to_gemini = translate_response(anthropic, source="anthropic", target="google")
+
+    out = run(
+        "convert", "--from", "google", "--to", "openai", str(write(tmp_path, "g.json", gemini))
+    )
+    back = run(
+        "convert",
+        "--from",
+        "anthropic",
+        "--to",
+        "google",
+        str(write(tmp_path, "a.json", anthropic)),
+    )
+
+    assert out.exit_code == back.exit_code == 0, out.stderr + back.stderr
+    assert json.loads(out.stdout) == from_gemini.body
+    assert json.loads(out.stdout)["choices"][0]["finish_reason"] == "tool_calls"
+    assert out.stderr == loss_lines(from_gemini.losses)
+    assert json.loads(back.stdout) == to_gemini.body
+    assert "candidates" in json.loads(back.stdout)
+    assert back.stderr == loss_lines(to_gemini.losses)
+
+
+def test_convert_gemini_streams_both_ways(tmp_path: Path) -> None:
+    (gemini,) = recorded("google/stream_parallel_tool_calls.json")
+    sse = "".join(f"data: {event.data}\r\n\r\n" for event in gemini.response.events)
+    from_gemini = translate_stream(
+        gemini.response.stream_payloads(), source="google", target="anthropic"
+    )
+    payloads = _stream().stream_payloads()
+    to_gemini = translate_stream(payloads, source="openai", target="google")
+
+    out = run(
+        "convert", "--from", "google", "--to", "anthropic", str(write(tmp_path, "g.txt", sse))
+    )
+    back = run("convert", "--from", "openai", "--to", "google", "-", input=json.dumps(payloads))
+
+    assert out.exit_code == back.exit_code == 0, out.stderr + back.stderr
+    assert out.stdout == b"".join(format_sse(from_gemini)).decode()
+    assert out.stdout.count("event: content_block_start") == 3  # a text and two calls
+    chunks = json.loads(back.stdout)
+    assert chunks == [event.data for event in to_gemini]
+    calls = [
+        part["functionCall"]["name"]
+        for chunk in chunks
+        for candidate in chunk.get("candidates", [])
+        for part in candidate.get("content", {}).get("parts", [])
+        if "functionCall" in part
+    ]
+    assert calls == ["get_weather", "get_time"]
+
+
+def test_validate_a_request_for_gemini_and_a_gemini_request(tmp_path: Path) -> None:
+    gemini = write(tmp_path, "gemini.json", _gemini_request())
+    request = get_adapter("google").decode_request(_gemini_request())
+    problems = validate_request(request.model_copy(update={"model": "m"}), target="mistral")
+
+    to_gemini = run(
+        "validate", "--from", "anthropic", "--to", "google", str(write(tmp_path, "r.json", BODY))
+    )
+    from_gemini = run(
+        "validate", "--from", "google", "--to", "mistral", "--model", "m", str(gemini)
+    )
+
+    assert to_gemini.exit_code == 1
+    assert [line.split(": ")[0] for line in to_gemini.stdout.splitlines()] == [
+        "messages[1].parts[0]",  # Anthropic's thinking
+        "messages[1].parts[1]",  # the call, sent with Google's dummy signature
+    ]
+    assert from_gemini.exit_code == 1
+    assert from_gemini.stdout.splitlines() == [
+        f"{problem.path}: {problem.rule} ({FIXES[problem.fix]})" for problem in problems
+    ]
+    assert {problem.fix for problem in problems} == {"dropped", "transformed"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(path.name for path in (FIXTURES / "google").glob("*.json")),
+)
+def test_inspect_reads_each_gemini_recording_as_gemini(name: str) -> None:
+    interactions = recorded(f"google/{name}")
+
+    result = run("inspect", "--json", str(FIXTURES / "google" / name))
+
+    assert result.exit_code == 0, result.stderr
+    turns = json.loads(result.stdout)["turns"]
+    assert [turn["provider"] for turn in turns] == ["google"] * len(interactions)
+    for turn, interaction in zip(turns, interactions, strict=True):
+        if interaction.response.status >= 400:
+            error = interaction.response.json["error"]
+            (line,) = turn["lines"]
+            assert line.startswith(f"error: google {error['code']} {error['status']}: ")
+            assert " ".join(error["message"].splitlines()[0].split()) in line
+        else:
+            assert turn["lines"][-1].startswith("finished: ")
+            usage = (interaction.response.json or interaction.response.stream_payloads()[-1])[
+                "usageMetadata"
+            ]
+            assert turn["usage"]["input_tokens"] == usage["promptTokenCount"]
+
+
+def test_inspect_tells_a_gemini_answer_by_its_shape(tmp_path: Path) -> None:
+    answer = recorded(GEMINI_LOOP)[1].response.json
+
+    path = write(tmp_path, "answer.json", answer)
+
+    result = run("inspect", str(path))
+    as_json = run("inspect", "--json", str(path))
+
+    assert result.exit_code == as_json.exit_code == 0, result.stderr
+    assert " ".join(result.stdout.split()).startswith(
+        f"{path}: a cassette of 1 interaction 0 a response only -> 200 Gemini "
+    )
+    (turn,) = json.loads(as_json.stdout)["turns"]
+    assert turn["provider"] == "google"
+    assert turn["lines"] == [
+        f"text {answer['candidates'][0]['content']['parts'][0]['text']!r}",
+        f"finished: stop ({answer['candidates'][0]['finishReason']})",
+    ]
 
 
 # --- errors and help ---
@@ -373,13 +582,22 @@ def test_debug_shows_the_traceback() -> None:
     assert result.stderr.rstrip().endswith("InputError: missing.json: no such file")
 
 
-def test_a_missing_adapter_is_named_with_the_command_that_installs_it() -> None:
-    # The environment of a user who installed the core alone: interlingua_mistral
+@pytest.mark.parametrize(
+    ("adapter", "module", "distribution"),
+    [
+        ("mistral", "interlingua_mistral", "interlingua-mistral"),
+        ("google", "interlingua_google", "interlingua-google"),
+    ],
+)
+def test_a_missing_adapter_is_named_with_the_command_that_installs_it(
+    adapter: str, module: str, distribution: str
+) -> None:
+    # The environment of a user who installed the core alone: the adapter's module
     # cannot be imported.
     code = (
-        "import sys; sys.modules['interlingua_mistral'] = None\n"
+        f"import sys; sys.modules[{module!r}] = None\n"
         "from interlingua.cli import main\n"
-        "sys.argv = ['interlingua', 'convert', '--from', 'openai', '--to', 'mistral', '-']\n"
+        f"sys.argv = ['interlingua', 'convert', '--from', 'openai', '--to', {adapter!r}, '-']\n"
         "main()\n"
     )
     body = json.dumps({"model": "gpt-4.1", "messages": [{"role": "user", "content": "Hi"}]})
@@ -390,8 +608,8 @@ def test_a_missing_adapter_is_named_with_the_command_that_installs_it() -> None:
 
     assert result.returncode == 2
     assert result.stderr == (
-        "interlingua convert: the 'mistral' adapter is not installed: "
-        "pip install interlingua-mistral\n"
+        f"interlingua convert: the {adapter!r} adapter is not installed: "
+        f"pip install {distribution}\n"
     )
 
 
@@ -401,6 +619,7 @@ def test_a_missing_adapter_is_named_with_the_command_that_installs_it() -> None:
         ([], "Example: interlingua demo"),
         (["demo"], "Example: interlingua demo"),
         (["convert"], "Example: interlingua convert --from anthropic --to openai"),
+        (["convert"], "openai-responses, mistral, groq, google."),
         (["validate"], "Example: interlingua validate --from anthropic --to mistral"),
         (["inspect"], "Example: interlingua inspect fixtures/journey.json"),
     ],
@@ -415,7 +634,8 @@ def test_help_of_each_command_shows_an_example(command: list[str], example: str)
 def test_the_command_line_imports_no_provider_sdk_until_the_demo_runs() -> None:
     code = (
         "import sys, interlingua.cli\n"
-        "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'httpx', 'httpx2', 'respx'}\n"
+        "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'google.genai', 'httpx', 'httpx2',"
+        " 'respx'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     result = subprocess.run(

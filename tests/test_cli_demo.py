@@ -19,11 +19,12 @@ from conftest import FIXTURES
 from interlingua.cli import app
 from interlingua.testing import load_cassette
 
-PROVIDERS = ["anthropic", "openai", "mistral", "groq", "openai-responses", "anthropic"]
-NAMES = ["Anthropic", "Chat Completions", "Mistral", "Groq", "Responses API"]
+PROVIDERS = ["anthropic", "openai", "mistral", "groq", "google", "openai-responses", "anthropic"]
+NAMES = ["Anthropic", "Chat Completions", "Mistral", "Groq", "Gemini", "Responses API"]
 PROOF = (
-    "signature proof: Anthropic's signed thinking from turn 1 came back to it in turn 6 unchanged"
+    "signature proof: Anthropic's signed thinking from turn 1 came back to it in turn 7 unchanged"
 )
+GEMINI = PROVIDERS.index("google")
 ANSI = "\x1b["
 
 
@@ -67,12 +68,15 @@ def test_the_demo_as_json_has_a_turn_per_call(as_json: Any) -> None:
     document = json.loads(as_json.stdout)
     turns = document["turns"]
     assert [turn["provider"] for turn in turns] == PROVIDERS
-    assert [turn["turn"] for turn in turns] == [1, 2, 3, 4, 5, 6]
+    assert [turn["turn"] for turn in turns] == [1, 2, 3, 4, 5, 6, 7]
     recorded = load_cassette(FIXTURES / "journey.json").interactions
     assert [turn["sent"] for turn in turns] == [i.request.json for i in recorded if i.request]
-    assert [turn["usage"]["input_tokens"] for turn in turns] == [748, 318, 367, 512, 583, 1214]
-    assert document["usage"]["input_tokens"] == 3742
-    assert document["usage"]["output_tokens"] == 652
+    assert [turn["usage"]["input_tokens"] for turn in turns] == [
+        748, 318, 367, 512, 604, 712, 1389
+    ]  # fmt: skip
+    assert document["usage"]["input_tokens"] == sum(t["usage"]["input_tokens"] for t in turns)
+    assert document["usage"]["input_tokens"] == 4650
+    assert document["usage"]["output_tokens"] == 760
     assert turns[0]["losses"] == []
     assert [loss["path"] for loss in turns[2]["losses"]] == [
         "messages[2].parts[0]",
@@ -82,6 +86,31 @@ def test_the_demo_as_json_has_a_turn_per_call(as_json: Any) -> None:
         "messages[4].parts[0].tool_call_id",
     ]
     assert "9" in turns[2]["losses"][1]["reason"]  # Mistral's 9-character ids, said why
+
+
+def test_the_json_gemini_turn_goes_to_its_url_and_says_what_changed(as_json: Any) -> None:
+    turns = json.loads(as_json.stdout)["turns"]
+    gemini, after = turns[GEMINI], turns[GEMINI + 1 :]
+    recorded = load_cassette(FIXTURES / "journey.json").interactions[GEMINI]
+    (_, call) = recorded.response.json["candidates"][0]["content"]["parts"]
+
+    assert gemini["provider_name"] == "Gemini"
+    assert gemini["model"] == "gemini-3-flash-preview"
+    assert gemini["endpoint"] == (
+        "POST generativelanguage.googleapis.com/v1/models/gemini-3-flash-preview:generateContent"
+    )
+    assert gemini["sent"] == recorded.request.json
+    # The calls made elsewhere went with Google's dummy thought signature, said why.
+    filled = [loss for loss in gemini["losses"] if loss["kind"] == "transformed"]
+    assert [loss["path"] for loss in filled] == ["messages[2].parts[2]", "messages[7].parts[1]"]
+    assert all("skip_thought_signature_validator" in loss["reason"] for loss in filled)
+    assert gemini["answer"]["finish_reason"] == "tool_calls"
+    assert gemini["answer"]["raw_finish_reason"] == "STOP"
+    # Gemini's signature, kept in the history, is left out of every later turn and said so.
+    signature = "messages[11].parts[1].provider_data.google.fields.thoughtSignature"
+    for turn in after:
+        assert signature in [loss["path"] for loss in turn["losses"]]
+        assert call["thoughtSignature"] not in json.dumps(turn["sent"])
 
 
 def test_the_json_proof_holds_the_block_anthropic_made_and_got_back(as_json: Any) -> None:
@@ -104,7 +133,9 @@ def test_in_a_terminal_the_demo_is_coloured_and_shows_each_part_of_a_turn(plain:
     for label in ("history", "sent", "left out, changed", "answer", "usage", "total"):
         assert label in plain.stdout
     assert "POST api.mistral.ai/v1/chat/completions" in plain.stdout
-    assert "3,742" in plain.stdout  # the total input tokens
+    assert "generativelanguage.googleapis.com/v1/models/gemini-3-flash-preview" in plain.stdout
+    assert "9 contents, 2 tools" in plain.stdout  # Gemini's body, in its own words
+    assert "4,650" in plain.stdout  # the total input tokens
 
 
 def test_a_fixture_that_is_not_there_is_one_line_and_status_2(tmp_path: Path) -> None:
@@ -116,12 +147,33 @@ def test_a_fixture_that_is_not_there_is_one_line_and_status_2(tmp_path: Path) ->
     assert "Traceback" not in result.output
 
 
+def test_a_missing_adapter_the_demo_calls_is_named_with_the_command_that_installs_it() -> None:
+    # A user who installed every adapter but Google's: interlingua_google cannot be imported.
+    code = (
+        "import sys; sys.modules['interlingua_google'] = None\n"
+        "from interlingua.cli import main\n"
+        "sys.argv = ['interlingua', 'demo']\n"
+        "main()\n"
+    )
+
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
+
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "interlingua demo: the demo needs interlingua-google: pip install interlingua-google "
+        "(in a clone, `uv run interlingua demo` installs them all)\n"
+    )
+
+
 def test_a_recording_that_the_bodies_sent_do_not_match_fails_naming_the_difference(
     tmp_path: Path,
 ) -> None:
     # The last recorded request changed: the demo's body no longer matches it.
     document = json.loads((FIXTURES / "journey.json").read_text())
-    document["interactions"][5]["request"]["json"]["max_tokens"] = 1
+    document["interactions"][-1]["request"]["json"]["max_tokens"] = 1
     changed = tmp_path / "journey.json"
     changed.write_text(json.dumps(document))
 
@@ -137,8 +189,12 @@ def test_a_recording_that_the_bodies_sent_do_not_match_fails_naming_the_differen
 
 def test_the_demo_in_process_shows_what_the_command_shows(plain: Any) -> None:
     assert plain.exit_code == 0
+    assert plain.stdout.startswith("One conversation across six APIs, replayed from ")
     assert PROOF in " ".join(plain.stdout.split())
     assert [name for name in NAMES if name not in plain.stdout] == []
+    # A reason is shown whole, however long (here read across the table's wrapped lines).
+    words = " ".join(plain.stdout.replace("│", " ").split())
+    assert "that Google's thought-signatures guide gives for histories from other models" in words
 
 
 def test_the_module_runs_the_command_and_its_help_shows_an_example() -> None:

@@ -1,4 +1,4 @@
-"""One conversation across the five APIs, replayed through their real SDK clients.
+"""One conversation across the six APIs, replayed through their real SDK clients.
 
 `fixtures/journey.json` records it (hand-made, shaped like real traffic; the
 system prompt, tools and settings are the demo's, `interlingua.cli._demo`): an
@@ -14,10 +14,16 @@ SDK, answered by `Replay`:
    calls `get_forecast`; the application runs it.
 4. Groq (openai/gpt-oss-120b) reasons (parsed into `reasoning`) and answers;
    the user asks on.
-5. The Responses API (gpt-5-mini) answers with encrypted reasoning and a
-   message; the user asks on.
-6. Anthropic again, which gets turn 1's signed thinking and calls back exactly
-   as it sent them, and no one else's reasoning.
+5. Gemini (gemini-3-flash-preview, thinking level LOW with thought summaries)
+   gets the calls made elsewhere, the first of each turn with Google's dummy
+   thought signature, and no one's reasoning; it thinks and calls
+   `get_forecast` without an id, its thought signature on the call; the
+   application runs the tool.
+6. The Responses API (gpt-5-mini) gets Gemini's call under the id made for it,
+   its thought and signature left out, and answers with encrypted reasoning
+   and a message; the user asks on.
+7. Anthropic again, which gets turn 1's signed thinking and calls back exactly
+   as it sent them, and no one else's reasoning or signature.
 
 At each turn the body the SDK sent is the recorded one and what the adapter's
 `encode_request` makes; each loss is reported with its path; the history is
@@ -27,6 +33,7 @@ the history saves and loads back equal.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,9 +45,11 @@ import groq
 import httpx
 import openai
 import pytest
+from google import genai
 from mistralai.client import Mistral
 
 import interlingua_anthropic
+import interlingua_google
 import interlingua_groq
 import interlingua_mistral
 import interlingua_openai
@@ -60,6 +69,7 @@ from interlingua.cli._demo import FORECAST, SETTINGS, SYSTEM, WEATHER
 from interlingua.client import ChatClient
 from interlingua.testing import Interaction, Replay, load_cassette
 from interlingua_anthropic import AnthropicClient
+from interlingua_google import GoogleClient
 from interlingua_groq import GroqClient
 from interlingua_mistral import MistralClient
 from interlingua_openai import OpenAIClient
@@ -83,20 +93,29 @@ OSLO_TOMORROW = (
     '{"city": "Oslo", "day": "tomorrow", "forecast": "snow showers until 14:00, then cloudy", '
     '"high_c": -1, "low_c": -6}'
 )
+LISBON_TOMORROW = (
+    '{"city": "Lisbon", "day": "tomorrow", "forecast": "light rain until 10:00, then sunny '
+    'spells", "high_c": 17, "low_c": 12}'
+)
+# Google's dummy thought signature for calls made elsewhere, base64 as the field is bytes.
+DUMMY_SIGNATURE = base64.b64encode(b"skip_thought_signature_validator").decode()
 
 ADAPTERS: dict[str, Any] = {
     "anthropic": interlingua_anthropic,
     "openai": interlingua_openai,
     "mistral": interlingua_mistral,
     "groq": interlingua_groq,
+    "google": interlingua_google,
     "openai-responses": interlingua_openai.responses,
 }
-PROVIDERS = ["anthropic", "openai", "mistral", "groq", "openai-responses", "anthropic"]
+PROVIDERS = ["anthropic", "openai", "mistral", "groq", "google", "openai-responses", "anthropic"]
+GEMINI = PROVIDERS.index("google")
 
 
 def clients(replay: Replay) -> dict[str, ChatClient]:
-    """Each API's client over its real SDK, all answered by the one replay (groq's
-    SDK sends through httpx, the others through httpx2)."""
+    """Each API's client over its real SDK, built with a key and nothing else as the
+    demo builds them (Gemini's API version is the SDK's own), all answered by the one
+    replay (groq's SDK sends through httpx, the others through httpx2)."""
     groq_http = httpx.Client(transport=httpx.MockTransport(replay.respond))
     return {
         "anthropic": AnthropicClient(
@@ -107,6 +126,9 @@ def clients(replay: Replay) -> dict[str, ChatClient]:
         ),
         "mistral": MistralClient(Mistral(api_key="test-key", client=replay.client())),
         "groq": GroqClient(groq.Groq(api_key="test-key", max_retries=0, http_client=groq_http)),
+        "google": GoogleClient(
+            genai.Client(api_key="test-key", http_options={"httpx_client": replay.client()})
+        ),
         "openai-responses": OpenAIResponsesClient(
             openai.OpenAI(api_key="test-key", max_retries=0, http_client=replay.client())
         ),
@@ -176,6 +198,8 @@ def journey() -> Iterator[Journey]:
     conversation.run_tools(OSLO_TOMORROW)
     conversation.ask("groq")
     conversation.say(QUESTIONS[2])
+    conversation.ask("google")
+    conversation.run_tools(LISBON_TOMORROW)
     conversation.ask("openai-responses")
     conversation.say(QUESTIONS[3])
     conversation.ask("anthropic")
@@ -207,6 +231,11 @@ def test_each_turn_goes_to_its_api_through_its_sdk(journey: Journey) -> None:
         ("POST", "api.openai.com", "/v1/chat/completions"),
         ("POST", "api.mistral.ai", "/v1/chat/completions"),
         ("POST", "api.groq.com", "/openai/v1/chat/completions"),
+        (
+            "POST",
+            "generativelanguage.googleapis.com",
+            "/v1/models/gemini-3-flash-preview:generateContent",
+        ),
         ("POST", "api.openai.com", "/v1/responses"),
         ("POST", "api.anthropic.com", "/v1/messages"),
     ]
@@ -232,9 +261,11 @@ def test_sending_never_changes_the_history(journey: Journey) -> None:
     for turn in journey.turns:
         assert turn.history_after == turn.history_before, turn.provider
         assert turn.request.messages == tuple(ChatHistory.from_json(turn.history_before).messages)
-    # The ids stay as the providers made them, whatever went on the wire.
+    # The ids stay as the providers made them (Gemini's as made for it, below),
+    # whatever went on the wire.
     calls = [call.id for message in journey.history for call in message.tool_calls]
-    assert calls == [*ANTHROPIC_CALLS, "Xn4Rk7TqB"]
+    assert calls[:3] == [*ANTHROPIC_CALLS, "Xn4Rk7TqB"]
+    assert len(calls) == 4
 
 
 # --- what each hop left out or changed ---
@@ -242,6 +273,13 @@ def test_sending_never_changes_the_history(journey: Journey) -> None:
 
 def test_each_hop_reports_exactly_what_it_left_out_or_changed(journey: Journey) -> None:
     anthropic_thinking = ("messages[2].parts[0]", "dropped")
+    mistral_empty_text = ("messages[7].parts[0]", "dropped")  # beside its call
+    groq_reasoning = ("messages[9].parts[0]", "dropped")
+    gemini_thought = ("messages[11].parts[0]", "dropped")
+    gemini_signature = (
+        "messages[11].parts[1].provider_data.google.fields.thoughtSignature",
+        "dropped",
+    )
     assert [turn.losses for turn in journey.turns] == [
         [],
         [anthropic_thinking],
@@ -256,19 +294,24 @@ def test_each_hop_reports_exactly_what_it_left_out_or_changed(journey: Journey) 
         [anthropic_thinking],
         [
             anthropic_thinking,
-            ("messages[7].parts[0]", "dropped"),  # Mistral's empty text beside its call
-            ("messages[9].parts[0]", "dropped"),  # Groq's reasoning
+            # The first call of each turn made elsewhere: Google's dummy thought signature.
+            ("messages[2].parts[2]", "transformed"),
+            ("messages[7].parts[1]", "transformed"),
+            groq_reasoning,
         ],
+        [anthropic_thinking, mistral_empty_text, groq_reasoning, gemini_thought, gemini_signature],
         [
-            ("messages[7].parts[0]", "dropped"),  # Mistral's empty text beside its call
-            ("messages[9].parts[0]", "dropped"),  # Groq's reasoning
-            ("messages[11].parts[0]", "dropped"),  # the Responses API's encrypted reasoning
+            mistral_empty_text,
+            groq_reasoning,
+            gemini_thought,
+            ("messages[13].parts[0]", "dropped"),  # the Responses API's encrypted reasoning
+            gemini_signature,
         ],
     ]
 
 
 def test_the_other_apis_get_the_calls_and_results_but_not_the_thinking(journey: Journey) -> None:
-    chat, mistral, groq_body, responses = journey.replay.sent[1:5]
+    chat, mistral, groq_body, _, responses = journey.replay.sent[1:6]
 
     for body in (chat, mistral, groq_body, responses):
         assert FIRST_THINKING not in json.dumps(body)
@@ -282,9 +325,145 @@ def test_the_other_apis_get_the_calls_and_results_but_not_the_thinking(journey: 
     assert all(len(id_) == 9 and id_.isalnum() and id_.isascii() for id_ in mistral_calls)
     # The Responses API: calls and outputs as items, and no reasoning item (none is its own).
     kinds = [item.get("type", item.get("role")) for item in responses["input"]]
-    assert kinds.count("function_call") == kinds.count("function_call_output") == 3
+    assert kinds.count("function_call") == kinds.count("function_call_output") == 4
     assert "reasoning" not in kinds
     assert responses["include"] == ["reasoning.encrypted_content"]
+
+
+# --- Gemini's turn ---
+
+
+def _gemini_text(text: str) -> dict[str, Any]:
+    return {"text": text}
+
+
+def _gemini_call(name: str, args: dict[str, Any], id_: str, **extra: Any) -> dict[str, Any]:
+    return {"functionCall": {"name": name, "args": args, "id": id_}, **extra}
+
+
+def _gemini_result(name: str, output: str, id_: str) -> dict[str, Any]:
+    return {"functionResponse": {"name": name, "response": {"output": output}, "id": id_}}
+
+
+def _chat_text(index: int) -> str:
+    """The text answer of turn `index` (Chat Completions or Groq), as recorded."""
+    return str(answer(index)["choices"][0]["message"]["content"])
+
+
+def test_gemini_is_sent_the_history_in_its_own_shape(journey: Journey) -> None:
+    lisbon, oslo = ANTHROPIC_CALLS
+    signed = {"thoughtSignature": DUMMY_SIGNATURE}
+    declarations = [
+        {
+            "name": tool.name,
+            "description": tool.description,
+            "parametersJsonSchema": tool.parameters,
+        }
+        for tool in (WEATHER, FORECAST)
+    ]
+
+    assert journey.replay.sent[GEMINI] == {
+        "contents": [
+            {"role": "user", "parts": [_gemini_text(QUESTIONS[0])]},
+            {
+                "role": "model",
+                "parts": [
+                    _gemini_text(answer(0)["content"][1]["text"]),  # the thinking left out
+                    _gemini_call("get_weather", {"city": "Lisbon"}, lisbon, **signed),
+                    _gemini_call("get_weather", {"city": "Oslo"}, oslo),
+                ],
+            },
+            {
+                "role": "user",
+                "parts": [
+                    _gemini_result("get_weather", LISBON, lisbon),
+                    _gemini_result("get_weather", OSLO, oslo),
+                ],
+            },
+            {"role": "model", "parts": [_gemini_text(_chat_text(1))]},
+            {"role": "user", "parts": [_gemini_text(QUESTIONS[1])]},
+            {
+                "role": "model",
+                "parts": [
+                    _gemini_text(""),  # Mistral's content beside its call
+                    _gemini_call(
+                        "get_forecast", {"city": "Oslo", "day": "tomorrow"}, "Xn4Rk7TqB", **signed
+                    ),
+                ],
+            },
+            {"role": "user", "parts": [_gemini_result("get_forecast", OSLO_TOMORROW, "Xn4Rk7TqB")]},
+            {"role": "model", "parts": [_gemini_text(_chat_text(3))]},  # Groq's reasoning left out
+            {"role": "user", "parts": [_gemini_text(QUESTIONS[2])]},
+        ],
+        "systemInstruction": {"parts": [_gemini_text(SYSTEM)]},
+        "tools": [{"functionDeclarations": declarations}],
+        "generationConfig": {
+            "maxOutputTokens": 1024,
+            "thinkingConfig": {"thinkingLevel": "LOW", "includeThoughts": True},
+        },
+    }
+    assert base64.b64decode(DUMMY_SIGNATURE) == b"skip_thought_signature_validator"
+    assert "x-goog-api-key" in journey.replay.requests[GEMINI].headers
+
+
+def test_geminis_call_gets_a_made_id_and_keeps_its_signature_here(journey: Journey) -> None:
+    (thought, call_part) = answer(GEMINI)["candidates"][0]["content"]["parts"]
+    message = journey.history.messages[11]
+    (reasoning,) = message.reasoning
+    (call,) = message.tool_calls
+    again = interlingua_google.decode_response(answer(GEMINI)).message.tool_calls[0]
+
+    assert journey.turns[GEMINI].response.finish_reason is FinishReason.TOOL_CALLS
+    assert (reasoning.provider, reasoning.text, reasoning.signature) == (
+        "google",
+        thought["text"],
+        None,
+    )
+    assert "id" not in call_part["functionCall"]
+    assert (call.name, json.loads(call.arguments)) == (
+        "get_forecast",
+        call_part["functionCall"]["args"],
+    )
+    # Gemini gave no id: one is made, the same for the same answer, and answers the result.
+    assert call.id == again.id
+    assert call.id.startswith("call_")
+    assert journey.history.messages[12].tool_results[0].tool_call_id == call.id
+    # The signature stays on the call, for a later Gemini turn.
+    assert call.provider_data["google"]["fields"] == {
+        "thoughtSignature": call_part["thoughtSignature"]
+    }
+
+
+def test_geminis_thought_and_signature_go_to_no_other_api(journey: Journey) -> None:
+    (thought, call_part) = answer(GEMINI)["candidates"][0]["content"]["parts"]
+    call_id = journey.history.messages[11].tool_calls[0].id
+    responses, last = journey.replay.sent[GEMINI + 1 :]
+    anthropic_call, anthropic_result = (m["content"] for m in last["messages"][9:11])
+
+    for index in (GEMINI + 1, GEMINI + 2):
+        sent = journey.replay.requests[index].content
+        assert call_part["thoughtSignature"].encode() not in sent
+        assert json.dumps(thought["text"])[1:-1].encode() not in sent
+    assert responses["input"][-2:] == [
+        {
+            "type": "function_call",
+            "call_id": call_id,
+            "name": "get_forecast",
+            "arguments": json.dumps(call_part["functionCall"]["args"], separators=(",", ":")),
+        },
+        {"type": "function_call_output", "call_id": call_id, "output": LISBON_TOMORROW},
+    ]
+    assert anthropic_call == [
+        {
+            "type": "tool_use",
+            "id": call_id,
+            "name": "get_forecast",
+            "input": call_part["functionCall"]["args"],
+        }
+    ]
+    assert anthropic_result == [
+        {"type": "tool_result", "tool_use_id": call_id, "content": LISBON_TOMORROW}
+    ]
 
 
 # --- what came back ---
@@ -302,9 +481,11 @@ def test_each_answer_is_decoded_as_its_api_wrote_it(journey: Journey) -> None:
         FinishReason.STOP,
         FinishReason.TOOL_CALLS,
         FinishReason.STOP,
+        FinishReason.TOOL_CALLS,
         FinishReason.STOP,
         FinishReason.STOP,
     ]
+    assert [r.raw_finish_reason for r in responses][GEMINI] == "STOP"  # Gemini's, with calls
     assert [
         (p.provider, bool(p.signature), bool(p.text))
         for r in responses
@@ -312,19 +493,21 @@ def test_each_answer_is_decoded_as_its_api_wrote_it(journey: Journey) -> None:
     ] == [
         ("anthropic", True, True),
         ("groq", False, True),
+        ("google", False, True),  # a thought summary: the signature is on the call
         ("openai-responses", True, False),  # encrypted, no summary asked for
         ("anthropic", True, True),
     ]
     assert responses[1].text.startswith("Right now Lisbon has light rain")
     assert responses[3].text.startswith("The snow showers should stop by about 14:00")
-    assert responses[5].text.startswith("You leave a rainy, mild Lisbon")
+    assert responses[5].text.startswith("For Lisbon, a light rain jacket")
+    assert responses[6].text.startswith("You leave a rainy, mild Lisbon")
 
 
 # --- Anthropic gets its own thinking back ---
 
 
 def test_anthropic_gets_its_signed_thinking_and_calls_back_unchanged(journey: Journey) -> None:
-    first, last = journey.replay.sent[0], journey.replay.sent[5]
+    first, last = journey.replay.sent[0], journey.replay.sent[-1]
     recorded_blocks = answer(0)["content"]
     thinking = journey.history.messages[2].reasoning[0]
 
@@ -333,13 +516,13 @@ def test_anthropic_gets_its_signed_thinking_and_calls_back_unchanged(journey: Jo
     assert last["messages"][1] == {"role": "assistant", "content": recorded_blocks}
     signature = recorded_blocks[0]["signature"]
     assert thinking.signature == last["messages"][1]["content"][0]["signature"] == signature
-    assert signature.encode() in journey.replay.requests[5].content  # on the wire, as sent
+    assert signature.encode() in journey.replay.requests[-1].content  # on the wire, as sent
     blocks = [block for message in last["messages"] for block in _blocks(message)]
     assert [block["type"] for block in blocks].count("thinking") == 1
     # No other provider's reasoning shows anywhere in the body.
     text = json.dumps(last)
     assert answer(3)["choices"][0]["message"]["reasoning"] not in text
-    assert answer(4)["output"][0]["encrypted_content"] not in text
+    assert answer(GEMINI + 1)["output"][0]["encrypted_content"] not in text
 
 
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -350,25 +533,47 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
 # --- the whole conversation ---
 
 
+def _wire_counts(index: int) -> tuple[int, int, int]:
+    """Turn `index`'s input, output and reasoning tokens, read from its answer in
+    each API's own words (Gemini's output: candidates and thoughts)."""
+    body = answer(index)
+    if "usageMetadata" in body:
+        usage = body["usageMetadata"]
+        thoughts = usage.get("thoughtsTokenCount", 0)
+        return usage["promptTokenCount"], usage["candidatesTokenCount"] + thoughts, thoughts
+    usage = body["usage"]
+    if "prompt_tokens" in usage:
+        details = usage.get("completion_tokens_details") or {}
+        return (
+            usage["prompt_tokens"],
+            usage["completion_tokens"],
+            details.get("reasoning_tokens", 0),
+        )
+    details = usage.get("output_tokens_details") or {}
+    return usage["input_tokens"], usage["output_tokens"], details.get("reasoning_tokens", 0)
+
+
 def test_the_usage_adds_up_over_the_turns(journey: Journey) -> None:
     usages = [turn.response.usage for turn in journey.turns]
     counts = [(u.input_tokens, u.output_tokens, u.reasoning_tokens) for u in usages]
     total = journey.history.usage
 
+    assert counts == [_wire_counts(index) for index in range(len(PROVIDERS))]
     assert counts == [
         (748, 163, 0),
         (318, 29, 0),
         (367, 24, 0),
         (512, 86, 44),
-        (583, 219, 192),
-        (1214, 131, 0),
+        (604, 95, 71),
+        (712, 226, 192),
+        (1389, 137, 0),
     ]
     assert total == sum(usages, TokenUsage())
     assert total == TokenUsage(
-        input_tokens=3742,
-        output_tokens=652,
-        total_tokens=4394,
-        reasoning_tokens=236,
+        input_tokens=4650,
+        output_tokens=760,
+        total_tokens=5410,
+        reasoning_tokens=307,
         # Each API's own counts, summed by name (the timings are Groq's alone).
         details={
             "cache_creation.ephemeral_5m_input_tokens": 0,
@@ -383,6 +588,7 @@ def test_the_usage_adds_up_over_the_turns(journey: Journey) -> None:
             "prompt_time": 0.021874315,
             "completion_time": 0.168627451,
             "total_time": 0.190501766,
+            "promptTokensDetails.TEXT": 604,
             "input_tokens_details.cached_tokens": 0,
             "output_tokens_details.reasoning_tokens": 192,
         },
@@ -398,9 +604,25 @@ def test_the_history_saves_and_loads_back_equal(journey: Journey, tmp_path: Path
     assert loaded == journey.history
     assert loaded.to_json() == journey.history.to_json()
     assert [m.created_at for m in loaded] == [m.created_at for m in journey.history]
-    # Loaded, it still gives Anthropic the last body, signature and all.
+    # Loaded, it still gives Anthropic the last body, signature and all, and Gemini
+    # its own call back signed in place.
     last = journey.turns[-1].request.model_copy(update={"messages": tuple(loaded.messages[:-1])})
     assert (
         interlingua_anthropic.encode_request(last, report=TranslationReport())
         == (journey.replay.sent[-1])
     )
+    gemini = interlingua_google.encode_request(
+        journey.turns[GEMINI].request.model_copy(update={"messages": tuple(loaded.messages[:13])}),
+        report=TranslationReport(),
+    )
+    (_, call_part) = answer(GEMINI)["candidates"][0]["content"]["parts"]
+    assert gemini["contents"][-2] == {
+        "role": "model",
+        "parts": [
+            {
+                "text": answer(GEMINI)["candidates"][0]["content"]["parts"][0]["text"],
+                "thought": True,
+            },
+            call_part,
+        ],
+    }

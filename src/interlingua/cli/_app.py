@@ -79,18 +79,18 @@ def demo(
     json_output: JsonFlag = False,
     fixture: Annotated[
         Path | None,
-        typer.Option(help="The recording to replay [default: fixtures/journey.json]."),
+        typer.Option(help="The recording to replay.", show_default="fixtures/journey.json"),
     ] = None,
     color: Annotated[Color, typer.Option(help="Colour the tables.")] = Color.auto,
     debug: Debug = False,
 ) -> None:
-    """Replay one conversation across Anthropic, Chat Completions, Mistral, Groq
-    and the Responses API, and back to Anthropic, through each provider's own SDK
-    client: no key, no network.
+    """Replay one conversation across six APIs, each through its own SDK client: no key, no network.
 
-    Each turn shows what the history held, what was sent, what the target left
-    out or changed and why, the answer and its usage; at the end the total
-    usage, and the proof that Anthropic's signed thinking came back unchanged.
+    The conversation goes from Anthropic to Chat Completions, Mistral, Groq,
+    Gemini and the Responses API, and back to Anthropic. Each turn shows what
+    the history held, what was sent, what the target left out or changed and
+    why, the answer and its usage; at the end the total usage, and the proof
+    that Anthropic's signed thinking came back unchanged.
     """
     from interlingua.cli._demo import find_fixture, run_demo
     from interlingua.cli._demo_view import demo_json, show_demo
@@ -119,7 +119,7 @@ def convert(
     history to another API's format: the JSON on standard output, what the
     target could not take on standard error.
 
-    Adapters: anthropic, openai (Chat Completions), openai-responses, mistral, groq.
+    Adapters: anthropic, openai (Chat Completions), openai-responses, mistral, groq, google.
     A stream is server-sent events (data: lines) or a JSON array of payloads.
     """
     from interlingua.cli._convert import convert as run
@@ -199,7 +199,8 @@ def gateway(
         typer.Option(help="Answer every upstream from this recording: no key, no network."),
     ] = None,
     log: Annotated[
-        LogFormat | None, typer.Option(help="The line per request [default: the config's].")
+        LogFormat | None,
+        typer.Option(help="The line per request.", show_default="the config's"),
     ] = None,
     debug: Debug = False,
 ) -> None:

@@ -74,7 +74,11 @@ def request_of(source: Source, origin: str | None, model: str | None) -> ChatReq
     if source.kind != "request":
         raise InputError(f"{source.name}: expected a request body or a saved history")
     request = adapter(_origin(source, origin)).decode_request(source.value)
-    return request if model is None else request.model_copy(update={"model": model})
+    if model is not None:
+        return request.model_copy(update={"model": model})
+    if not request.model:  # Gemini's is in the URL, not the body
+        raise InputError(f"{source.name}: the request body names no model: pass --model")
+    return request
 
 
 def _origin(source: Source, origin: str | None) -> str:

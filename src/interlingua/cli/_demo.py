@@ -1,4 +1,4 @@
-"""`interlingua demo`: one conversation moved across the five APIs.
+"""`interlingua demo`: one conversation moved across the six APIs.
 
 An application keeps one `ChatHistory` and sends it, turn by turn, to the API
 it wants next, each through interlingua's client over that provider's real SDK
@@ -31,10 +31,19 @@ from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest, ReasoningConfig
 from interlingua._response import ChatResponse
 from interlingua._tools import ToolSpec
-from interlingua.cli._files import InputError
+from interlingua.cli._files import DISTRIBUTIONS, InputError
 from interlingua.client import SDKOptions
 
-__all__ = ["FIXTURE", "SCRIPT", "Demo", "DemoTurn", "SignatureProof", "find_fixture", "run_demo"]
+__all__ = [
+    "FIXTURE",
+    "PROVIDERS",
+    "SCRIPT",
+    "Demo",
+    "DemoTurn",
+    "SignatureProof",
+    "find_fixture",
+    "run_demo",
+]
 
 FIXTURE = Path("fixtures") / "journey.json"
 
@@ -73,6 +82,15 @@ SETTINGS: dict[str, dict[str, Any]] = {
         "model": "openai/gpt-oss-120b",
         "max_tokens": 1024,
         "reasoning": ReasoningConfig(effort="low"),
+    },
+    "google": {
+        "model": "gemini-3-flash-preview",
+        "max_tokens": 1024,
+        "reasoning": ReasoningConfig(effort="low"),
+        # Gemini's thought summaries: a setting Gemini alone has, sent as it is.
+        "provider_options": {
+            "google": {"generationConfig": {"thinkingConfig": {"includeThoughts": True}}}
+        },
     },
     "openai-responses": {
         "model": "gpt-5-mini",
@@ -130,6 +148,13 @@ SCRIPT: tuple[Step, ...] = (
     ),
     Ask("groq"),
     Say("What should I pack for the two cities?"),
+    Ask("google"),
+    RunTools(
+        (
+            '{"city": "Lisbon", "day": "tomorrow", "forecast": "light rain until 10:00, '
+            'then sunny spells", "high_c": 17, "low_c": 12}',
+        )
+    ),
     Ask("openai-responses"),
     Say("Thanks! Sum up the weather for my trip in one sentence."),
     Ask("anthropic"),
@@ -197,24 +222,14 @@ def find_fixture(given: Path | None = None) -> Path:
 DEMO_KEY = "demo-key"  # replayed: no request leaves the machine
 
 
-# The adapter each turn may go to -> the distribution that installs it.
-CLIENTS: dict[str, str] = {
-    "anthropic": "interlingua-anthropic",
-    "openai": "interlingua-openai",
-    "mistral": "interlingua-mistral",
-    "groq": "interlingua-groq",
-    "openai-responses": "interlingua-openai",
-}
+# The APIs the script calls, in the order it first calls them.
+PROVIDERS = tuple(dict.fromkeys(step.provider for step in SCRIPT if isinstance(step, Ask)))
 
 
 def check_installed() -> None:
     """Every adapter and SDK the script calls is there, or the command that installs it is named."""
     missing = sorted(
-        {
-            CLIENTS[provider]
-            for provider in {step.provider for step in SCRIPT if isinstance(step, Ask)}
-            if not _has_client(provider)
-        }
+        {DISTRIBUTIONS[provider] for provider in PROVIDERS if not _has_client(provider)}
     )
     if missing:
         raise InputError(
@@ -241,7 +256,7 @@ def _client(provider: str) -> Any:
 def _clients() -> Iterator[dict[str, Any]]:
     with ExitStack() as stack:
         built = {}
-        for provider in CLIENTS:
+        for provider in PROVIDERS:
             built[provider] = _client(provider)
             stack.callback(built[provider].close)
         yield built

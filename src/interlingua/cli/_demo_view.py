@@ -24,14 +24,20 @@ from interlingua.cli._summary import (
 __all__ = ["demo_json", "proof_line", "show_demo"]
 
 
+# The field of a body that holds the conversation -> what each of its items is called.
+_CONVERSATION = {"messages": "message", "input": "input item", "contents": "content"}
+
+
 def _sent_summary(turn: DemoTurn) -> list[str]:
     body = turn.sent if isinstance(turn.sent, dict) else {}
-    items = body.get("messages") or body.get("input") or []
+    field, noun = next(
+        ((field, noun) for field, noun in _CONVERSATION.items() if field in body), ("", "item")
+    )
     size = len(json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode())
     return [
         turn.endpoint,
-        f"{_count(len(items), 'message' if 'messages' in body else 'input item')}, "
-        f"{_count(len(body.get('tools', [])), 'tool')}, {size:,} bytes of JSON",
+        f"{_count(len(body.get(field, [])), noun)}, {_count(len(turn.request.tools), 'tool')}, "
+        f"{size:,} bytes of JSON",
         "fields: " + ", ".join(body),
     ]
 
@@ -66,7 +72,8 @@ def _turn_table(number: int, turn: DemoTurn) -> Table:
         ("usage", [usage_line(turn.response.usage)], ""),
     )
     for label, lines, style in rows:
-        table.add_row(label, Text("\n".join(clip(line, 200) for line in lines), style=style))
+        width = 400 if label == "left out, changed" else 200  # a reason is read whole
+        table.add_row(label, Text("\n".join(clip(line, width) for line in lines), style=style))
     return table
 
 
@@ -113,14 +120,20 @@ def _totals(demo: Demo) -> Table:
     return table
 
 
-def show_demo(demo: Demo, console: Console) -> None:
-    console.print(
-        Text(
-            f"One conversation across five APIs, replayed from {demo.fixture} "
-            "through each provider's own SDK client (no key, no network).",
-            style="bold",
-        )
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _headline(demo: Demo) -> str:
+    apis = len({turn.provider for turn in demo.turns})
+    return (
+        f"One conversation across {_NUMBERS[apis] if apis < len(_NUMBERS) else apis} APIs, "
+        f"replayed from {demo.fixture} through each provider's own SDK client "
+        "(no key, no network)."
     )
+
+
+def show_demo(demo: Demo, console: Console) -> None:
+    console.print(Text(_headline(demo), style="bold"))
     for number, turn in enumerate(demo.turns, 1):
         console.print()
         console.print(_turn_table(number, turn))

@@ -6,7 +6,8 @@ A file holds one of four things, told apart by its shape:
 - `history`: a saved `ChatHistory` (`"format": "interlingua.chat_history"`);
 - `stream`: a recorded stream, as server-sent events (`data: {...}` lines) or
   as a JSON array of the events' payloads;
-- `request`: a request body (it has `messages`, or the Responses API's `input`);
+- `request`: a request body (it has `messages`, the Responses API's `input` or
+  Gemini's `contents`);
 - `response`: any other JSON object, an answer body.
 """
 
@@ -35,8 +36,11 @@ DISTRIBUTIONS = {
     "openai-responses": "interlingua-openai",
     "mistral": "interlingua-mistral",
     "groq": "interlingua-groq",
+    "google": "interlingua-google",
 }
 _SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
+# The field that holds a request body's conversation, in each API's format.
+_CONVERSATION_FIELDS = ("messages", "input", "contents")
 
 
 class InputError(Exception):
@@ -98,7 +102,7 @@ def _kind(name: str, value: Any) -> Kind:
         raise InputError(f"{name}: expected a JSON object or array, found {type(value).__name__}")
     if value.get("format") == HISTORY_FORMAT:
         return "history"
-    if "messages" in value or "input" in value:
+    if any(field in value for field in _CONVERSATION_FIELDS):
         return "request"
     return "response"
 

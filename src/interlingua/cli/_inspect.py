@@ -64,26 +64,42 @@ class Summary:
             self.reasoning += [part.provider or "unknown" for part in message.reasoning]
 
 
+# How a request's path ends -> the adapter of its API (Chat Completions: by host, below).
+_PATH_ENDS = (
+    ("/messages", "anthropic"),
+    ("/responses", "openai-responses"),
+    (":generateContent", "google"),
+    (":streamGenerateContent", "google"),
+)
+_CHAT_HOSTS = ("mistral", "groq")
+# A field an answer body alone has, and its value (None: any) -> the adapter that wrote it.
+_ANSWER_FIELDS = (
+    ("type", "message", "anthropic"),
+    ("object", "response", "openai-responses"),
+    ("choices", None, "openai"),
+    ("candidates", None, "google"),
+    ("promptFeedback", None, "google"),
+)
+
+
 def provider_of(url: str | None, body: Any) -> str | None:
     """The adapter of the API a request went to, or that wrote an answer."""
     if url is not None:
         parts = urlsplit(url)
         host, path = parts.hostname or "", parts.path
-        if path.endswith("/messages"):
-            return "anthropic"
-        if path.endswith("/responses"):
-            return "openai-responses"
         if path.endswith("/chat/completions"):
-            return next((p for p in ("mistral", "groq") if p in host), "openai")
+            return next((p for p in _CHAT_HOSTS if p in host), "openai")
+        return next((provider for end, provider in _PATH_ENDS if path.endswith(end)), None)
+    if not isinstance(body, dict):
         return None
-    if isinstance(body, dict):
-        if body.get("type") == "message":
-            return "anthropic"
-        if body.get("object") == "response":
-            return "openai-responses"
-        if "choices" in body:
-            return "openai"
-    return None
+    return next(
+        (
+            provider
+            for field, value, provider in _ANSWER_FIELDS
+            if field in body and (value is None or body[field] == value)
+        ),
+        None,
+    )
 
 
 def inspect_file(path: str) -> Summary:
@@ -181,8 +197,13 @@ def _totals(summary: Summary) -> list[tuple[str, str]]:
 
 
 def show_summary(summary: Summary, console: Console) -> None:
-    what = "interactions" if summary.kind == "cassette" else "messages"
-    console.print(Text(f"{summary.name}: a {summary.kind} of {len(summary.turns)} {what}", "bold"))
+    what = "interaction" if summary.kind == "cassette" else "message"
+    count = len(summary.turns)
+    console.print(
+        Text(
+            f"{summary.name}: a {summary.kind} of {count} {what}{'' if count == 1 else 's'}", "bold"
+        )
+    )
     for turn in summary.turns:
         title = Text(turn.title, style="bold cyan" if summary.kind == "cassette" else "")
         if turn.provider is not None:

@@ -39,6 +39,7 @@ PROVIDER_NAMES = {
     "openai-responses": "Responses API",
     "mistral": "Mistral",
     "groq": "Groq",
+    "google": "Gemini",
 }
 USAGE_FIELDS = (
     "input_tokens",
