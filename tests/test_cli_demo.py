@@ -97,7 +97,8 @@ def test_the_json_gemini_turn_goes_to_its_url_and_says_what_changed(as_json: Any
     assert gemini["provider_name"] == "Gemini"
     assert gemini["model"] == "gemini-3-flash-preview"
     assert gemini["endpoint"] == (
-        "POST generativelanguage.googleapis.com/v1/models/gemini-3-flash-preview:generateContent"
+        "POST generativelanguage.googleapis.com"
+        "/v1beta/models/gemini-3-flash-preview:generateContent"
     )
     assert gemini["sent"] == recorded.request.json
     # The calls made elsewhere went with Google's dummy thought signature, said why.
@@ -133,7 +134,7 @@ def test_in_a_terminal_the_demo_is_coloured_and_shows_each_part_of_a_turn(plain:
     for label in ("history", "sent", "left out, changed", "answer", "usage", "total"):
         assert label in plain.stdout
     assert "POST api.mistral.ai/v1/chat/completions" in plain.stdout
-    assert "generativelanguage.googleapis.com/v1/models/gemini-3-flash-preview" in plain.stdout
+    assert "generativelanguage.googleapis.com/v1beta/models/gemini-3-flash-preview" in plain.stdout
     assert "9 contents, 2 tools" in plain.stdout  # Gemini's body, in its own words
     assert "4,650" in plain.stdout  # the total input tokens
 

@@ -127,7 +127,10 @@ def clients(replay: Replay) -> dict[str, ChatClient]:
         "mistral": MistralClient(Mistral(api_key="test-key", client=replay.client())),
         "groq": GroqClient(groq.Groq(api_key="test-key", max_retries=0, http_client=groq_http)),
         "google": GoogleClient(
-            genai.Client(api_key="test-key", http_options={"httpx_client": replay.client()})
+            genai.Client(
+                api_key="test-key",
+                http_options={"httpx_client": replay.client(), "api_version": "v1beta"},
+            )
         ),
         "openai-responses": OpenAIResponsesClient(
             openai.OpenAI(api_key="test-key", max_retries=0, http_client=replay.client())
@@ -234,7 +237,7 @@ def test_each_turn_goes_to_its_api_through_its_sdk(journey: Journey) -> None:
         (
             "POST",
             "generativelanguage.googleapis.com",
-            "/v1/models/gemini-3-flash-preview:generateContent",
+            "/v1beta/models/gemini-3-flash-preview:generateContent",
         ),
         ("POST", "api.openai.com", "/v1/responses"),
         ("POST", "api.anthropic.com", "/v1/messages"),

@@ -44,7 +44,12 @@ from interlingua_google._errors import decode_error
 from interlingua_google._request import encode_request
 from interlingua_google._response import decode_response
 from interlingua_google._stream import GoogleStreamDecoder
-from interlingua_google._wire import GENERATE_CONTENT, PROVIDER, STREAM_GENERATE_CONTENT
+from interlingua_google._wire import (
+    API_VERSION,
+    GENERATE_CONTENT,
+    PROVIDER,
+    STREAM_GENERATE_CONTENT,
+)
 
 __all__ = ["AsyncGoogleClient", "GoogleClient"]
 
@@ -162,11 +167,13 @@ def _status(exc: Exception) -> int | None:
 def _options(options: SDKOptions) -> dict[str, Any]:
     """`SDKOptions` as `genai.Client`'s arguments: the base URL, the timeout (in
     milliseconds) and the attempts (one more than the retries) go in its
-    `http_options`, where None is the SDK's default."""
+    `http_options`, where None is the SDK's default. The API version is the
+    Gemini API's `v1beta` (`API_VERSION`), whatever the SDK's default."""
     timeout = options.timeout
     retries = options.max_retries
     http = types.HttpOptions(
         base_url=options.base_url,
+        api_version=API_VERSION,
         timeout=None if timeout is None else round(timeout * 1000),
         retry_options=None if retries is None else types.HttpRetryOptions(attempts=retries + 1),
     )

@@ -41,6 +41,7 @@ from functools import cache
 from typing import Any, Literal, TypedDict
 
 __all__ = [
+    "API_VERSION",
     "GENERATE_CONTENT",
     "PROVIDER",
     "STREAM_GENERATE_CONTENT",
@@ -63,6 +64,9 @@ PROVIDER = "google"
 # The methods of a model's resource: `models/<model>:generateContent`.
 GENERATE_CONTENT = "generateContent"
 STREAM_GENERATE_CONTENT = "streamGenerateContent"
+# The Gemini API's version its documentation and recorded traffic use; a client
+# the adapter builds pins it, as google-genai's default moved (2.x `v1beta`, 3.x `v1`).
+API_VERSION = "v1beta"
 
 WireDict = dict[str, Any]
 # A content's role: Gemini's own two.
