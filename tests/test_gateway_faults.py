@@ -7,6 +7,7 @@ and from stand-ins on the loopback that answer slowly or never.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import socket
@@ -246,6 +247,37 @@ def test_a_client_that_disconnects_cancels_the_upstream_call() -> None:
                 answer.close()
             assert first == "event: message_start"
             assert upstream.closed.wait(BOUND), "the upstream call went on"
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_a_client_that_leaves_before_the_answer_cancels_the_upstream_call(
+    stream: bool, gateway_log: pytest.LogCaptureFixture
+) -> None:
+    """The upstream has the request and says nothing; the client's SDK call is
+    cancelled (its connection dropped) while the gateway waits for the answer,
+    a whole one or a stream's first event."""
+    with SilentUpstream() as upstream:
+        options = {"openai": {"base_url": f"{upstream.base_url}/v1"}}  # the default 600 s timeout
+        with serve(upstreams=options) as gateway:
+
+            async def ask_then_leave() -> bool:
+                client = anthropic.AsyncAnthropic(
+                    api_key=KEY, base_url=gateway.base_url, max_retries=0, timeout=BOUND
+                )
+                async with client:
+                    body = messages_body("openai:gpt-4.1-mini", stream=stream)
+                    call = asyncio.create_task(client.messages.create(**body))
+                    asked = await asyncio.to_thread(upstream.received.wait, BOUND)
+                    call.cancel()
+                    with pytest.raises(asyncio.CancelledError):
+                        await call
+                return asked
+
+            assert asyncio.run(ask_then_leave()), "the request did not reach the upstream"
+            assert upstream.closed.wait(BOUND), "the upstream call went on"
+    (line,) = gateway_log.messages
+    assert " 499 " in line
+    assert "the client disconnected: the upstream call was cancelled" in line
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])

@@ -39,12 +39,13 @@ from interlingua.gateway._config import KEYS_VARIABLE, ConfigError, GatewayConfi
 from interlingua.gateway._count import count_tokens
 from interlingua.gateway._errors import bad_request, too_large, wrong_key
 from interlingua.gateway._log import RequestLog
-from interlingua.gateway._stream import LiveStream, translated
+from interlingua.gateway._stream import LiveStream, translated, until_disconnect
 from interlingua.gateway._upstream import Attempt, Upstreams, describe_losses
 
 __all__ = ["Gateway", "create_app"]
 
 _MAX_HEADER_LOSSES = 20
+_CLIENT_GONE = 499
 
 
 class Gateway:
@@ -109,10 +110,13 @@ class Gateway:
             self.check_key(request)
             chat_request = self.decode(api, await self.read_json(request))
             log.model = chat_request.model
-            attempt = await self.upstreams.call(chat_request, strict=self.config.strict)
+            call = self.upstreams.call(chat_request, strict=self.config.strict)
+            attempt = await until_disconnect(request.receive, call)
         except ProviderError as error:
             log.error = str(error)
             return self._finish(log, error_response(api, error, {}))
+        if attempt is None:
+            return self._gone(log)
         self._note(log, attempt)
         if attempt.response is None:
             return self._stream(api, name, attempt, log)
@@ -153,10 +157,14 @@ class Gateway:
             body = {"max_tokens": 1, **body} if isinstance(body, dict) else body
             chat_request = self.decode(api, body)
             log.model = chat_request.model
-            target, answer = await count_tokens(self.upstreams, "anthropic", chat_request)
+            counted = count_tokens(self.upstreams, "anthropic", chat_request)
+            answered = await until_disconnect(request.receive, counted)
         except ProviderError as error:
             log.error = str(error)
             return self._finish(log, error_response(api, error, {}))
+        if answered is None:
+            return self._gone(log)
+        target, answer = answered
         log.upstream = target.name
         return self._finish(log, JSONResponse(answer))
 
@@ -190,6 +198,12 @@ class Gateway:
             headers["x-interlingua-answer-losses"] = _losses_header(answer_losses)
         headers["x-interlingua-overhead-ms"] = f"{log.settle_overhead():.3f}"
         return headers
+
+    def _gone(self, log: RequestLog) -> Response:
+        """The client disconnected before the answer: the upstream call was
+        cancelled, and nginx's 499 (client closed request) is logged."""
+        log.error = "the client disconnected: the upstream call was cancelled"
+        return self._finish(log, Response(status_code=_CLIENT_GONE))
 
     def _finish(self, log: RequestLog, response: Response) -> Response:
         log.status = response.status_code
