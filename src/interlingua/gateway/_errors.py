@@ -24,6 +24,7 @@ __all__ = [
     "bad_request",
     "cannot_count",
     "no_route",
+    "not_found",
     "timed_out",
     "too_large",
     "unavailable",
@@ -69,6 +70,10 @@ def no_route(model: str) -> ProviderError:
         type=_INVALID,
         code="model_not_found",
     )
+
+
+def not_found(message: str) -> ProviderError:
+    return NotFoundError(message, provider=GATEWAY, status=404, type=_INVALID)
 
 
 def cannot_count(upstream: str, api: str) -> ProviderError:
