@@ -27,7 +27,7 @@ from mistralai.client import Mistral, errors
 from conftest import ANTHROPIC_TOOL_TURN, fake_key, recorded
 from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
 from interlingua.gateway import create_app, load
-from interlingua.testing import Interaction, Replay
+from interlingua.testing import Interaction, RecordedRequest, RecordedResponse, Replay
 
 KEY = fake_key("gk-")
 
@@ -128,6 +128,106 @@ def test_the_last_upstream_s_error_reaches_the_client_in_its_own_format() -> Non
     assert raised.value.status_code == 429
     assert raised.value.body["message"] == error["message"]  # type: ignore[index]
     assert raised.value.body["code"] == error["code"]  # type: ignore[index]
+
+
+def test_an_upstream_error_keeps_its_status_type_message_and_request_id() -> None:
+    invalid = recorded("anthropic/error_invalid_request.json")[0]
+    wire = invalid.response.json
+    with serve() as gateway, upstream_replay(invalid):
+        client = opened(
+            openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1", max_retries=0)
+        )
+        with pytest.raises(openai.BadRequestError) as raised:
+            client.chat.completions.create(
+                model="anthropic:claude-haiku-4-5", messages=[{"role": "user", "content": "Hi"}]
+            )
+    error: Any = raised.value.body
+    assert raised.value.status_code == invalid.response.status
+    assert (error["type"], error["message"]) == (wire["error"]["type"], wire["error"]["message"])
+    assert raised.value.request_id == wire["request_id"]  # the SDK reads x-request-id
+    assert raised.value.response.headers["request-id"] == wire["request_id"]
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_upstream_that_refuses_the_connection_falls_back(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    routes = {"house": {"upstream": "groq:qwen/qwen3-32b", "fallbacks": ["openai:gpt-4.1-mini"]}}
+    options = {"groq": {"base_url": f"http://{LOOPBACK}:{_closed_port()}"}}
+    with (
+        serve(models=routes, upstreams=options) as gateway,
+        upstream_replay(CHAT_ANSWER) as replay,
+    ):
+        answer = post(gateway.base_url, "/v1/chat/completions", chat_body("house"))
+    assert answer.status_code == 200
+    assert answer.json()["choices"][0]["message"]["content"] == ANSWER_TEXT
+    assert answer.headers["x-interlingua-upstream"] == "openai:gpt-4.1-mini"
+    assert [request.url.host for request in replay.requests] == ["api.openai.com"]
+    (line,) = gateway_log.messages
+    assert "fallbacks=1 (groq:qwen/qwen3-32b: " in line
+
+
+OVERLOADED = Interaction(
+    RecordedRequest("POST", "https://api.anthropic.com/v1/messages", {}, None, None),
+    RecordedResponse(
+        529,
+        {"content-type": ("application/json",), "request-id": ("req_011CXe9Ov3Rl7Dw2Kq5Ty8Hn",)},
+        json.dumps(
+            {
+                "type": "error",
+                "error": {"type": "overloaded_error", "message": "Overloaded"},
+                "request_id": "req_011CXe9Ov3Rl7Dw2Kq5Ty8Hn",
+            }
+        ).encode(),
+        None,
+        None,
+    ),
+)
+
+
+def test_an_overloaded_upstream_before_a_stream_falls_back() -> None:
+    streamed = recorded("openai/chat_stream_parallel_tool_calls.json")[0]
+    routes = {
+        "house": {"upstream": "anthropic:claude-haiku-4-5", "fallbacks": ["openai:gpt-4o-mini"]}
+    }
+    with serve(models=routes) as gateway, upstream_replay(OVERLOADED, streamed) as replay:
+        answer = post(gateway.base_url, "/v1/messages", messages_body("house", stream=True))
+    events = sse_events(answer.text)
+    assert [request.url.host for request in replay.requests] == [
+        "api.anthropic.com",
+        "api.openai.com",
+    ]
+    assert answer.headers["x-interlingua-upstream"] == "openai:gpt-4o-mini"
+    assert float(answer.headers["x-interlingua-overhead-ms"]) >= 0
+    assert [name for name, _ in events][-1] == "message_stop"
+
+
+def test_no_fallback_once_a_stream_has_begun() -> None:
+    """A retryable error after the first event ends the client's stream: what went
+    out cannot be taken back, so the fallback is not asked."""
+    broken = recorded("anthropic/stream_overloaded.json")[0]
+    routes = {
+        "house": {"upstream": "anthropic:claude-haiku-4-5", "fallbacks": ["openai:gpt-4.1-mini"]}
+    }
+    wire = list(broken.response.stream_payloads())
+    words = "".join(p["delta"].get("text", "") for p in wire if p["type"] == "content_block_delta")
+    with serve(models=routes) as gateway, upstream_replay(broken, CHAT_ANSWER) as replay:
+        answer = post(gateway.base_url, "/v1/chat/completions", chat_body("house", stream=True))
+    events = sse_events(answer.text)
+    assert [request.url.host for request in replay.requests] == ["api.anthropic.com"]
+    sent = "".join(
+        choice["delta"].get("content") or ""
+        for _, data in events[:-1]
+        for choice in data["choices"]
+    )
+    assert sent == words
+    assert events[-1][1]["error"]["message"] == wire[-1]["error"]["message"]
+    assert "[DONE]" not in [data for _, data in events]
 
 
 # --- streams that break ---

@@ -79,10 +79,12 @@ def client_api(name: str) -> ClientAPI | None:
 
 
 def error_response(api: ClientAPI, error: ProviderError, headers: dict[str, str]) -> JSONResponse:
-    """`error` as `api` answers it: its status and body, and the request id the upstream gave."""
+    """`error` as `api` answers it: its status and body, and the request id the
+    upstream gave, under the names the SDKs read (Anthropic's `request-id`, the
+    others' `x-request-id`)."""
     status, body = api.encode_error(error)
     if error.request_id:
-        headers = {**headers, "request-id": error.request_id}
+        headers = {**headers, "request-id": error.request_id, "x-request-id": error.request_id}
     return JSONResponse(body, status_code=status, headers=headers)
 
 
