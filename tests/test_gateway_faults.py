@@ -190,12 +190,17 @@ OVERLOADED = Interaction(
 )
 
 
-def test_an_overloaded_upstream_before_a_stream_falls_back() -> None:
+def test_an_overloaded_upstream_before_a_stream_falls_back(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
     streamed = recorded("openai/chat_stream_parallel_tool_calls.json")[0]
     routes = {
         "house": {"upstream": "anthropic:claude-haiku-4-5", "fallbacks": ["openai:gpt-4o-mini"]}
     }
-    with serve(models=routes) as gateway, upstream_replay(OVERLOADED, streamed) as replay:
+    with (
+        serve(models=routes, log="json") as gateway,
+        upstream_replay(OVERLOADED, streamed) as replay,
+    ):
         answer = post(gateway.base_url, "/v1/messages", messages_body("house", stream=True))
     events = sse_events(answer.text)
     assert [request.url.host for request in replay.requests] == [
@@ -205,6 +210,25 @@ def test_an_overloaded_upstream_before_a_stream_falls_back() -> None:
     assert answer.headers["x-interlingua-upstream"] == "openai:gpt-4o-mini"
     assert float(answer.headers["x-interlingua-overhead-ms"]) >= 0
     assert [name for name, _ in events][-1] == "message_stop"
+    # The stream's line, written when it is over: its usage, the fallback, the times.
+    (line,) = gateway_log.messages
+    logged = json.loads(line)
+    (usage,) = [p["usage"] for p in streamed.response.stream_payloads() if p.get("usage")]
+    assert (logged["model"], logged["upstream"], logged["status"]) == (
+        "house",
+        "openai:gpt-4o-mini",
+        200,
+    )
+    assert logged["usage"] == {
+        "input_tokens": usage["prompt_tokens"],
+        "output_tokens": usage["completion_tokens"],
+        "total_tokens": usage["total_tokens"],
+    }
+    assert logged["fallbacks"] == [
+        "anthropic:claude-haiku-4-5: anthropic 529 overloaded_error: Overloaded"
+    ]
+    assert logged["gateway_ms"] == float(answer.headers["x-interlingua-overhead-ms"])
+    assert logged["total_ms"] >= logged["gateway_ms"]
 
 
 def test_no_fallback_once_a_stream_has_begun() -> None:
@@ -228,6 +252,20 @@ def test_no_fallback_once_a_stream_has_begun() -> None:
     assert sent == words
     assert events[-1][1]["error"]["message"] == wire[-1]["error"]["message"]
     assert "[DONE]" not in [data for _, data in events]
+
+
+def test_an_upstream_answer_that_cannot_be_read_is_a_502_naming_the_place() -> None:
+    wire = {**CHAT_ANSWER.response.json, "choices": [{"index": 0, "message": "Sunny."}]}
+    broken = replace(
+        CHAT_ANSWER,
+        response=replace(CHAT_ANSWER.response, body=json.dumps(wire).encode(), json=wire),
+    )
+    with serve() as gateway, upstream_replay(broken):
+        answer = post(gateway.base_url, "/v1/messages", messages_body("openai:gpt-4.1-mini"))
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (502, "api_error")
+    assert message.startswith("the upstream's answer could not be read: ")
+    assert "choices[0].message" in message
 
 
 # --- streams that break ---

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from interlingua._errors import InvalidDataError, ProviderError
+from interlingua._errors import InterlinguaError, InvalidDataError, ProviderError
 from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
 from interlingua.gateway._apis import (
@@ -43,7 +43,13 @@ from interlingua.gateway._apis import (
 )
 from interlingua.gateway._config import KEYS_VARIABLE, ConfigError, GatewayConfig
 from interlingua.gateway._count import count_tokens, counted_request
-from interlingua.gateway._errors import bad_request, not_found, too_large, wrong_key
+from interlingua.gateway._errors import (
+    bad_request,
+    not_found,
+    too_large,
+    unreadable_answer,
+    wrong_key,
+)
 from interlingua.gateway._log import RequestLog
 from interlingua.gateway._stream import LiveStream, translated, until_disconnect
 from interlingua.gateway._upstream import Attempt, Upstreams, describe_losses
@@ -128,6 +134,8 @@ class Gateway:
         except ProviderError as error:
             log.error = str(error)
             return self._finish(log, error_response(api, error, {}))
+        except InterlinguaError as error:  # an upstream's answer its decoder cannot read
+            return self.refuse(log, name, unreadable_answer(str(error)))
         if attempt is None:
             return self._gone(log)
         self._note(log, attempt)

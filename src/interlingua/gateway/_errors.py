@@ -29,6 +29,7 @@ __all__ = [
     "too_large",
     "unavailable",
     "unreadable",
+    "unreadable_answer",
     "wrong_key",
 ]
 
@@ -107,6 +108,15 @@ def unavailable(upstream: str, reason: str) -> ProviderError:
 def unreadable(reason: str) -> ProviderError:
     return ServerError(
         f"the upstream's stream could not be read: {reason}",
+        provider=GATEWAY,
+        status=502,
+        type=_SERVER,
+    )
+
+
+def unreadable_answer(reason: str) -> ProviderError:
+    return ServerError(
+        f"the upstream's answer could not be read: {reason}",
         provider=GATEWAY,
         status=502,
         type=_SERVER,
