@@ -438,6 +438,23 @@ def test_an_upstream_that_never_answers_is_a_504_in_time(stream: bool) -> None:
     assert waited < BOUND / 2  # the 0.5 s upstream timeout answered, not the client's own
 
 
+def test_an_upstream_that_stalls_mid_stream_ends_the_client_s_stream_in_time() -> None:
+    with SilentUpstream(FIRST_CHUNK) as upstream:
+        options = {"openai": {"base_url": f"{upstream.base_url}/v1", "timeout": 0.5}}
+        with serve(upstreams=options) as gateway:
+            started = time.monotonic()
+            answer = post(
+                gateway.base_url, "/v1/messages", messages_body("openai:gpt-4.1-mini", stream=True)
+            )
+            waited = time.monotonic() - started
+    events = sse_events(answer.text)
+    assert answer.status_code == 200
+    texts = [data["delta"].get("text") for name, data in events if name == "content_block_delta"]
+    assert texts == ["Hel"]  # what had come went on first
+    assert events[-1][0] == "error"
+    assert waited < BOUND / 2  # the upstream's 0.5 s read timeout answered
+
+
 # --- requests the gateway refuses ---
 
 
@@ -467,6 +484,28 @@ def test_a_body_too_large_is_a_413(path: str) -> None:
     assert answer.status_code == 413
     assert "larger than the gateway takes (2000 bytes)" in message
     assert kind == ("request_too_large" if path == "/v1/messages" else "invalid_request_error")
+
+
+def test_a_chunked_body_too_large_is_a_413_once_the_limit_is_passed() -> None:
+    """A body sent without its length is counted as it comes."""
+
+    def pieces() -> Iterator[bytes]:
+        yield json.dumps(messages_body("openai:gpt-4.1-mini"))[:-1].encode()
+        for _ in range(10):
+            yield b', "metadata": {"x": "' + b"y" * 500 + b'"}'
+        yield b"}"
+
+    with serve(max_body_bytes=2000) as gateway:
+        answer = httpx.post(
+            f"{gateway.base_url}/v1/messages",
+            content=pieces(),
+            headers={"x-api-key": KEY, "content-type": "application/json"},
+            timeout=BOUND,
+        )
+    assert answer.request.headers["transfer-encoding"] == "chunked"
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (413, "request_too_large")
+    assert "larger than the gateway takes (2000 bytes)" in message
 
 
 @pytest.mark.parametrize("path", list(REFUSED))
@@ -535,6 +574,34 @@ def test_a_wrong_gateway_key_is_each_api_s_401(
     assert " 401 " in line
     assert "WrongWrong" not in line
     assert KEY not in line
+
+
+def test_an_upstream_error_that_echoes_the_upstream_key_does_not_pass_it_on(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    wire = {
+        "error": {
+            "message": f"Incorrect API key provided: {UPSTREAM_KEY}.",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "invalid_api_key",
+        }
+    }
+    refused = Interaction(
+        RecordedRequest("POST", "https://api.openai.com/v1/chat/completions", {}, None, None),
+        RecordedResponse(
+            401, {"content-type": ("application/json",)}, json.dumps(wire).encode(), wire, None
+        ),
+    )
+    with serve() as gateway, upstream_replay(refused):
+        answer = post(gateway.base_url, "/v1/messages", messages_body("openai:gpt-4.1-mini"))
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (401, "authentication_error")
+    assert message.startswith("Incorrect API key provided: ")
+    (line,) = gateway_log.messages
+    for seen in (answer.text, str(answer.headers), line):
+        assert UPSTREAM_KEY not in seen
+        assert KEY not in seen
 
 
 def test_gateway_keys_come_from_the_environment_too(monkeypatch: pytest.MonkeyPatch) -> None:
