@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from interlingua._errors import InterlinguaError, InvalidDataError, ProviderError
+from interlingua._errors import DecodeError, InterlinguaError, InvalidDataError, ProviderError
 from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
 from interlingua.gateway._apis import (
@@ -134,8 +134,10 @@ class Gateway:
         except ProviderError as error:
             log.error = str(error)
             return self._finish(log, error_response(api, error, {}))
-        except InterlinguaError as error:  # an upstream's answer its decoder cannot read
+        except DecodeError as error:  # the upstream's answer, which its decoder cannot read
             return self.refuse(log, name, unreadable_answer(str(error)))
+        except InterlinguaError as error:  # the request, which the upstream's API cannot take
+            return self.refuse(log, name, bad_request(str(error)))
         if attempt is None:
             return self._gone(log)
         self._note(log, attempt)
