@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import anthropic
@@ -17,7 +18,7 @@ import httpx
 import openai
 import pytest
 
-from conftest import ROOT, fake_key
+from conftest import ROOT, fake_key, recorded
 from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
 from interlingua.gateway import ConfigError, create_app, load
 from interlingua.testing import Interaction, RecordedRequest, RecordedResponse, Replay
@@ -161,6 +162,86 @@ def test_tokens_are_counted_by_an_upstream_of_the_client_s_api() -> None:
     assert replay.sent == [{"model": "claude-sonnet-4-5", "messages": user, "system": "Be brief."}]
 
 
+# --- the upstreams' keys and addresses ---
+
+
+def _at(interaction: Interaction, base_url: str, path: str) -> Interaction:
+    """A recording as answered at another address (a proxy the SDK is sent to)."""
+    request = replace(interaction.request, url=f"{base_url}{path}")
+    return replace(interaction, request=request)
+
+
+def ask_gateway(base_url: str, model: str) -> httpx.Response:
+    body = {"model": model, "messages": [{"role": "user", "content": "Hi"}]}
+    headers = {"authorization": f"Bearer {KEY}"}
+    return httpx.post(f"{base_url}/v1/chat/completions", json=body, headers=headers, timeout=BOUND)
+
+
+CHAT_ANSWER = recorded("openai/chat_tool_round_trip.json")[1]
+MATCH_ON = ("method", "host", "path")
+
+
+def test_an_upstream_s_key_is_read_from_the_variable_its_options_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    upstream_key = fake_key("sk-", "FromItsOwnVariable00")
+    options = {"openai": {"api_key_env": "HOUSE_OPENAI_KEY"}}
+    config = load(None, keys=[KEY], upstreams=options)
+    with GatewayServer(create_app(config)) as gateway:
+        monkeypatch.delenv("HOUSE_OPENAI_KEY", raising=False)
+        missing = ask_gateway(gateway.base_url, "openai:gpt-4.1-mini")
+        monkeypatch.setenv("HOUSE_OPENAI_KEY", upstream_key)
+        with Replay([CHAT_ANSWER], match_on=MATCH_ON, pass_hosts=[LOOPBACK]) as replay:
+            answered = ask_gateway(gateway.base_url, "openai:gpt-4.1-mini")
+    assert missing.status_code == 502
+    assert missing.json()["error"]["message"] == (
+        "the upstream openai cannot be used: the variable HOUSE_OPENAI_KEY is not set"
+    )
+    assert answered.status_code == 200
+    assert replay.requests[0].headers["authorization"] == f"Bearer {upstream_key}"
+    assert upstream_key not in answered.text + str(answered.headers)
+
+
+# Each SDK's own variables for its address and key (each sends the key as a bearer token).
+SDK_VARIABLES = {
+    "openai": (
+        {"OPENAI_BASE_URL": "https://llm-proxy.example.com/v1", "OPENAI_API_KEY": "sk-"},
+        ("openai/chat_tool_round_trip.json", 1, "/v1/chat/completions", "gpt-4.1-mini"),
+    ),
+    "anthropic": (
+        {"ANTHROPIC_BASE_URL": "https://llm-proxy.example.com", "ANTHROPIC_API_KEY": "sk-ant-"},
+        ("anthropic/tool_round_trip_with_thinking.json", 1, "/v1/messages", "claude-sonnet-4-5"),
+    ),
+    "groq": (
+        {"GROQ_BASE_URL": "https://llm-proxy.example.com", "GROQ_API_KEY": "gsk_"},
+        ("groq/raw_think_answer.json", 0, "/openai/v1/chat/completions", "qwen/qwen3-32b"),
+    ),
+}
+
+
+@pytest.mark.parametrize("provider", list(SDK_VARIABLES))
+def test_a_provider_model_with_no_route_uses_the_sdk_s_own_variables(
+    provider: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variables, (name, index, path, model) = SDK_VARIABLES[provider]
+    base_url, key_variable = variables
+    upstream_key = fake_key(variables[key_variable])
+    monkeypatch.setenv(base_url, variables[base_url])
+    monkeypatch.setenv(key_variable, upstream_key)
+    answer = _at(recorded(name)[index], "https://llm-proxy.example.com", path)
+    config = load(None, keys=[KEY])  # no route, no upstream options, no key of the gateway's
+    with (
+        GatewayServer(create_app(config)) as gateway,
+        Replay([answer], match_on=MATCH_ON, pass_hosts=[LOOPBACK]) as replay,
+    ):
+        answered = ask_gateway(gateway.base_url, f"{provider}:{model}")
+    assert answered.status_code == 200, answered.text
+    (asked,) = replay.requests
+    assert (asked.url.host, asked.url.path) == ("llm-proxy.example.com", path)
+    assert asked.headers["authorization"] == f"Bearer {upstream_key}"
+    assert replay.sent[0]["model"] == model
+
+
 # --- the command ---
 
 
@@ -188,7 +269,7 @@ def test_the_readme_s_gateway_answers_the_anthropic_sdk_from_a_recording(workers
     port = _free_port()
     assignment, command = serve.split(" ", 1)
     variable, value = assignment.split("=", 1)
-    argv = [*command.replace("uv run ", "").split(), "--port", str(port)]
+    argv = [*command.replace("uv run ", "").split(), "--host", LOOPBACK, "--port", str(port)]
     argv += ["--workers", str(workers)] if workers > 1 else []
     environment = {**os.environ, variable: value}
     interlingua = str(Path(sys.executable).with_name("interlingua"))

@@ -7,6 +7,7 @@ and from stand-ins on the loopback that answer slowly or never.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import socket
@@ -26,7 +27,7 @@ from mistralai.client import Mistral, errors
 from conftest import ANTHROPIC_TOOL_TURN, fake_key, recorded
 from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
 from interlingua.gateway import create_app, load
-from interlingua.testing import Interaction, Replay
+from interlingua.testing import Interaction, RecordedRequest, RecordedResponse, Replay
 
 KEY = fake_key("gk-")
 
@@ -127,6 +128,160 @@ def test_the_last_upstream_s_error_reaches_the_client_in_its_own_format() -> Non
     assert raised.value.status_code == 429
     assert raised.value.body["message"] == error["message"]  # type: ignore[index]
     assert raised.value.body["code"] == error["code"]  # type: ignore[index]
+
+
+def test_an_upstream_error_keeps_its_status_type_message_and_request_id() -> None:
+    invalid = recorded("anthropic/error_invalid_request.json")[0]
+    wire = invalid.response.json
+    with serve() as gateway, upstream_replay(invalid):
+        client = opened(
+            openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1", max_retries=0)
+        )
+        with pytest.raises(openai.BadRequestError) as raised:
+            client.chat.completions.create(
+                model="anthropic:claude-haiku-4-5", messages=[{"role": "user", "content": "Hi"}]
+            )
+    error: Any = raised.value.body
+    assert raised.value.status_code == invalid.response.status
+    assert (error["type"], error["message"]) == (wire["error"]["type"], wire["error"]["message"])
+    assert raised.value.request_id == wire["request_id"]  # the SDK reads x-request-id
+    assert raised.value.response.headers["request-id"] == wire["request_id"]
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_upstream_that_refuses_the_connection_falls_back(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    routes = {"house": {"upstream": "groq:qwen/qwen3-32b", "fallbacks": ["openai:gpt-4.1-mini"]}}
+    options = {"groq": {"base_url": f"http://{LOOPBACK}:{_closed_port()}"}}
+    with (
+        serve(models=routes, upstreams=options) as gateway,
+        upstream_replay(CHAT_ANSWER) as replay,
+    ):
+        answer = post(gateway.base_url, "/v1/chat/completions", chat_body("house"))
+    assert answer.status_code == 200
+    assert answer.json()["choices"][0]["message"]["content"] == ANSWER_TEXT
+    assert answer.headers["x-interlingua-upstream"] == "openai:gpt-4.1-mini"
+    assert [request.url.host for request in replay.requests] == ["api.openai.com"]
+    (line,) = gateway_log.messages
+    assert "fallbacks=1 (groq:qwen/qwen3-32b: " in line
+
+
+OVERLOADED = Interaction(
+    RecordedRequest("POST", "https://api.anthropic.com/v1/messages", {}, None, None),
+    RecordedResponse(
+        529,
+        {"content-type": ("application/json",), "request-id": ("req_011CXe9Ov3Rl7Dw2Kq5Ty8Hn",)},
+        json.dumps(
+            {
+                "type": "error",
+                "error": {"type": "overloaded_error", "message": "Overloaded"},
+                "request_id": "req_011CXe9Ov3Rl7Dw2Kq5Ty8Hn",
+            }
+        ).encode(),
+        None,
+        None,
+    ),
+)
+
+
+def test_an_overloaded_upstream_before_a_stream_falls_back(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    streamed = recorded("openai/chat_stream_parallel_tool_calls.json")[0]
+    routes = {
+        "house": {"upstream": "anthropic:claude-haiku-4-5", "fallbacks": ["openai:gpt-4o-mini"]}
+    }
+    with (
+        serve(models=routes, log="json") as gateway,
+        upstream_replay(OVERLOADED, streamed) as replay,
+    ):
+        answer = post(gateway.base_url, "/v1/messages", messages_body("house", stream=True))
+    events = sse_events(answer.text)
+    assert [request.url.host for request in replay.requests] == [
+        "api.anthropic.com",
+        "api.openai.com",
+    ]
+    assert answer.headers["x-interlingua-upstream"] == "openai:gpt-4o-mini"
+    assert float(answer.headers["x-interlingua-overhead-ms"]) >= 0
+    assert [name for name, _ in events][-1] == "message_stop"
+    # The stream's line, written when it is over: its usage, the fallback, the times.
+    (line,) = gateway_log.messages
+    logged = json.loads(line)
+    (usage,) = [p["usage"] for p in streamed.response.stream_payloads() if p.get("usage")]
+    assert (logged["model"], logged["upstream"], logged["status"]) == (
+        "house",
+        "openai:gpt-4o-mini",
+        200,
+    )
+    assert logged["usage"] == {
+        "input_tokens": usage["prompt_tokens"],
+        "output_tokens": usage["completion_tokens"],
+        "total_tokens": usage["total_tokens"],
+    }
+    assert logged["fallbacks"] == [
+        "anthropic:claude-haiku-4-5: anthropic 529 overloaded_error: Overloaded"
+    ]
+    assert logged["gateway_ms"] == float(answer.headers["x-interlingua-overhead-ms"])
+    assert logged["total_ms"] >= logged["gateway_ms"]
+
+
+def test_no_fallback_once_a_stream_has_begun() -> None:
+    """A retryable error after the first event ends the client's stream: what went
+    out cannot be taken back, so the fallback is not asked."""
+    broken = recorded("anthropic/stream_overloaded.json")[0]
+    routes = {
+        "house": {"upstream": "anthropic:claude-haiku-4-5", "fallbacks": ["openai:gpt-4.1-mini"]}
+    }
+    wire = list(broken.response.stream_payloads())
+    words = "".join(p["delta"].get("text", "") for p in wire if p["type"] == "content_block_delta")
+    with serve(models=routes) as gateway, upstream_replay(broken, CHAT_ANSWER) as replay:
+        answer = post(gateway.base_url, "/v1/chat/completions", chat_body("house", stream=True))
+    events = sse_events(answer.text)
+    assert [request.url.host for request in replay.requests] == ["api.anthropic.com"]
+    sent = "".join(
+        choice["delta"].get("content") or ""
+        for _, data in events[:-1]
+        for choice in data["choices"]
+    )
+    assert sent == words
+    assert events[-1][1]["error"]["message"] == wire[-1]["error"]["message"]
+    assert "[DONE]" not in [data for _, data in events]
+
+
+def test_an_upstream_answer_that_cannot_be_read_is_a_502_naming_the_place() -> None:
+    wire = {**CHAT_ANSWER.response.json, "choices": [{"index": 0, "message": "Sunny."}]}
+    broken = replace(
+        CHAT_ANSWER,
+        response=replace(CHAT_ANSWER.response, body=json.dumps(wire).encode(), json=wire),
+    )
+    with serve() as gateway, upstream_replay(broken):
+        answer = post(gateway.base_url, "/v1/messages", messages_body("openai:gpt-4.1-mini"))
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (502, "api_error")
+    assert message.startswith("the upstream's answer could not be read: ")
+    assert "choices[0].message" in message
+
+
+def test_a_request_the_upstream_s_api_cannot_take_is_a_400_naming_the_place() -> None:
+    """A call left without its result would change the meaning if left out."""
+    call = {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {}}
+    body = messages_body("openai:gpt-4.1-mini")
+    body["messages"] += [
+        {"role": "assistant", "content": [call]},
+        {"role": "user", "content": "And tomorrow?"},
+    ]
+    with serve() as gateway, upstream_replay(CHAT_ANSWER) as replay:
+        answer = post(gateway.base_url, "/v1/messages", body)
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (400, "invalid_request_error")
+    assert "at messages[1].parts[0]: tool call 'toolu_01' has no result" in message
+    assert replay.requests == []
 
 
 # --- streams that break ---
@@ -249,6 +404,37 @@ def test_a_client_that_disconnects_cancels_the_upstream_call() -> None:
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_a_client_that_leaves_before_the_answer_cancels_the_upstream_call(
+    stream: bool, gateway_log: pytest.LogCaptureFixture
+) -> None:
+    """The upstream has the request and says nothing; the client's SDK call is
+    cancelled (its connection dropped) while the gateway waits for the answer,
+    a whole one or a stream's first event."""
+    with SilentUpstream() as upstream:
+        options = {"openai": {"base_url": f"{upstream.base_url}/v1"}}  # the default 600 s timeout
+        with serve(upstreams=options) as gateway:
+
+            async def ask_then_leave() -> bool:
+                client = anthropic.AsyncAnthropic(
+                    api_key=KEY, base_url=gateway.base_url, max_retries=0, timeout=BOUND
+                )
+                async with client:
+                    body = messages_body("openai:gpt-4.1-mini", stream=stream)
+                    call = asyncio.create_task(client.messages.create(**body))
+                    asked = await asyncio.to_thread(upstream.received.wait, BOUND)
+                    call.cancel()
+                    with pytest.raises(asyncio.CancelledError):
+                        await call
+                return asked
+
+            assert asyncio.run(ask_then_leave()), "the request did not reach the upstream"
+            assert upstream.closed.wait(BOUND), "the upstream call went on"
+    (line,) = gateway_log.messages
+    assert " 499 " in line
+    assert "the client disconnected: the upstream call was cancelled" in line
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
 def test_an_upstream_that_never_answers_is_a_504_in_time(stream: bool) -> None:
     with SilentUpstream() as upstream:
         options = {"openai": {"base_url": f"{upstream.base_url}/v1", "timeout": 0.5}}
@@ -266,6 +452,23 @@ def test_an_upstream_that_never_answers_is_a_504_in_time(stream: bool) -> None:
     assert raised.value.status_code == 504
     assert raised.value.body["error"]["type"] == "timeout_error"  # Anthropic's type for a 504
     assert waited < BOUND / 2  # the 0.5 s upstream timeout answered, not the client's own
+
+
+def test_an_upstream_that_stalls_mid_stream_ends_the_client_s_stream_in_time() -> None:
+    with SilentUpstream(FIRST_CHUNK) as upstream:
+        options = {"openai": {"base_url": f"{upstream.base_url}/v1", "timeout": 0.5}}
+        with serve(upstreams=options) as gateway:
+            started = time.monotonic()
+            answer = post(
+                gateway.base_url, "/v1/messages", messages_body("openai:gpt-4.1-mini", stream=True)
+            )
+            waited = time.monotonic() - started
+    events = sse_events(answer.text)
+    assert answer.status_code == 200
+    texts = [data["delta"].get("text") for name, data in events if name == "content_block_delta"]
+    assert texts == ["Hel"]  # what had come went on first
+    assert events[-1][0] == "error"
+    assert waited < BOUND / 2  # the upstream's 0.5 s read timeout answered
 
 
 # --- requests the gateway refuses ---
@@ -297,6 +500,28 @@ def test_a_body_too_large_is_a_413(path: str) -> None:
     assert answer.status_code == 413
     assert "larger than the gateway takes (2000 bytes)" in message
     assert kind == ("request_too_large" if path == "/v1/messages" else "invalid_request_error")
+
+
+def test_a_chunked_body_too_large_is_a_413_once_the_limit_is_passed() -> None:
+    """A body sent without its length is counted as it comes."""
+
+    def pieces() -> Iterator[bytes]:
+        yield json.dumps(messages_body("openai:gpt-4.1-mini"))[:-1].encode()
+        for _ in range(10):
+            yield b', "metadata": {"x": "' + b"y" * 500 + b'"}'
+        yield b"}"
+
+    with serve(max_body_bytes=2000) as gateway:
+        answer = httpx.post(
+            f"{gateway.base_url}/v1/messages",
+            content=pieces(),
+            headers={"x-api-key": KEY, "content-type": "application/json"},
+            timeout=BOUND,
+        )
+    assert answer.request.headers["transfer-encoding"] == "chunked"
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (413, "request_too_large")
+    assert "larger than the gateway takes (2000 bytes)" in message
 
 
 @pytest.mark.parametrize("path", list(REFUSED))
@@ -365,6 +590,34 @@ def test_a_wrong_gateway_key_is_each_api_s_401(
     assert " 401 " in line
     assert "WrongWrong" not in line
     assert KEY not in line
+
+
+def test_an_upstream_error_that_echoes_the_upstream_key_does_not_pass_it_on(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    wire = {
+        "error": {
+            "message": f"Incorrect API key provided: {UPSTREAM_KEY}.",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "invalid_api_key",
+        }
+    }
+    refused = Interaction(
+        RecordedRequest("POST", "https://api.openai.com/v1/chat/completions", {}, None, None),
+        RecordedResponse(
+            401, {"content-type": ("application/json",)}, json.dumps(wire).encode(), wire, None
+        ),
+    )
+    with serve() as gateway, upstream_replay(refused):
+        answer = post(gateway.base_url, "/v1/messages", messages_body("openai:gpt-4.1-mini"))
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (401, "authentication_error")
+    assert message.startswith("Incorrect API key provided: ")
+    (line,) = gateway_log.messages
+    for seen in (answer.text, str(answer.headers), line):
+        assert UPSTREAM_KEY not in seen
+        assert KEY not in seen
 
 
 def test_gateway_keys_come_from_the_environment_too(monkeypatch: pytest.MonkeyPatch) -> None:

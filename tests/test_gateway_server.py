@@ -19,6 +19,8 @@ import anthropic
 import groq
 import openai
 import pytest
+from google import genai
+from google.genai import types
 from mistralai.client import Mistral
 
 from conftest import fake_key, recorded
@@ -65,21 +67,43 @@ UPSTREAMS: dict[str, tuple[str, tuple[str, int], tuple[str, int]]] = {
         ("groq/raw_think_answer.json", 0),
         ("groq/stream_reasoning_usage.json", 0),
     ),
+    "google": (
+        "gemini-3-flash-preview",
+        ("google/tool_round_trip_with_thinking.json", 0),
+        ("google/stream_parallel_tool_calls.json", 0),
+    ),
 }
-CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq"]
+# The model of an upstream's streamed recording, where it is not the other's
+# (Gemini's is in the URL, which the replay matches).
+STREAMED_MODELS = {"google": "gemini-2.5-flash"}
+CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq", "google"]
 
 Answer = tuple[str, list[tuple[str, Any]]]  # the text, and each tool call's name and arguments
 
 
-def route_name(upstream: str) -> str:
-    return f"to-{upstream}"
+def route_name(upstream: str, stream: bool) -> str:
+    return f"to-{upstream}-streamed" if stream else f"to-{upstream}"
+
+
+def upstream_model(upstream: str, stream: bool) -> str:
+    whole = UPSTREAMS[upstream][0]
+    return STREAMED_MODELS.get(upstream, whole) if stream else whole
 
 
 @pytest.fixture(scope="module")
 def gateway() -> Iterator[GatewayServer]:
+    # Gemini's recordings are of `v1beta`, which the SDK's own variable asks for (the
+    # gateway's Google upstream and the test's Google client alike).
+    with pytest.MonkeyPatch.context() as environment:
+        environment.setenv("GOOGLE_GENAI_API_VERSION", "v1beta")
+        yield from _serve()
+
+
+def _serve() -> Iterator[GatewayServer]:
     models = {
-        route_name(name): {"upstream": f"{name}:{model}"}
-        for name, (model, _, _) in UPSTREAMS.items()
+        route_name(name, stream): {"upstream": f"{name}:{upstream_model(name, stream)}"}
+        for name in UPSTREAMS
+        for stream in (False, True)
     }
     config = load(None, keys=[KEY], models=models)
     with GatewayServer(create_app(config, default_key=fake_key("sk-"))) as server:
@@ -228,12 +252,43 @@ def ask_responses(base_url: str, model: str, stream: bool) -> Answer:
     return response.output_text, calls
 
 
+def google_sdk(base_url: str, key: str = KEY) -> genai.Client:
+    options = types.HttpOptions(base_url=base_url, timeout=10_000)
+    return opened(genai.Client(api_key=key, http_options=options))
+
+
+def _gemini_answer(chunks: list[types.GenerateContentResponse]) -> Answer:
+    """The text (thoughts left out) and the calls of a Gemini answer's chunks."""
+    parts = [
+        part
+        for chunk in chunks
+        for candidate in chunk.candidates or ()
+        if candidate.content is not None
+        for part in candidate.content.parts or ()
+    ]
+    text = "".join(part.text for part in parts if part.text and not part.thought)
+    calls = [
+        (part.function_call.name, part.function_call.args) for part in parts if part.function_call
+    ]
+    return text, calls
+
+
+def ask_google(base_url: str, model: str, stream: bool) -> Answer:
+    client = google_sdk(f"{base_url}/google")
+    if stream:
+        return _gemini_answer(
+            list(client.models.generate_content_stream(model=model, contents=QUESTION))
+        )
+    return _gemini_answer([client.models.generate_content(model=model, contents=QUESTION)])
+
+
 ASK: dict[str, Callable[[str, str, bool], Answer]] = {
     "anthropic": ask_anthropic,
     "openai": ask_openai,
     "openai-responses": ask_responses,
     "mistral": ask_mistral,
     "groq": ask_groq,
+    "google": ask_google,
 }
 
 
@@ -241,6 +296,9 @@ def sent_question(body: dict[str, Any]) -> Any:
     """The user's question where the upstream's API puts it."""
     if "input" in body:  # the Responses API
         last = body["input"] if isinstance(body["input"], str) else body["input"][-1]["content"]
+    elif "contents" in body:  # Gemini's
+        (part,) = body["contents"][-1]["parts"]
+        return part["text"]
     else:
         last = body["messages"][-1]["content"]
     if isinstance(last, list):
@@ -256,14 +314,26 @@ CLIENT_BODIES: dict[str, dict[str, Any]] = {
     "openai-responses": {"input": QUESTION},
     "mistral": {"messages": [{"role": "user", "content": QUESTION}]},
     "groq": {"messages": [{"role": "user", "content": QUESTION}]},
+    "google": {"contents": [{"role": "user", "parts": [{"text": QUESTION}]}]},
 }
+IN_URL = {"google"}  # the APIs whose model is in the URL, not the body
 
 
-def translated(client: str, upstream: str) -> dict[str, Any]:
+def translated(client: str, upstream: str, stream: bool) -> dict[str, Any]:
     """What the gateway must send: the client's body translated, on the route's model."""
-    body = {"model": route_name(upstream), **CLIENT_BODIES[client]}
-    sent = translate_request(body, source=client, target=upstream).body
-    return {**sent, "model": UPSTREAMS[upstream][0]}
+    model = {} if client in IN_URL else {"model": route_name(upstream, stream)}
+    sent = translate_request({**model, **CLIENT_BODIES[client]}, source=client, target=upstream)
+    if upstream in IN_URL:
+        return sent.body
+    return {**sent.body, "model": upstream_model(upstream, stream)}
+
+
+def sent_path(upstream: str, stream: bool) -> str | None:
+    """Where the upstream is asked, for an API whose model is in the URL."""
+    if upstream not in IN_URL:
+        return None
+    method = "streamGenerateContent" if stream else "generateContent"
+    return f"/v1beta/models/{upstream_model(upstream, stream)}:{method}"
 
 
 def without_stream_fields(body: dict[str, Any]) -> dict[str, Any]:
@@ -276,6 +346,7 @@ STREAM_FIELDS = {
     "openai-responses": {"stream": True},
     "mistral": {"stream": True},
     "groq": {"stream": True},
+    "google": {},  # the method and `alt=sse` in the URL
 }
 
 
@@ -287,13 +358,19 @@ def test_each_client_api_is_answered_by_each_upstream_api(
 ) -> None:
     interaction = recording(upstream, stream)
     with upstream_replay(interaction) as replay:
-        answer = ASK[client](gateway.base_url, route_name(upstream), stream)
+        answer = ASK[client](gateway.base_url, route_name(upstream, stream), stream)
 
     (sent,) = replay.sent
-    assert replay.requests[0].url.host == interaction.host
-    assert sent["model"] == UPSTREAMS[upstream][0]
+    (asked,) = replay.requests
+    assert asked.url.host == interaction.host
+    if upstream in IN_URL:
+        assert asked.url.path == sent_path(upstream, stream)
+        assert asked.url.query == (b"alt=sse" if stream else b"")
+    else:
+        assert sent["model"] == upstream_model(upstream, stream)
     assert sent_question(sent) == QUESTION
-    assert without_stream_fields(sent) == without_stream_fields(translated(client, upstream))
+    expected_body = translated(client, upstream, stream)
+    assert without_stream_fields(sent) == without_stream_fields(expected_body)
     if stream:
         assert {name: sent.get(name) for name in STREAM_FIELDS[upstream]} == STREAM_FIELDS[upstream]
     else:

@@ -1,6 +1,6 @@
 """`interlingua gateway`: any client's API in front of any provider, as a server.
 
-A client (an Anthropic, OpenAI, Groq or Mistral SDK, Claude Code) talks to the
+A client (an Anthropic, OpenAI, Groq, Mistral or Google SDK, Claude Code) talks to the
 gateway in its own API's format; the gateway routes the model it asks for to
 an upstream (`provider:model`, from the configuration or the model string
 itself), sends the request through interlingua's client over that provider's
@@ -15,7 +15,7 @@ The modules, one concept each:
     _apis      which API at which path; errors and model lists in a client's format
     _upstream  routes, SDK clients per upstream, the call with its fallbacks
     _stream    a stream answered live; a broken one ends with the API's error event
-    _count     Anthropic's token count, where the upstream can answer it
+    _count     Anthropic's and Gemini's token counts, where the upstream can answer them
     _errors    the gateway's own refusals, as typed errors
     _log       the line logged per request
     _app       the ASGI app: keys, body limits, handlers, headers

@@ -4,8 +4,14 @@ and the answers written in a client API's own format (errors, model lists).
 An adapter serves clients when it writes answers, streams (one event at a
 time: `stream_encoder`) and errors: any installed one does, at
 `/<adapter name>/...` (a Groq SDK's `base_url` is `http://host:port/groq`, a
-Mistral SDK's `server_url` `http://host:port/mistral`); the three APIs whose
+Mistral SDK's `server_url` `http://host:port/mistral`); the APIs whose
 paths no other shares are also served where their SDKs post by default.
+
+Gemini's API has its model and method in the URL, not the body
+(`models/<model>:generateContent`, `:streamGenerateContent?alt=sse`,
+`:countTokens`), under its version: a google-genai SDK's `base_url` is
+`http://host:port/google`, or `http://host:port` (`/v1/models/...` or
+`/v1beta/models/...`, which no other API posts to).
 """
 
 from __future__ import annotations
@@ -20,7 +26,19 @@ from interlingua._gateway import GatewayAdapter
 from interlingua._report import TranslationReport
 from interlingua.codec import StreamEncoder
 
-__all__ = ["DEFAULT_PATHS", "ClientAPI", "client_api", "error_response", "models_body"]
+__all__ = [
+    "DEFAULT_PATHS",
+    "GEMINI",
+    "GEMINI_COUNT",
+    "GEMINI_KEY_HEADER",
+    "GEMINI_METHODS",
+    "GEMINI_MODEL_LISTS",
+    "GEMINI_PATHS",
+    "ClientAPI",
+    "client_api",
+    "error_response",
+    "models_body",
+]
 
 # Where each API's own SDK posts, with its default base URL made the gateway's.
 DEFAULT_PATHS = {
@@ -28,6 +46,20 @@ DEFAULT_PATHS = {
     "/v1/chat/completions": "openai",
     "/v1/responses": "openai-responses",
 }
+
+GEMINI = "google"
+# `<model>:<method>` after these: under each version where the SDK posts (its
+# default `v1`, or `v1beta`), and under `/google/<version>`.
+GEMINI_PATHS = (
+    "/v1/models/{target:path}",
+    "/v1beta/models/{target:path}",
+    "/google/{version}/models/{target:path}",
+)
+GEMINI_METHODS = {"generateContent": False, "streamGenerateContent": True}  # streamed?
+GEMINI_COUNT = "countTokens"
+# Gemini's model lists; at `/v1/models`, shared, for a client that sends `x-goog-api-key`.
+GEMINI_MODEL_LISTS = ("/v1beta/models", "/google/{version}/models")
+GEMINI_KEY_HEADER = "x-goog-api-key"
 
 
 @runtime_checkable
@@ -47,18 +79,27 @@ def client_api(name: str) -> ClientAPI | None:
 
 
 def error_response(api: ClientAPI, error: ProviderError, headers: dict[str, str]) -> JSONResponse:
-    """`error` as `api` answers it: its status and body, and the request id the upstream gave."""
+    """`error` as `api` answers it: its status and body, and the request id the
+    upstream gave, under the names the SDKs read (Anthropic's `request-id`, the
+    others' `x-request-id`)."""
     status, body = api.encode_error(error)
     if error.request_id:
-        headers = {**headers, "request-id": error.request_id}
+        headers = {**headers, "request-id": error.request_id, "x-request-id": error.request_id}
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-def models_body(names: list[str], *, anthropic: bool) -> dict[str, Any]:
-    """The configured model names as a model list: Anthropic's shape for a client
-    that sends `anthropic-version`, OpenAI's (which the other SDKs read) otherwise."""
+def models_body(names: list[str], api: str) -> dict[str, Any]:
+    """The configured model names as a model list in `api`'s shape: Anthropic's,
+    Gemini's, or OpenAI's (which the other SDKs read)."""
     data: list[dict[str, Any]]
-    if anthropic:
+    if api == GEMINI:
+        methods = [*GEMINI_METHODS, GEMINI_COUNT]
+        models = [
+            {"name": f"models/{name}", "displayName": name, "supportedGenerationMethods": methods}
+            for name in names
+        ]
+        return {"models": models}
+    if api == "anthropic":
         data = [
             {
                 "type": "model",

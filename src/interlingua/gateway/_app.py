@@ -25,26 +25,39 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from interlingua._errors import InvalidDataError, ProviderError
+from interlingua._errors import DecodeError, InterlinguaError, InvalidDataError, ProviderError
 from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
 from interlingua.gateway._apis import (
     DEFAULT_PATHS,
+    GEMINI,
+    GEMINI_COUNT,
+    GEMINI_KEY_HEADER,
+    GEMINI_METHODS,
+    GEMINI_MODEL_LISTS,
+    GEMINI_PATHS,
     ClientAPI,
     client_api,
     error_response,
     models_body,
 )
 from interlingua.gateway._config import KEYS_VARIABLE, ConfigError, GatewayConfig
-from interlingua.gateway._count import count_tokens
-from interlingua.gateway._errors import bad_request, too_large, wrong_key
+from interlingua.gateway._count import count_tokens, counted_request
+from interlingua.gateway._errors import (
+    bad_request,
+    not_found,
+    too_large,
+    unreadable_answer,
+    wrong_key,
+)
 from interlingua.gateway._log import RequestLog
-from interlingua.gateway._stream import LiveStream, translated
+from interlingua.gateway._stream import LiveStream, translated, until_disconnect
 from interlingua.gateway._upstream import Attempt, Upstreams, describe_losses
 
 __all__ = ["Gateway", "create_app"]
 
 _MAX_HEADER_LOSSES = 20
+_CLIENT_GONE = 499
 
 
 class Gateway:
@@ -62,9 +75,10 @@ class Gateway:
     # --- what every request goes through ---
 
     def check_key(self, request: Request) -> None:
-        """One of the gateway's keys, as `x-api-key` or `Authorization: Bearer`,
-        compared in constant time with every key."""
-        presented = request.headers.get("x-api-key")
+        """One of the gateway's keys, as `x-api-key`, `x-goog-api-key` (Google's
+        SDK) or `Authorization: Bearer`, compared in constant time with every key."""
+        headers = request.headers
+        presented = headers.get("x-api-key", headers.get(GEMINI_KEY_HEADER))
         authorization = request.headers.get("authorization", "")
         if presented is None and authorization[:7].lower() == "bearer ":
             presented = authorization[7:].strip()
@@ -100,7 +114,11 @@ class Gateway:
 
     # --- the endpoints ---
 
-    async def chat(self, request: Request, name: str) -> Response:
+    async def chat(
+        self, request: Request, name: str, *, model: str | None = None, stream: bool = False
+    ) -> Response:
+        """A chat request in the API `name`; `model` and `stream` where that API has
+        them in the URL (Gemini's)."""
         api = client_api(name)
         log = RequestLog(request.method, request.url.path, api=name)
         if api is None:
@@ -108,11 +126,20 @@ class Gateway:
         try:
             self.check_key(request)
             chat_request = self.decode(api, await self.read_json(request))
+            if model is not None:
+                chat_request = chat_request.model_copy(update={"model": model, "stream": stream})
             log.model = chat_request.model
-            attempt = await self.upstreams.call(chat_request, strict=self.config.strict)
+            call = self.upstreams.call(chat_request, strict=self.config.strict)
+            attempt = await until_disconnect(request.receive, call)
         except ProviderError as error:
             log.error = str(error)
             return self._finish(log, error_response(api, error, {}))
+        except DecodeError as error:  # the upstream's answer, which its decoder cannot read
+            return self.refuse(log, name, unreadable_answer(str(error)))
+        except InterlinguaError as error:  # the request, which the upstream's API cannot take
+            return self.refuse(log, name, bad_request(str(error)))
+        if attempt is None:
+            return self._gone(log)
         self._note(log, attempt)
         if attempt.response is None:
             return self._stream(api, name, attempt, log)
@@ -142,35 +169,68 @@ class Gateway:
             on_close=on_close,
         )
 
-    async def count(self, request: Request) -> Response:
-        api = client_api("anthropic")
-        log = RequestLog(request.method, request.url.path, api="anthropic")
-        assert api is not None
+    async def count(self, request: Request, name: str, *, model: str | None = None) -> Response:
+        """A token count in the API `name` (`COUNTING_APIS`), answered by an
+        upstream of that API; `model` where the API has it in the URL."""
+        api = client_api(name)
+        log = RequestLog(request.method, request.url.path, api=name)
+        if api is None:
+            return self._finish(log, JSONResponse({"error": f"no client API {name!r}"}, 404))
         try:
             self.check_key(request)
-            body = await self.read_json(request)
-            # A count's body has no max_tokens, which a request needs: the count leaves it out.
-            body = {"max_tokens": 1, **body} if isinstance(body, dict) else body
-            chat_request = self.decode(api, body)
+            chat_request = self.decode(api, counted_request(name, await self.read_json(request)))
+            if model is not None:
+                chat_request = chat_request.model_copy(update={"model": model})
             log.model = chat_request.model
-            target, answer = await count_tokens(self.upstreams, "anthropic", chat_request)
+            counted = count_tokens(self.upstreams, name, chat_request)
+            answered = await until_disconnect(request.receive, counted)
         except ProviderError as error:
             log.error = str(error)
             return self._finish(log, error_response(api, error, {}))
+        if answered is None:
+            return self._gone(log)
+        target, answer = answered
         log.upstream = target.name
         return self._finish(log, JSONResponse(answer))
 
-    async def models(self, request: Request) -> Response:
-        anthropic = "anthropic-version" in request.headers
-        api = client_api("anthropic" if anthropic else "openai")
-        log = RequestLog(request.method, request.url.path)
+    async def models(self, request: Request, name: str | None = None) -> Response:
+        """The model list in the API `name`'s shape; without one, in the shape of
+        the API whose SDK sent the request (`_model_list_api`)."""
+        if name is None:
+            name = _model_list_api(request)
+        log = RequestLog(request.method, request.url.path, api=name)
         try:
             self.check_key(request)
         except ProviderError as error:
-            assert api is not None
-            return self._finish(log, error_response(api, error, {}))
+            return self.refuse(log, name, error)
         names = sorted(self.config.models)
-        return self._finish(log, JSONResponse(models_body(names, anthropic=anthropic)))
+        return self._finish(log, JSONResponse(models_body(names, name)))
+
+    async def gemini(self, request: Request) -> Response:
+        """`<model>:<method>` of Gemini's API: a chat, streamed or not, or a count."""
+        model, _, method = request.path_params["target"].rpartition(":")
+        if method == GEMINI_COUNT and model:
+            return await self.count(request, GEMINI, model=model)
+        stream = GEMINI_METHODS.get(method)
+        log = RequestLog(request.method, request.url.path, api=GEMINI, model=model or None)
+        if stream is None or not model:
+            known = ", ".join([*GEMINI_METHODS, GEMINI_COUNT])
+            return self.refuse(
+                log, GEMINI, not_found(f"no method {method!r}: the gateway serves {known}")
+            )
+        if stream and request.query_params.get("alt") != "sse":
+            message = (
+                "the gateway streams Gemini's answers as server-sent events: ask with ?alt=sse"
+            )
+            return self.refuse(log, GEMINI, bad_request(message))
+        return await self.chat(request, GEMINI, model=model, stream=stream)
+
+    def refuse(self, log: RequestLog, name: str, error: ProviderError) -> Response:
+        """`error` in the API `name`'s format (OpenAI's if it is not installed)."""
+        api = client_api(name) or client_api("openai")
+        assert api is not None
+        log.error = str(error)
+        return self._finish(log, error_response(api, error, {}))
 
     # --- answers ---
 
@@ -191,10 +251,25 @@ class Gateway:
         headers["x-interlingua-overhead-ms"] = f"{log.settle_overhead():.3f}"
         return headers
 
+    def _gone(self, log: RequestLog) -> Response:
+        """The client disconnected before the answer: the upstream call was
+        cancelled, and nginx's 499 (client closed request) is logged."""
+        log.error = "the client disconnected: the upstream call was cancelled"
+        return self._finish(log, Response(status_code=_CLIENT_GONE))
+
     def _finish(self, log: RequestLog, response: Response) -> Response:
         log.status = response.status_code
         log.write(self.config.log)
         return response
+
+
+def _model_list_api(request: Request) -> str:
+    """Whose model list `GET /v1/models` is: Anthropic's for a client that sends
+    `anthropic-version`, Gemini's for one that sends its key as Google's SDK does,
+    else OpenAI's (which the other SDKs read)."""
+    if "anthropic-version" in request.headers:
+        return "anthropic"
+    return GEMINI if GEMINI_KEY_HEADER in request.headers else "openai"
 
 
 def _losses_header(losses: Sequence[TranslationLoss]) -> str:
@@ -229,10 +304,18 @@ def create_app(
     async def prefixed(request: Request) -> Response:
         return await gateway.chat(request, request.path_params["api"])
 
+    async def anthropic_count(request: Request) -> Response:
+        return await gateway.count(request, "anthropic")
+
+    async def gemini_models(request: Request) -> Response:
+        return await gateway.models(request, GEMINI)
+
     routes = [
-        Route("/v1/messages/count_tokens", gateway.count, methods=["POST"]),
+        Route("/v1/messages/count_tokens", anthropic_count, methods=["POST"]),
         *(Route(path, chat_at(name), methods=["POST"]) for path, name in DEFAULT_PATHS.items()),
         Route("/v1/models", gateway.models, methods=["GET"]),
+        *(Route(path, gateway.gemini, methods=["POST"]) for path in GEMINI_PATHS),
+        *(Route(path, gemini_models, methods=["GET"]) for path in GEMINI_MODEL_LISTS),
         Route("/{api}/{rest:path}", prefixed, methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -24,10 +24,12 @@ __all__ = [
     "bad_request",
     "cannot_count",
     "no_route",
+    "not_found",
     "timed_out",
     "too_large",
     "unavailable",
     "unreadable",
+    "unreadable_answer",
     "wrong_key",
 ]
 
@@ -71,6 +73,10 @@ def no_route(model: str) -> ProviderError:
     )
 
 
+def not_found(message: str) -> ProviderError:
+    return NotFoundError(message, provider=GATEWAY, status=404, type=_INVALID)
+
+
 def cannot_count(upstream: str, api: str) -> ProviderError:
     return NotFoundError(
         f"the upstream {upstream} cannot count tokens: only a {api} upstream can",
@@ -102,6 +108,15 @@ def unavailable(upstream: str, reason: str) -> ProviderError:
 def unreadable(reason: str) -> ProviderError:
     return ServerError(
         f"the upstream's stream could not be read: {reason}",
+        provider=GATEWAY,
+        status=502,
+        type=_SERVER,
+    )
+
+
+def unreadable_answer(reason: str) -> ProviderError:
+    return ServerError(
+        f"the upstream's answer could not be read: {reason}",
         provider=GATEWAY,
         status=502,
         type=_SERVER,

@@ -3,14 +3,17 @@ comes, so the first byte leaves before the last one arrives.
 
 - An upstream stream that breaks off (cut, unreadable, timed out) ends the
   client's stream with its API's own error event, never a clean end.
-- A client that disconnects cancels the upstream call: `LiveStream` listens
-  for the disconnect while it sends (whatever the ASGI version) and closes the
-  upstream stream, shielded from the cancellation, when it stops.
+- A client that disconnects cancels the upstream call: `until_disconnect`
+  listens for the disconnect while the upstream is asked (a whole answer, or
+  a stream until its first event), and `LiveStream` while it sends (whatever
+  the ASGI version), closing the upstream stream, shielded from the
+  cancellation, when it stops.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from typing import TypeVar
 
 import anyio
 from starlette.responses import Response
@@ -23,7 +26,38 @@ from interlingua.codec import StreamEncoder
 from interlingua.gateway._errors import unreadable
 from interlingua.gateway._log import RequestLog
 
-__all__ = ["LiveStream", "translated"]
+__all__ = ["LiveStream", "translated", "until_disconnect"]
+
+T = TypeVar("T")
+
+
+async def until_disconnect(receive: Receive, work: Awaitable[T]) -> T | None:
+    """`work`'s result, or None when the client disconnected first: `work` is then
+    cancelled, and the upstream call it was making with it (its connection closed).
+    The request's body must have been read: what `receive` gives next is the end."""
+    result: list[T] = []
+    failure: list[Exception] = []
+    async with anyio.create_task_group() as group:
+
+        async def listen() -> None:
+            await _disconnected(receive)
+            group.cancel_scope.cancel()
+
+        group.start_soon(listen)
+        try:
+            result.append(await work)
+        except Exception as error:  # raised as it is, not in the task group's ExceptionGroup
+            failure.append(error)
+        finally:
+            group.cancel_scope.cancel()
+    if failure:
+        raise failure[0]
+    return result[0] if result else None
+
+
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 async def translated(
@@ -83,8 +117,7 @@ class LiveStream(Response):
             async with anyio.create_task_group() as group:
 
                 async def listen() -> None:
-                    while (await receive())["type"] != "http.disconnect":
-                        pass
+                    await _disconnected(receive)
                     group.cancel_scope.cancel()
 
                 group.start_soon(listen)

@@ -1,9 +1,10 @@
 """interlingua adapter for Google's Gemini API and Vertex AI (`generateContent`).
 
 The module is the adapter (`interlingua.get_adapter("google")` returns it):
-`PROVIDER`, the six pure codec functions, and `encode_stream` and
-`encode_error` for a gateway that answers in Gemini's format (an
-`interlingua.GatewayAdapter`); none of them imports the `google-genai` SDK.
+`PROVIDER`, the six pure codec functions, and `encode_stream` (and
+`stream_encoder`, fed one event at a time) and `encode_error` for a gateway
+that answers in Gemini's format (an `interlingua.GatewayAdapter`); none of
+them imports the `google-genai` SDK.
 `GoogleClient` and `AsyncGoogleClient` call the API through the SDK; they
 are imported, and the SDK with them, on first use.
 """
@@ -17,7 +18,7 @@ from interlingua_google._errors import decode_error, encode_error
 from interlingua_google._request import decode_request, encode_request
 from interlingua_google._response import decode_response, encode_response
 from interlingua_google._stream import decode_stream
-from interlingua_google._stream_encoder import GoogleStreamEncoder, encode_stream
+from interlingua_google._stream_encoder import GoogleStreamEncoder, encode_stream, stream_encoder
 from interlingua_google._wire import PROVIDER
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ __all__ = [
     "encode_request",
     "encode_response",
     "encode_stream",
+    "stream_encoder",
 ]
 
 _CLIENTS = frozenset({"AsyncGoogleClient", "GoogleClient"})

@@ -59,7 +59,7 @@ from interlingua_google._parts import CallBook, encode_part
 from interlingua_google._response import encode_response
 from interlingua_google._wire import PROVIDER, WireDict
 
-__all__ = ["GoogleStreamEncoder", "encode_stream"]
+__all__ = ["GoogleStreamEncoder", "encode_stream", "stream_encoder"]
 
 
 def encode_stream(
@@ -67,6 +67,12 @@ def encode_stream(
 ) -> Iterator[WireEvent]:
     """Gemini's chunks for a stream's events, lazily: each event's as it comes."""
     return encode_events(GoogleStreamEncoder(report), events)
+
+
+def stream_encoder(*, report: TranslationReport | None = None) -> GoogleStreamEncoder:
+    """An encoder fed one event at a time, for a gateway whose events arrive one by
+    one (`encode_stream` is it over an iterable)."""
+    return GoogleStreamEncoder(report)
 
 
 _NO_BOOK = CallBook({}, frozenset())
