@@ -100,23 +100,27 @@ def test_the_sdk_s_default_path_is_served_with_the_model_from_the_url(
         wire["usage"]["completion_tokens"],
     )
     (line,) = gateway_log.messages
+    # The version is the SDK's default: google-genai 2.x posts to v1beta, 3.x to v1.
     assert line.startswith(
-        "POST /v1/models/openai:gpt-4.1-mini:generateContent  "
-        "openai:gpt-4.1-mini -> openai:gpt-4.1-mini  200"
+        tuple(
+            f"POST /{version}/models/openai:gpt-4.1-mini:generateContent  "
+            "openai:gpt-4.1-mini -> openai:gpt-4.1-mini  200"
+            for version in ("v1", "v1beta")
+        )
     )
     assert KEY not in line
     assert UPSTREAM_KEY not in line
 
 
 def test_a_routed_model_name_streams_from_the_gemini_upstream_in_the_url() -> None:
-    streamed = _at_version(recorded("google/stream_parallel_tool_calls.json")[0], "v1")
+    streamed = recorded("google/stream_parallel_tool_calls.json")[0]
     routes = {"house": {"upstream": "google:gemini-2.5-flash"}}
     with serve(models=routes) as gateway, upstream_replay(streamed) as replay:
         client = google_sdk(f"{gateway.base_url}/google", version="v1beta")
         chunks = list(client.models.generate_content_stream(model="house", contents=QUESTION))
     (asked,) = replay.requests
     # The gateway's upstream SDK asks at its default version, under the routed model.
-    assert asked.url.path == "/v1/models/gemini-2.5-flash:streamGenerateContent"
+    assert asked.url.path == "/v1beta/models/gemini-2.5-flash:streamGenerateContent"
     assert asked.url.query == b"alt=sse"
     assert replay.sent == [{"contents": [{"role": "user", "parts": [{"text": QUESTION}]}]}]
     wire = list(streamed.response.stream_payloads())
@@ -165,7 +169,7 @@ def test_a_gemini_upstream_s_429_falls_back_and_is_google_s_own_when_last() -> N
         "house": {"upstream": "google:gemini-2.5-flash", "fallbacks": ["openai:gpt-4.1-mini"]},
         "alone": {"upstream": "google:gemini-2.5-flash"},
     }
-    limited = _at_version(GEMINI_RATE_LIMITED, "v1")
+    limited = GEMINI_RATE_LIMITED
     with serve(models=routes) as gateway:
         client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
         user = [{"role": "user", "content": QUESTION}]
@@ -180,12 +184,6 @@ def test_a_gemini_upstream_s_429_falls_back_and_is_google_s_own_when_last() -> N
     assert message.content[0].text == CHAT_ANSWER.response.json["choices"][0]["message"]["content"]
     # Google's body goes back to a Google client as Google sent it.
     assert raised.value.details == GEMINI_RATE_LIMITED.response.json
-
-
-def _at_version(interaction: Interaction, version: str) -> Interaction:
-    """A recording of `v1beta`, at the version the gateway's upstream SDK asks by default."""
-    url = interaction.request.url.replace("/v1beta/", f"/{version}/")
-    return replace(interaction, request=replace(interaction.request, url=url))
 
 
 def gemini_post(base_url: str, target: str, body: Any, *, key: str = KEY) -> httpx.Response:
@@ -287,7 +285,7 @@ def test_tokens_are_counted_by_a_gemini_upstream() -> None:
         "house": {"upstream": "google:gemini-2.5-flash"},
         "other": {"upstream": "openai:gpt-4.1"},
     }
-    counted_url = "https://generativelanguage.googleapis.com/v1/models/gemini-2.5-flash:countTokens"
+    counted_url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens"
     with serve(models=routes) as gateway:
         client = google_sdk(f"{gateway.base_url}/google")
         with upstream_replay(_count_answer(counted_url, 9)) as replay:
@@ -302,7 +300,7 @@ def test_tokens_are_counted_by_a_gemini_upstream() -> None:
 
 def test_a_count_with_more_than_contents_goes_as_a_generate_content_request() -> None:
     routes = {"house": {"upstream": "google:gemini-2.5-flash"}}
-    counted_url = "https://generativelanguage.googleapis.com/v1/models/gemini-2.5-flash:countTokens"
+    counted_url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens"
     inner = {**CONTENTS, "systemInstruction": {"parts": [{"text": "Be brief."}]}}
     with serve(models=routes) as gateway, upstream_replay(_count_answer(counted_url, 12)) as replay:
         answer = gemini_post(

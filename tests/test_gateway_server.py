@@ -92,8 +92,8 @@ def upstream_model(upstream: str, stream: bool) -> str:
 
 @pytest.fixture(scope="module")
 def gateway() -> Iterator[GatewayServer]:
-    # Gemini's recordings are of `v1beta`, which the SDK's own variable asks for (the
-    # gateway's Google upstream and the test's Google client alike).
+    # Gemini's recordings are of `v1beta`: the gateway's Google upstream pins it, and
+    # the SDK's own variable asks the test's Google clients for it too.
     with pytest.MonkeyPatch.context() as environment:
         environment.setenv("GOOGLE_GENAI_API_VERSION", "v1beta")
         yield from _serve()
