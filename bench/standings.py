@@ -5,8 +5,9 @@ A `Standing` is one row: interlingua's figure, each peer's figure or why it
 has none (not installed, left out, failed, or no such path), and the floor's
 figure where the path has one. The ratio is the median, over the rounds, of
 interlingua's sample over the fastest peer's sample of the same round (the
-fastest by median); for imports and memory, whose samples are not taken
-round by round in one process, of the medians.
+fastest by median; imports are timed in fresh processes, one of each in
+turn, round by round too); for memory, which does not vary by round, of the
+medians.
 """
 
 from __future__ import annotations
@@ -131,27 +132,48 @@ def _standing(contest: Contest, inputs: Inputs, peers: Peers, settings: Settings
     )
 
 
+def _import_standings(peers: Peers, settings: Settings, *, quick: bool) -> list[Standing]:
+    """Every import contest; each statement is timed once, all in turn (a peer's
+    import, in several rows, takes seconds)."""
+    cells: list[dict[str, Sequence[str] | str]] = []
+    statements: dict[tuple[str, ...], None] = {}
+    for contest in contests.IMPORT_CONTESTS:
+        row: dict[str, Sequence[str] | str] = {}
+        for peer in contests.PEERS:
+            if peer in peers.missing:
+                row[peer] = peers.missing[peer]
+            elif peer not in contest.peers:
+                row[peer] = "no such path"
+            elif quick:
+                row[peer] = "left out (--quick)"
+            else:
+                row[peer] = contest.peers[peer]
+                statements[contest.peers[peer]] = None
+        statements.update({contest.ours: None, contest.floor: None})
+        cells.append(row)
+    timed = dict(zip(statements, import_figures(list(statements), settings), strict=True))
+    return [
+        _import_standing(contest, row, timed)
+        for contest, row in zip(contests.IMPORT_CONTESTS, cells, strict=True)
+    ]
+
+
 def _import_standing(
-    contest: ImportContest, peers: Peers, settings: Settings, *, quick: bool
+    contest: ImportContest,
+    row: dict[str, Sequence[str] | str],
+    timed: dict[tuple[str, ...], Figure],
 ) -> Standing:
-    statements: list[Sequence[str]] = [contest.ours, contest.floor]
-    cells: dict[str, Figure | str] = {}
-    timed = []
-    for peer in contests.PEERS:
-        if peer in peers.missing:
-            cells[peer] = peers.missing[peer]
-        elif quick and peer in contest.peers:  # a peer's import takes seconds
-            cells[peer] = "left out (--quick)"
-        elif peer not in contest.peers:
-            cells[peer] = "no such path"
-        else:
-            statements.append(contest.peers[peer])
-            timed.append(peer)
-    figures = import_figures(statements, settings)
-    cells.update(zip(timed, figures[2:], strict=True))
-    notes = tuple(f"{name}: import {', '.join(s)}" for name, s in [("interlingua", contest.ours),
-        *((peer, contest.peers[peer]) for peer in timed)])  # fmt: skip
-    return Standing(contest.path, None, figures[0], cells, ("pydantic", figures[1]), notes=notes)
+    figures: dict[str, Figure | str] = {
+        peer: cell if isinstance(cell, str) else timed[tuple(cell)] for peer, cell in row.items()
+    }
+    notes = [f"interlingua: import {', '.join(contest.ours)}"]
+    notes += [
+        f"{peer}: import {', '.join(cell)}"
+        for peer, cell in row.items()
+        if not isinstance(cell, str)
+    ]
+    floor = ("pydantic", timed[contest.floor])
+    return Standing(contest.path, None, timed[contest.ours], figures, floor, notes=tuple(notes))
 
 
 def _memory_standing(inputs: Inputs, peers: Peers, settings: Settings) -> Standing:
@@ -193,10 +215,7 @@ def measure_standings(
             if contest.scale == "messages" or index == 0:
                 rows.append(_standing(contest, inputs, peers, settings))
     progress("peers: imports")
-    rows += [
-        _import_standing(contest, peers, settings, quick=quick)
-        for contest in contests.IMPORT_CONTESTS
-    ]
+    rows += _import_standings(peers, settings, quick=quick)
     progress(f"peers: memory, {memory_size:,} messages")
     rows.append(_memory_standing(build_inputs(memory_size, chunks), peers, settings))
     order = {path: n for n, path in enumerate(contests.contest_names())}
@@ -238,7 +257,7 @@ _LEGEND = """\
 Each cell is a median per call with its spread (±: half the interquartile range, as a share
 of the median); interlingua and each peer are timed in turn, round by round, so a round's
 samples saw the same noise. ratio is interlingua over the fastest peer of the row: the median
-of the round-by-round ratios (imports and memory: of the medians), below 1.00x ahead; floor is
+of the round-by-round ratios (memory: of the medians), below 1.00x ahead; floor is
 interlingua over the work's own floor in the same rounds. A peer without a figure says why:
 not installed, left out, failed, or no such path (it has no way through that work)."""
 
