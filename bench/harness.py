@@ -75,6 +75,7 @@ IMPORTS = (
     "interlingua_anthropic",
     "interlingua_openai",
     "interlingua_openai.responses",
+    "interlingua_google",
 )
 IMPORT_BASELINE = ("pydantic.main",)  # pydantic's BaseModel: the core's one dependency
 

@@ -161,19 +161,20 @@ def _import_standings(peers: Peers, settings: Settings, *, quick: bool) -> list[
 def _import_standing(
     contest: ImportContest,
     row: dict[str, Sequence[str] | str],
-    timed: dict[tuple[str, ...], Figure],
+    timed: dict[tuple[str, ...], tuple[Figure, tuple[str, ...]]],
 ) -> Standing:
     figures: dict[str, Figure | str] = {
-        peer: cell if isinstance(cell, str) else timed[tuple(cell)] for peer, cell in row.items()
+        peer: cell if isinstance(cell, str) else timed[tuple(cell)][0] for peer, cell in row.items()
     }
-    notes = [f"interlingua: import {', '.join(contest.ours)}"]
-    notes += [
-        f"{peer}: import {', '.join(cell)}"
-        for peer, cell in row.items()
-        if not isinstance(cell, str)
-    ]
-    floor = ("pydantic", timed[contest.floor])
-    return Standing(contest.path, None, timed[contest.ours], figures, floor, notes=tuple(notes))
+    imported = [("interlingua", contest.ours)]
+    imported += [(peer, tuple(cell)) for peer, cell in row.items() if not isinstance(cell, str)]
+    notes = tuple(
+        f"{name}: import {', '.join(modules)}"
+        f" (provider SDKs loaded: {', '.join(timed[modules][1]) or 'none'})"
+        for name, modules in imported
+    )
+    floor = ("pydantic", timed[contest.floor][0])
+    return Standing(contest.path, None, timed[contest.ours][0], figures, floor, notes=notes)
 
 
 def _memory_standing(inputs: Inputs, peers: Peers, settings: Settings) -> Standing:

@@ -40,8 +40,8 @@ __all__ = [
 ]
 
 # Provider SDKs: importing a codec must load none of them. httpx and httpx2
-# (their HTTP clients) are reported apart.
-SDK_MODULES = ("anthropic", "openai", "mistralai", "groq")
+# (their HTTP clients) are reported apart. `google` is google-genai's top level.
+SDK_MODULES = ("anthropic", "openai", "mistralai", "groq", "google")
 HTTP_MODULES = ("httpx", "httpx2")
 
 
@@ -200,17 +200,25 @@ def import_times(
     return result, Figure(tuple(base))
 
 
-def import_figures(statements: Sequence[Sequence[str]], settings: Settings) -> list[Figure]:
+def import_figures(
+    statements: Sequence[Sequence[str]], settings: Settings
+) -> list[tuple[Figure, tuple[str, ...]]]:
     """Fresh-process import times of each statement (modules imported in
-    order), taken in turn: one sample of each per round."""
+    order), taken in turn, one sample of each per round; and the provider SDKs
+    each left loaded."""
     if settings.import_warmup:
         for statement in statements:
             _probe(statement)
     samples: list[list[float]] = [[] for _ in statements]
+    roots: list[set[str]] = [set() for _ in statements]
     for _ in range(settings.import_runs):
-        for statement, taken in zip(statements, samples, strict=True):
-            taken.append(_probe(statement)[0])
-    return [Figure(tuple(taken)) for taken in samples]
+        for n, statement in enumerate(statements):
+            elapsed, roots[n] = _probe(statement)
+            samples[n].append(elapsed)
+    return [
+        (Figure(tuple(taken)), tuple(name for name in SDK_MODULES if name in loaded))
+        for taken, loaded in zip(samples, roots, strict=True)
+    ]
 
 
 def import_breakdown(module: str) -> list[tuple[str, float]]:
