@@ -10,12 +10,12 @@ events to each API's SSE bytes (`format_sse(encode_stream(events))`, against
 `json.dumps` of the API's own chunks), a stream carried between each ordered
 pair of APIs (its SSE `data:` texts parsed, `translate_stream`, written as SSE
 bytes; against parsing and writing back every chunk, what a proxy that
-translates nothing does), saving and loading a `ChatHistory`, the peers
-(`bench.peers`), import times in fresh processes and the memory of a decoded
-history; last, the limits (`bench.limits`: a 20 MB image, 100,000 messages, 10 MB of
-tool arguments, each also at a smaller size). Every encoder gets a `TranslationReport()`:
+translates nothing does), saving and loading a `ChatHistory`, import times
+in fresh processes and the memory of a decoded history; then the limits
+(`bench.limits`: a 20 MB image, 100,000 messages, 10 MB of tool arguments,
+each also at a smaller size). Every encoder gets a `TranslationReport()`:
 losses (reasoning another provider made, settings a target has not) are
-expected, and no warning is raised.
+expected, and no warning is raised. Last, the peers' table (`bench.standings`).
 """
 
 from __future__ import annotations
@@ -26,13 +26,14 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 import interlingua_anthropic
 import interlingua_openai
 import interlingua_openai.responses
-from bench import dict_baseline, typed_floor
+from bench import dict_baseline, standings, typed_floor
+from bench.contests import build_inputs
 from bench.histories import (
     API_MODELS,
     APIS,
@@ -44,8 +45,8 @@ from bench.histories import (
 )
 from bench.limits import TITLE as LIMITS_TITLE
 from bench.limits import limit_rows
-from bench.peers import PeerPath, load_peers
-from bench.report import Row, growth_rows, print_table, write_json
+from bench.report import Growth, Row, growth_rows, print_table, write_json
+from bench.standings import Standing, print_standings, standing_json
 from bench.timing import Figure, Pair, Settings, import_times, measure, retained_bytes
 from interlingua import (
     ChatHistory,
@@ -74,6 +75,7 @@ IMPORTS = (
     "interlingua_anthropic",
     "interlingua_openai",
     "interlingua_openai.responses",
+    "interlingua_google",
 )
 IMPORT_BASELINE = ("pydantic.main",)  # pydantic's BaseModel: the core's one dependency
 
@@ -104,29 +106,54 @@ class Plan:
     json_path: str | None
     limits: bool = True
     quick: bool = False
+    peer_sizes: tuple[int, ...] = (1000,)  # the peers' table's history sizes
+    memory_size: int = 10_000  # the history of the peers' memory row
+    peers_only: bool = False
 
 
 def parse_args(argv: Sequence[str] | None) -> Plan:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="tiny sizes, few repeats, no peers")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, few repeats")
     parser.add_argument(
         "--sizes", help="history sizes, comma-separated (default 10,100,1000,10000)"
     )
+    parser.add_argument(
+        "--peer-sizes", help="the peers' table's history sizes, comma-separated (default 1000)"
+    )
+    parser.add_argument(
+        "--memory-size", type=int, help="messages of the peers' memory row (default 10000)"
+    )
+    parser.add_argument("--rounds", type=int, help="samples of every timed figure (default 7-15)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
-    parser.add_argument("--no-peers", action="store_true", help="leave LiteLLM and pydantic-ai out")
+    parser.add_argument(
+        "--no-peers", action="store_true", help="leave LiteLLM, pydantic-ai and the SDKs out"
+    )
     parser.add_argument("--no-limits", action="store_true", help="leave the limits rows out")
+    parser.add_argument(
+        "--peers-only", action="store_true", help="the peers' table alone, no other section"
+    )
     args = parser.parse_args(argv)
     default_sizes = "10,40" if args.quick else "10,100,1000,10000"
-    sizes = tuple(sorted({int(size) for size in (args.sizes or default_sizes).split(",")}))
+    sizes = _sizes(args.sizes or default_sizes)
+    settings = QUICK if args.quick else FULL
+    if args.rounds:
+        settings = replace(settings, min_samples=args.rounds, max_samples=args.rounds)
     return Plan(
         sizes=sizes,
         chunks=200 if args.quick else 1000,
-        settings=QUICK if args.quick else FULL,
-        peers=not (args.quick or args.no_peers),
+        settings=settings,
+        peers=not args.no_peers,
         json_path=args.json,
         limits=not args.no_limits,
         quick=args.quick,
+        peer_sizes=_sizes(args.peer_sizes or str(sizes[-1] if args.quick else 1000)),
+        memory_size=args.memory_size or (sizes[-1] if args.quick else 10_000),
+        peers_only=args.peers_only,
     )
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    return tuple(sorted({int(size) for size in text.split(",")}))
 
 
 # --- requests ------------------------------------------------------------------
@@ -311,28 +338,6 @@ def history_rows(history: History, settings: Settings) -> list[Row]:
     ]
 
 
-# --- peers ---------------------------------------------------------------------
-
-
-def peer_rows(history: History, peers: Sequence[PeerPath], settings: Settings) -> list[Row]:
-    rows = []
-    for peer in peers:
-        floor, kind = _floor_like(history, peer.like)
-        pair = measure(peer.make(history), floor, settings)
-        rows.append(Row(f"{peer.peer}: {peer.like}", history.size, pair, kind))
-    return rows
-
-
-def _floor_like(history: History, path: str) -> tuple[Step, str]:
-    """The baseline of interlingua's `path`, for a peer doing the same work."""
-    words = path.split()
-    if words[0] == "gateway":
-        return gateway_floor(history, words[1], words[3])
-    api = words[1]
-    typed = typed_floor.decode_request(api, history.bodies[api])
-    return lambda: typed_floor.encode_request(api, typed), "typed floor"
-
-
 # --- imports and memory --------------------------------------------------------
 
 
@@ -403,24 +408,37 @@ class Progress:
         print(f"[{elapsed:6.1f} s] {stage}", file=sys.stderr, flush=True)
 
 
-def measure_peers(plan: Plan, progress: Progress) -> tuple[list[Row], list[str]]:
-    """The peers' rows, measured last: importing them leaves half a million
+def measure_peers(plan: Plan, progress: Progress) -> tuple[list[Standing], dict[str, str]]:
+    """The peers' table, measured last: importing the peers leaves half a million
     objects behind, which every `gc.collect()` after would walk."""
-    if not plan.peers:
-        return [], ["peers left out (--quick or --no-peers)"]
-    progress("peers: importing")
     with ExitStack() as stack:
-        peers, notes = load_peers(stack)
-        notes += [f"{peer.peer}, {peer.like}: {peer.note}" for peer in peers]
-        rows = []
-        for size in plan.sizes:
-            progress(f"peers: {size:,} messages")
-            rows += peer_rows(build_history(size), peers, plan.settings)
-    return rows, notes
+        if plan.peers:
+            progress("peers: importing")
+            peers = standings.load(stack, build_inputs(10, 20))
+        else:
+            peers = standings.left_out("left out (--no-peers)")
+        sizes = (plan.peer_sizes, plan.memory_size, plan.chunks)
+        rows = standings.measure_standings(peers, *sizes, plan.settings, progress, quick=plan.quick)
+    return rows, dict(peers.missing)
 
 
-def run(plan: Plan) -> tuple[Sections, list[str]]:
-    settings, progress = plan.settings, Progress()
+@dataclass(frozen=True)
+class Results:
+    sections: Sections
+    peers: list[Standing]
+    missing: dict[str, str]  # by peer: why it has no figures
+
+
+def run(plan: Plan) -> Results:
+    progress = Progress()
+    sections = [] if plan.peers_only else _sections(plan, progress)
+    peers, missing = measure_peers(plan, progress)
+    progress("done")
+    return Results(sections, peers, missing)
+
+
+def _sections(plan: Plan, progress: Progress) -> Sections:
+    settings = plan.settings
     requests: list[Row] = []
     saved: list[Row] = []
     memory: list[Row] = []
@@ -442,27 +460,28 @@ def run(plan: Plan) -> tuple[Sections, list[str]]:
     progress("imports")
     imports = import_rows(settings)
     limits = limit_rows(settings, quick=plan.quick, progress=progress) if plan.limits else []
-    peer_results, notes = measure_peers(plan, progress)
-    progress("done")
-    sections: Sections = [
+    return [
         ("Requests: decode, encode, gateway (A's body -> core -> B's body)", _by_path(requests)),
         ("Responses", responses),
         (f"Streams of {plan.chunks:,} chunks", streams),
         ("ChatHistory saved and loaded", saved),
-        ("Peers, against the same baselines", _by_path(peer_results)),
         ("Imports, in fresh processes (baseline: pydantic's BaseModel)", imports),
         ("Memory of a decoded history (bytes still allocated)", memory),
         (LIMITS_TITLE, limits),
     ]
-    return sections, notes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     plan = parse_args(argv)
-    sections, notes = run(plan)
-    # The requests and the limits: the paths measured at more than one size.
-    growths = growth_rows(sections[0][1]) + growth_rows(dict(sections)[LIMITS_TITLE])
-    print_table(sections, growths, notes)
+    results = run(plan)
+    sections = results.sections
+    growths: list[Growth] = []
+    if sections:  # the requests and the limits: the paths measured at more than one size
+        growths = growth_rows(sections[0][1]) + growth_rows(dict(sections)[LIMITS_TITLE])
+        print_table(sections, growths, [])
+    print_standings(results.peers, results.missing)
     if plan.json_path:
-        write_json(plan.json_path, sections, growths, notes)
+        notes = [f"{peer} left out: {reason}" for peer, reason in results.missing.items()]
+        peers = {"peers": [standing_json(row) for row in results.peers]}
+        write_json(plan.json_path, sections, growths, notes, extra=peers)
     return 0

@@ -1,209 +1,309 @@
-"""The peers, where installed (`uv sync --group bench`): LiteLLM and pydantic-ai.
+"""The peers, where installed (`uv sync --group bench`): LiteLLM, pydantic-ai,
+and the provider SDKs' own stream accumulation.
 
-Each does, offline and without a key, the work of one of interlingua's paths,
-and is measured against the same baseline:
+Each does, offline and without a key, the work of one of `bench.contests`'
+paths, from what a user of it holds:
 
-- LiteLLM: its Anthropic transformation of a Chat Completions request
-  (`AnthropicConfig.map_openai_params` then `transform_request`) and its
-  Anthropic-to-OpenAI adapter (`LiteLLMAnthropicMessagesAdapter
-  .translate_anthropic_to_openai`), both from the parsed request body;
-- pydantic-ai: its message mapping from its own history (`ModelRequest` and
-  `ModelResponse`, built from the same script) to Anthropic's messages
-  (`AnthropicModel._map_message`) and to Chat Completions'
-  (`OpenAIChatModel._map_messages`), awaited on one event loop.
+- LiteLLM, from OpenAI-format messages (its own history objects, and the
+  parsed Chat Completions body): `map_openai_params` then `transform_request`
+  of its Anthropic, OpenAI, Mistral and Groq configs, `transform_request_body`
+  of its Gemini transformation, and its Anthropic-to-OpenAI adapter; a
+  response body to its `ModelResponse` (`transform_parsed_response`,
+  `convert_to_model_response_object`, the Gemini config's transformation); a
+  stream's payloads through its chunk parser (`chunk_parser`, as
+  `CustomStreamWrapper` calls it) and `stream_chunk_builder`.
+- pydantic-ai (`bench.peers_pydantic_ai`): its message mapping from its own
+  history, and its response processing of the SDK's response object.
+- The SDKs: the anthropic SDK's accumulation of a message stream
+  (`accumulate_event`, what `MessageStream` runs on each event) and the
+  openai SDK's (`ChatCompletionStreamState`), each on the SDK's event objects
+  built from the parsed payloads as its stream builds them (`construct_type`).
 
-A peer that is not installed, or fails to run, is left out with the reason.
+A peer that is not installed, or fails to run, is left out with the reason;
+its cells say so.
 """
 
 from __future__ import annotations
 
-import asyncio
-import base64
+import copy
+import datetime
+import json
 import os
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
 from typing import Any
 
-from bench import histories
-from bench.histories import History
+from bench import contests as c
+from bench import peers_pydantic_ai
+from bench.contests import Entry, Inputs
 
-__all__ = ["PeerPath", "load_peers"]
+__all__ = ["Loaded", "load_peers"]
 
 Step = Callable[[], object]
+Entries = dict[str, Entry]  # by path
+Loaded = tuple[dict[str, Entries], dict[str, str], dict[str, Callable[[Inputs], Step]]]
 
 
-@dataclass(frozen=True)
-class PeerPath:
-    """A peer's way through the work of interlingua's path `like`."""
-
-    peer: str
-    like: str
-    make: Callable[[History], Step]
-    note: str
-
-
-def load_peers(stack: ExitStack) -> tuple[list[PeerPath], list[str]]:
-    """The peers' paths, and why any peer was left out; what they hold open is
-    closed with `stack`."""
-    paths: list[PeerPath] = []
-    notes: list[str] = []
-    for name, loader in (("litellm", _litellm), ("pydantic-ai", _pydantic_ai)):
+def load_peers(stack: ExitStack, check: Inputs) -> Loaded:
+    """Each peer's entries by path, why a peer is missing (by peer), and each
+    peer's own history for the memory row; every entry runs once on `check`,
+    so a peer that fails says so here. What they hold open closes with `stack`."""
+    found: dict[str, Entries] = {}
+    missing: dict[str, str] = {}
+    memory: dict[str, Callable[[Inputs], Step]] = {}
+    loaders: tuple[tuple[str, Callable[[ExitStack], Entries]], ...] = (
+        ("litellm", _litellm),
+        ("pydantic-ai", peers_pydantic_ai.entries),
+        ("sdk", _sdks),
+    )
+    for name, loader in loaders:
         try:
-            found = loader(stack)
-            for path in found:  # one small run each, so a peer that fails says so here
-                path.make(histories.build_history(10))()
+            entries = loader(stack)
+            for entry in entries.values():
+                entry.make(check)()
         except ImportError as exc:
-            notes.append(f"{name} left out: not installed ({exc.name}); `uv sync --group bench`")
+            missing[name] = f"not installed ({exc.name}): `uv sync --group bench`"
         except Exception as exc:
-            notes.append(f"{name} left out: {type(exc).__name__}: {exc}")
+            missing[name] = f"failed: {type(exc).__name__}: {exc}"
         else:
-            paths += found
-    return paths, notes
+            found[name] = entries
+    if "litellm" in found:
+        memory["litellm"] = _litellm_history
+    if "pydantic-ai" in found:
+        memory["pydantic-ai"] = peers_pydantic_ai.history_maker
+    return found, missing, memory
 
 
 # --- LiteLLM -------------------------------------------------------------------
 
 
-def _litellm(stack: ExitStack) -> list[PeerPath]:
+def _litellm_history(inputs: Inputs) -> Step:
+    """LiteLLM keeps a history as OpenAI-format dicts: the parsed body."""
+    text = inputs.history.texts["chat"]
+    return lambda: json.loads(text)
+
+
+def _litellm(stack: ExitStack) -> Entries:
     # Read the model cost map from the package, not the network.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     from litellm.llms.anthropic.chat.transformation import AnthropicConfig
     from litellm.llms.anthropic.messages.adapters.transformation import (
         LiteLLMAnthropicMessagesAdapter,
     )
+    from litellm.llms.groq.chat.transformation import GroqChatConfig
+    from litellm.llms.mistral.chat.transformation import MistralConfig
+    from litellm.llms.openai.chat.gpt_transformation import OpenAIGPTConfig
 
-    config = AnthropicConfig()
     adapter = LiteLLMAnthropicMessagesAdapter()
 
-    def chat_to_anthropic(history: History) -> Step:
-        body = history.bodies["chat"]
-        params = {k: v for k, v in body.items() if k not in ("model", "messages")}
-        model = histories.API_MODELS["anthropic"]
+    def anthropic_to_chat(inputs: Inputs) -> Step:
+        body = copy.deepcopy(inputs.history.bodies["anthropic"])
+        return lambda: adapter.translate_anthropic_to_openai(body)  # type: ignore[arg-type]
+
+    def own_to_anthropic(inputs: Inputs) -> Step:
+        """From its own history objects: the parameters mapped before timing."""
+        config, model, (params, messages) = AnthropicConfig(), c.MODELS["anthropic"], _chat(inputs)
+        optional = config.map_openai_params(params, {}, model, drop_params=False)
+        return lambda: config.transform_request(model, messages, dict(optional), {}, {})
+
+    full = "map_openai_params + transform_request"
+    return {
+        c.FULL_CHAT_TO_ANTHROPIC: Entry(_full_path(AnthropicConfig(), "anthropic"), full),
+        c.FULL_ANTHROPIC_TO_CHAT: Entry(
+            anthropic_to_chat,
+            "translate_anthropic_to_openai; keeps thinking blocks, a LiteLLM extension",
+        ),
+        c.OWN_TO_ANTHROPIC: Entry(
+            own_to_anthropic, "transform_request of OpenAI-format messages (no thinking)"
+        ),
+        c.TO_CHAT: Entry(_full_path(OpenAIGPTConfig(), "chat"), full),
+        c.TO_MISTRAL: Entry(
+            _full_path(MistralConfig(), "mistral"), full + "; tool-call ids sent unchanged"
+        ),
+        c.TO_GROQ: Entry(_full_path(GroqChatConfig(), "groq"), full),
+        **_litellm_gemini(),
+        **_litellm_responses(),
+        **_litellm_streams(),
+    }
+
+
+def _chat(inputs: Inputs) -> tuple[dict[str, Any], list[Any]]:
+    """A Chat Completions body as LiteLLM takes it, parameters and messages: its
+    own copy, as LiteLLM changes some of what it is given."""
+    body = copy.deepcopy(inputs.history.bodies["chat"])
+    return {k: v for k, v in body.items() if k not in ("model", "messages")}, body["messages"]
+
+
+def _full_path(config: Any, api: str) -> Callable[[Inputs], Step]:
+    def make(inputs: Inputs) -> Step:
+        model, (params, messages) = c.MODELS[api], _chat(inputs)
 
         def step() -> object:
             optional = config.map_openai_params(dict(params), {}, model, drop_params=False)
-            return config.transform_request(model, body["messages"], optional, {}, {})
+            return config.transform_request(model, messages, optional, {}, {})
 
         return step
 
-    def anthropic_to_chat(history: History) -> Step:
-        body = history.bodies["anthropic"]
-        return lambda: adapter.translate_anthropic_to_openai(body)  # type: ignore[arg-type]
-
-    return [
-        PeerPath(
-            "litellm",
-            "gateway chat -> anthropic request",
-            chat_to_anthropic,
-            "map_openai_params + transform_request",
-        ),
-        PeerPath(
-            "litellm",
-            "gateway anthropic -> chat request",
-            anthropic_to_chat,
-            "translate_anthropic_to_openai; keeps thinking_blocks, a LiteLLM extension",
-        ),
-    ]
+    return make
 
 
-# --- pydantic-ai ---------------------------------------------------------------
+def _litellm_gemini() -> Entries:
+    from litellm.llms.gemini.chat.transformation import GoogleAIStudioGeminiConfig
+    from litellm.llms.vertex_ai.gemini.transformation import transform_request_body
+
+    config, model = GoogleAIStudioGeminiConfig(), c.MODELS["gemini"]
+
+    def full(inputs: Inputs) -> Step:
+        params, messages = _chat(inputs)
+
+        def step() -> object:
+            optional = config.map_openai_params(dict(params), {}, model, drop_params=False)
+            return transform_request_body(list(messages), model, optional, "gemini", {}, None)
+
+        return step
+
+    def own(inputs: Inputs) -> Step:
+        params, messages = _chat(inputs)
+        optional = config.map_openai_params(params, {}, model, drop_params=False)
+        return lambda: transform_request_body(
+            list(messages), model, dict(optional), "gemini", {}, None
+        )
+
+    # It pops the system messages from the list it is given: each call gets a copy.
+    copied = "; a copy of the message list each call, as it pops the system message"
+    note = "transform_request_body of OpenAI-format messages (no thoughts, no signatures)"
+    return {
+        c.TO_GEMINI: Entry(own, note + copied),
+        c.FULL_CHAT_TO_GEMINI: Entry(full, "map_openai_params + transform_request_body" + copied),
+    }
 
 
-def _pydantic_ai(stack: ExitStack) -> list[PeerPath]:
-    from pydantic_ai.models import ModelRequestParameters
-    from pydantic_ai.models.anthropic import AnthropicModel
-    from pydantic_ai.models.openai import OpenAIChatModel
-    from pydantic_ai.providers.anthropic import AnthropicProvider
-    from pydantic_ai.providers.openai import OpenAIProvider
-    from pydantic_ai.tools import ToolDefinition
+def _logging(model: str) -> Any:
+    """LiteLLM's per-call logging object, which its Gemini transformations read."""
+    from litellm.litellm_core_utils.litellm_logging import Logging
 
-    loop = asyncio.new_event_loop()
-    stack.callback(loop.close)
-    parameters = ModelRequestParameters(
-        function_tools=[
-            ToolDefinition(
-                name=tool["name"],
-                description=tool["description"],
-                parameters_json_schema=tool["parameters"],
-            )
-            for tool in histories.TOOLS
-        ]
+    log = Logging(
+        model=model, messages=[], stream=False, call_type="completion",
+        start_time=datetime.datetime.now(), litellm_call_id="bench", function_id="bench",
+    )  # fmt: skip
+    log.update_environment_variables(litellm_params={}, optional_params={}, model=model)
+    return log
+
+
+def _litellm_responses() -> Entries:
+    import httpx
+    from litellm import ModelResponse
+    from litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response import (
+        convert_to_model_response_object,
     )
-    anthropic = AnthropicModel("claude-sonnet-4-5", provider=AnthropicProvider(api_key="unused"))
-    chat = OpenAIChatModel("gpt-4o", provider=OpenAIProvider(api_key="unused"))
+    from litellm.llms.anthropic.chat.transformation import AnthropicConfig
+    from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import (
+        VertexGeminiConfig,
+    )
 
-    def to_anthropic(history: History) -> Step:
-        messages = _pydantic_ai_history(histories.script(history.size), thinking=True)
-        return lambda: loop.run_until_complete(anthropic._map_message(messages, parameters, {}))
+    raw = httpx.Response(200, headers={"content-type": "application/json"})
+    anthropic, google, log = AnthropicConfig(), VertexGeminiConfig(), _logging(c.MODELS["gemini"])
 
-    def to_chat(history: History) -> Step:
-        messages = _pydantic_ai_history(histories.script(history.size), thinking=False)
-        return lambda: loop.run_until_complete(chat._map_messages(messages, parameters))
+    def from_anthropic(inputs: Inputs) -> Step:
+        body = copy.deepcopy(inputs.responses["anthropic"])
+        return lambda: anthropic.transform_parsed_response(body, raw, ModelResponse())
 
-    return [
-        PeerPath(
-            "pydantic-ai",
-            "encode anthropic request",
-            to_anthropic,
-            "AnthropicModel._map_message: messages and system only; images held as bytes",
+    def from_chat(inputs: Inputs) -> Step:
+        body = copy.deepcopy(inputs.responses["chat"])
+        return lambda: convert_to_model_response_object(body, ModelResponse())
+
+    def from_gemini(inputs: Inputs) -> Step:
+        body, model = copy.deepcopy(inputs.responses["gemini"]), c.MODELS["gemini"]
+        return lambda: google._transform_google_generate_content_to_openai_model_response(
+            body, ModelResponse(), model, log, raw
+        )
+
+    return {
+        c.ANTHROPIC_RESPONSE: Entry(from_anthropic, "transform_parsed_response"),
+        c.CHAT_RESPONSE: Entry(from_chat, "convert_to_model_response_object"),
+        c.GEMINI_RESPONSE: Entry(
+            from_gemini, "_transform_google_generate_content_to_openai_model_response"
         ),
-        PeerPath(
-            "pydantic-ai",
-            "encode chat request",
-            to_chat,
-            "OpenAIChatModel._map_messages: messages only; images held as bytes",
+    }
+
+
+def _litellm_streams() -> Entries:
+    from litellm import stream_chunk_builder
+    from litellm.llms.anthropic.chat.handler import ModelResponseIterator as AnthropicChunks
+    from litellm.llms.openai.chat.gpt_transformation import OpenAIChatCompletionStreamingHandler
+    from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import (
+        ModelResponseIterator as GeminiChunks,
+    )
+
+    log = _logging(c.MODELS["gemini"])
+    parsers: dict[str, Callable[[], Any]] = {
+        "anthropic": lambda: AnthropicChunks(streaming_response=None, sync_stream=True),
+        "chat": lambda: OpenAIChatCompletionStreamingHandler(
+            streaming_response=None, sync_stream=True
         ),
-    ]
+        "gemini": lambda: GeminiChunks(streaming_response=None, sync_stream=True, logging_obj=log),
+    }
+
+    def accumulated(api: str) -> Callable[[Inputs], Step]:
+        def make(inputs: Inputs) -> Step:
+            # Its own copy: the chat chunk parser writes into the deltas it reads.
+            payloads, parser = copy.deepcopy(inputs.streams[api].payloads), parsers[api]
+
+            def step() -> object:
+                parse = parser().chunk_parser
+                chunks = [chunk for chunk in map(parse, payloads) if chunk is not None]
+                return stream_chunk_builder(chunks)
+
+            return step
+
+        return make
+
+    note = "chunk_parser of each payload + stream_chunk_builder"
+    return {
+        c.ANTHROPIC_STREAM: Entry(accumulated("anthropic"), note),
+        c.CHAT_STREAM: Entry(accumulated("chat"), note),
+        c.GEMINI_STREAM: Entry(accumulated("gemini"), note),
+    }
 
 
-def _pydantic_ai_history(steps: list[histories.Step], *, thinking: bool) -> list[Any]:
-    """The script as pydantic-ai's messages: requests (system, user, tool returns)
-    and responses (thinking with its signature, text, tool calls)."""
-    from pydantic_ai import messages as m
+# --- the SDKs' own stream accumulation -----------------------------------------
 
-    history: list[Any] = []
-    request: list[Any] = []
-    for step in steps:
-        match step:
-            case histories.System(text):
-                request.append(m.SystemPromptPart(content=text))
-            case histories.User(text, None):
-                request.append(m.UserPromptPart(content=text))
-            case histories.User(text, str() as data):
-                image = m.BinaryContent(data=base64.b64decode(data), media_type="image/png")
-                request.append(m.UserPromptPart(content=[text, image]))
-            case histories.ToolResult(call, output):
-                call_id = histories.anthropic_call_id(call)
-                request.append(
-                    m.ToolReturnPart(tool_name=call.name, content=output, tool_call_id=call_id)
+
+def _sdks(stack: ExitStack) -> Entries:
+    from anthropic._models import construct_type as anthropic_construct
+    from anthropic.lib.streaming._messages import accumulate_event
+    from anthropic.types import RawMessageStreamEvent
+    from openai._models import construct_type as openai_construct
+    from openai.lib.streaming.chat import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    def anthropic_stream(inputs: Inputs) -> Step:
+        payloads = inputs.streams["anthropic"].payloads
+
+        def step() -> object:
+            snapshot: Any = None
+            buffers: dict[int, bytes] = {}
+            for payload in payloads:
+                event = anthropic_construct(type_=RawMessageStreamEvent, value=payload)
+                snapshot = accumulate_event(
+                    event=event, current_snapshot=snapshot, json_bufs=buffers
                 )
-            case histories.Assistant():
-                if request:
-                    history.append(m.ModelRequest(parts=request))
-                    request = []
-                history.append(_pydantic_ai_response(step, thinking=thinking))
-    if request:
-        history.append(m.ModelRequest(parts=request))
-    return history
+            return snapshot
 
+        return step
 
-def _pydantic_ai_response(step: histories.Assistant, *, thinking: bool) -> Any:
-    from pydantic_ai import messages as m
+    def chat_stream(inputs: Inputs) -> Step:
+        payloads = inputs.streams["chat"].payloads
 
-    parts: list[Any] = []
-    if thinking:
-        signature = histories.signature(step.n)
-        parts.append(
-            m.ThinkingPart(content=step.thought, signature=signature, provider_name="anthropic")
-        )
-    parts.append(m.TextPart(content=step.text))
-    parts += [
-        m.ToolCallPart(
-            tool_name=call.name,
-            args=call.arguments,
-            tool_call_id=histories.anthropic_call_id(call),
-        )
-        for call in step.calls
-    ]
-    return m.ModelResponse(parts=parts, provider_name="anthropic", model_name="claude-sonnet-4-5")
+        def step() -> object:
+            state: Any = ChatCompletionStreamState()
+            for payload in payloads:
+                state.handle_chunk(openai_construct(type_=ChatCompletionChunk, value=payload))
+            return state.get_final_completion()
+
+        return step
+
+    return {
+        c.ANTHROPIC_STREAM: Entry(anthropic_stream, "anthropic: accumulate_event (MessageStream)"),
+        c.CHAT_STREAM: Entry(chat_stream, "openai: ChatCompletionStreamState"),
+    }

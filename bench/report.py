@@ -233,13 +233,15 @@ def write_json(
     sections: Iterable[tuple[str, Sequence[Row]]],
     growths: Sequence[Growth],
     notes: Sequence[str],
+    extra: dict[str, Any] | None = None,
 ) -> None:
-    document = {
+    document: dict[str, Any] = {
         "python": sys.version,
         "machine": platform.platform(),
         "sections": {title: [_row_json(row) for row in rows] for title, rows in sections},
         "growth": [_growth_json(growth) for growth in growths],
         "notes": list(notes),
+        **(extra or {}),
     }
     text = json.dumps(document, indent=2, allow_nan=False)
     with open(path, "w", encoding="utf-8") as file:

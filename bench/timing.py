@@ -1,8 +1,9 @@
 """Measurement: paired timings, import times in fresh processes, retained memory.
 
 Timings are paired: each sample runs interlingua's step, then the baseline's
-(ABAB...), so both see the same noise on a shared machine. Before each timed
-run `gc.collect()` clears the garbage of the previous one; the collector stays
+(ABAB...), or each of several steps doing the same work in turn (ABCABC...:
+interlingua and its peers), so all see the same noise on a shared machine.
+Before each timed run `gc.collect()` clears the garbage of the previous one; the collector stays
 enabled while it runs, since its cost is part of the real cost. What existed
 before a measurement began (the input bodies, the harness, imported modules:
 a peer's import alone leaves half a million objects) is frozen out of the
@@ -31,14 +32,16 @@ __all__ = [
     "Figure",
     "Pair",
     "Settings",
+    "import_figures",
     "import_times",
     "measure",
+    "measure_all",
     "retained_bytes",
 ]
 
 # Provider SDKs: importing a codec must load none of them. httpx and httpx2
-# (their HTTP clients) are reported apart.
-SDK_MODULES = ("anthropic", "openai", "mistralai", "groq")
+# (their HTTP clients) are reported apart. `google` is google-genai's top level.
+SDK_MODULES = ("anthropic", "openai", "mistralai", "groq", "google")
 HTTP_MODULES = ("httpx", "httpx2")
 
 
@@ -117,25 +120,31 @@ def _loops(step: Callable[[], object], settings: Settings) -> tuple[int, float]:
 
 def measure(ours: Callable[[], object], base: Callable[[], object], settings: Settings) -> Pair:
     """interlingua's step and the baseline's, timed in turn."""
+    figure, baseline = measure_all([ours, base], settings)
+    return Pair(figure, baseline)
+
+
+def measure_all(steps: Sequence[Callable[[], object]], settings: Settings) -> list[Figure]:
+    """Steps doing the same work, timed in turn: the figure of each, in order;
+    sample `i` of every figure comes from the same round."""
     gc.collect()
     gc.freeze()
     try:
-        return _measure(ours, base, settings)
+        return _measure(steps, settings)
     finally:
         gc.unfreeze()
 
 
-def _measure(ours: Callable[[], object], base: Callable[[], object], settings: Settings) -> Pair:
-    loops_ours, once_ours = _loops(ours, settings)
-    loops_base, once_base = _loops(base, settings)
-    cost = max(once_ours, settings.min_sample_ns) + max(once_base, settings.min_sample_ns)
-    count = int(settings.budget_ns // cost)
+def _measure(steps: Sequence[Callable[[], object]], settings: Settings) -> list[Figure]:
+    warmed = [_loops(step, settings) for step in steps]
+    cost = sum(max(once, settings.min_sample_ns) for _, once in warmed)
+    count = int(settings.budget_ns * (len(steps) / 2) // cost)  # the budget is per pair
     count = min(settings.max_samples, max(settings.min_samples, count))
-    samples_ours, samples_base = [], []
+    samples: list[list[float]] = [[] for _ in steps]
     for _ in range(count):
-        samples_ours.append(_timed(ours, loops_ours))
-        samples_base.append(_timed(base, loops_base))
-    return Pair(Figure(tuple(samples_ours)), Figure(tuple(samples_base)))
+        for step, (loops, _), taken in zip(steps, warmed, samples, strict=True):
+            taken.append(_timed(step, loops))
+    return [Figure(tuple(taken)) for taken in samples]
 
 
 # --- imports -------------------------------------------------------------------
@@ -189,6 +198,27 @@ def import_times(
     http = tuple(name for name in HTTP_MODULES if name in roots)
     result = ImportResult(Figure(tuple(ours)), sdks, http, import_breakdown(module))
     return result, Figure(tuple(base))
+
+
+def import_figures(
+    statements: Sequence[Sequence[str]], settings: Settings
+) -> list[tuple[Figure, tuple[str, ...]]]:
+    """Fresh-process import times of each statement (modules imported in
+    order), taken in turn, one sample of each per round; and the provider SDKs
+    each left loaded."""
+    if settings.import_warmup:
+        for statement in statements:
+            _probe(statement)
+    samples: list[list[float]] = [[] for _ in statements]
+    roots: list[set[str]] = [set() for _ in statements]
+    for _ in range(settings.import_runs):
+        for n, statement in enumerate(statements):
+            elapsed, roots[n] = _probe(statement)
+            samples[n].append(elapsed)
+    return [
+        (Figure(tuple(taken)), tuple(name for name in SDK_MODULES if name in loaded))
+        for taken, loaded in zip(samples, roots, strict=True)
+    ]
 
 
 def import_breakdown(module: str) -> list[tuple[str, float]]:

@@ -10,6 +10,9 @@ back unchanged.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import io
 import json
 import math
 import subprocess
@@ -20,12 +23,13 @@ from typing import Any
 import pytest
 
 import interlingua_anthropic
+import interlingua_google
 import interlingua_openai
 import interlingua_openai.responses
-from bench import dict_baseline, histories, limits, typed_floor
-from bench.harness import ADAPTERS, IMPORTS, sse_bytes
+from bench import contests, dict_baseline, gemini, histories, limits, standings, typed_floor
+from bench.harness import ADAPTERS, IMPORTS, QUICK, sse_bytes
 from bench.histories import API_MODELS, APIS
-from interlingua import TranslationReport, accumulate, translate_stream
+from interlingua import TranslationReport, accumulate, translate_request, translate_stream
 from interlingua.testing import parse_sse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,7 +67,7 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, 
     out = tmp_path_factory.mktemp("bench") / "results.json"
     command = [sys.executable, "-W", "error", "bench/run.py", "--quick", "--json", str(out)]
     result = subprocess.run(
-        command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+        command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout, json.loads(out.read_text())
@@ -97,6 +101,66 @@ def test_the_quick_run_shows_growth_and_verdicts(quick_run: tuple[str, dict[str,
         assert row["checks"]["no SDK"], row["notes"]  # importing a codec loads no SDK
     assert "Targets:" in table
     assert table.count("PASS") + table.count("MISS") >= len(REQUEST_PATHS)
+
+
+def _installed(peer: str) -> bool:
+    module = {"litellm": "litellm", "pydantic-ai": "pydantic_ai", "sdk": "anthropic"}[peer]
+    return importlib.util.find_spec(module) is not None
+
+
+def test_the_quick_run_prints_the_peers_table(quick_run: tuple[str, dict[str, Any]]) -> None:
+    """Every path has its row, interlingua's figure and each peer's figure or
+    the reason it has none; a peer that is installed has figures."""
+    table, results = quick_run
+    rows = results["peers"]
+    assert [row["path"] for row in rows] == list(contests.contest_names())
+    assert standings.TITLE in table
+    for row in rows:
+        assert row["path"] in table
+        assert row["interlingua"]["median"] > 0, row["path"]
+        assert set(row["peers"]) == set(contests.PEERS), row["path"]
+        for peer, cell in row["peers"].items():
+            if "missing" in cell:
+                assert cell["missing"], (row["path"], peer)
+                assert not (_installed(peer) and cell["missing"].startswith("not installed"))
+            else:
+                assert cell["median"] > 0, (row["path"], peer)
+        if row["fastest_peer"] is not None:
+            assert math.isfinite(row["ratio"]), row["path"]
+            assert row["ratio"] > 0, row["path"]
+        sized = row["path"].startswith(("history", "chat body", "anthropic body", "own"))
+        assert row["size"] == (QUICK_SIZES[-1] if sized else row["size"]), row["path"]
+    for peer in contests.PEERS:
+        figures = [row for row in rows if "median" in row["peers"][peer]]
+        assert bool(figures) == _installed(peer), peer
+    streams = [row for row in rows if row["path"].endswith("stream -> accumulated")]
+    assert {row["size"] for row in streams} == {200}
+    for row in streams:
+        assert row["floor"]["kind"] == "json.loads"
+        assert math.isfinite(row["floor_ratio"])
+
+
+def test_peers_left_out_say_so_in_their_columns() -> None:
+    """Without the peers, every row still has interlingua's figure, and each
+    peer's cell says it was left out; nothing crashes."""
+    peers = standings.left_out("left out (--no-peers)")
+    rows = standings.measure_standings(peers, [10], 10, 20, QUICK, lambda stage: None, quick=True)
+    assert [row.path for row in rows] == list(contests.contest_names())
+    out = io.StringIO()
+    standings.print_standings(rows, peers.missing, out)
+    printed = out.getvalue()
+    for row in rows:
+        assert row.ours.median > 0
+        assert row.fastest is None
+        assert row.ratio is None
+        assert row.peers == dict.fromkeys(contests.PEERS, "left out (--no-peers)")
+        line = next(line for line in printed.splitlines() if line.startswith(row.path))
+        assert line.count("left out") == len(contests.PEERS), line
+        assert standings.standing_json(row)["peers"]["litellm"] == {
+            "missing": "left out (--no-peers)"
+        }
+    for peer in contests.PEERS:
+        assert f"note: {peer} left out: left out (--no-peers)" in printed
 
 
 def test_the_quick_run_shows_each_limit_at_two_sizes(quick_run: tuple[str, dict[str, Any]]) -> None:
@@ -297,3 +361,158 @@ def test_the_gateway_quick_run_gives_finite_positive_figures(tmp_path: Path) -> 
         assert math.isfinite(case["added_p50_ms"])
         assert math.isfinite(case["added_p99_ms"])
     assert "Target:" in result.stdout
+
+
+# --- Gemini --------------------------------------------------------------------
+
+
+def test_the_gemini_body_survives_interlingua_unchanged() -> None:
+    body = gemini.build_body(30)
+    assert body["contents"][0]["role"] == "user"
+    report = TranslationReport()
+    decoded = interlingua_google.decode_request(body)
+    assert interlingua_google.encode_request(decoded, report=report) == body
+    assert not report
+    # One script: the Gemini history holds the Chat Completions history's parts, and thoughts.
+    chat = interlingua_openai.decode_request(histories.build_history(30).bodies["chat"])
+
+    def parts(request: Any) -> list[tuple[str, str | None]]:
+        return [
+            (part.type, getattr(part, "text", None))
+            for message in request.messages
+            for part in message.parts
+            if part.type != "reasoning"
+        ]
+
+    assert parts(decoded) == parts(chat)
+    assert len(decoded.messages[2].reasoning) == 1
+
+
+def test_the_gemini_answer_reads_as_its_wire_says() -> None:
+    body = gemini.build_response()
+    answer = interlingua_google.decode_response(body)
+    candidate, usage = body["candidates"][0], body["usageMetadata"]
+    parts = candidate["content"]["parts"]
+    assert [part.type for part in answer.message.parts] == [
+        "reasoning" if part.get("thought") else "text" if "text" in part else "tool_call"
+        for part in parts
+    ]
+    calls = [part["functionCall"] for part in parts if "functionCall" in part]
+    assert [(c.name, c.parsed_arguments()) for c in answer.message.tool_calls] == [
+        (call["name"], call["args"]) for call in calls
+    ]
+    assert answer.raw_finish_reason == candidate["finishReason"]
+    assert answer.usage.input_tokens == usage["promptTokenCount"]
+    assert answer.usage.output_tokens == usage["candidatesTokenCount"] + usage["thoughtsTokenCount"]
+    assert answer.usage.reasoning_tokens == usage["thoughtsTokenCount"]
+    assert answer.usage.cache_read_tokens == usage["cachedContentTokenCount"]
+    assert answer.usage.total_tokens == usage["totalTokenCount"]
+    assert interlingua_google.encode_response(answer, report=TranslationReport()) == body
+
+
+def test_the_gemini_stream_accumulates_to_what_its_chunks_say() -> None:
+    payloads, texts = gemini.build_stream(200)
+    assert len(payloads) == len(texts) == 200
+    assert [json.loads(text) for text in texts] == payloads
+    parts = [part for p in payloads for part in p["candidates"][0]["content"]["parts"]]
+    answer = accumulate(interlingua_google.decode_stream(payloads))
+    thought = "".join(part["text"] for part in parts if part.get("thought"))
+    text = "".join(part["text"] for part in parts if "text" in part and not part.get("thought"))
+    assert [part.type for part in answer.message.parts] == ["reasoning", "text", "tool_call"]
+    assert answer.message.reasoning[0].text == thought
+    assert answer.text == text
+    call = parts[-1]["functionCall"]
+    assert answer.message.tool_calls[0].parsed_arguments() == call["args"]
+    assert answer.raw_finish_reason == payloads[-1]["candidates"][0]["finishReason"]
+    assert answer.usage.input_tokens == payloads[-1]["usageMetadata"]["promptTokenCount"]
+    assert answer.usage.total_tokens == payloads[-1]["usageMetadata"]["totalTokenCount"]
+    assert not answer.warnings
+
+
+# --- the peers do the work interlingua does -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def peer_outputs() -> Any:
+    """Each installed peer's output on every path it has, for 30 messages and
+    streams of 200 chunks, by path then peer."""
+    if not any(_installed(peer) for peer in ("litellm", "pydantic-ai")):
+        pytest.skip("no peer installed: `uv sync --group bench`")
+    inputs = contests.build_inputs(30, 200)
+    with contextlib.ExitStack() as stack:
+        peers = standings.load(stack, inputs)
+        outputs: dict[str, dict[str, Any]] = {}
+        for peer, entries in peers.entries.items():
+            for path, entry in entries.items():
+                outputs.setdefault(path, {})[peer] = entry.make(inputs)()
+        yield inputs, outputs, peers.missing
+
+
+def test_the_peers_carry_every_message(peer_outputs: Any) -> None:
+    inputs, outputs, _ = peer_outputs
+    chat = inputs.history.bodies["chat"]
+    ours = translate_request(chat, source="openai", target="anthropic").body
+    if "litellm" in outputs[contests.FULL_CHAT_TO_ANTHROPIC]:
+        theirs = outputs[contests.FULL_CHAT_TO_ANTHROPIC]["litellm"]
+        assert len(theirs["messages"]) == len(ours["messages"])
+        assert len(theirs["tools"]) == len(ours["tools"])
+        for path in (contests.TO_CHAT, contests.TO_MISTRAL, contests.TO_GROQ):
+            assert len(outputs[path]["litellm"]["messages"]) == len(chat["messages"])
+        gemini_body = outputs[contests.FULL_CHAT_TO_GEMINI]["litellm"]
+        ours_gemini = translate_request(chat, source="openai", target="google").body
+        # interlingua joins a user remark to the results before it, as one turn.
+        assert sum(len(c["parts"]) for c in gemini_body["contents"]) == sum(
+            len(c["parts"]) for c in ours_gemini["contents"]
+        )
+    if "pydantic-ai" in outputs[contests.TO_GEMINI]:
+        _, contents = outputs[contests.TO_GEMINI]["pydantic-ai"]
+        assert len(contents) == len(inputs.gemini["contents"])
+        signed = [p for c in contents for p in c["parts"] if p.get("thought_signature")]
+        model_turns = [c for c in inputs.gemini["contents"] if c["role"] == "model"]
+        assert len(signed) == len(model_turns)  # every turn's signature went back
+        system, messages = outputs[contests.OWN_TO_ANTHROPIC]["pydantic-ai"]
+        assert system
+        assert len(messages) == len(inputs.history.bodies["anthropic"]["messages"])
+
+
+def test_the_peers_read_the_same_answers(peer_outputs: Any) -> None:
+    inputs, outputs, _ = peer_outputs
+    for api, path in (
+        ("anthropic", contests.ANTHROPIC_RESPONSE),
+        ("chat", contests.CHAT_RESPONSE),
+        ("gemini", contests.GEMINI_RESPONSE),
+    ):
+        ours = contests.CODECS[api].decode_response(inputs.responses[api])
+        if "litellm" in outputs[path]:
+            theirs = outputs[path]["litellm"]
+            assert theirs.choices[0].finish_reason == "tool_calls", api
+            assert theirs.usage.prompt_tokens == ours.usage.input_tokens, api
+            assert len(theirs.choices[0].message.tool_calls) == len(ours.message.tool_calls)
+        if "pydantic-ai" in outputs[path]:
+            theirs = outputs[path]["pydantic-ai"]
+            assert theirs.usage.input_tokens == ours.usage.input_tokens, api
+            assert theirs.usage.output_tokens == ours.usage.output_tokens, api
+            assert len(theirs.tool_calls) == len(ours.message.tool_calls), api
+
+
+def test_the_peers_accumulate_the_same_streams(peer_outputs: Any) -> None:
+    inputs, outputs, _ = peer_outputs
+    for api, path in (
+        ("anthropic", contests.ANTHROPIC_STREAM),
+        ("chat", contests.CHAT_STREAM),
+        ("gemini", contests.GEMINI_STREAM),
+    ):
+        ours = accumulate(contests.CODECS[api].decode_stream(inputs.streams[api].payloads))
+        call = ours.message.tool_calls[0]
+        if "litellm" in outputs[path]:
+            message = outputs[path]["litellm"].choices[0].message
+            assert message.content == ours.text, api
+            assert json.loads(message.tool_calls[0].function.arguments) == json.loads(
+                call.arguments
+            )
+    sdk = outputs[contests.ANTHROPIC_STREAM].get("sdk")
+    if sdk is not None:
+        assert [block.type for block in sdk.content] == ["thinking", "text", "tool_use"]
+        chat = outputs[contests.CHAT_STREAM]["sdk"].choices[0].message
+        answer = accumulate(interlingua_openai.decode_stream(inputs.streams["chat"].payloads))
+        assert chat.content == answer.text
