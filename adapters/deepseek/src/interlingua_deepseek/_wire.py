@@ -1,0 +1,13 @@
+"""DeepSeek's chat completions wire: its name and address. The shapes are the
+Chat Completions codec's (`interlingua_chat_completions._wire`); what the codec
+keeps lives in `provider_data["deepseek"]`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["API_KEY_VARIABLE", "BASE_URL", "PROVIDER"]
+
+PROVIDER = "deepseek"
+# The documented base URL (`/v1` is an alias); the codec's path `/chat/completions` follows it.
+BASE_URL = "https://api.deepseek.com"
+API_KEY_VARIABLE = "DEEPSEEK_API_KEY"
