@@ -14,6 +14,9 @@ for this server. The body sent is exactly `encode_request(request)` with
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from interlingua_chat_completions import chat_completions_endpoint
 from interlingua_openai._client import (
     AsyncCompatibleClient,
@@ -38,7 +41,20 @@ SERVER = CompatibleServer(
     base_url_variable=BASE_URL_VARIABLE,
     placeholder_key=PLACEHOLDER_KEY,
 )
-CHAT_COMPLETIONS = chat_completions_endpoint(CODEC)
+
+
+def ends_stream(chunk: Any) -> bool:
+    """Whether a chunk is the end of a whole answer: it carries the usage, and
+    every choice in it has finished."""
+    if not isinstance(chunk, dict) or not chunk.get("usage"):
+        return False
+    choices = chunk.get("choices") or []
+    return all(isinstance(c, dict) and c.get("finish_reason") for c in choices)
+
+
+# Quirk: some servers (the Hugging Face router's Cerebras-served models) end a
+# stream with the chunk that finishes it and carries its usage, with no `[DONE]`.
+CHAT_COMPLETIONS = replace(chat_completions_endpoint(CODEC), last_payload=ends_stream)
 SDK = compatible_binding(CODEC.decode_error)
 
 
