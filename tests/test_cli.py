@@ -339,8 +339,8 @@ def test_convert_gives_what_translate_request_gives_for_corpus_requests(
         (["convert", "--to", "anthropic", "-"], json.dumps(BODY),
          "interlingua convert: <stdin>: a request body needs --from (its API's adapter)"),
         (["convert", "--from", "anthropic", "--to", "gemini", "-"], json.dumps(BODY),
-         "interlingua convert: no adapter named 'gemini' (installed: anthropic, google, groq, "
-         "mistral, openai, openai-responses)"),
+         "interlingua convert: no adapter named 'gemini' (installed: anthropic, cerebras, "
+         "deepseek, google, groq, mistral, ollama, openai, openai-compatible, openai-responses)"),
         (["validate", "--from", "anthropic", "--to", "openai", "-"], "[1, 2]",
          "interlingua validate: <stdin>: expected a request body or a saved history"),
         (["convert", "--from", "anthropic", "--to", "openai", "-"], '{"messages": 3}',
