@@ -155,8 +155,8 @@ async def test_an_async_client_replays_a_streamed_deepseek_tool_call() -> None:
     assert response.message.reasoning[0].provider == "deepseek"
 
 
-def test_deepseek_refusing_a_tool_loop_without_its_reasoning_is_a_bad_request() -> None:
-    replay = in_order(recorded("deepseek/error_reasoning_content_missing.json"))
+def test_a_deepseek_error_status_raises_the_typed_error() -> None:
+    replay = in_order(recorded("deepseek/error_model_not_exist.json"))
     codec = adapter("deepseek")
     request = codec.decode_request(bodies(replay.interactions)[0])
     client = codec.DeepSeekClient(api_key=fake_key("sk-"), http_client=replay.client())

@@ -54,7 +54,7 @@ EXTRA_MODULES = {
 # wire (package -> those).
 DIALECT_MODULES = {
     "interlingua_cerebras": frozenset({"_parts"}),
-    "interlingua_deepseek": frozenset({"_usage"}),
+    "interlingua_deepseek": frozenset({"_rules", "_usage"}),
     "interlingua_groq": frozenset({"_errors", "_rules", "_usage"}),
     "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
     "interlingua_ollama": frozenset(),

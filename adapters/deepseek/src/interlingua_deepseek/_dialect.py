@@ -12,19 +12,33 @@ turn's `reasoning_content` is ignored when no tool was called between two user
 messages, and must be sent back in every later request when one was ("If your
 code does not correctly pass back reasoning_content, the API will return a 400
 error"). DeepSeek's own reasoning is therefore always sent back as it came, as
-the recorded tool loops do. Its `thinking` setting (`{"type": "enabled"}`) is
+the recorded tool loops do, and a tool-call turn without it gets an empty one
+(`_rules`). Its `thinking` setting (`{"type": "enabled"}`) is
 a provider option, kept as sent.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from interlingua import ChatRequest, TranslationReport
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
+from interlingua_deepseek._rules import with_tool_turn_reasoning
 from interlingua_deepseek._usage import DEEPSEEK_USAGE
 from interlingua_deepseek._wire import PROVIDER
 
-__all__ = ["CODEC", "DEEPSEEK"]
+__all__ = ["CODEC", "DEEPSEEK", "DeepSeekDialect"]
 
-DEEPSEEK = ChatCompletionsDialect(
+
+@dataclass(frozen=True, eq=False)
+class DeepSeekDialect(ChatCompletionsDialect):
+    """Chat Completions as DeepSeek speaks it; see the module doc."""
+
+    def sent_request(self, request: ChatRequest, report: TranslationReport) -> ChatRequest:
+        return with_tool_turn_reasoning(request, report)
+
+
+DEEPSEEK = DeepSeekDialect(
     provider=PROVIDER,
     reasoning_field="reasoning_content",
     usage=DEEPSEEK_USAGE,
