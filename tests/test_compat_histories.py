@@ -220,4 +220,4 @@ def test_reasoning_of_a_server_is_left_out_for_the_others() -> None:
         assert losses(report) == [("messages[2].parts[0]", "dropped")]
     body, report = to_anthropic(history, reasoning=None)
     assert losses(report) == [("messages[2].parts[0]", "dropped")]
-    assert anthropic_adapter.PROVIDER == report.target
+    assert report.target == anthropic_adapter.PROVIDER
