@@ -13,6 +13,8 @@ for this server. The body sent is exactly `encode_request(request)` with
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from interlingua_cerebras._dialect import CODEC
 from interlingua_cerebras._wire import API_KEY_VARIABLE, BASE_URL, PROVIDER
 from interlingua_chat_completions import chat_completions_endpoint
@@ -21,12 +23,15 @@ from interlingua_openai._client import (
     CompatibleClient,
     CompatibleServer,
     compatible_binding,
+    finishes_with_usage,
 )
 
 __all__ = ["AsyncCerebrasClient", "CerebrasClient"]
 
 SERVER = CompatibleServer(provider=PROVIDER, base_url=BASE_URL, api_key_variable=API_KEY_VARIABLE)
-CHAT_COMPLETIONS = chat_completions_endpoint(CODEC)
+# Quirk: Cerebras puts a stream's usage on the chunk that finishes it, and its streams
+# (as the Hugging Face router relays them) may end there, with no `[DONE]`.
+CHAT_COMPLETIONS = replace(chat_completions_endpoint(CODEC), last_payload=finishes_with_usage)
 SDK = compatible_binding(CODEC.decode_error)
 
 

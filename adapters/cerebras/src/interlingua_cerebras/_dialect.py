@@ -6,7 +6,8 @@ of its content (`"raw"`, GLM and Qwen), both a `ReasoningPart` of provider
 `cerebras`; reasoning going back to a GLM or Qwen model in its `<think>` form
 (`_parts`); a response's `time_info` (kept as it came); and, as data, the
 `user` field, no `refusal` or `annotations` in a message, no `logprobs` in a
-choice, no audio or document parts. `reasoning_effort` (`"none"` turns GLM's
+choice, no audio or document parts, and the usage of a stream on the chunk
+that finishes it. `reasoning_effort` (`"none"` turns GLM's
 reasoning off) is the request's reasoning effort, sent as it came.
 """
 
@@ -29,5 +30,6 @@ CEREBRAS = ChatCompletionsDialect(
     refusal_field=False,
     audio_formats={},
     document_parts=False,
+    usage_chunk=False,
 )
 CODEC = ChatCompletionsCodec(CEREBRAS)

@@ -5,7 +5,7 @@ assistant's `reasoning_content` (streamed as `delta.reasoning_content`), a
 `ReasoningPart` of provider `deepseek` that goes back in the same field; its
 context-cache counts in the usage (`_usage`); and, as data, `max_tokens`, no
 user id field, no `refusal` or `annotations` in a message, no audio or
-document parts.
+document parts, and the usage of a stream on the chunk that finishes it.
 
 Reasoning going back follows DeepSeek's thinking-mode guide: an assistant
 turn's `reasoning_content` is ignored when no tool was called between two user
@@ -48,5 +48,6 @@ DEEPSEEK = DeepSeekDialect(
     refusal_field=False,
     audio_formats={},
     document_parts=False,
+    usage_chunk=False,
 )
 CODEC = ChatCompletionsCodec(DEEPSEEK)

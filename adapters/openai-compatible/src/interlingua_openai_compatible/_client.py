@@ -15,7 +15,6 @@ for this server. The body sent is exactly `encode_request(request)` with
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from interlingua_chat_completions import chat_completions_endpoint
 from interlingua_openai._client import (
@@ -23,6 +22,7 @@ from interlingua_openai._client import (
     CompatibleClient,
     CompatibleServer,
     compatible_binding,
+    finishes_with_usage,
 )
 from interlingua_openai_compatible._dialect import CODEC
 from interlingua_openai_compatible._wire import (
@@ -43,18 +43,9 @@ SERVER = CompatibleServer(
 )
 
 
-def ends_stream(chunk: Any) -> bool:
-    """Whether a chunk is the end of a whole answer: it carries the usage, and
-    every choice in it has finished."""
-    if not isinstance(chunk, dict) or not chunk.get("usage"):
-        return False
-    choices = chunk.get("choices") or []
-    return all(isinstance(c, dict) and c.get("finish_reason") for c in choices)
-
-
 # Quirk: some servers (the Hugging Face router's Cerebras-served models) end a
 # stream with the chunk that finishes it and carries its usage, with no `[DONE]`.
-CHAT_COMPLETIONS = replace(chat_completions_endpoint(CODEC), last_payload=ends_stream)
+CHAT_COMPLETIONS = replace(chat_completions_endpoint(CODEC), last_payload=finishes_with_usage)
 SDK = compatible_binding(CODEC.decode_error)
 
 

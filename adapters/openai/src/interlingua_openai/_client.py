@@ -48,6 +48,7 @@ __all__ = [
     "CompatibleServer",
     "OpenAIClient",
     "compatible_binding",
+    "finishes_with_usage",
     "sdk_binding",
 ]
 
@@ -161,6 +162,16 @@ def _openai_headers_left_out(api_key: Any) -> dict[str, Any]:
         elif name:
             headers[name] = openai.Omit()
     return headers
+
+
+def finishes_with_usage(chunk: Any) -> bool:
+    """Whether a Chat Completions chunk ends a whole answer: it carries the usage,
+    and every choice in it has finished. The `Endpoint.last_payload` of a server
+    whose streams may end there, with no `[DONE]`."""
+    if not isinstance(chunk, dict) or not chunk.get("usage"):
+        return False
+    choices = chunk.get("choices") or []
+    return all(isinstance(choice, dict) and choice.get("finish_reason") for choice in choices)
 
 
 def compatible_binding(
