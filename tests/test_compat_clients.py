@@ -284,3 +284,64 @@ def test_a_user_s_own_sdk_client_is_used_as_it_is() -> None:
     assert client.sdk is sdk
     with pytest.raises(TypeError, match="not both"):
         adapter("deepseek").DeepSeekClient(sdk, max_retries=0)
+
+
+# --- the project's own recordings: one question, whole and streamed ---
+
+QUESTION = "Is it raining in Lisbon right now?"
+# provider -> its model, and the recordings answering the question whole and streamed
+OWN_RECORDINGS = {
+    "deepseek": (
+        "deepseek-v4-flash",
+        "deepseek/thinking_answer.json",
+        "deepseek/stream_thinking_answer.json",
+    ),
+    "cerebras": (
+        "gpt-oss-120b",
+        "cerebras/reasoning_answer.json",
+        "cerebras/stream_reasoning_answer.json",
+    ),
+    "ollama": (
+        "gpt-oss:20b",
+        "ollama/reasoning_answer.json",
+        "ollama/stream_reasoning_answer.json",
+    ),
+    "openai-compatible": (
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "openai-compatible/answer.json",
+        "openai-compatible/stream_answer.json",
+    ),
+}
+
+
+def answer_facts(response: Any) -> tuple[Any, ...]:
+    parts = [
+        (part.type, part.text, part.provider if part.type == "reasoning" else None)
+        for part in response.message.parts
+    ]
+    return (response.id, response.model, parts, response.finish_reason, response.usage)
+
+
+@pytest.mark.parametrize("provider", sorted(OWN_RECORDINGS))
+def test_a_question_answered_whole_and_streamed_alike(provider: str) -> None:
+    model, whole, streamed = OWN_RECORDINGS[provider]
+    (asked,) = recorded(whole)
+    (streamed_call,) = recorded(streamed)
+    replay = in_order([asked, streamed_call])
+    client = client_for(provider, asked, replay.client())
+    request = adapter(provider).decode_request(
+        {"model": model, "messages": [{"role": "user", "content": QUESTION}]}
+    )
+
+    answer = client.complete(request)
+    streamed_answer = accumulate(client.stream(request))
+
+    question = {"model": model, "messages": [{"role": "user", "content": QUESTION}]}
+    assert replay.sent == [
+        question,
+        {**question, "stream": True, "stream_options": {"include_usage": True}},
+    ]
+    assert [str(r.url) for r in replay.requests] == [str(asked.request.url)] * 2  # type: ignore[union-attr]
+    assert answer_facts(streamed_answer) == answer_facts(answer)
+    reasoning = [part.provider for part in answer.message.reasoning]
+    assert reasoning == ([] if provider == "openai-compatible" else [provider])

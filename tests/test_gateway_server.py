@@ -65,7 +65,29 @@ UPSTREAMS: dict[str, tuple[str, tuple[str, int], tuple[str, int]]] = {
         ("groq/raw_think_answer.json", 0),
         ("groq/stream_reasoning_usage.json", 0),
     ),
+    "deepseek": (
+        "deepseek-v4-flash",
+        ("deepseek/thinking_answer.json", 0),
+        ("deepseek/stream_thinking_answer.json", 0),
+    ),
+    "cerebras": (
+        "gpt-oss-120b",
+        ("cerebras/reasoning_answer.json", 0),
+        ("cerebras/stream_reasoning_answer.json", 0),
+    ),
+    "ollama": (
+        "gpt-oss:20b",
+        ("ollama/reasoning_answer.json", 0),
+        ("ollama/stream_reasoning_answer.json", 0),
+    ),
+    "openai-compatible": (
+        "meta-llama/Llama-3.1-8B-Instruct",
+        ("openai-compatible/answer.json", 0),
+        ("openai-compatible/stream_answer.json", 0),
+    ),
 }
+# A plain OpenAI-compatible server has no address of its own: the route's is configured.
+UPSTREAM_OPTIONS = {"openai-compatible": {"base_url": "https://router.huggingface.co/v1"}}
 CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq"]
 
 Answer = tuple[str, list[tuple[str, Any]]]  # the text, and each tool call's name and arguments
@@ -81,7 +103,7 @@ def gateway() -> Iterator[GatewayServer]:
         route_name(name): {"upstream": f"{name}:{model}"}
         for name, (model, _, _) in UPSTREAMS.items()
     }
-    config = load(None, keys=[KEY], models=models)
+    config = load(None, keys=[KEY], models=models, upstreams=UPSTREAM_OPTIONS)
     with GatewayServer(create_app(config, default_key=fake_key("sk-"))) as server:
         yield server
 
@@ -276,6 +298,10 @@ STREAM_FIELDS = {
     "openai-responses": {"stream": True},
     "mistral": {"stream": True},
     "groq": {"stream": True},
+    **{
+        name: {"stream": True, "stream_options": {"include_usage": True}}
+        for name in ("deepseek", "cerebras", "ollama", "openai-compatible")
+    },
 }
 
 
