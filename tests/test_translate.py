@@ -2,10 +2,11 @@
 `translate_response`, `validate_request`, over every recorded body.
 
 The matrix: every request and answer each API recorded (the OpenAI-compatible
-servers' among them), translated to each of the others. Translated to B, the body is one B takes as it is
-(B's own `validate_request` finds nothing in it); translated back to A, it
-still holds every text, tool call and tool result byte for byte; and the
-request kept in the core gives A, after B, exactly the body it gave before.
+servers' among them), translated to each of the others. Translated to B, the
+body is one B takes as it is (B's own `validate_request` finds nothing in it);
+translated back to A, it still holds every text, tool call and tool result
+byte for byte; and the request kept in the core gives A, after B, exactly the
+body it gave before.
 """
 
 from __future__ import annotations
