@@ -115,24 +115,24 @@ class CompatibleServer:
         """`options` for the openai SDK's client, with this server's address and key."""
         built = dict(options)
         if built.get("base_url") is None:
-            built["base_url"] = self._setting(self.base_url_variable, self.base_url, "base URL")
+            built["base_url"] = self._setting("base_url", self.base_url_variable, self.base_url)
         if built.get("api_key") is None:
-            built["api_key"] = self._setting(self.api_key_variable, self.placeholder_key, "API key")
+            built["api_key"] = self._setting("api_key", self.api_key_variable, self.placeholder_key)
         # Quirk: the SDK adds OPENAI_ORG_ID, OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS
         # from the environment to every request; an OpenAI account's are not this server's.
         headers = _openai_headers_left_out(built["api_key"])
         built["default_headers"] = {**headers, **built.get("default_headers", {})}
         return built
 
-    def _setting(self, variable: str | None, default: str | None, what: str) -> str:
+    def _setting(self, option: str, variable: str | None, default: str | None) -> str:
+        """The value of `option`: its variable's, else the default; else an error naming both."""
         found = os.environ.get(variable) if variable else None
         if found:
             return found
         if default is not None:
             return default
         where = f"set {variable} or pass" if variable else "pass"
-        option = "base_url" if what == "base URL" else "api_key"
-        raise openai.OpenAIError(f"no {what} for {self.provider!r}: {where} {option}=...")
+        raise openai.OpenAIError(f"no {option} for {self.provider!r}: {where} {option}=...")
 
     def client(self, client: openai.OpenAI | None, options: dict[str, Any]) -> openai.OpenAI:
         """The user's SDK client, or one built for this server from `options`."""
@@ -157,10 +157,10 @@ def _openai_headers_left_out(api_key: Any) -> dict[str, Any]:
     }
     for line in os.environ.get("OPENAI_CUSTOM_HEADERS", "").split("\n"):
         name = line.partition(":")[0].strip() if ":" in line else ""
+        if name:
+            headers[name] = openai.Omit()
         if name.lower() == "authorization" and isinstance(api_key, str):
             headers[name] = f"Bearer {api_key}"
-        elif name:
-            headers[name] = openai.Omit()
     return headers
 
 
