@@ -10,6 +10,7 @@ environment reaches another server.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from pathlib import Path
 from types import ModuleType
@@ -32,13 +33,15 @@ from conftest import (
 from interlingua import (
     AuthenticationError,
     BadRequestError,
+    ProviderConnectionError,
+    StreamError,
     accumulate,
     accumulate_async,
     get_adapter,
     get_client_class,
 )
 from interlingua.client import SDKOptions
-from interlingua.testing import Interaction, load_cassette
+from interlingua.testing import Interaction, load_cassette, parse_sse
 
 # provider -> (its adapter's module, its client class name, its default address)
 SERVERS = {
@@ -350,3 +353,34 @@ def test_a_question_answered_whole_and_streamed_alike(provider: str) -> None:
     assert answer_facts(streamed_answer) == answer_facts(answer)
     reasoning = [part.provider for part in answer.message.reasoning]
     assert reasoning == ([] if provider == "openai-compatible" else [provider])
+
+
+@pytest.mark.parametrize(
+    ("provider", "name"),
+    [
+        ("cerebras", "cerebras/stream_reasoning_answer.json"),
+        ("openai-compatible", "openai-compatible/stream_answer.json"),
+        ("deepseek", "deepseek/stream_thinking_answer.json"),
+    ],
+)
+def test_a_stream_cut_before_it_finishes_is_broken_and_keeps_what_arrived(
+    provider: str, name: str
+) -> None:
+    (call,) = recorded(name)
+    body = call.response.body
+    cut = body[: body.rindex(b"data: {")]  # the finishing chunk, and what follows, never came
+    response = dataclasses.replace(call.response, body=cut, events=parse_sse(cut.decode()))
+    replay = in_order([dataclasses.replace(call, response=response)])
+    client = client_for(provider, call, replay.client())
+    request = adapter(provider).decode_request(bodies([call])[0])
+
+    with pytest.raises(StreamError) as caught:
+        accumulate(client.stream(request))
+
+    assert isinstance(caught.value.error, ProviderConnectionError)
+    arrived = response.stream_payloads()
+    text = "".join(
+        choice["delta"].get("content") or "" for chunk in arrived for choice in chunk["choices"]
+    )
+    assert caught.value.partial is not None
+    assert caught.value.partial.message.text == text
