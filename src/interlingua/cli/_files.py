@@ -35,6 +35,10 @@ DISTRIBUTIONS = {
     "openai-responses": "interlingua-openai",
     "mistral": "interlingua-mistral",
     "groq": "interlingua-groq",
+    "deepseek": "interlingua-deepseek",
+    "cerebras": "interlingua-cerebras",
+    "ollama": "interlingua-ollama",
+    "openai-compatible": "interlingua-openai-compatible",
 }
 _SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
 

@@ -39,6 +39,10 @@ PROVIDER_NAMES = {
     "openai-responses": "Responses API",
     "mistral": "Mistral",
     "groq": "Groq",
+    "deepseek": "DeepSeek",
+    "cerebras": "Cerebras",
+    "ollama": "Ollama",
+    "openai-compatible": "OpenAI-compatible",
 }
 USAGE_FIELDS = (
     "input_tokens",
