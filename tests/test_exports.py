@@ -206,11 +206,15 @@ def test_importing_the_shared_chat_completions_codec_imports_no_sdk() -> None:
 # Distribution -> the provider SDKs it may install (each adapter its own, the codec none).
 SDK_OF = {
     "interlingua-anthropic": {"anthropic"},
+    "interlingua-cerebras": {"openai"},
     "interlingua-chat-completions": set(),
+    "interlingua-deepseek": {"openai"},
     "interlingua-google": {"google-genai"},
     "interlingua-groq": {"groq"},
     "interlingua-mistral": {"mistralai"},
+    "interlingua-ollama": {"openai"},
     "interlingua-openai": {"openai"},
+    "interlingua-openai-compatible": {"openai"},
 }
 PROVIDER_SDKS = {"openai", "anthropic", "mistralai", "groq", "google-genai"}
 

@@ -72,11 +72,33 @@ UPSTREAMS: dict[str, tuple[str, tuple[str, int], tuple[str, int]]] = {
         ("google/tool_round_trip_with_thinking.json", 0),
         ("google/stream_parallel_tool_calls.json", 0),
     ),
+    "deepseek": (
+        "deepseek-v4-flash",
+        ("deepseek/thinking_answer.json", 0),
+        ("deepseek/stream_thinking_answer.json", 0),
+    ),
+    "cerebras": (
+        "gpt-oss-120b",
+        ("cerebras/reasoning_answer.json", 0),
+        ("cerebras/stream_reasoning_answer.json", 0),
+    ),
+    "ollama": (
+        "gpt-oss:20b",
+        ("ollama/reasoning_answer.json", 0),
+        ("ollama/stream_reasoning_answer.json", 0),
+    ),
+    "openai-compatible": (
+        "meta-llama/Llama-3.1-8B-Instruct",
+        ("openai-compatible/answer.json", 0),
+        ("openai-compatible/stream_answer.json", 0),
+    ),
 }
 # The model of an upstream's streamed recording, where it is not the other's
 # (Gemini's is in the URL, which the replay matches).
 STREAMED_MODELS = {"google": "gemini-2.5-flash"}
 CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq", "google"]
+# A plain OpenAI-compatible server has no address of its own: the route's is configured.
+UPSTREAM_OPTIONS = {"openai-compatible": {"base_url": "https://router.huggingface.co/v1"}}
 
 Answer = tuple[str, list[tuple[str, Any]]]  # the text, and each tool call's name and arguments
 
@@ -105,7 +127,7 @@ def _serve() -> Iterator[GatewayServer]:
         for name in UPSTREAMS
         for stream in (False, True)
     }
-    config = load(None, keys=[KEY], models=models)
+    config = load(None, keys=[KEY], models=models, upstreams=UPSTREAM_OPTIONS)
     with GatewayServer(create_app(config, default_key=fake_key("sk-"))) as server:
         yield server
 
@@ -347,6 +369,10 @@ STREAM_FIELDS = {
     "mistral": {"stream": True},
     "groq": {"stream": True},
     "google": {},  # the method and `alt=sse` in the URL
+    **{
+        name: {"stream": True, "stream_options": {"include_usage": True}}
+        for name in ("deepseek", "cerebras", "ollama", "openai-compatible")
+    },
 }
 
 

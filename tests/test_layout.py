@@ -53,9 +53,13 @@ EXTRA_MODULES = {
 # in `_dialect`, its client, and only the skeleton modules where it adds to the
 # wire (package -> those).
 DIALECT_MODULES = {
+    "interlingua_cerebras": frozenset({"_parts"}),
+    "interlingua_deepseek": frozenset({"_rules", "_usage"}),
     "interlingua_groq": frozenset({"_errors", "_rules", "_usage"}),
     "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
+    "interlingua_ollama": frozenset(),
     "interlingua_openai": frozenset(),
+    "interlingua_openai_compatible": frozenset(),
 }
 DIALECT_SKELETON = frozenset({"__init__", "_wire", "_dialect", "_client"})
 MAX_MODULE_LINES = 450

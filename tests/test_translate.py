@@ -1,11 +1,12 @@
 """A body in one API's format to another's: `translate_request`,
 `translate_response`, `validate_request`, over every recorded body.
 
-The matrix: every request and answer the five APIs recorded, translated to
-each of the other four. Translated to B, the body is one B takes as it is
-(B's own `validate_request` finds nothing in it); translated back to A, it
-still holds every text, tool call and tool result byte for byte; and the
-request kept in the core gives A, after B, exactly the body it gave before.
+The matrix: every request and answer each API recorded (the OpenAI-compatible
+servers' among them), translated to each of the others. Translated to B, the
+body is one B takes as it is (B's own `validate_request` finds nothing in it);
+translated back to A, it still holds every text, tool call and tool result
+byte for byte; and the request kept in the core gives A, after B, exactly the
+body it gave before.
 """
 
 from __future__ import annotations
@@ -51,15 +52,25 @@ from interlingua import (
 )
 from interlingua.testing import Interaction, load_cassette, parse_sse
 
-# adapter name -> (corpus folder, cassette provider, how its endpoints' URL paths end)
-APIS = {
+# adapter name -> (corpus folder, cassette provider, how its endpoints' URL paths end);
+# no provider: every call of the folder (an OpenAI-compatible server's host names none)
+APIS: dict[str, tuple[str, str | None, str | tuple[str, ...]]] = {
     "anthropic": ("anthropic", "anthropic", "/v1/messages"),
     "openai": ("openai-chat", "openai", "/v1/chat/completions"),
     "openai-responses": ("openai-responses", "openai", "/v1/responses"),
     "mistral": ("mistral", "mistral", "/v1/chat/completions"),
     "groq": ("groq", "groq", "/openai/v1/chat/completions"),
     "google": ("google", "google", (":generateContent", ":streamGenerateContent")),
+    "deepseek": ("compat/deepseek", None, "/chat/completions"),
+    "cerebras": ("compat/cerebras", None, "/chat/completions"),
+    "ollama": ("compat/ollama", None, "/chat/completions"),
+    "openai-compatible": ("compat/together", None, "/chat/completions"),
 }
+
+
+def calls(file: Any, provider: str | None) -> tuple[Interaction, ...]:
+    cassette = load_cassette(file)
+    return cassette.interactions if provider is None else cassette.for_provider(provider)
 
 
 def answered(api: str) -> list[tuple[str, Interaction]]:
@@ -68,7 +79,7 @@ def answered(api: str) -> list[tuple[str, Interaction]]:
     return [
         (f"{file.parent.name}/{file.name}#{n}", interaction)
         for file in corpus_files(folder, "*.yaml")
-        for n, interaction in enumerate(load_cassette(file).for_provider(provider))
+        for n, interaction in enumerate(calls(file, provider))
         if (interaction.path or "").endswith(path) and interaction.response.status == 200
     ]
 
@@ -110,6 +121,9 @@ def said(request: ChatRequest) -> list[Any]:
     for message in request.messages:
         texts = [p.text for p in message.parts if isinstance(p, TextPart | RefusalPart)]
         if "".join(texts).strip():
+            # System messages in a row are one system prompt where an API holds one.
+            if message.role == "system" and found and found[-1][:2] == ("text", "system"):
+                texts.insert(0, found.pop()[2])
             found.append(("text", message.role, "".join(texts)))
         for part in message.parts:
             match part:

@@ -22,7 +22,17 @@ from interlingua import (
     translate_request,
 )
 
-APIS = ["anthropic", "openai", "openai-responses", "mistral", "groq"]
+APIS = [
+    "anthropic",
+    "openai",
+    "openai-responses",
+    "mistral",
+    "groq",
+    "deepseek",
+    "cerebras",
+    "ollama",
+    "openai-compatible",
+]
 
 words = st.text(
     alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=20

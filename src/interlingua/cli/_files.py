@@ -37,6 +37,10 @@ DISTRIBUTIONS = {
     "mistral": "interlingua-mistral",
     "groq": "interlingua-groq",
     "google": "interlingua-google",
+    "deepseek": "interlingua-deepseek",
+    "cerebras": "interlingua-cerebras",
+    "ollama": "interlingua-ollama",
+    "openai-compatible": "interlingua-openai-compatible",
 }
 _SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
 # The field that holds a request body's conversation, in each API's format.

@@ -40,6 +40,10 @@ PROVIDER_NAMES = {
     "mistral": "Mistral",
     "groq": "Groq",
     "google": "Gemini",
+    "deepseek": "DeepSeek",
+    "cerebras": "Cerebras",
+    "ollama": "Ollama",
+    "openai-compatible": "OpenAI-compatible",
 }
 USAGE_FIELDS = (
     "input_tokens",

@@ -289,12 +289,17 @@ def _body(
     item: Mapping[str, object], headers: Headers, loc: _Loc
 ) -> tuple[bytes | None, Any | None, tuple[SSEEvent, ...] | None]:
     """The decoded body, its JSON and its events, from `parsed_body` or `body`."""
-    if "parsed_body" in item:
-        parsed = item["parsed_body"]
+    raw = item.get("body")
+    # pydantic-ai's serializer writes a few request bodies as the JSON itself, a
+    # mapping with no `string`, where the others have `parsed_body`.
+    inline = isinstance(raw, Mapping) and raw and "string" not in raw
+    if "parsed_body" in item or inline:
+        key = "parsed_body" if "parsed_body" in item else "body"
+        parsed = item[key]
         try:
             rebuilt = json.dumps(parsed).encode()
         except (TypeError, ValueError) as exc:
-            raise _ShapeError((*loc, "parsed_body"), f"not JSON data: {exc}") from exc
+            raise _ShapeError((*loc, key), f"not JSON data: {exc}") from exc
         return rebuilt, parsed, None
     loc = (*loc, "body")
     body = _decompress(_raw_body(item.get("body"), loc), headers, loc)

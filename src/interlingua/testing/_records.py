@@ -39,6 +39,10 @@ _PROVIDERS_BY_HOST: dict[str, str] = {
     "api.groq.com": "groq",
     "generativelanguage.googleapis.com": "google",
     "aiplatform.googleapis.com": "google",
+    # OpenAI-compatible servers with hosts of their own (a local Ollama, a router name none).
+    "api.deepseek.com": "deepseek",
+    "api.cerebras.ai": "cerebras",
+    "ollama.com": "ollama",
 }
 # Vertex AI's hosts are regional: `<region>-aiplatform.googleapis.com`.
 _REGIONAL_HOSTS: dict[str, str] = {"-aiplatform.googleapis.com": "google"}
@@ -132,7 +136,8 @@ class Interaction:
 
     @property
     def provider(self) -> str | None:
-        """`openai`, `anthropic`, `mistral`, `groq` or `google` by host; None for any other host."""
+        """The provider whose API host it went to (`openai`, `anthropic`, `mistral`, `groq`,
+        `google`, `deepseek`, `cerebras`, `ollama`'s cloud); None for any other host."""
         return provider_of_host(self.host or "")
 
     @property

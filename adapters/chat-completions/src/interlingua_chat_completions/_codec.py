@@ -44,7 +44,9 @@ class ChatCompletionsCodec:
         self, request: ChatRequest, *, report: TranslationReport | None = None
     ) -> dict[str, Any]:
         """The request body for `request`; losses go to `report`."""
-        return _request.encode_request(request, self.dialect, report)
+        report = resolve_report(report, self.PROVIDER)
+        sent = self.dialect.sent_request(request, report)
+        return _request.encode_request(sent, self.dialect, report)
 
     def decode_request(self, body: Any) -> ChatRequest:
         """The `ChatRequest` a request body describes."""

@@ -79,6 +79,10 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   dialect has none.
 - `takes_reasoning(part, model)`: whether reasoning goes back in the
   `reasoning_field` (its maker's, and for Groq a model that takes it).
+- `sent_request(request, report)`: the request as the server must be sent
+  it, where it asks for more than the history holds (DeepSeek's thinking
+  mode: a `reasoning_content` on every assistant message of a tool-call
+  turn); each addition reported, the caller's request never changed.
 """
 
 from __future__ import annotations
@@ -176,6 +180,10 @@ class ChatCompletionsDialect:
 
     def check_request(self, request: ChatRequest) -> None:
         """Raises `InvalidDataError` for a request the server refuses as a whole."""
+
+    def sent_request(self, request: ChatRequest, report: TranslationReport) -> ChatRequest:
+        """`request` with what the server needs besides the history (reported)."""
+        return request
 
     def stream_fields(self, chunk: Mapping[str, Any]) -> Mapping[str, Any]:
         """A stream chunk's top-level fields as the response keeps them (Groq's

@@ -169,7 +169,10 @@ def decode_tools(wire: Any, read: WireReader, options: dict[str, Any]) -> tuple[
         return decode_function(function, f"{path}.function", read, forms=forms)
 
     specs, items = read_function_tools(wire, read, decode, _is_function)
-    if not all(_is_function(t) and set(t) <= {"type", "function"} for t in items):
+    # An empty list (sent by some clients) is kept, so that it goes back as it came.
+    if (wire is not None and not items) or not all(
+        _is_function(t) and set(t) <= {"type", "function"} for t in items
+    ):
         options["tools"] = items
     return specs
 

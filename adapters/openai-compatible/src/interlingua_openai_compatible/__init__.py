@@ -1,0 +1,55 @@
+"""interlingua adapter for any OpenAI-compatible chat completions server that adds
+nothing of its own (vLLM, LM Studio, Together, Fireworks, the Hugging Face
+router) (`"openai-compatible"`).
+
+The six codec functions, and a gateway's two (`encode_stream`, `encode_error`),
+are pure and import no SDK; `OpenAICompatibleClient` and `AsyncOpenAICompatibleClient` (the
+official `openai` SDK underneath, pointed at the server) are imported on first
+use. The codec is the one Chat Completions codec (`interlingua_chat_completions`)
+bound to `OPENAI_COMPATIBLE`, the dialect in `_dialect`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interlingua.client import lazy_attributes
+from interlingua_openai_compatible._dialect import CODEC, OPENAI_COMPATIBLE
+from interlingua_openai_compatible._wire import PROVIDER
+
+if TYPE_CHECKING:
+    from interlingua_openai_compatible._client import (
+        AsyncOpenAICompatibleClient,
+        OpenAICompatibleClient,
+    )
+
+__all__ = [
+    "OPENAI_COMPATIBLE",
+    "PROVIDER",
+    "AsyncOpenAICompatibleClient",
+    "OpenAICompatibleClient",
+    "decode_error",
+    "decode_request",
+    "decode_response",
+    "decode_stream",
+    "encode_error",
+    "encode_request",
+    "encode_response",
+    "encode_stream",
+    "stream_encoder",
+]
+
+encode_request = CODEC.encode_request
+decode_request = CODEC.decode_request
+encode_response = CODEC.encode_response
+decode_response = CODEC.decode_response
+decode_stream = CODEC.decode_stream
+decode_error = CODEC.decode_error
+encode_stream = CODEC.encode_stream
+encode_error = CODEC.encode_error
+stream_encoder = CODEC.stream_encoder
+
+_CLIENTS = frozenset({"OpenAICompatibleClient", "AsyncOpenAICompatibleClient"})
+
+# The clients import the openai SDK (up to a second): only on first use.
+__getattr__, __dir__ = lazy_attributes(__name__, "interlingua_openai_compatible._client", _CLIENTS)

@@ -1,0 +1,383 @@
+"""The DeepSeek, Cerebras, Ollama and plain OpenAI-compatible adapters on real
+traffic: every chat completions call of their folders of the recorded corpus
+(`../shared/corpus/compat/<folder>`; `together/` and `other/` are servers that
+add nothing of their own, so the plain dialect's).
+
+- a request body decodes and encodes back to itself, with nothing reported,
+  and the messages the core models (text, reasoning, tool calls and results)
+  are what the body says, read here without the adapter;
+- a response body decodes and encodes back to itself, and its text, reasoning,
+  tool calls, finish reason and every usage count are what the body says;
+- a stream accumulates to what its chunks say (joined here from the raw
+  deltas), and encodes to a stream that accumulates to the same answer.
+
+Reasoning comes in the dialect's field (DeepSeek's `reasoning_content`,
+Cerebras' and Ollama's `reasoning`) or, for Cerebras, in `<think>` tags at the
+start of an assistant's content; the plain dialect models none, and keeps what
+a server adds as it came.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from conftest import (
+    MissingCorpus,
+    corpus_files,
+    corpus_id,
+    corpus_params,
+    from_corpus,
+    require_corpus,
+    same_json,
+)
+from interlingua import (
+    ChatRequest,
+    ChatResponse,
+    DecodeError,
+    FinishReason,
+    Message,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    TranslationReport,
+    accumulate,
+)
+from interlingua.testing import Cassette, Interaction, load_cassette
+
+THINK = re.compile(r"<think>(.*?)</think>(.*)", re.DOTALL)
+FINISH_REASONS = {
+    "stop": FinishReason.STOP,
+    "length": FinishReason.LENGTH,
+    "tool_calls": FinishReason.TOOL_CALLS,
+    "content_filter": FinishReason.CONTENT_FILTER,
+}
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What a test reads of a server's wire, without its adapter."""
+
+    module: str
+    reasoning_field: str | None
+    think_tags: bool = False
+    cache_read: str = "prompt_tokens_details.cached_tokens"
+
+    @property
+    def adapter(self) -> ModuleType:
+        return importlib.import_module(self.module)
+
+
+DEEPSEEK = Dialect(
+    "interlingua_deepseek", "reasoning_content", cache_read="prompt_cache_hit_tokens"
+)
+CEREBRAS = Dialect("interlingua_cerebras", "reasoning", think_tags=True)
+OLLAMA = Dialect("interlingua_ollama", "reasoning")
+PLAIN = Dialect("interlingua_openai_compatible", None)
+DIALECT_OF_FOLDER = {
+    "compat/deepseek": DEEPSEEK,
+    "compat/cerebras": CEREBRAS,
+    "compat/ollama": OLLAMA,
+    "compat/together": PLAIN,
+    "compat/other": PLAIN,
+}
+
+
+@functools.cache
+def cassette(path: Path) -> Cassette:
+    return load_cassette(path)
+
+
+def dialect_of(path: Path) -> Dialect:
+    folder = next(f for f in DIALECT_OF_FOLDER if f"/{f}/" in path.as_posix())
+    return DIALECT_OF_FOLDER[folder]
+
+
+def returns_an_object(call: Interaction) -> bool:
+    """Cloudflare's answer to `json_schema`: the content an object (`test_a_content_object`)."""
+    if call.is_stream or call.response.status >= 400:
+        return False
+    return any(isinstance(c["message"].get("content"), dict) for c in call.response.json["choices"])
+
+
+def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
+    """The file's calls to a chat completions endpoint (DeepSeek's Responses API left out)."""
+    return [
+        call
+        for call in cassette(from_corpus(param)).interactions
+        if call.request is not None
+        and call.request.method == "POST"
+        and (call.path or "").endswith("/chat/completions")
+        and not returns_an_object(call)
+    ]
+
+
+def params(holding: str, kind: Any) -> list[Any]:
+    def keep(path: Path) -> bool:
+        return any(map(kind, chat_calls(path)))
+
+    return corpus_params(*DIALECT_OF_FOLDER, keep=keep, holding=holding)
+
+
+def is_answer(call: Interaction) -> bool:
+    return not call.is_stream and call.response.status < 400
+
+
+def is_stream(call: Interaction) -> bool:
+    return call.is_stream and call.response.status < 400
+
+
+@pytest.mark.parametrize("path", params("requests", lambda call: True), ids=corpus_id)
+def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
+    dialect = dialect_of(from_corpus(path))
+    for call in chat_calls(path):
+        assert call.request is not None
+        body = call.request.json
+        report = TranslationReport()
+
+        request = dialect.adapter.decode_request(body)
+
+        assert same_json(dialect.adapter.encode_request(request, report=report), body)
+        assert report.losses == []
+        assert request_facts(request) == wire_request_facts(body, dialect)
+
+
+@pytest.mark.parametrize("path", params("answers", is_answer), ids=corpus_id)
+def test_every_response_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
+    dialect = dialect_of(from_corpus(path))
+    for call in filter(is_answer, chat_calls(path)):
+        body = call.response.json
+
+        response = dialect.adapter.decode_response(body)
+
+        strict = TranslationReport(strict=True)
+        assert same_json(dialect.adapter.encode_response(response, report=strict), body)
+        assert facts(response) == wire_facts(body, dialect)
+
+
+@pytest.mark.parametrize("path", params("streams", is_stream), ids=corpus_id)
+def test_every_stream_accumulates_to_what_its_chunks_say(path: Path | MissingCorpus) -> None:
+    dialect = dialect_of(from_corpus(path))
+    adapter = dialect.adapter
+    for call in filter(is_stream, chat_calls(path)):
+        payloads = call.response.stream_payloads()
+
+        streamed = accumulate(adapter.decode_stream(payloads))
+
+        assert facts(streamed) == wire_facts(joined_chunks(payloads, dialect), dialect)
+        strict = TranslationReport(strict=True)
+        chunks = adapter.encode_stream(adapter.decode_stream(payloads), report=strict)
+        encoded = [chunk.data for chunk in chunks if chunk.data != "[DONE]"]
+        assert accumulate(adapter.decode_stream(encoded)) == streamed
+
+
+def test_a_content_object_is_a_decode_error_naming_its_place() -> None:
+    # Quirk: Cloudflare Workers AI answers `json_schema` with the content as an object,
+    # which no Chat Completions client reads; the plain dialect names it.
+    path = require_corpus("compat/other") / "chatlas/test_cloudflare_data_extraction.yaml"
+    answers = [call for call in cassette(path).interactions if returns_an_object(call)]
+    assert len(answers) == 3
+    for call in answers:
+        with pytest.raises(DecodeError) as raised:
+            PLAIN.adapter.decode_response(call.response.json)
+        assert raised.value.path == "choices[0].message.content"
+
+
+def test_the_corpus_holds_each_kind_of_traffic_the_dialects_model() -> None:
+    for folder in DIALECT_OF_FOLDER:
+        require_corpus(folder)
+    calls = {
+        folder: [call for path in corpus_files(folder) for call in chat_calls(path)]
+        for folder in DIALECT_OF_FOLDER
+    }
+    counts = {folder: len(found) for folder, found in calls.items()}
+    assert counts == {
+        "compat/deepseek": 16,
+        "compat/cerebras": 12,
+        "compat/ollama": 5,
+        "compat/together": 1,
+        "compat/other": 58,
+    }
+    sent = [m for call in calls["compat/deepseek"] for m in call.request.json["messages"]]  # type: ignore[union-attr]
+    assert any("reasoning_content" in m and m.get("tool_calls") for m in sent)
+    answers = [c.response.json for c in calls["compat/deepseek"] if is_answer(c)]
+    assert all("prompt_cache_hit_tokens" in a["usage"] for a in answers)
+    sent = [m for call in calls["compat/cerebras"] for m in call.request.json["messages"]]  # type: ignore[union-attr]
+    assert any(isinstance(m.get("content"), str) and THINK.match(m["content"]) for m in sent)
+    assert any("reasoning" in m for m in sent)
+    assert sum(is_stream(c) for found in calls.values() for c in found) == 39
+
+
+# --- what the core models, read straight from the wire ---
+
+
+def request_facts(request: ChatRequest) -> dict[str, Any]:
+    return {
+        "model": request.model,
+        "settings": (request.max_tokens, request.temperature, request.seed, request.stream),
+        "tools": [tool.name for tool in request.tools],
+        "messages": [message_facts(message) for message in request.messages],
+    }
+
+
+def message_facts(message: Message) -> tuple[Any, ...]:
+    parts = message.parts
+    results = [part for part in parts if isinstance(part, ToolResultPart)]
+    return (
+        message.role,
+        "".join(part.text for part in parts if isinstance(part, TextPart)),
+        [(part.provider, part.text) for part in parts if isinstance(part, ReasoningPart)],
+        [(part.id, part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)],
+        [(result.tool_call_id, result.text) for result in results],
+    )
+
+
+def wire_request_facts(body: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
+    """`request_facts` of a request body, read without the adapter."""
+    return {
+        "model": body["model"],
+        "settings": (
+            body.get("max_tokens", body.get("max_completion_tokens")),
+            body.get("temperature"),
+            body.get("seed"),
+            body.get("stream", False),
+        ),
+        "tools": [tool["function"]["name"] for tool in body.get("tools") or []],
+        "messages": [wire_message_facts(message, dialect) for message in body["messages"]],
+    }
+
+
+def wire_message_facts(message: dict[str, Any], dialect: Dialect) -> tuple[Any, ...]:
+    content = message.get("content")
+    items = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+    text = "".join(item["text"] for item in items if item["type"] == "text")
+    role = "system" if message["role"] == "developer" else message["role"]
+    if role == "tool":
+        return ("tool", "", [], [], [(message["tool_call_id"], text)])
+    reasoning, text = split_reasoning(message, text, dialect)
+    return (role, text, reasoning, wire_calls(message), [])
+
+
+def split_reasoning(
+    message: dict[str, Any], text: str, dialect: Dialect
+) -> tuple[list[tuple[str, str]], str]:
+    """An assistant message's reasoning (the dialect's field, or the `<think>`
+    its content opens with, tags and the newlines around it left out) and the
+    text that is left."""
+    provider = dialect.adapter.PROVIDER
+    field = dialect.reasoning_field
+    reasoning = [message[field]] if field and message.get(field) is not None else []
+    if message["role"] == "assistant" and dialect.think_tags and (think := THINK.match(text)):
+        reasoning.append(think.group(1).strip("\n"))
+        text = think.group(2).lstrip("\n")
+    return [(provider, thought) for thought in reasoning], text
+
+
+def wire_calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [
+        (call.get("id") or "", call["function"]["name"], call["function"]["arguments"])
+        for call in message.get("tool_calls") or []
+    ]
+
+
+def facts(response: ChatResponse) -> dict[str, Any]:
+    parts = response.message.parts
+    usage = response.usage
+    return {
+        "answer": (response.provider, response.id, response.model),
+        "text": "".join(part.text for part in parts if isinstance(part, TextPart)),
+        "reasoning": [
+            (part.provider, part.text) for part in parts if isinstance(part, ReasoningPart)
+        ],
+        "tool_calls": [
+            (part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)
+        ],
+        "finish": (response.finish_reason, response.raw_finish_reason),
+        "usage": (
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.total_tokens,
+            usage.cache_read_tokens,
+            usage.cache_write_tokens,
+            usage.reasoning_tokens,
+        ),
+        "counts": dict(usage.details),
+    }
+
+
+def wire_facts(body: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
+    """`facts` of a chat completion body, read without the adapter."""
+    (choice,) = body["choices"]
+    message, usage = choice["message"], body.get("usage") or {}
+    content = message.get("content") or ""
+    assert isinstance(content, str), f"a content the corpus was not known to hold: {content}"
+    reasoning, text = split_reasoning(message, content, dialect)
+    finish = choice["finish_reason"]
+    counts = {
+        f"{group}.{key}": value
+        for group in ("prompt_tokens_details", "completion_tokens_details")
+        for key, value in (usage.get(group) or {}).items()
+        if isinstance(value, int)
+    }
+    if dialect is DEEPSEEK:
+        counts.update({key: usage[key] for key in DEEPSEEK_COUNTS if key in usage})
+    return {
+        "answer": (dialect.adapter.PROVIDER, body.get("id"), body.get("model")),
+        "text": text,
+        "reasoning": reasoning,
+        "tool_calls": [(name, arguments) for _, name, arguments in wire_calls(message)],
+        "finish": (FINISH_REASONS.get(finish, FinishReason.OTHER), finish),
+        "usage": (
+            usage.get("prompt_tokens", 0),
+            usage.get("completion_tokens", 0),
+            usage.get("total_tokens", 0),
+            counts.get(dialect.cache_read, usage.get(dialect.cache_read, 0)),
+            0,
+            counts.get("completion_tokens_details.reasoning_tokens", 0),
+        ),
+        "counts": counts,
+    }
+
+
+DEEPSEEK_COUNTS = ("prompt_cache_hit_tokens", "prompt_cache_miss_tokens")
+
+
+def joined_chunks(payloads: list[dict[str, Any]], dialect: Dialect) -> dict[str, Any]:
+    """The answer the chunks describe: the deltas joined (tool-call fragments by
+    `index`), the last finish reason, the usage of the chunk that carries it."""
+    text, thinking, finish, usage = "", "", None, None
+    calls: dict[int, dict[str, Any]] = {}
+    field = dialect.reasoning_field
+    for chunk in payloads:
+        usage = chunk.get("usage") or usage
+        for choice in chunk["choices"]:
+            delta = choice.get("delta") or {}
+            text += delta.get("content") or ""
+            thinking += (delta.get(field) or "") if field else ""
+            for fragment in delta.get("tool_calls") or []:
+                call = calls.setdefault(fragment["index"], {"function": {"arguments": ""}})
+                function = fragment.get("function") or {}
+                call["function"].setdefault("name", function.get("name"))
+                call["function"]["arguments"] += function.get("arguments") or ""
+            finish = choice.get("finish_reason") or finish
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if thinking:
+        message[str(field)] = thinking
+    for call in calls.values():  # a streamed call with no argument text has `{}` (the core's rule)
+        call["function"]["arguments"] = call["function"]["arguments"] or "{}"
+    message["tool_calls"] = [calls[index] for index in sorted(calls)]
+    head = payloads[0]
+    return {
+        "id": head.get("id"),
+        "model": head.get("model"),
+        "choices": [{"message": message, "finish_reason": finish}],
+        "usage": usage,
+    }
