@@ -211,6 +211,10 @@ SDK_OF = {
     "interlingua-groq": {"groq"},
     "interlingua-mistral": {"mistralai"},
     "interlingua-openai": {"openai"},
+    # OpenAI-compatible servers: the `openai` SDK through interlingua-openai's client.
+    "interlingua-openrouter": set(),
+    "interlingua-perplexity": set(),
+    "interlingua-xai": set(),
 }
 PROVIDER_SDKS = {"openai", "anthropic", "mistralai", "groq", "google-genai"}
 

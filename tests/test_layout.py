@@ -56,6 +56,9 @@ DIALECT_MODULES = {
     "interlingua_groq": frozenset({"_errors", "_rules", "_usage"}),
     "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
     "interlingua_openai": frozenset(),
+    "interlingua_openrouter": frozenset({"_errors", "_parts", "_usage"}),
+    "interlingua_perplexity": frozenset({"_usage"}),
+    "interlingua_xai": frozenset({"_errors", "_usage"}),
 }
 DIALECT_SKELETON = frozenset({"__init__", "_wire", "_dialect", "_client"})
 MAX_MODULE_LINES = 450

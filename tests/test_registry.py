@@ -144,6 +144,9 @@ CLIENT_CLASSES = {
     "openai-responses": ("OpenAIResponsesClient", "AsyncOpenAIResponsesClient"),
     "mistral": ("MistralClient", "AsyncMistralClient"),
     "groq": ("GroqClient", "AsyncGroqClient"),
+    "openrouter": ("OpenRouterClient", "AsyncOpenRouterClient"),
+    "xai": ("XAIClient", "AsyncXAIClient"),
+    "perplexity": ("PerplexityClient", "AsyncPerplexityClient"),
 }
 
 
@@ -163,7 +166,7 @@ def test_an_adapter_without_clients_says_so(
         get_client_class("codeonly")
 
 
-@pytest.mark.parametrize("name", ["anthropic", "openai", "groq"])
+@pytest.mark.parametrize("name", ["anthropic", "openai", "groq", "openrouter", "xai", "perplexity"])
 def test_connect_builds_a_stainless_sdk_from_the_options(name: str) -> None:
     options = SDKOptions(
         api_key=fake_key("sk-"), base_url="http://127.0.0.1:9/x/", timeout=2.5, max_retries=0

@@ -39,6 +39,9 @@ _PROVIDERS_BY_HOST: dict[str, str] = {
     "api.groq.com": "groq",
     "generativelanguage.googleapis.com": "google",
     "aiplatform.googleapis.com": "google",
+    "openrouter.ai": "openrouter",
+    "api.x.ai": "xai",
+    "api.perplexity.ai": "perplexity",
 }
 # Vertex AI's hosts are regional: `<region>-aiplatform.googleapis.com`.
 _REGIONAL_HOSTS: dict[str, str] = {"-aiplatform.googleapis.com": "google"}
@@ -132,7 +135,8 @@ class Interaction:
 
     @property
     def provider(self) -> str | None:
-        """`openai`, `anthropic`, `mistral`, `groq` or `google` by host; None for any other host."""
+        """The provider by host (`openai`, `anthropic`, `mistral`, `groq`, `google`,
+        `openrouter`, `xai`, `perplexity`); None for any other host."""
         return provider_of_host(self.host or "")
 
     @property
