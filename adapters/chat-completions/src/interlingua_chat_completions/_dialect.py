@@ -83,7 +83,8 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   `holds_reasoning(part)`: a message's reasoning parts and the fields they
   come from (by default the `reasoning_field`'s text; OpenRouter's
   `reasoning_details` entries), and `reasoning_stream()` the same for a
-  stream's deltas (None: the `reasoning_field`'s text pieces).
+  stream's deltas (None: the `reasoning_field`'s text pieces), and
+  `reasoning_piece(data, text, signature)` a streamed piece going out.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from interlingua import ChatRequest, FinishReason, ProviderError, ReasoningPart, TranslationReport
-from interlingua.codec import WireReader, fitted_tool_call_id
+from interlingua.codec import ProviderData, WireReader, fitted_tool_call_id
 from interlingua_chat_completions._errors import decode_error, encode_error
 from interlingua_chat_completions._finish import FINISH_REASONS
 from interlingua_chat_completions._rules import (
@@ -189,6 +190,13 @@ class ChatCompletionsDialect:
         """Whether an answer's reasoning fields can hold `part` (no redacted data
         has a place in the `reasoning_field`)."""
         return self.reasoning_field is not None and not part.redacted
+
+    def reasoning_piece(
+        self, data: ProviderData | None, text: str, signature: str | None
+    ) -> dict[str, Any] | None:
+        """The delta fields of a streamed piece of reasoning (its text or its
+        signature) whose part has `data`; None: the `reasoning_field`'s text."""
+        return None
 
     def reasoning_stream(self) -> ReasoningStream | None:
         """A reader of one choice's streamed reasoning; None: the `reasoning_field`'s

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interlingua import ProviderError, ReasoningPart
-from interlingua.codec import WireReader
+from interlingua.codec import ProviderData, WireReader
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_chat_completions._stream import REASONING_INDEX
 from interlingua_openrouter._errors import decode_error
@@ -31,8 +31,10 @@ from interlingua_openrouter._parts import (
     REASONING_KEYS,
     DetailsStream,
     decode_reasoning,
+    encode_piece,
     encode_reasoning,
 )
+from interlingua_openrouter._usage import OPENROUTER_USAGE
 from interlingua_openrouter._wire import PROVIDER
 
 __all__ = ["CODEC", "OPENROUTER", "OpenRouterDialect"]
@@ -62,6 +64,11 @@ class OpenRouterDialect(ChatCompletionsDialect):
         # An encrypted entry has its place in `reasoning_details`.
         return part.provider == self.provider or not part.redacted
 
+    def reasoning_piece(
+        self, data: ProviderData | None, text: str, signature: str | None
+    ) -> dict[str, Any] | None:
+        return encode_piece(data, text, signature, self.provider)
+
     def reasoning_stream(self) -> DetailsStream:
         return DetailsStream(self.provider, REASONING_INDEX)
 
@@ -73,6 +80,7 @@ OPENROUTER = OpenRouterDialect(
     provider=PROVIDER,
     reasoning_field="reasoning",
     tool_call_id_max_length=TOOL_CALL_ID_MAX_LENGTH,
+    usage=OPENROUTER_USAGE,
     message_defaults={"refusal": None, "reasoning": None},
 )
 CODEC = ChatCompletionsCodec(OPENROUTER)

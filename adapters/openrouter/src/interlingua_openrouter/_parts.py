@@ -20,7 +20,9 @@ text as that provider's encoder decides, each loss reported.
 In a stream, each delta's `reasoning_details` are pieces of entries, told
 apart by their `index` and `type`: a text entry's pieces are `ReasoningDelta`s
 and `ReasoningSignature`s of one part, an encrypted entry a whole part; the
-delta's `reasoning` repeats their text and says nothing more.
+delta's `reasoning` repeats their text and says nothing more. A stream
+written for OpenRouter (a gateway's) sends each piece back as a piece of its
+entry (`encode_piece`), its text in `reasoning` too.
 """
 
 from __future__ import annotations
@@ -36,10 +38,24 @@ from interlingua import (
     ReasoningSignature,
     StreamEvent,
 )
-from interlingua.codec import WireReader, copy_json, keep, kept, other_fields, overlay
+from interlingua.codec import (
+    ProviderData,
+    WireReader,
+    copy_json,
+    keep,
+    kept,
+    other_fields,
+    overlay,
+)
 from interlingua_openrouter._wire import DETAIL_TYPES, ReasoningForms
 
-__all__ = ["REASONING_KEYS", "DetailsStream", "decode_reasoning", "encode_reasoning"]
+__all__ = [
+    "REASONING_KEYS",
+    "DetailsStream",
+    "decode_reasoning",
+    "encode_piece",
+    "encode_reasoning",
+]
 
 REASONING_KEYS = frozenset({"reasoning", "reasoning_details"})
 # The stream's part indexes of the entries, in the order they start (below the
@@ -114,6 +130,26 @@ def encode_reasoning(parts: Sequence[ReasoningPart], wire: dict[str, Any], provi
         wire["reasoning_details"] = details
 
 
+def encode_piece(
+    data: ProviderData | None, text: str, signature: str | None, provider: str
+) -> dict[str, Any] | None:
+    """The delta of a streamed piece of an entry's text or signature, the entry's
+    fields with it; None for reasoning that is no entry, or an empty piece."""
+    entry = (data or {}).get(provider, {})
+    kind = entry.get("forms", {}).get("detail")
+    field = DETAIL_TYPES.get(kind or "")
+    if kind is None or field == "data" or not (text or signature):
+        return None
+    piece: dict[str, Any] = {"type": kind}
+    if text and field is not None:
+        piece[field] = text
+    if signature:
+        piece["signature"] = signature
+    piece.update(copy_json(entry.get("fields", {})))
+    delta: dict[str, Any] = {"reasoning": text} if text else {}
+    return {**delta, "reasoning_details": [piece]}
+
+
 def _joined(parts: Sequence[ReasoningPart]) -> str:
     return "".join(part.text for part in parts if not part.redacted)
 
@@ -152,15 +188,17 @@ class DetailsStream:
         events: list[StreamEvent] = []
         known = self.entries.get(key)
         if known is None:
+            # The part opens, then says what entry it is, before its text (a
+            # stream encoder writes each piece as a piece of that entry).
             index = self.entries[key] = _DETAIL_INDEX - len(self.entries)
-            events.append(ReasoningDelta(index=index, text=part.text, provider=self.provider))
+            events.append(ReasoningDelta(index=index, text="", provider=self.provider))
             forms = ReasoningForms(detail=key[1])
             data = keep(self.provider, fields=fields, forms=forms)[self.provider]
             events.append(PartDataEvent(index=index, provider=self.provider, data=data))
             self.sent[index] = dict(fields)
         else:
             index = known
-        if known is not None and part.text:
+        if part.text:
             events.append(ReasoningDelta(index=index, text=part.text, provider=self.provider))
         if part.signature:
             events.append(
