@@ -115,8 +115,7 @@ def encode_stream(
 
 @dataclass(slots=True)
 class _Part:
-    """A part of the answer as it streams: its path, and the delta field its
-    text goes in (None: left out)."""
+    """A part of the answer as it streams: its path, and where its text goes (None: nowhere)."""
 
     path: str
     route: str | None
@@ -344,6 +343,8 @@ class ChatStreamEncoder:
             return _ITEM
         if self.dialect.reasoning_field is not None:
             return self.dialect.reasoning_field
+        if self.dialect.think_tags and provider == self.provider:
+            return _THINK  # its `<think>` form comes as it opens (`_think`)
         made_by = f" (made by {provider})" if provider else ""
         self.report.dropped(path, f"{self.provider}'s stream has no place for reasoning{made_by}")
         return None
@@ -384,8 +385,7 @@ class ChatStreamEncoder:
         return think_form(event.data)
 
     def think(self, index: int, tags: tuple[str, str]) -> list[WireEvent]:
-        """The reasoning put back inside the content as it came: the part of its
-        opening and closing not sent yet (the opening comes first, whole)."""
+        """The `<think>` opening and closing not sent yet, into the content as they came."""
         part = self.parts[(index, "reasoning")]
         part.route = _THINK
         sent_opening, sent_closing = part.tags
