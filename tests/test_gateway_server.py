@@ -65,8 +65,25 @@ UPSTREAMS: dict[str, tuple[str, tuple[str, int], tuple[str, int]]] = {
         ("groq/raw_think_answer.json", 0),
         ("groq/stream_reasoning_usage.json", 0),
     ),
+    "openrouter": (
+        "anthropic/claude-sonnet-4.5",
+        ("openrouter/reasoning_details_tool_round_trip.json", 1),
+        ("openrouter/stream_signed_reasoning.json", 0),
+    ),
+    "xai": (
+        "grok-3-mini",
+        ("xai/reasoning_content_two_turns.json", 0),
+        ("xai/stream_reasoning_content.json", 0),
+    ),
+    "perplexity": (
+        "sonar-reasoning-pro",
+        ("perplexity/citations_answer.json", 0),
+        ("perplexity/stream_think_citations.json", 0),
+    ),
 }
-CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq"]
+# The servers OpenAI's SDK speaks to at their own base URL: the gateway's `/<name>`.
+COMPATIBLE = ["openrouter", "xai", "perplexity"]
+CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq", *COMPATIBLE]
 
 Answer = tuple[str, list[tuple[str, Any]]]  # the text, and each tool call's name and arguments
 
@@ -164,6 +181,23 @@ def ask_openai(base_url: str, model: str, stream: bool) -> Answer:
     return _chat_message(answer.choices[0].message)
 
 
+def ask_compatible(name: str) -> Callable[[str, str, bool], Answer]:
+    """A client of the OpenAI-compatible server `name`: the openai SDK at `/<name>`."""
+
+    def ask(base_url: str, model: str, stream: bool) -> Answer:
+        sdk = openai.OpenAI(api_key=KEY, base_url=f"{base_url}/{name}", max_retries=0, timeout=10)
+        client = opened(sdk)
+        messages = [{"role": "user", "content": QUESTION}]
+        if stream:
+            return _chat_chunks(
+                client.chat.completions.create(model=model, messages=messages, stream=True)
+            )
+        answer = client.chat.completions.create(model=model, messages=messages)
+        return _chat_message(answer.choices[0].message)
+
+    return ask
+
+
 def ask_groq(base_url: str, model: str, stream: bool) -> Answer:
     client = opened(groq.Groq(api_key=KEY, base_url=f"{base_url}/groq", max_retries=0, timeout=10))
     messages = [{"role": "user", "content": QUESTION}]
@@ -234,6 +268,7 @@ ASK: dict[str, Callable[[str, str, bool], Answer]] = {
     "openai-responses": ask_responses,
     "mistral": ask_mistral,
     "groq": ask_groq,
+    **{name: ask_compatible(name) for name in COMPATIBLE},
 }
 
 
@@ -256,6 +291,7 @@ CLIENT_BODIES: dict[str, dict[str, Any]] = {
     "openai-responses": {"input": QUESTION},
     "mistral": {"messages": [{"role": "user", "content": QUESTION}]},
     "groq": {"messages": [{"role": "user", "content": QUESTION}]},
+    **{name: {"messages": [{"role": "user", "content": QUESTION}]} for name in COMPATIBLE},
 }
 
 
@@ -276,6 +312,7 @@ STREAM_FIELDS = {
     "openai-responses": {"stream": True},
     "mistral": {"stream": True},
     "groq": {"stream": True},
+    **{name: {"stream": True, "stream_options": {"include_usage": True}} for name in COMPATIBLE},
 }
 
 
@@ -303,4 +340,8 @@ def test_each_client_api_is_answered_by_each_upstream_api(
     if client == upstream == "groq" and not stream:
         # A Groq client is answered in Groq's own form: the `<think>` block in the content.
         expected = (interaction.response.json["choices"][0]["message"]["content"], expected[1])
+    if client == upstream == "perplexity" and stream:
+        # And a Perplexity client in Perplexity's: its `<think>` block streamed in the content.
+        pieces = interaction.response.stream_payloads()
+        expected = ("".join(p["choices"][0]["delta"]["content"] for p in pieces), expected[1])
     assert answer == expected
