@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import corpus_files, require_corpus, round_trip_sharing_nothing
+from conftest import FIXTURES, corpus_files, require_corpus, round_trip_sharing_nothing
 from interlingua import Adapter, get_adapter
 from interlingua.testing import Interaction, load_cassette
 
@@ -28,16 +28,24 @@ ADAPTERS = {
     "cerebras": ("compat/cerebras", None, "/chat/completions"),
     "ollama": ("compat/ollama", None, "/chat/completions"),
     "openai-compatible": ("compat/together", None, "/chat/completions"),
+    "openrouter": ("compat/openrouter", "openrouter", "/api/v1/chat/completions"),
+    # No recorded traffic: the project's own fixtures (`fixtures/<name>/`).
+    "xai": (None, "xai", "/v1/chat/completions"),
+    "perplexity": (None, "perplexity", "/chat/completions"),
 }
 
 
 def interactions(name: str) -> list[Interaction]:
-    """The adapter's answered calls in the corpus; the folder must be there (CI)
-    or the test skips."""
+    """The adapter's answered calls in the corpus (the folder must be there in CI,
+    else the test skips), or in its fixtures where the corpus has none."""
     folder, provider, path = ADAPTERS[name]
-    require_corpus(folder)
+    if folder is None:
+        files = sorted((FIXTURES / name).glob("*.json"))
+    else:
+        require_corpus(folder)
+        files = corpus_files(folder, "*.yaml")
     found = []
-    for file in corpus_files(folder, "*.yaml"):
+    for file in files:
         cassette = load_cassette(file)
         calls = cassette.interactions if provider is None else cassette.for_provider(provider)
         for interaction in calls:

@@ -33,9 +33,12 @@ PROVIDER_OF_DIRECTORY = {
     "google": "google",
     "compat/deepseek": "deepseek",
     "compat/cerebras": "cerebras",
+    "compat/openrouter": "openrouter",
 }
+# Folders holding one folder per provider.
+NESTED_DIRECTORIES = frozenset({"compat"})
 # Folders of APIs no adapter here speaks yet: their files must still load.
-UNSPOKEN_DIRECTORIES = frozenset({"bedrock", "compat/openrouter"})
+UNSPOKEN_DIRECTORIES = frozenset({"bedrock"})
 # Folders of OpenAI-compatible servers whose hosts name no one provider (a local
 # Ollama, routers, self-hosted servers): `test_compat_corpus` reads them with the
 # adapter of the folder, `ollama` or `openai-compatible`.
@@ -45,7 +48,7 @@ HOSTLESS_DIRECTORIES = frozenset({"compat/ollama", "compat/together", "compat/ot
 def directory(path: Path) -> str:
     """A corpus file's provider folder: `compat/<server>` within `compat`."""
     parts = path.relative_to(CORPUS).parts
-    return "/".join(parts[:2]) if parts[0] == "compat" else parts[0]
+    return "/".join(parts[:2]) if parts[0] in NESTED_DIRECTORIES else parts[0]
 
 
 # Google's model calls end their path with the method (`models/<model>:generateContent`).

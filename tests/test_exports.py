@@ -215,6 +215,9 @@ SDK_OF = {
     "interlingua-ollama": {"openai"},
     "interlingua-openai": {"openai"},
     "interlingua-openai-compatible": {"openai"},
+    "interlingua-openrouter": {"openai"},
+    "interlingua-perplexity": {"openai"},
+    "interlingua-xai": {"openai"},
 }
 PROVIDER_SDKS = {"openai", "anthropic", "mistralai", "groq", "google-genai"}
 

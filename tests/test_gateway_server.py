@@ -92,11 +92,36 @@ UPSTREAMS: dict[str, tuple[str, tuple[str, int], tuple[str, int]]] = {
         ("openai-compatible/answer.json", 0),
         ("openai-compatible/stream_answer.json", 0),
     ),
+    "openrouter": (
+        "anthropic/claude-sonnet-4.5",
+        ("openrouter/reasoning_details_tool_round_trip.json", 1),
+        ("openrouter/stream_signed_reasoning.json", 0),
+    ),
+    "xai": (
+        "grok-3-mini",
+        ("xai/reasoning_content_two_turns.json", 0),
+        ("xai/stream_reasoning_content.json", 0),
+    ),
+    "perplexity": (
+        "sonar-reasoning-pro",
+        ("perplexity/citations_answer.json", 0),
+        ("perplexity/stream_think_citations.json", 0),
+    ),
 }
 # The model of an upstream's streamed recording, where it is not the other's
 # (Gemini's is in the URL, which the replay matches).
 STREAMED_MODELS = {"google": "gemini-2.5-flash"}
-CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq", "google"]
+# The servers OpenAI's SDK speaks to at their own base URL: the gateway's `/<name>`.
+COMPATIBLE = [
+    "deepseek",
+    "cerebras",
+    "ollama",
+    "openai-compatible",
+    "openrouter",
+    "xai",
+    "perplexity",
+]
+CLIENTS = ["anthropic", "openai", "openai-responses", "mistral", "groq", "google", *COMPATIBLE]
 # A plain OpenAI-compatible server has no address of its own: the route's is configured.
 UPSTREAM_OPTIONS = {"openai-compatible": {"base_url": "https://router.huggingface.co/v1"}}
 
@@ -210,6 +235,23 @@ def ask_openai(base_url: str, model: str, stream: bool) -> Answer:
     return _chat_message(answer.choices[0].message)
 
 
+def ask_compatible(name: str) -> Callable[[str, str, bool], Answer]:
+    """A client of the OpenAI-compatible server `name`: the openai SDK at `/<name>`."""
+
+    def ask(base_url: str, model: str, stream: bool) -> Answer:
+        sdk = openai.OpenAI(api_key=KEY, base_url=f"{base_url}/{name}", max_retries=0, timeout=10)
+        client = opened(sdk)
+        messages = [{"role": "user", "content": QUESTION}]
+        if stream:
+            return _chat_chunks(
+                client.chat.completions.create(model=model, messages=messages, stream=True)
+            )
+        answer = client.chat.completions.create(model=model, messages=messages)
+        return _chat_message(answer.choices[0].message)
+
+    return ask
+
+
 def ask_groq(base_url: str, model: str, stream: bool) -> Answer:
     client = opened(groq.Groq(api_key=KEY, base_url=f"{base_url}/groq", max_retries=0, timeout=10))
     messages = [{"role": "user", "content": QUESTION}]
@@ -311,6 +353,7 @@ ASK: dict[str, Callable[[str, str, bool], Answer]] = {
     "mistral": ask_mistral,
     "groq": ask_groq,
     "google": ask_google,
+    **{name: ask_compatible(name) for name in COMPATIBLE},
 }
 
 
@@ -337,6 +380,7 @@ CLIENT_BODIES: dict[str, dict[str, Any]] = {
     "mistral": {"messages": [{"role": "user", "content": QUESTION}]},
     "groq": {"messages": [{"role": "user", "content": QUESTION}]},
     "google": {"contents": [{"role": "user", "parts": [{"text": QUESTION}]}]},
+    **{name: {"messages": [{"role": "user", "content": QUESTION}]} for name in COMPATIBLE},
 }
 IN_URL = {"google"}  # the APIs whose model is in the URL, not the body
 
@@ -369,10 +413,7 @@ STREAM_FIELDS = {
     "mistral": {"stream": True},
     "groq": {"stream": True},
     "google": {},  # the method and `alt=sse` in the URL
-    **{
-        name: {"stream": True, "stream_options": {"include_usage": True}}
-        for name in ("deepseek", "cerebras", "ollama", "openai-compatible")
-    },
+    **{name: {"stream": True, "stream_options": {"include_usage": True}} for name in COMPATIBLE},
 }
 
 
@@ -406,4 +447,8 @@ def test_each_client_api_is_answered_by_each_upstream_api(
     if client == upstream == "groq" and not stream:
         # A Groq client is answered in Groq's own form: the `<think>` block in the content.
         expected = (interaction.response.json["choices"][0]["message"]["content"], expected[1])
+    if client == upstream == "perplexity" and stream:
+        # And a Perplexity client in Perplexity's: its `<think>` block streamed in the content.
+        pieces = interaction.response.stream_payloads()
+        expected = ("".join(p["choices"][0]["delta"]["content"] for p in pieces), expected[1])
     assert answer == expected

@@ -60,6 +60,9 @@ DIALECT_MODULES = {
     "interlingua_ollama": frozenset(),
     "interlingua_openai": frozenset(),
     "interlingua_openai_compatible": frozenset(),
+    "interlingua_openrouter": frozenset({"_errors", "_parts", "_usage"}),
+    "interlingua_perplexity": frozenset({"_usage"}),
+    "interlingua_xai": frozenset({"_errors", "_usage"}),
 }
 DIALECT_SKELETON = frozenset({"__init__", "_wire", "_dialect", "_client"})
 MAX_MODULE_LINES = 450

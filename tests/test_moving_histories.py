@@ -45,7 +45,10 @@ import interlingua_groq as groq_adapter
 import interlingua_mistral as mistral_adapter
 import interlingua_openai as openai_adapter
 import interlingua_openai.responses as responses_adapter
+import interlingua_openrouter as openrouter_adapter
+import interlingua_xai as xai_adapter
 from conftest import (
+    FIXTURES,
     MissingCorpus,
     corpus_files,
     corpus_id,
@@ -186,6 +189,11 @@ RETRY_TOOL = ToolSpec(
 ANTHROPIC_MODEL = "claude-haiku-4-5-20251001"
 MISTRAL_MODEL = "mistral-large-latest"
 GROQ_MODEL = "openai/gpt-oss-120b"  # a reasoning model: takes its reasoning back
+OPENROUTER_MODEL = "anthropic/claude-sonnet-4.5"
+XAI_MODEL = "grok-3-mini"
+# Through OpenRouter, Anthropic's model reasons, signs the reasoning (a `reasoning.text`
+# entry of `reasoning_details`) and calls `get_weather` (the project's own recording).
+OPENROUTER_WEATHER = FIXTURES / "openrouter/reasoning_details_tool_round_trip.json"
 QWEN_MODEL = "qwen/qwen3-32b"  # another
 GROQ_PLAIN_MODEL = "llama-3.3-70b-versatile"  # takes none back
 THINKING = ReasoningConfig(budget_tokens=1024)
@@ -480,6 +488,24 @@ def to_groq(
     return body, report
 
 
+def to_openrouter(
+    history: ChatHistory, *tools: ToolSpec
+) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(model=OPENROUTER_MODEL, messages=tuple(history.messages), tools=tools)
+    body, report = send(
+        openrouter_adapter.encode_request, request, history, takes_reasoning_of="openrouter"
+    )
+    check_openrouter_rules(body, history)
+    return body, report
+
+
+def to_xai(history: ChatHistory, *tools: ToolSpec) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(model=XAI_MODEL, messages=tuple(history.messages), tools=tools)
+    body, report = send(xai_adapter.encode_request, request, history, takes_reasoning_of=None)
+    check_chat_completions_rules(body)  # xAI takes no reasoning back either
+    return body, report
+
+
 GEMINI_MODEL = "gemini-3-flash-preview"
 
 
@@ -602,6 +628,32 @@ def check_chat_completions_rules(body: dict[str, Any]) -> None:
         if message["role"] == "tool":
             assert isinstance(message["content"], str), "a tool message takes text only"
         assert not {"reasoning", "reasoning_content"} & message.keys()
+
+
+def check_openrouter_rules(body: dict[str, Any], history: ChatHistory) -> None:
+    """OpenRouter: Chat Completions' tool-message order, ids of [a-zA-Z0-9_-] (of any
+    length: it passes the upstream's through), tool messages of text; reasoning in
+    `reasoning` and `reasoning_details` only, each entry OpenRouter made sent back
+    exactly, and no other."""
+    for call_id in answered_calls(body["messages"]):
+        assert TOOL_CALL_ID.fullmatch(call_id), call_id
+    for wire in body["messages"]:
+        assert "reasoning_content" not in wire
+        if wire["role"] == "tool":
+            assert isinstance(wire["content"], str), "a tool message takes text only"
+    sent = [entry for wire in body["messages"] for entry in wire.get("reasoning_details", ())]
+    made = [
+        part
+        for message in history
+        for part in message.reasoning
+        if part.provider == "openrouter" and "detail" in kept_forms(part)
+    ]
+    assert [entry.get("signature") for entry in sent] == [part.signature for part in made]
+    assert [entry.get("text", "") for entry in sent] == [part.text for part in made]
+
+
+def kept_forms(part: ReasoningPart) -> dict[str, Any]:
+    return dict(part.provider_data.get("openrouter", {}).get("forms", {}))
 
 
 def check_mistral_rules(body: dict[str, Any], history: ChatHistory) -> None:
@@ -1140,11 +1192,11 @@ def test_a_conversation_moves_from_anthropic_to_openai_mistral_and_groq_and_back
     tmp_path: Path,
 ) -> None:
     history = saved_and_loaded(fixed_version_loop(), tmp_path)
-    for target in (to_chat_completions, to_responses, to_mistral, to_groq):
+    for target in (to_chat_completions, to_responses, to_mistral, to_groq, to_openrouter, to_xai):
         target(history, FIXED_VERSION_TOOL)
 
     history = saved_and_loaded(weather_loop(history), tmp_path)
-    for target in (to_groq, to_mistral, to_chat_completions, to_responses):
+    for target in (to_groq, to_mistral, to_xai, to_openrouter, to_chat_completions, to_responses):
         target(history, FIXED_VERSION_TOOL, WEATHER_TOOL)
 
     _, paris = recording(WEATHER, "openai")
@@ -1189,6 +1241,38 @@ def test_a_conversation_moves_from_anthropic_to_openai_mistral_and_groq_and_back
         598 + 75 + 50 + 149,
         92 + 15 + 81 + 17,
     )
+
+
+def openrouter_weather_loop() -> ChatHistory:
+    """Through OpenRouter, Anthropic's model reasons (signed, a `reasoning.text`
+    entry) and calls `get_weather`; the application runs it."""
+    first, _ = load_cassette(OPENROUTER_WEATHER).interactions
+    assert first.request is not None
+    request = openrouter_adapter.decode_request(first.request.json)
+    history = ChatHistory(messages=list(request.messages))
+    history.add_response(answer(first, openrouter_adapter))
+    (call,) = history.messages[-1].tool_calls
+    history.add_message(Message.tool_result(call.id, "Sunny, 22C in Lisbon"))
+    return history
+
+
+def test_openrouter_s_signed_reasoning_goes_back_to_openrouter_only_in_place(
+    tmp_path: Path,
+) -> None:
+    history = saved_and_loaded(openrouter_weather_loop(), tmp_path)
+    entry = history.messages[2].parts[0]
+    assert isinstance(entry, ReasoningPart)
+    assert (entry.provider, entry.signature is not None) == ("openrouter", True)
+    sent, report = to_openrouter(history, WEATHER_TOOL)
+    assert report.losses == []
+    assert sent["messages"][2]["reasoning_details"][0]["signature"] == entry.signature
+
+    for target in (to_anthropic, to_chat_completions, to_responses, to_mistral, to_groq, to_xai):
+        body, report = target(history, WEATHER_TOOL)
+        assert ("messages[2].parts[0]", "dropped") in losses(report), target
+
+    body, report = to_openrouter(saved_and_loaded(history, tmp_path), WEATHER_TOOL)
+    assert body == sent
 
 
 def test_an_application_may_change_the_body_it_sends_without_changing_the_history() -> None:

@@ -148,6 +148,9 @@ CLIENT_CLASSES = {
     "cerebras": ("CerebrasClient", "AsyncCerebrasClient"),
     "ollama": ("OllamaClient", "AsyncOllamaClient"),
     "openai-compatible": ("OpenAICompatibleClient", "AsyncOpenAICompatibleClient"),
+    "openrouter": ("OpenRouterClient", "AsyncOpenRouterClient"),
+    "xai": ("XAIClient", "AsyncXAIClient"),
+    "perplexity": ("PerplexityClient", "AsyncPerplexityClient"),
 }
 
 
@@ -167,7 +170,21 @@ def test_an_adapter_without_clients_says_so(
         get_client_class("codeonly")
 
 
-@pytest.mark.parametrize("name", ["anthropic", "openai", "groq", "deepseek", "openai-compatible"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "anthropic",
+        "openai",
+        "groq",
+        "deepseek",
+        "cerebras",
+        "ollama",
+        "openai-compatible",
+        "openrouter",
+        "xai",
+        "perplexity",
+    ],
+)
 def test_connect_builds_a_stainless_sdk_from_the_options(name: str) -> None:
     options = SDKOptions(
         api_key=fake_key("sk-"), base_url="http://127.0.0.1:9/x/", timeout=2.5, max_retries=0

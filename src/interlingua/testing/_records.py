@@ -43,6 +43,9 @@ _PROVIDERS_BY_HOST: dict[str, str] = {
     "api.deepseek.com": "deepseek",
     "api.cerebras.ai": "cerebras",
     "ollama.com": "ollama",
+    "openrouter.ai": "openrouter",
+    "api.x.ai": "xai",
+    "api.perplexity.ai": "perplexity",
 }
 # Vertex AI's hosts are regional: `<region>-aiplatform.googleapis.com`.
 _REGIONAL_HOSTS: dict[str, str] = {"-aiplatform.googleapis.com": "google"}
@@ -137,7 +140,8 @@ class Interaction:
     @property
     def provider(self) -> str | None:
         """The provider whose API host it went to (`openai`, `anthropic`, `mistral`, `groq`,
-        `google`, `deepseek`, `cerebras`, `ollama`'s cloud); None for any other host."""
+        `google`, `deepseek`, `cerebras`, `ollama`'s cloud, `openrouter`, `xai`,
+        `perplexity`); None for any other host."""
         return provider_of_host(self.host or "")
 
     @property

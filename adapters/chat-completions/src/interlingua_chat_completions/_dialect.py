@@ -83,16 +83,22 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   it, where it asks for more than the history holds (DeepSeek's thinking
   mode: a `reasoning_content` on every assistant message of a tool-call
   turn); each addition reported, the caller's request never changed.
+- `decode_reasoning(message, path, read)`, `encode_reasoning(parts, wire)`,
+  `holds_reasoning(part)`: a message's reasoning parts and the fields they
+  come from (by default the `reasoning_field`'s text; OpenRouter's
+  `reasoning_details` entries), and `reasoning_stream()` the same for a
+  stream's deltas (None: the `reasoning_field`'s text pieces), and
+  `reasoning_piece(data, text, signature)` a streamed piece going out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from interlingua import ChatRequest, FinishReason, ProviderError, ReasoningPart, TranslationReport
-from interlingua.codec import fitted_tool_call_id
+from interlingua.codec import ProviderData, WireReader, fitted_tool_call_id
 from interlingua_chat_completions._errors import decode_error, encode_error
 from interlingua_chat_completions._finish import FINISH_REASONS
 from interlingua_chat_completions._rules import (
@@ -104,9 +110,20 @@ from interlingua_chat_completions._rules import (
 from interlingua_chat_completions._usage import CHAT_USAGE, UsageShape
 
 if TYPE_CHECKING:
+    from interlingua import StreamEvent
     from interlingua_chat_completions._parts import PartDecoder, PartEncoder
 
-__all__ = ["ChatCompletionsDialect"]
+__all__ = ["ChatCompletionsDialect", "ReasoningStream"]
+
+
+class ReasoningStream(Protocol):
+    """A dialect's reader of the reasoning in a stream's deltas, one per choice."""
+
+    keys: frozenset[str]  # the delta fields it reads
+
+    def feed(self, delta: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
+        """The events of one delta's reasoning."""
+        ...
 
 
 def _openai_message_defaults() -> dict[str, Any]:
@@ -151,6 +168,44 @@ class ChatCompletionsDialect:
         """Whether `part` may go back in an assistant message's `reasoning_field`
         of a request to `model`."""
         return self.reasoning_field is not None and part.provider == self.provider
+
+    @property
+    def reasoning_keys(self) -> frozenset[str]:
+        """The message fields reasoning is read from."""
+        return frozenset() if self.reasoning_field is None else frozenset({self.reasoning_field})
+
+    def decode_reasoning(
+        self, message: Mapping[str, Any], path: str, read: WireReader
+    ) -> tuple[list[ReasoningPart], frozenset[str]]:
+        """The reasoning parts of an assistant message, and the fields whose
+        values they give back (`encode_reasoning` writes them again)."""
+        field = self.reasoning_field
+        if field is None or message.get(field) is None:
+            return [], frozenset()
+        text = read.field(message, field, path, str)
+        return [ReasoningPart(text=text, provider=self.provider)], frozenset({field})
+
+    def encode_reasoning(self, parts: Sequence[ReasoningPart], wire: dict[str, Any]) -> None:
+        """Writes the reasoning `parts` of an assistant message into `wire`."""
+        if parts and self.reasoning_field is not None:
+            wire[self.reasoning_field] = "".join(part.text for part in parts)
+
+    def holds_reasoning(self, part: ReasoningPart) -> bool:
+        """Whether an answer's reasoning fields can hold `part` (no redacted data
+        has a place in the `reasoning_field`)."""
+        return self.reasoning_field is not None and not part.redacted
+
+    def reasoning_piece(
+        self, data: ProviderData | None, text: str, signature: str | None
+    ) -> dict[str, Any] | None:
+        """The delta fields of a streamed piece of reasoning (its text or its
+        signature) whose part has `data`; None: the `reasoning_field`'s text."""
+        return None
+
+    def reasoning_stream(self) -> ReasoningStream | None:
+        """A reader of one choice's streamed reasoning; None: the `reasoning_field`'s
+        text pieces."""
+        return None
 
     def fit_call_id(self, tool_call_id: str, path: str, report: TranslationReport) -> str:
         """A tool-call id as this server takes it; a rewrite is reported at `path`."""

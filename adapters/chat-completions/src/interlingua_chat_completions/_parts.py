@@ -249,14 +249,15 @@ class PartEncoder:
 
     def reasoning(self, part: ReasoningPart, path: str, model: str) -> tuple[str, Any]:
         """Where reasoning goes in a request to `model`: `("item", a content item)`,
-        `("think", the text the content opens with)`, `("field", its text)` for the
-        `reasoning_field`, or `("none", None)`, left out and reported."""
+        `("think", the text the content opens with)`, `("field", the part)` for the
+        `reasoning_field` (the part, for the dialect's `encode_reasoning`), or
+        `("none", None)`, left out and reported."""
         if (item := self.reasoning_item(part)) is not None:
             return "item", item
         if (prefix := think_prefix(part, self.provider)) is not None:
             return "think", prefix
         if self.dialect.takes_reasoning(part, model):
-            return "field", part.text
+            return "field", part
         made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
         if part.provider == self.provider:
             made_by = f"not to {model}"

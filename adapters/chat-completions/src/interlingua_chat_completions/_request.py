@@ -201,8 +201,7 @@ class _Encoder:
             content = with_think(turn.think, content)
         if isinstance(content, list) and not self.dialect.assistant_content_parts:
             content = joined_text(content, f"messages[{index}]", self.provider, self.report)
-        if turn.reasoning and self.dialect.reasoning_field is not None:
-            wire[self.dialect.reasoning_field] = "".join(turn.reasoning)
+        self.dialect.encode_reasoning(turn.reasoning, wire)
         if turn.refusals:
             wire["refusal"] = "".join(turn.refusals)
         if turn.tool_calls:
@@ -254,8 +253,8 @@ class _Encoder:
                 turn.items.append(item)
             case "think", prefix:
                 turn.think = prefix
-            case "field", text:
-                turn.reasoning.append(text)
+            case "field", kept_part:
+                turn.reasoning.append(kept_part)
 
     def tool_call(
         self, turn: _AssistantTurn, part: ToolCallPart, index: int, position: int
@@ -348,7 +347,7 @@ class _AssistantTurn:
     audio: dict[str, Any] | None
     items: list[dict[str, Any]] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
-    reasoning: list[str] = field(default_factory=list)
+    reasoning: list[ReasoningPart] = field(default_factory=list)
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     function_call: dict[str, Any] | None = None
     think: str | None = None  # the reasoning the content opens with (`_think`)
@@ -361,8 +360,7 @@ class _Decoder:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.parts = part_decoder(dialect)
         self.dialect, self.provider, self.read = dialect, dialect.provider, self.parts.read
-        reasoning = () if dialect.reasoning_field is None else (dialect.reasoning_field,)
-        self.assistant_modelled = _ASSISTANT_MODELLED.union(reasoning)
+        self.assistant_modelled = _ASSISTANT_MODELLED.union(dialect.reasoning_keys)
         prefill = () if dialect.prefill_field is None else (dialect.prefill_field,)
         self.last_modelled = self.assistant_modelled.union(prefill)
         self.modelled = modelled(dialect)
@@ -418,11 +416,8 @@ class _Decoder:
 
     def assistant(self, wire: Mapping[str, Any], path: str, last: bool) -> Message:
         read = self.read
-        parts: list[Any] = []
-        reasoning = self.dialect.reasoning_field
-        if reasoning is not None and wire.get(reasoning) is not None:
-            text = read.field(wire, reasoning, path, str)
-            parts.append(ReasoningPart(text=text, provider=self.provider))
+        reasoning, said = self.dialect.decode_reasoning(wire, path, read)
+        parts: list[Any] = list(reasoning)
         content, items = self.parts.assistant_content(wire, path)
         parts.extend(content)
         refusal = read.field(wire, "refusal", path, str, None)
@@ -434,6 +429,7 @@ class _Decoder:
         # Besides the fields the parts do not say, one sent as null (or an empty
         # list, or a last message's `prefix: false`) is kept as sent.
         modelled = self.last_modelled if last else self.assistant_modelled
+        modelled = modelled - (self.dialect.reasoning_keys - said)
         fields = {
             key: value
             for key, value in wire.items()

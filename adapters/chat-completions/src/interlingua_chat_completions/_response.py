@@ -200,11 +200,9 @@ class _Decoder:
         read = self.read
         parts: list[Any] = []
         modelled = set(_MESSAGE_MODELLED)
-        reasoning = self.dialect.reasoning_field
-        if reasoning is not None and message.get(reasoning) is not None:
-            modelled.add(reasoning)
-            text = read.field(message, reasoning, path, str)
-            parts.append(ReasoningPart(text=text, provider=self.provider))
+        reasoning, reasoning_said = self.dialect.decode_reasoning(message, path, read)
+        parts.extend(reasoning)
+        modelled.update(reasoning_said)
         parts.extend(self.parts.assistant_content(message, path)[0])
         if (annotations := message.get("annotations")) and self.annotate(parts, annotations):
             modelled.add("annotations")
@@ -308,8 +306,7 @@ class ResponseEncoder:
             wire["content"] = "".join(item.get("text", "") for item in answer.items)
         if answer.think is not None:
             wire["content"] = with_think(answer.think, wire.get("content"))
-        if answer.reasoning and self.dialect.reasoning_field is not None:
-            wire[self.dialect.reasoning_field] = "".join(answer.reasoning)
+        self.dialect.encode_reasoning(answer.reasoning, wire)
         if answer.calls:
             wire["tool_calls"] = answer.calls
         return wire
@@ -342,8 +339,8 @@ class ResponseEncoder:
             case ReasoningPart() if (item := self.parts.reasoning_item(part)) is not None:
                 answer.items.append(item)
                 answer.listed = True
-            case ReasoningPart() if self.dialect.reasoning_field is not None and not part.redacted:
-                answer.reasoning.append(part.text)
+            case ReasoningPart() if self.dialect.holds_reasoning(part):
+                answer.reasoning.append(part)
             case FilePart() if "audio" in echo:
                 wire["audio"] = {**copy_json(echo["audio"]), "data": part.data}
             case ReasoningPart() | FilePart() | OpaquePart() | ToolResultPart():
@@ -358,6 +355,6 @@ class Answer:
 
     listed: bool
     items: list[dict[str, Any]] = field(default_factory=list)
-    reasoning: list[str] = field(default_factory=list)
+    reasoning: list[ReasoningPart] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     think: str | None = None  # the reasoning the content opens with (`_think`)

@@ -219,8 +219,12 @@ class _Choice:
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.dialect = dialect
         self.provider = dialect.provider
-        self.reasoning_field = field = dialect.reasoning_field
-        self.modelled = _DELTA_MODELLED if field is None else _DELTA_MODELLED | {field}
+        self.reasoning_field = dialect.reasoning_field
+        self.reasoning_stream = dialect.reasoning_stream()
+        reasoning_keys = dialect.reasoning_keys
+        if self.reasoning_stream is not None:
+            reasoning_keys = self.reasoning_stream.keys
+        self.modelled = _DELTA_MODELLED | reasoning_keys
         self.calls = CallReader(dialect)
         self.has_text = False
         self.annotations: list[Any] = []
@@ -256,7 +260,9 @@ class _Choice:
     def deltas(self, delta: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         events: list[StreamEvent] = []
         field = self.reasoning_field
-        if field is not None and (text := read.field(delta, field, path, str, None)):
+        if self.reasoning_stream is not None:
+            events.extend(self.reasoning_stream.feed(delta, path, read))
+        elif field is not None and (text := read.field(delta, field, path, str, None)):
             events.append(ReasoningDelta(index=REASONING_INDEX, text=text, provider=self.provider))
         if delta.get("content"):
             events.extend(self.content(delta["content"], f"{path}.content", read))

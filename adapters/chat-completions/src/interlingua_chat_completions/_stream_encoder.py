@@ -10,9 +10,10 @@ at a time (`feed`, then `finish`).
     TextDelta         `delta.content`
     RefusalDelta      `delta.refusal`; as text where the dialect has no
                       `refusal_field` (reported)
-    ReasoningDelta    the dialect's content item (Mistral's thinking chunk), else
-                      its `reasoning_field` (Groq's `reasoning`), else left out
-                      (reported); a signature only in such an item. The
+    ReasoningDelta    the dialect's content item (Mistral's thinking chunk) or its
+                      `reasoning_piece` (OpenRouter's details), else its
+                      `reasoning_field` (Groq's `reasoning`), else left out
+                      (reported); a signature only in an item or a piece. The
                       dialect's own reasoning that came in `<think>` tags
                       (`think_tags`; its part says so as it opens, `_think`)
                       goes back in `delta.content`, inside the tags as it came
@@ -99,6 +100,7 @@ DONE = WireEvent(data="[DONE]")  # the sentinel after the last chunk
 _ITEM = "content item"  # the route of reasoning written as a content item (no field's name)
 _FUNCTION_CALL = "function_call"  # the route of the deprecated `function_call`
 _THINK = "think"  # the route of reasoning written inside `<think>` tags in the content
+_Finish = tuple[FinishReason | None, str | None, str | None]  # meaning, wire word, who made it
 
 
 def encode_stream(
@@ -113,13 +115,13 @@ def encode_stream(
 
 @dataclass(slots=True)
 class _Part:
-    """A part of the answer as it streams: its path, and the delta field its
-    text goes in (None: left out)."""
+    """A part of the answer as it streams: its path, and where its text goes (None: nowhere)."""
 
     path: str
     route: str | None
     provider: str | None = None
     written: bool = False  # reasoning text sent in its route
+    data: ProviderData | None = None  # the dialect's own data of a reasoning part, as it came
     tags: tuple[str, str] = ("", "")  # of its `<think>` form, the opening and closing sent
 
 
@@ -167,6 +169,11 @@ class ChatStreamEncoder:
                 return self.alternative(event)
             case PartDataEvent() if (tags := self.think_tags(event)) is not None:
                 return self.think(event.index, tags)
+            case PartDataEvent() if event.provider == self.provider and (
+                part := self.parts.get((event.index, "reasoning"))
+            ):
+                part.data = merge_provider_data(part.data or {}, {event.provider: event.data})
+                return []
             case ErrorEvent():
                 error = self.dialect.encode_error(event.to_error(self.source))[1]
                 events = [*self.closing(), WireEvent(data=error)]
@@ -293,13 +300,7 @@ class ChatStreamEncoder:
         return choice
 
     def last_choice(
-        self,
-        index: int,
-        finish: tuple[FinishReason | None, str | None, str | None],
-        echo: Mapping[str, Any],
-        *,
-        listed: bool,
-        where: str = "",
+        self, index: int, finish: _Finish, echo: Mapping[str, Any], *, listed: bool, where: str = ""
     ) -> dict[str, Any]:
         """A choice's last chunk: its finish reason (its meaning, the wire's word,
         who made it), and the choice's and the message's fields kept in `echo`."""
@@ -342,6 +343,8 @@ class ChatStreamEncoder:
             return _ITEM
         if self.dialect.reasoning_field is not None:
             return self.dialect.reasoning_field
+        if self.dialect.think_tags and provider == self.provider:
+            return _THINK  # its `<think>` form comes as it opens (`_think`)
         made_by = f" (made by {provider})" if provider else ""
         self.report.dropped(path, f"{self.provider}'s stream has no place for reasoning{made_by}")
         return None
@@ -358,6 +361,11 @@ class ChatStreamEncoder:
             piece = ReasoningPart(text=text, signature=signature, provider=part.provider)
             item = self.answer.parts.reasoning_item(piece)
             return self.emit({"content": [item]}) if item and (text or signature) else []
+        if route is not None and (
+            delta := self.dialect.reasoning_piece(part.data, text, signature)
+        ):
+            part.written = True
+            return self.emit(delta)
         if route is not None and signature is not None:
             self.report.dropped(part.path, f"{self.provider} takes no reasoning signature")
         if route is None or not text:
@@ -377,8 +385,7 @@ class ChatStreamEncoder:
         return think_form(event.data)
 
     def think(self, index: int, tags: tuple[str, str]) -> list[WireEvent]:
-        """The reasoning put back inside the content as it came: the part of its
-        opening and closing not sent yet (the opening comes first, whole)."""
+        """The `<think>` opening and closing not sent yet, into the content as they came."""
         part = self.parts[(index, "reasoning")]
         part.route = _THINK
         sent_opening, sent_closing = part.tags

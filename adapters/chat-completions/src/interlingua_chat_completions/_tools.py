@@ -224,6 +224,8 @@ def encode_tool_call(part: ToolCallPart, call_id: str, entry: ProviderEntry) -> 
     call = _call(forms.get("type", "function"), call_id, part.name, part.arguments)
     if forms.get("typed") is False:
         del call["type"]
+    if forms.get("arguments") == "absent" and part.arguments == "{}":
+        del call["function"]["arguments"]
     if forms.get("arguments") == "object":
         # As it came, an object; arguments that are no JSON object go as their text.
         with suppress(ToolArgumentsError):
@@ -257,6 +259,10 @@ def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
     where = f"{path}.{kind}"
     name = read.field(inner, "name", where, str)
     arguments, forms = decode_arguments(inner.get(_ARGUMENTS[kind]))
+    if kind == "function" and "arguments" not in inner:
+        # Quirk: OpenRouter sends a call of a tool whose parameters are all optional
+        # with no `arguments` at all (Anthropic models through Google Vertex).
+        arguments, forms = "{}", {"arguments": "absent"}
     arguments = read.field({"arguments": arguments}, "arguments", where, str)
     if kind == "custom":
         forms["type"] = "custom"

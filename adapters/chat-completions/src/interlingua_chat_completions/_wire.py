@@ -126,8 +126,9 @@ class ToolCallForms(TypedDict, total=False):
     """A custom tool's call: `arguments` holds its free-form `input`."""
     function_call: bool
     """True: the deprecated message-level `function_call`, which has no id."""
-    arguments: Literal["object"]
-    """The call's `arguments` came as a JSON object, not its text (Mistral)."""
+    arguments: Literal["object", "absent"]
+    """The call's `arguments` came as a JSON object, not its text (Mistral), or
+    not at all (OpenRouter, for a call without arguments: the part's `{}`)."""
     typed: Literal[False]
     """The call had no `type` (Mistral's answers)."""
 

@@ -1,0 +1,86 @@
+"""OpenRouter's dialect of Chat Completions, and the codec bound to it.
+
+What OpenRouter does its own way, each from the module that holds it: its
+reasoning, the `reasoning` text beside the `reasoning_details` entries of the
+model that made it, each entry a `ReasoningPart` of provider `openrouter`
+that goes back in place (`_parts`); usage with its `cost` and `cost_details`
+(`_usage`); error bodies with the status as their `code`, inside a 200 stream
+too (`_errors`); and, as data, the `refusal: null` and `reasoning: null`
+every answer's message has, and tool-call ids of the upstream's own length
+(Gemini's run past OpenAI's 40 characters).
+
+Its own request fields (`provider` routing, `models` fallbacks, `transforms`,
+`preset`, `reasoning` options, `usage`, `plugins`) are the request's
+`provider_options["openrouter"]`, sent back to OpenRouter exactly and left out
+(reported) for any other provider; the answer's `provider` (who served it)
+and each choice's `native_finish_reason` are kept verbatim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from interlingua import ProviderError, ReasoningPart
+from interlingua.codec import ProviderData, WireReader
+from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
+from interlingua_chat_completions._stream import REASONING_INDEX
+from interlingua_openrouter._errors import decode_error
+from interlingua_openrouter._parts import (
+    REASONING_KEYS,
+    DetailsStream,
+    decode_reasoning,
+    encode_piece,
+    encode_reasoning,
+)
+from interlingua_openrouter._usage import OPENROUTER_USAGE
+from interlingua_openrouter._wire import PROVIDER
+
+__all__ = ["CODEC", "OPENROUTER", "OpenRouterDialect"]
+
+# Quirk: OpenRouter passes the upstream's call ids through, whatever their length
+# (Gemini's `tool_insert_level_with_spaces_3ZiChYzj8xER8HixJe7W`, 51 characters).
+TOOL_CALL_ID_MAX_LENGTH = 256
+
+
+@dataclass(frozen=True, eq=False)
+class OpenRouterDialect(ChatCompletionsDialect):
+    """Chat Completions as OpenRouter speaks it; see the module doc."""
+
+    @property
+    def reasoning_keys(self) -> frozenset[str]:
+        return REASONING_KEYS
+
+    def decode_reasoning(
+        self, message: Mapping[str, Any], path: str, read: WireReader
+    ) -> tuple[list[ReasoningPart], frozenset[str]]:
+        return decode_reasoning(message, path, read)
+
+    def encode_reasoning(self, parts: Sequence[ReasoningPart], wire: dict[str, Any]) -> None:
+        encode_reasoning(parts, wire, self.provider)
+
+    def holds_reasoning(self, part: ReasoningPart) -> bool:
+        # An encrypted entry has its place in `reasoning_details`.
+        return part.provider == self.provider or not part.redacted
+
+    def reasoning_piece(
+        self, data: ProviderData | None, text: str, signature: str | None
+    ) -> dict[str, Any] | None:
+        return encode_piece(data, text, signature, self.provider)
+
+    def reasoning_stream(self) -> DetailsStream:
+        return DetailsStream(self.provider, REASONING_INDEX)
+
+    def decode_error(self, status: int | None, body: Any) -> ProviderError:
+        return decode_error(status, body)
+
+
+OPENROUTER = OpenRouterDialect(
+    provider=PROVIDER,
+    reasoning_field="reasoning",
+    tool_call_id_max_length=TOOL_CALL_ID_MAX_LENGTH,
+    usage=OPENROUTER_USAGE,
+    message_defaults={"refusal": None, "reasoning": None},
+)
+CODEC = ChatCompletionsCodec(OPENROUTER)

@@ -1,0 +1,51 @@
+"""OpenRouter's chat completions wire: its name, its address, and what its
+reasoning parts keep. The shapes are the Chat Completions codec's
+(`interlingua_chat_completions._wire`); what the codec keeps lives in
+`provider_data["openrouter"]`.
+
+An assistant message carries its reasoning twice: `reasoning`, the readable
+text, and `reasoning_details`, one entry per block of the model that made it
+(OpenRouter's docs, "Reasoning Tokens"):
+
+    {"type": "reasoning.text", "text", "signature"}   text, signed (Anthropic)
+    {"type": "reasoning.summary", "summary"}          a summary (OpenAI, xAI)
+    {"type": "reasoning.encrypted", "data"}           encrypted reasoning
+
+each with its `format` (`anthropic-claude-v1`, `openai-responses-v1`, ...),
+`index` and, for some, `id`. Each entry is a `ReasoningPart` of provider
+`openrouter`; the entry's other fields are the part's `fields`, and its type
+the part's form `detail`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from typing_extensions import TypedDict
+
+__all__ = [
+    "API_KEY_VARIABLE",
+    "BASE_URL",
+    "DETAIL_TYPES",
+    "PROVIDER",
+    "ReasoningForms",
+]
+
+PROVIDER = "openrouter"
+BASE_URL = "https://openrouter.ai/api/v1"  # the SDK's base URL; it posts to /chat/completions
+API_KEY_VARIABLE = "OPENROUTER_API_KEY"
+
+# Each detail type, and the field that holds its text (or its data).
+DETAIL_TYPES = {
+    "reasoning.text": "text",
+    "reasoning.summary": "summary",
+    "reasoning.encrypted": "data",
+}
+
+
+class ReasoningForms(TypedDict, total=False):
+    detail: str
+    """The `reasoning_details` entry the part is (its `type`); absent: the part
+    is the message's `reasoning` text alone."""
+    text: Literal["absent"]
+    """The entry had no text of its own (a signature alone)."""

@@ -1,0 +1,28 @@
+"""Perplexity's usage object: Chat Completions' names, with its search
+counts and its cost.
+
+    wire                                        TokenUsage
+    prompt_tokens, completion_tokens, total     input, output, total
+    reasoning_tokens (top level)                reasoning_tokens
+    citation_tokens, num_search_queries         details["citation_tokens"], ...
+    cost.input_tokens_cost, .output_tokens_cost,
+    .request_cost, .total_cost (US dollars)     details["cost.<name>"]
+
+`search_context_size` (`low`, `medium`, `high`: how much of the web was
+read) is no count and is kept verbatim beside the usage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from interlingua_chat_completions._usage import CHAT_USAGE
+
+__all__ = ["PERPLEXITY_USAGE"]
+
+PERPLEXITY_USAGE = replace(
+    CHAT_USAGE,
+    groups=(*CHAT_USAGE.groups, "cost"),
+    reasoning="reasoning_tokens",
+    extra_counts=("reasoning_tokens", "citation_tokens", "num_search_queries"),
+)

@@ -1,0 +1,175 @@
+"""The Perplexity adapter: its codec on the project's own fixtures
+(`fixtures/perplexity/`, hand-made in the shape of Perplexity's traffic as
+its documentation and users' reports show it), and its clients over the real
+`openai` SDK at Perplexity's address, answered through httpx2's mock
+transport. The corpus holds no Perplexity traffic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+import pytest
+
+from conftest import bodies, fake_key, in_order, recorded, requested, same_json
+from interlingua import (
+    AuthenticationError,
+    FinishReason,
+    TranslationReport,
+    accumulate,
+    accumulate_async,
+)
+from interlingua.testing import Replay
+from interlingua_perplexity import (
+    PROVIDER,
+    AsyncPerplexityClient,
+    PerplexityClient,
+    decode_request,
+    decode_response,
+    decode_stream,
+    encode_request,
+    encode_response,
+    encode_stream,
+)
+
+PATH = "/chat/completions"
+KEY = fake_key("pplx-")
+
+
+def strict() -> TranslationReport:
+    return TranslationReport(strict=True)
+
+
+def client(replay: Replay) -> PerplexityClient:
+    return PerplexityClient(api_key=KEY, max_retries=0, http_client=replay.client())
+
+
+def cost_details(usage: dict[str, Any]) -> dict[str, Any]:
+    """The usage's cost and search counts as `TokenUsage.details` holds them, from the wire."""
+    details = {f"cost.{name}": value for name, value in usage["cost"].items()}
+    for name in ("reasoning_tokens", "citation_tokens", "num_search_queries"):
+        if name in usage:
+            details[name] = usage[name]
+    return details
+
+
+def test_an_answer_keeps_its_citations_and_its_cost() -> None:
+    (interaction,) = recorded("perplexity/citations_answer.json")
+    body = interaction.response.json
+
+    response = decode_response(body)
+
+    fields = response.provider_data[PROVIDER]["fields"]
+    assert (fields["citations"], fields["search_results"]) == (
+        body["citations"],
+        body["search_results"],
+    )
+    assert response.text == body["choices"][0]["message"]["content"]
+    usage = body["usage"]
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (
+        usage["prompt_tokens"],
+        usage["completion_tokens"],
+    )
+    assert response.usage.details == cost_details(usage)
+    assert response.finish_reason is FinishReason.STOP
+    assert same_json(encode_response(response, report=strict()), body)
+
+
+def test_perplexity_s_search_settings_are_its_own_options() -> None:
+    (interaction,) = recorded("perplexity/citations_answer.json")
+    assert interaction.request is not None
+    body = interaction.request.json
+
+    request = decode_request(body)
+
+    assert request.provider_options[PROVIDER] == {
+        "search_recency_filter": body["search_recency_filter"],
+        "web_search_options": body["web_search_options"],
+    }
+    assert request.max_tokens == body["max_tokens"]
+    assert encode_request(request, report=strict()) == body
+
+
+def test_a_streamed_reasoning_answer_splits_its_think_tags_and_keeps_its_sources() -> None:
+    (interaction,) = recorded("perplexity/stream_think_citations.json")
+    payloads = interaction.response.stream_payloads()
+    content = "".join(p["choices"][0]["delta"]["content"] for p in payloads)
+    thought, answer = content.removeprefix("<think>").split("</think>")
+
+    streamed = accumulate(decode_stream(payloads))
+    written = [event.data for event in encode_stream(decode_stream(payloads), report=strict())]
+
+    assert [(p.provider, p.text) for p in streamed.message.reasoning] == [
+        (PROVIDER, thought.strip())
+    ]
+    assert streamed.text == answer.strip()
+    assert streamed.provider_data[PROVIDER]["fields"]["citations"] == payloads[0]["citations"]
+    assert streamed.usage.reasoning_tokens == payloads[-1]["usage"]["reasoning_tokens"]
+    assert streamed.usage.details == cost_details(payloads[-1]["usage"])
+    assert written[-1] == "[DONE]"
+    assert accumulate(decode_stream(written[:-1])) == streamed
+
+
+def test_its_think_tags_go_back_to_perplexity_as_they_came() -> None:
+    (interaction,) = recorded("perplexity/stream_think_citations.json")
+    assert interaction.request is not None
+    request = decode_request(interaction.request.json)
+    answer = accumulate(decode_stream(interaction.response.stream_payloads()))
+    follow_up = request.model_copy(update={"messages": (*request.messages, answer.message)})
+
+    body = encode_request(follow_up, report=strict())
+
+    payloads = interaction.response.stream_payloads()
+    content = "".join(p["choices"][0]["delta"]["content"] for p in payloads)
+    assert body["messages"][-1] == {"role": "assistant", "content": content}
+
+
+def test_the_client_sends_the_recorded_request_to_perplexity() -> None:
+    replay = in_order(recorded("perplexity/citations_answer.json"))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+
+    with client(replay) as perplexity:
+        response = perplexity.complete(decode_request(interaction.request.json), report=strict())
+
+    assert response == decode_response(interaction.response.json)
+    assert replay.sent == bodies(replay.interactions)
+    assert str(replay.requests[0].url) == f"https://api.perplexity.ai{PATH}"
+    assert replay.requests[0].headers["authorization"] == f"Bearer {KEY}"
+    assert requested(replay) == [f"POST {PATH}"]
+
+
+@pytest.mark.anyio
+async def test_the_async_client_streams_the_reasoning_answer() -> None:
+    replay = in_order(recorded("perplexity/stream_think_citations.json"))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+    request = decode_request(interaction.request.json)
+
+    async with AsyncPerplexityClient(api_key=KEY, http_client=replay.async_client()) as pplx:
+        streamed = await accumulate_async(await pplx.stream(request))
+
+    assert streamed == accumulate(decode_stream(interaction.response.stream_payloads()))
+    assert replay.sent == bodies(replay.interactions)
+
+
+def test_a_bad_key_s_html_page_is_an_authentication_error() -> None:
+    replay = in_order(recorded("perplexity/error_unauthorized_html.json"))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+
+    with pytest.raises(AuthenticationError) as raised, client(replay) as perplexity:
+        perplexity.complete(decode_request(interaction.request.json))
+
+    error = raised.value
+    assert (error.status, error.provider) == (401, PROVIDER)
+    assert error.message == "401 Authorization Required"  # the page's title, not its markup
+    assert error.body == interaction.response.body.decode()
+
+
+def test_the_key_comes_from_perplexity_s_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PERPLEXITY_API_KEY", raising=False)
+    with pytest.raises(openai.OpenAIError, match="PERPLEXITY_API_KEY"):
+        PerplexityClient()
+    monkeypatch.setenv("PERPLEXITY_API_KEY", KEY)
+    assert PerplexityClient().sdk.api_key == KEY

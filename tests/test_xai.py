@@ -1,0 +1,202 @@
+"""The xAI adapter: its codec on the project's own fixtures (`fixtures/xai/`,
+hand-made in the shape of xAI's traffic as its documentation and users'
+reports show it), and its clients over the real `openai` SDK at xAI's
+address, answered through httpx2's mock transport. The corpus holds no xAI
+traffic (xAI is recorded elsewhere through its gRPC SDK only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+import pytest
+
+from conftest import bodies, fake_key, in_order, recorded, requested, same_json
+from interlingua import (
+    AuthenticationError,
+    FinishReason,
+    Message,
+    ReasoningPart,
+    TranslationError,
+    TranslationReport,
+    accumulate,
+    accumulate_async,
+)
+from interlingua.testing import Replay
+from interlingua_xai import (
+    PROVIDER,
+    AsyncXAIClient,
+    XAIClient,
+    decode_request,
+    decode_response,
+    decode_stream,
+    encode_request,
+    encode_response,
+    encode_stream,
+)
+
+PATH = "/v1/chat/completions"
+KEY = fake_key("xai-")
+
+
+def strict() -> TranslationReport:
+    return TranslationReport(strict=True)
+
+
+def client(replay: Replay) -> XAIClient:
+    return XAIClient(api_key=KEY, max_retries=0, http_client=replay.client())
+
+
+def usage_facts(usage: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """A usage object's counts as the core holds them, read from the wire: the
+    reasoning is part of the output."""
+    reasoning = usage["completion_tokens_details"]["reasoning_tokens"]
+    return (
+        usage["prompt_tokens"],
+        usage["completion_tokens"] + reasoning,
+        usage["total_tokens"],
+        usage["prompt_tokens_details"]["cached_tokens"],
+        reasoning,
+    )
+
+
+def counts(response: Any) -> tuple[int, int, int, int, int]:
+    usage = response.usage
+    return (
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.total_tokens,
+        usage.cache_read_tokens,
+        usage.reasoning_tokens,
+    )
+
+
+def test_reasoning_content_is_xai_s_reasoning_and_the_answer_round_trips() -> None:
+    for interaction in recorded("xai/reasoning_content_two_turns.json"):
+        body = interaction.response.json
+        message = body["choices"][0]["message"]
+
+        response = decode_response(body)
+
+        assert [(p.provider, p.text) for p in response.message.reasoning] == [
+            (PROVIDER, message["reasoning_content"])
+        ]
+        assert response.text == message["content"]
+        assert counts(response) == usage_facts(body["usage"])
+        assert (
+            response.usage.input_tokens + response.usage.output_tokens
+            == (body["usage"]["total_tokens"])
+        )
+        assert response.usage.details["cost_in_usd_ticks"] == body["usage"]["cost_in_usd_ticks"]
+        assert response.finish_reason is FinishReason.STOP
+        assert same_json(encode_response(response, report=strict()), body)
+
+
+def test_reasoning_does_not_go_back_to_xai_and_that_is_reported() -> None:
+    first, second = recorded("xai/reasoning_content_two_turns.json")
+    assert first.request is not None
+    assert second.request is not None
+    request = decode_request(first.request.json)
+    answer = decode_response(first.response.json)
+    follow_up = request.model_copy(
+        update={"messages": (*request.messages, answer.message, Message.user("And 101*4?"))}
+    )
+    report = TranslationReport()
+
+    body = encode_request(follow_up, report=report)
+
+    assert body == second.request.json
+    assert body["messages"][2] == {"role": "assistant", "content": "303"}
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("messages[2].parts[0]", "dropped")
+    ]
+    with pytest.raises(TranslationError):
+        encode_request(follow_up, report=strict())
+
+
+def test_a_streamed_answer_accumulates_to_the_answer_and_is_written_again() -> None:
+    (interaction,) = recorded("xai/stream_reasoning_content.json")
+    payloads = interaction.response.stream_payloads()
+    thought = "".join(p["choices"][0]["delta"].get("reasoning_content", "") for p in payloads[:-1])
+
+    streamed = accumulate(decode_stream(payloads))
+    written = [event.data for event in encode_stream(decode_stream(payloads), report=strict())]
+
+    assert [(p.provider, p.text) for p in streamed.message.reasoning] == [(PROVIDER, thought)]
+    assert streamed.text == "303"
+    assert counts(streamed) == usage_facts(payloads[-1]["usage"])
+    assert written[-1] == "[DONE]"
+    assert accumulate(decode_stream(written[:-1])) == streamed
+
+
+def test_the_client_sends_the_recorded_turns_to_xai() -> None:
+    replay = in_order(recorded("xai/reasoning_content_two_turns.json"))
+    first, second = replay.interactions
+    assert first.request is not None
+    assert second.request is not None
+
+    with client(replay) as xai:
+        answer = xai.complete(decode_request(first.request.json), report=strict())
+        again = xai.complete(decode_request(second.request.json), report=strict())
+
+    assert answer == decode_response(first.response.json)
+    assert again.text == "404"
+    assert replay.sent == bodies(replay.interactions)
+    assert str(replay.requests[0].url) == f"https://api.x.ai{PATH}"
+    assert replay.requests[0].headers["authorization"] == f"Bearer {KEY}"
+    assert requested(replay) == [f"POST {PATH}"] * 2
+
+
+@pytest.mark.anyio
+async def test_the_async_client_streams_with_usage_asked_for() -> None:
+    replay = in_order(recorded("xai/stream_reasoning_content.json"))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+    request = decode_request(interaction.request.json)
+
+    async with AsyncXAIClient(api_key=KEY, http_client=replay.async_client()) as xai:
+        streamed = await accumulate_async(await xai.stream(request))
+
+    assert streamed == accumulate(decode_stream(interaction.response.stream_payloads()))
+    assert replay.sent == bodies(replay.interactions)
+    assert replay.sent[0]["stream_options"] == {"include_usage": True}
+
+
+def test_a_bad_key_answered_400_is_an_authentication_error() -> None:
+    replay = in_order(recorded("xai/error_incorrect_api_key.json"))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+    body = interaction.response.json
+
+    with pytest.raises(AuthenticationError) as raised, client(replay) as xai:
+        xai.complete(decode_request(interaction.request.json))
+
+    error = raised.value
+    assert (error.status, error.message, error.code) == (400, body["error"], body["code"])
+    assert (error.provider, error.body) == (PROVIDER, body)
+    assert not error.retryable
+
+
+def test_the_key_comes_from_xai_s_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("XAI_API_KEY", raising=False)
+    with pytest.raises(openai.OpenAIError, match="XAI_API_KEY"):
+        XAIClient()
+    monkeypatch.setenv("XAI_API_KEY", KEY)
+    assert XAIClient().sdk.api_key == KEY
+
+
+def test_reasoning_of_another_provider_is_left_out_of_xai_requests() -> None:
+    (interaction,) = recorded("xai/stream_reasoning_content.json")
+    assert interaction.request is not None
+    request = decode_request(interaction.request.json)
+    foreign = Message.assistant(
+        ReasoningPart(text="hm", signature="c2ln", provider="anthropic"), "4"
+    )
+    report = TranslationReport()
+
+    body = encode_request(
+        request.model_copy(update={"messages": (*request.messages, foreign)}), report=report
+    )
+
+    assert body["messages"][-1] == {"role": "assistant", "content": "4"}
+    assert [loss.path for loss in report.losses] == ["messages[1].parts[0]"]
