@@ -64,17 +64,16 @@ from interlingua.codec import (
     wire_fields,
 )
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
-from interlingua_anthropic._rules import (
+from interlingua_anthropic._rules import fit_thinking, fit_thinking_settings
+from interlingua_anthropic._settings import decode_settings, encode_settings
+from interlingua_anthropic._tools import decode_tools, encode_tools
+from interlingua_anthropic._turns import (
     blank_text_left_out,
     check_tool_pairs,
     check_turn_not_empty,
-    fit_thinking,
-    fit_thinking_settings,
     results_first,
     strip_final_whitespace,
 )
-from interlingua_anthropic._settings import decode_settings, encode_settings
-from interlingua_anthropic._tools import decode_tools, encode_tools
 from interlingua_anthropic._wire import (
     PROVIDER,
     BlockRole,
@@ -359,7 +358,8 @@ def _render(turn: WireTurn) -> WireDict:
     blocks = [block for _, block in turn.blocks]
     wire: WireDict = {"role": turn.role, "content": _content(blocks, _format(turn.messages[0]))}
     for message in turn.messages:
-        wire = overlay(wire, wire_fields(message, PROVIDER))
+        if fields := wire_fields(message, PROVIDER):
+            wire = overlay(wire, fields)
     return wire
 
 
