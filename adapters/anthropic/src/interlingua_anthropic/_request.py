@@ -44,6 +44,7 @@ from typing import Any, cast
 
 from interlingua import (
     ChatRequest,
+    ContentPart,
     Message,
     Role,
     TextPart,
@@ -59,6 +60,7 @@ from interlingua.codec import (
     kept,
     leftover,
     overlay,
+    report_other_providers,
     resolve_report,
     sent_messages,
     wire_fields,
@@ -144,6 +146,7 @@ def encode_request(
     system = _encode_system(messages, report)
     turns = _encode_turns(messages, report)
     body = encode_settings(request, report)
+    report_other_providers(request, PROVIDER, report)
     if system is not None:
         body["system"] = system
     body["messages"] = turns
@@ -191,17 +194,17 @@ def _decode_turns(turns: list[Any]) -> list[Message]:
         path = f"messages[{i}]"
         turn = _reader.object(raw, path)
         role = _role(turn, path)
-        decoded = _decode_turn(turn, role, path, names)
-        if role == previous:
-            decoded[0] = _marked(decoded[0], MessageForms(separate_turn=True))
+        messages += _decode_turn(turn, role, path, names, separate=role == previous)
         previous = role
-        messages.extend(decoded)
     return messages
 
 
-def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str]) -> list[Message]:
+def _decode_turn(
+    turn: WireDict, role: WireRole, path: str, names: dict[str, str], *, separate: bool
+) -> list[Message]:
     """The messages of one turn: an assistant message, or a user turn's tool
-    results and the rest of it, in the order they came."""
+    results and the rest of it, in the order they came. The first keeps the
+    turn's fields and forms (`separate`: it follows a turn of its own role)."""
     content = turn.get("content")
     fields = {key: value for key, value in turn.items() if key not in ("role", "content")}
     forms = MessageForms(in_messages=True) if role == "system" else MessageForms()
@@ -218,16 +221,20 @@ def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str
                 forms["content"] = "blocks"
         case _:
             raise _reader.error(f"{path}.content", "expected a string or an array")
+    if separate:
+        forms["separate_turn"] = True
     names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
     if role != "user" or not parts:
         return [_message(role, parts, fields=fields, forms=forms)]
-    runs = groupby(parts, key=lambda part: isinstance(part, ToolResultPart))
-    messages = [
-        _message("tool", list(run)) if results else _message("user", list(run))
-        for results, run in runs
+    runs: list[tuple[Role, list[ContentPart]]] = [
+        ("tool" if results else "user", list(run))
+        for results, run in groupby(parts, key=lambda part: isinstance(part, ToolResultPart))
     ]
-    messages[0] = _marked(messages[0], forms, fields=fields)
-    return messages
+    (first_role, first_run), rest = runs[0], runs[1:]
+    return [
+        _message(first_role, first_run, fields=fields, forms=forms),
+        *(_message(role, run) for role, run in rest),
+    ]
 
 
 def _turn_part(block: Any, path: str, role: WireRole, names: dict[str, str]) -> Any:
@@ -255,21 +262,6 @@ def _message(
 ) -> Message:
     provider_data = keep(PROVIDER, fields=fields, forms=forms)
     return Message(role=role, parts=tuple(parts), provider_data=provider_data)
-
-
-def _marked(
-    message: Message, forms: MessageForms, *, fields: Mapping[str, Any] | None = None
-) -> Message:
-    """The message with `forms` and `fields` added to what it keeps."""
-    if not forms and not fields:
-        return message
-    entry = kept(message, PROVIDER)
-    merged = keep(
-        PROVIDER,
-        fields={**entry.get("fields", {}), **(fields or {})},
-        forms={**entry.get("forms", {}), **forms},
-    )
-    return message.model_copy(update={"provider_data": merged})
 
 
 # --- encoding ---
