@@ -383,7 +383,7 @@ def encode_part(
             if in_request and (reason := empty_text(part.text)) is not None:
                 report.dropped(path, reason)
                 return None
-            if isinstance(part, RefusalPart):
+            if part.type == "refusal":  # the tag: no isinstance check per text part
                 report.transformed(path, REFUSAL_AS_TEXT)
             text: TextBlock = {"type": "text", "text": part.text}
             block: Mapping[str, Any] = text

@@ -329,12 +329,13 @@ def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> lis
         if not blocks and not check_turn_not_empty(message, path, report, last=last):
             continue
         role = _TURN_ROLES[message.role]
-        merged = role != "system" and not _forms(message).get("separate_turn")
+        forms = _forms(message)
+        merged = role != "system" and not forms.get("separate_turn")
         if merged and turns and turns[-1].role == role:
             turns[-1].messages.append(message)
             turns[-1].blocks.extend(blocks)
         else:
-            turns.append(WireTurn(role, [message], blocks))
+            turns.append(WireTurn(role, [message], blocks, forms.get("content")))
     return turns
 
 
@@ -348,7 +349,7 @@ def _in_messages(message: Message) -> bool:
 
 def _render(turn: WireTurn) -> WireDict:
     blocks = [block for _, block in turn.blocks]
-    wire: WireDict = {"role": turn.role, "content": _content(blocks, _format(turn.messages[0]))}
+    wire: WireDict = {"role": turn.role, "content": _content(blocks, turn.form)}
     for message in turn.messages:
         if fields := wire_fields(message, PROVIDER):
             wire = overlay(wire, fields)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import groupby
+from operator import attrgetter
 
 from interlingua import InvalidDataError, Message, ToolCallPart, ToolResultPart, TranslationReport
 from interlingua_anthropic._wire import PROVIDER, WireDict, WireTurn
@@ -44,8 +45,9 @@ def blank_text_left_out(
     # blocks must contain non-whitespace text"), yet takes a whitespace-only text block beside
     # other content, as the "\n\n" a model writes before its tool_use blocks (reported: 200).
     for _, block in blocks:
-        if not _is_blank_text(block):
-            return blocks
+        text = block.get("text")
+        if block.get("type") != "text" or not isinstance(text, str) or text.strip():
+            return blocks  # something in it is not whitespace text
     for path, _ in blocks:
         report.dropped(
             path,
@@ -55,17 +57,15 @@ def blank_text_left_out(
     return []
 
 
-def _is_blank_text(block: WireDict) -> bool:
-    return _is_text(block) and not block["text"].strip()
-
-
 def _is_text(block: WireDict) -> bool:
     return block.get("type") == "text" and isinstance(block.get("text"), str)
 
 
 def check_tool_pairs(messages: Sequence[Message]) -> None:
     """Every tool call answered in the next user turn, every result there
-    answering a call of the assistant turn before; else `InvalidDataError`."""
+    answering a call of the assistant turn before; else `InvalidDataError`.
+    A part's tag is read before its class: an isinstance check of a pydantic
+    class that fails goes through ABCMeta in Python."""
     problems: list[Problem] = []
     calls: dict[str, Place] = {}  # the calls of the assistant turn before
     results: dict[str, Place] | None = None  # those of the user turn being read
@@ -75,14 +75,14 @@ def check_tool_pairs(messages: Sequence[Message]) -> None:
         if message.role != "assistant":
             results = {} if results is None else results
             for j, part in enumerate(message.parts):
-                if isinstance(part, ToolResultPart):
+                if part.type == "tool_result" and isinstance(part, ToolResultPart):
                     results[part.tool_call_id] = (i, j)
             continue
         if results is not None:
             problems += _unpaired(calls, results)
             calls, results = {}, None
         for j, part in enumerate(message.parts):
-            if isinstance(part, ToolCallPart):
+            if part.type == "tool_call" and isinstance(part, ToolCallPart):
                 calls[part.id] = (i, j)
     if results is not None:
         problems += _unpaired(calls, results)
@@ -93,6 +93,8 @@ def check_tool_pairs(messages: Sequence[Message]) -> None:
 def _unpaired(calls: dict[str, Place], results: dict[str, Place]) -> list[Problem]:
     """The calls of an assistant turn the user turn after leaves unanswered, and
     the results there answering none of them; paths are written only for these."""
+    if calls.keys() == results.keys():
+        return []
     unanswered = [
         (at, _UNANSWERED.format(call)) for call, at in calls.items() if call not in results
     ]
@@ -123,7 +125,7 @@ def results_first(turns: list[WireTurn], report: TranslationReport) -> list[Wire
     with its tool_result blocks: a run where a result comes after other
     content is sent as one turn, its results first."""
     fitted: list[WireTurn] = []
-    for role, group in groupby(turns, key=lambda turn: turn.role):
+    for role, group in groupby(turns, key=attrgetter("role")):
         run = list(group)
         if role == "assistant":
             fitted.extend(run)
@@ -143,7 +145,7 @@ def results_first(turns: list[WireTurn], report: TranslationReport) -> list[Wire
         results = [pair for pair in blocks if _is_result(pair)]
         rest = [pair for pair in blocks if not _is_result(pair)]
         messages = [message for turn in run for message in turn.messages]
-        fitted.append(WireTurn("user", messages, results + rest))
+        fitted.append(WireTurn("user", messages, results + rest, run[0].form))
     return fitted
 
 
