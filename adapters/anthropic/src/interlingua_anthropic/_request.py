@@ -49,7 +49,6 @@ from interlingua import (
     Role,
     TextPart,
     ToolCallPart,
-    ToolResultPart,
     TranslationReport,
 )
 from interlingua.codec import (
@@ -59,6 +58,7 @@ from interlingua.codec import (
     keep,
     kept,
     leftover,
+    other_fields,
     overlay,
     report_other_providers,
     resolve_report,
@@ -96,6 +96,8 @@ _TURN_ROLES: dict[Role, WireRole] = {
     "system": "system",
 }
 
+# A turn's fields the core models; any other is its first message's `fields`.
+_TURN_KEYS = frozenset({"role", "content"})
 # Body fields decoded on their own; every other one is a setting.
 _CONTENT_FIELDS = frozenset({"system", "messages", "tools"})
 
@@ -206,8 +208,8 @@ def _decode_turn(
     results and the rest of it, in the order they came. The first keeps the
     turn's fields and forms (`separate`: it follows a turn of its own role)."""
     content = turn.get("content")
-    fields = {key: value for key, value in turn.items() if key not in ("role", "content")}
-    forms = MessageForms(in_messages=True) if role == "system" else MessageForms()
+    fields = None if turn.keys() <= _TURN_KEYS else other_fields(turn, _TURN_KEYS)
+    forms: MessageForms = {"in_messages": True} if role == "system" else {}
     match content:
         case "":
             parts = []
@@ -223,12 +225,14 @@ def _decode_turn(
             raise _reader.error(f"{path}.content", "expected a string or an array")
     if separate:
         forms["separate_turn"] = True
-    names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
+    if role == "assistant":
+        names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
     if role != "user" or not parts:
         return [_message(role, parts, fields=fields, forms=forms)]
+    # By the tag: an isinstance check of a pydantic class that fails goes through ABCMeta.
     runs: list[tuple[Role, list[ContentPart]]] = [
         ("tool" if results else "user", list(run))
-        for results, run in groupby(parts, key=lambda part: isinstance(part, ToolResultPart))
+        for results, run in groupby(parts, key=lambda part: part.type == "tool_result")
     ]
     (first_role, first_run), rest = runs[0], runs[1:]
     return [
