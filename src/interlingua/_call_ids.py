@@ -13,6 +13,9 @@ from interlingua._report import TranslationReport
 __all__ = ["fit_tool_call_id", "fitted_tool_call_id"]
 
 
+# A history is sent again, whole, at every turn: each id is fitted once, not at
+# each encoding (a hash, and for Mistral a base-62 loop, per call and per result).
+@functools.lru_cache(maxsize=4096)
 def fit_tool_call_id(
     tool_call_id: str, *, allowed: str, length: int | None = None, max_length: int | None = None
 ) -> str:

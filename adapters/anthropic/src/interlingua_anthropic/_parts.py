@@ -79,12 +79,9 @@ from interlingua_anthropic._rules import (
 from interlingua_anthropic._wire import (
     DIRECT_CALLER,
     PROVIDER,
-    Base64Source,
     BlockRole,
     DocumentBlock,
-    FileSource,
     ImageBlock,
-    PlainTextSource,
     RedactedThinkingBlock,
     Source,
     TextBlock,
@@ -93,7 +90,6 @@ from interlingua_anthropic._wire import (
     ToolResultBlock,
     ToolResultForms,
     ToolUseBlock,
-    URLSource,
     WireDict,
 )
 
@@ -316,7 +312,7 @@ def plain_text(blocks: Sequence[Mapping[str, Any]]) -> str | None:
     if len(blocks) != 1:
         return None
     block = blocks[0]
-    if block.get("type") != "text" or set(block) != {"type", "text"}:
+    if block.get("type") != "text" or len(block) != 2 or "text" not in block:
         return None
     text = block["text"]
     return text if isinstance(text, str) else None
@@ -324,8 +320,8 @@ def plain_text(blocks: Sequence[Mapping[str, Any]]) -> str | None:
 
 def _file_block(part: FilePart) -> ImageBlock | DocumentBlock:
     if part.kind == "image":
-        return ImageBlock(type="image", source=_source(part))
-    block = DocumentBlock(type="document", source=_source(part))
+        return {"type": "image", "source": _source(part)}
+    block: DocumentBlock = {"type": "document", "source": _source(part)}
     if part.filename is not None:
         block["title"] = part.filename
     return block
@@ -333,14 +329,14 @@ def _file_block(part: FilePart) -> ImageBlock | DocumentBlock:
 
 def _source(part: FilePart) -> Source:
     if part.url is not None:
-        return URLSource(type="url", url=part.url)
+        return {"type": "url", "url": part.url}
     if part.file_id is not None:
-        return FileSource(type="file", file_id=part.file_id)
+        return {"type": "file", "file_id": part.file_id}
     if part.kind == "text":
         # Quirk: Anthropic takes a plain-text document as the text itself, not base64.
         text = part.content().decode("utf-8")
-        return PlainTextSource(type="text", media_type="text/plain", data=text)
-    return Base64Source(type="base64", media_type=part.media_type, data=part.data or "")
+        return {"type": "text", "media_type": "text/plain", "data": text}
+    return {"type": "base64", "media_type": part.media_type, "data": part.data or ""}
 
 
 def _tool_result_block(
@@ -349,7 +345,7 @@ def _tool_result_block(
     tool_use_id = fitted_tool_call_id(
         part.tool_call_id, f"{path}.tool_call_id", report, allowed=TOOL_ID_CHARACTERS
     )
-    block = ToolResultBlock(type="tool_result", tool_use_id=tool_use_id)
+    block: ToolResultBlock = {"type": "tool_result", "tool_use_id": tool_use_id}
     forms = cast(ToolResultForms, kept(part, PROVIDER).get("forms", {}))
     if part.content:
         blocks = []
@@ -387,9 +383,10 @@ def encode_part(
             if in_request and (reason := empty_text(part.text)) is not None:
                 report.dropped(path, reason)
                 return None
-            if isinstance(part, RefusalPart):
+            if part.type == "refusal":  # the tag: no isinstance check per text part
                 report.transformed(path, REFUSAL_AS_TEXT)
-            block: Mapping[str, Any] = TextBlock(type="text", text=part.text)
+            text: TextBlock = {"type": "text", "text": part.text}
+            block: Mapping[str, Any] = text
         case ReasoningPart():
             if (reason := reasoning_left_out(part)) is not None:
                 report.dropped(path, reason)
@@ -418,8 +415,8 @@ def encode_part(
 
 def _reasoning_block(part: ReasoningPart) -> RedactedThinkingBlock | ThinkingBlock:
     if part.redacted_data is not None:
-        return RedactedThinkingBlock(type="redacted_thinking", data=part.redacted_data)
-    return ThinkingBlock(type="thinking", thinking=part.text, signature=part.signature or "")
+        return {"type": "redacted_thinking", "data": part.redacted_data}
+    return {"type": "thinking", "thinking": part.text, "signature": part.signature or ""}
 
 
 def _tool_use_block(part: ToolCallPart, path: str, report: TranslationReport) -> ToolUseBlock:
@@ -429,7 +426,12 @@ def _tool_use_block(part: ToolCallPart, path: str, report: TranslationReport) ->
         report.transformed(path, f"{exc}; sent with input {{}}")
         arguments = {}
     tool_use_id = fitted_tool_call_id(part.id, f"{path}.id", report, allowed=TOOL_ID_CHARACTERS)
-    block = ToolUseBlock(type="tool_use", id=tool_use_id, name=part.name, input=arguments)
+    block: ToolUseBlock = {
+        "type": "tool_use",
+        "id": tool_use_id,
+        "name": part.name,
+        "input": arguments,
+    }
     if (caller := said_caller(kept(part, PROVIDER))) is not None:
         block["caller"] = caller
     return block

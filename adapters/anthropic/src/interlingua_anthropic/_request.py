@@ -44,11 +44,11 @@ from typing import Any, cast
 
 from interlingua import (
     ChatRequest,
+    ContentPart,
     Message,
     Role,
     TextPart,
     ToolCallPart,
-    ToolResultPart,
     TranslationReport,
 )
 from interlingua.codec import (
@@ -58,23 +58,24 @@ from interlingua.codec import (
     keep,
     kept,
     leftover,
+    other_fields,
     overlay,
+    report_other_providers,
     resolve_report,
     sent_messages,
     wire_fields,
 )
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
-from interlingua_anthropic._rules import (
+from interlingua_anthropic._rules import fit_thinking, fit_thinking_settings
+from interlingua_anthropic._settings import decode_settings, encode_settings
+from interlingua_anthropic._tools import decode_tools, encode_tools
+from interlingua_anthropic._turns import (
     blank_text_left_out,
     check_tool_pairs,
     check_turn_not_empty,
-    fit_thinking,
-    fit_thinking_settings,
     results_first,
     strip_final_whitespace,
 )
-from interlingua_anthropic._settings import decode_settings, encode_settings
-from interlingua_anthropic._tools import decode_tools, encode_tools
 from interlingua_anthropic._wire import (
     PROVIDER,
     BlockRole,
@@ -95,6 +96,8 @@ _TURN_ROLES: dict[Role, WireRole] = {
     "system": "system",
 }
 
+# A turn's fields the core models; any other is its first message's `fields`.
+_TURN_KEYS = frozenset({"role", "content"})
 # Body fields decoded on their own; every other one is a setting.
 _CONTENT_FIELDS = frozenset({"system", "messages", "tools"})
 
@@ -145,6 +148,7 @@ def encode_request(
     system = _encode_system(messages, report)
     turns = _encode_turns(messages, report)
     body = encode_settings(request, report)
+    report_other_providers(request, PROVIDER, report)
     if system is not None:
         body["system"] = system
     body["messages"] = turns
@@ -192,20 +196,20 @@ def _decode_turns(turns: list[Any]) -> list[Message]:
         path = f"messages[{i}]"
         turn = _reader.object(raw, path)
         role = _role(turn, path)
-        decoded = _decode_turn(turn, role, path, names)
-        if role == previous:
-            decoded[0] = _marked(decoded[0], MessageForms(separate_turn=True))
+        messages += _decode_turn(turn, role, path, names, separate=role == previous)
         previous = role
-        messages.extend(decoded)
     return messages
 
 
-def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str]) -> list[Message]:
+def _decode_turn(
+    turn: WireDict, role: WireRole, path: str, names: dict[str, str], *, separate: bool
+) -> list[Message]:
     """The messages of one turn: an assistant message, or a user turn's tool
-    results and the rest of it, in the order they came."""
+    results and the rest of it, in the order they came. The first keeps the
+    turn's fields and forms (`separate`: it follows a turn of its own role)."""
     content = turn.get("content")
-    fields = {key: value for key, value in turn.items() if key not in ("role", "content")}
-    forms = MessageForms(in_messages=True) if role == "system" else MessageForms()
+    fields = None if turn.keys() <= _TURN_KEYS else other_fields(turn, _TURN_KEYS)
+    forms: MessageForms = {"in_messages": True} if role == "system" else {}
     match content:
         case "":
             parts = []
@@ -219,16 +223,22 @@ def _decode_turn(turn: WireDict, role: WireRole, path: str, names: dict[str, str
                 forms["content"] = "blocks"
         case _:
             raise _reader.error(f"{path}.content", "expected a string or an array")
-    names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
+    if separate:
+        forms["separate_turn"] = True
+    if role == "assistant":
+        names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
     if role != "user" or not parts:
         return [_message(role, parts, fields=fields, forms=forms)]
-    runs = groupby(parts, key=lambda part: isinstance(part, ToolResultPart))
-    messages = [
-        _message("tool", list(run)) if results else _message("user", list(run))
-        for results, run in runs
+    # By the tag: an isinstance check of a pydantic class that fails goes through ABCMeta.
+    runs: list[tuple[Role, list[ContentPart]]] = [
+        ("tool" if results else "user", list(run))
+        for results, run in groupby(parts, key=lambda part: part.type == "tool_result")
     ]
-    messages[0] = _marked(messages[0], forms, fields=fields)
-    return messages
+    (first_role, first_run), rest = runs[0], runs[1:]
+    return [
+        _message(first_role, first_run, fields=fields, forms=forms),
+        *(_message(role, run) for role, run in rest),
+    ]
 
 
 def _turn_part(block: Any, path: str, role: WireRole, names: dict[str, str]) -> Any:
@@ -256,21 +266,6 @@ def _message(
 ) -> Message:
     provider_data = keep(PROVIDER, fields=fields, forms=forms)
     return Message(role=role, parts=tuple(parts), provider_data=provider_data)
-
-
-def _marked(
-    message: Message, forms: MessageForms, *, fields: Mapping[str, Any] | None = None
-) -> Message:
-    """The message with `forms` and `fields` added to what it keeps."""
-    if not forms and not fields:
-        return message
-    entry = kept(message, PROVIDER)
-    merged = keep(
-        PROVIDER,
-        fields={**entry.get("fields", {}), **(fields or {})},
-        forms={**entry.get("forms", {}), **forms},
-    )
-    return message.model_copy(update={"provider_data": merged})
 
 
 # --- encoding ---
@@ -338,12 +333,13 @@ def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> lis
         if not blocks and not check_turn_not_empty(message, path, report, last=last):
             continue
         role = _TURN_ROLES[message.role]
-        merged = role != "system" and not _forms(message).get("separate_turn")
+        forms = _forms(message)
+        merged = role != "system" and not forms.get("separate_turn")
         if merged and turns and turns[-1].role == role:
             turns[-1].messages.append(message)
             turns[-1].blocks.extend(blocks)
         else:
-            turns.append(WireTurn(role, [message], blocks))
+            turns.append(WireTurn(role, [message], blocks, forms.get("content")))
     return turns
 
 
@@ -357,9 +353,10 @@ def _in_messages(message: Message) -> bool:
 
 def _render(turn: WireTurn) -> WireDict:
     blocks = [block for _, block in turn.blocks]
-    wire: WireDict = {"role": turn.role, "content": _content(blocks, _format(turn.messages[0]))}
+    wire: WireDict = {"role": turn.role, "content": _content(blocks, turn.form)}
     for message in turn.messages:
-        wire = overlay(wire, wire_fields(message, PROVIDER))
+        if fields := wire_fields(message, PROVIDER):
+            wire = overlay(wire, fields)
     return wire
 
 

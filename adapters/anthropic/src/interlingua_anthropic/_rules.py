@@ -1,14 +1,9 @@
-"""What Anthropic accepts: every rule, with Anthropic's own words, in one place.
+"""What Anthropic accepts: every rule, with Anthropic's own words, in one place
+(but for the turn rules, in `_turns` beside it).
 
-Parts (`empty_text`, `blank_text_left_out`, `reasoning_left_out`, `file_left_out`,
-`opaque_left_out`, `file_changed`, `unsent_file_fields`, `TOOL_ID_CHARACTERS`):
-what Anthropic cannot take is left out (or changed) on the wire and reported.
-
-Turns, seen as Anthropic sees them (consecutive turns of a role merged): an
-unanswered call, or a result answering none, cannot be mended without
-changing the conversation and raises `InvalidDataError` naming each message
-and part (`interlingua.sanitize()` repairs it); order and whitespace are
-mended on the wire, reported.
+Parts (`empty_text`, `reasoning_left_out`, `file_left_out`, `opaque_left_out`,
+`file_changed`, `unsent_file_fields`, `TOOL_ID_CHARACTERS`): what Anthropic
+cannot take is left out (or changed) on the wire and reported.
 
 Thinking (`fit_thinking`, `fit_thinking_settings`): of the settings Anthropic
 refuses with thinking on (its extended-thinking guide, "feature
@@ -21,20 +16,11 @@ where Anthropic wants one is sent with thinking off, reported.
 from __future__ import annotations
 
 import binascii
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from itertools import groupby
 
-from interlingua import (
-    FilePart,
-    InvalidDataError,
-    Message,
-    OpaquePart,
-    ReasoningPart,
-    ToolCallPart,
-    ToolResultPart,
-    TranslationReport,
-)
-from interlingua_anthropic._wire import PROVIDER, BlockRole, Thinking, WireDict, WireTurn
+from interlingua import FilePart, InvalidDataError, OpaquePart, ReasoningPart, TranslationReport
+from interlingua_anthropic._wire import PROVIDER, BlockRole, Thinking, WireDict
 
 __all__ = [
     "EFFORTS",
@@ -42,9 +28,6 @@ __all__ = [
     "MIN_THINKING_BUDGET",
     "REFUSAL_AS_TEXT",
     "TOOL_ID_CHARACTERS",
-    "blank_text_left_out",
-    "check_tool_pairs",
-    "check_turn_not_empty",
     "empty_text",
     "file_changed",
     "file_left_out",
@@ -52,8 +35,6 @@ __all__ = [
     "fit_thinking_settings",
     "opaque_left_out",
     "reasoning_left_out",
-    "results_first",
-    "strip_final_whitespace",
     "unsent_file_fields",
 ]
 
@@ -71,11 +52,6 @@ _FORCED_CHOICES = frozenset({"any", "tool"})
 _MIN_THINKING_TOP_P = 0.95
 
 _REQUEST = "request for anthropic"
-_UNANSWERED = (
-    "tool call {!r} has no result in the next user turn, which Anthropic rejects; "
-    "interlingua.sanitize() repairs such a history"
-)
-_UNASKED = "tool result for {!r} answers no tool call of the turn before"
 
 Problem = tuple[str, str]
 # A rule broken: where, why, and its fix, the body field left out to meet it (None: none).
@@ -98,32 +74,6 @@ def empty_text(text: str) -> str | None:
     if text:
         return None
     return "empty text; Anthropic rejects it ('text content blocks must be non-empty')"
-
-
-def blank_text_left_out(
-    blocks: list[tuple[str, WireDict]], report: TranslationReport
-) -> list[tuple[str, WireDict]]:
-    """A message's blocks, without its text when that is all whitespace."""
-    # Quirk: Anthropic rejects a message whose only content is whitespace text ("text content
-    # blocks must contain non-whitespace text"), yet takes a whitespace-only text block beside
-    # other content, as the "\n\n" a model writes before its tool_use blocks (reported: 200).
-    if not blocks or not all(_is_blank_text(block) for _, block in blocks):
-        return blocks
-    for path, _ in blocks:
-        report.dropped(
-            path,
-            "whitespace-only text, and nothing else in its message; Anthropic rejects it "
-            "('text content blocks must contain non-whitespace text')",
-        )
-    return []
-
-
-def _is_blank_text(block: WireDict) -> bool:
-    return _is_text(block) and not block["text"].strip()
-
-
-def _is_text(block: WireDict) -> bool:
-    return block.get("type") == "text" and isinstance(block.get("text"), str)
 
 
 def reasoning_left_out(part: ReasoningPart) -> str | None:
@@ -198,118 +148,6 @@ def unsent_file_fields(part: FilePart) -> Iterator[tuple[str, str]]:
         yield "filename", "Anthropic's image blocks have no file name (documents have a title)"
     if part.detail is not None:
         yield "detail", "Anthropic has no image detail setting"
-
-
-# --- turns ---
-
-
-def check_tool_pairs(messages: Sequence[Message]) -> None:
-    """Every tool call answered in the next user turn, every result there
-    answering a call of the assistant turn before; else `InvalidDataError`."""
-    problems: list[Problem] = []
-    calls: dict[str, str] = {}
-    talk = [(i, message) for i, message in enumerate(messages) if message.role != "system"]
-    for is_assistant, run in groupby(talk, key=lambda item: item[1].role == "assistant"):
-        kind = ToolCallPart if is_assistant else ToolResultPart
-        found = {
-            part.id
-            if isinstance(part, ToolCallPart)
-            else part.tool_call_id: f"messages[{i}].parts[{j}]"
-            for i, message in run
-            for j, part in enumerate(message.parts)
-            if isinstance(part, kind)
-        }
-        if is_assistant:
-            calls = found
-            continue
-        problems += [
-            (path, _UNANSWERED.format(call)) for call, path in calls.items() if call not in found
-        ]
-        problems += [
-            (path, _UNASKED.format(call)) for call, path in found.items() if call not in calls
-        ]
-        calls = {}
-    if problems:
-        raise InvalidDataError(problems, subject=_REQUEST)
-
-
-def check_turn_not_empty(
-    message: Message, path: str, report: TranslationReport, *, last: bool
-) -> bool:
-    """Whether a message with nothing left to send still goes, as an empty turn:
-    Anthropic takes an empty final assistant turn; another empty assistant
-    message is left out (reported); an empty user or tool message raises, as
-    leaving it out would change the turns."""
-    if message.role != "assistant":
-        reason = (
-            "nothing Anthropic takes is left in this message, and Anthropic rejects an empty turn"
-        )
-        raise InvalidDataError([(path, reason)], subject=_REQUEST)
-    if last:
-        return True
-    report.dropped(path, "nothing Anthropic takes is left in this assistant message")
-    return False
-
-
-def results_first(turns: list[WireTurn], report: TranslationReport) -> list[WireTurn]:
-    """The turns with each run of user turns, as Anthropic merges it, starting
-    with its tool_result blocks: a run where a result comes after other
-    content is sent as one turn, its results first."""
-    fitted: list[WireTurn] = []
-    for role, group in groupby(turns, key=lambda turn: turn.role):
-        run = list(group)
-        blocks = [pair for turn in run for pair in turn.blocks]
-        late = _late_results(blocks)
-        if role == "assistant" or not late:
-            fitted.extend(run)
-            continue
-        for path in late:
-            report.transformed(
-                path,
-                "moved to the front of its user turn: Anthropic merges consecutive user turns "
-                "and wants the tool_result blocks first ('tool_use ids were found without "
-                "tool_result blocks immediately after')",
-            )
-        results = [pair for pair in blocks if _is_result(pair)]
-        rest = [pair for pair in blocks if not _is_result(pair)]
-        messages = [message for turn in run for message in turn.messages]
-        fitted.append(WireTurn("user", messages, results + rest))
-    return fitted
-
-
-def _is_result(pair: tuple[str, WireDict]) -> bool:
-    return pair[1].get("type") == "tool_result"
-
-
-def _late_results(blocks: list[tuple[str, WireDict]]) -> list[str]:
-    """The paths of the tool_result blocks that come after some other block."""
-    first_other = next((k for k, pair in enumerate(blocks) if not _is_result(pair)), len(blocks))
-    return [pair[0] for pair in blocks[first_other:] if _is_result(pair)]
-
-
-_FINAL_WHITESPACE = (
-    "Anthropic rejects a final assistant turn ending in whitespace "
-    "('final assistant content cannot end with trailing whitespace')"
-)
-
-
-def strip_final_whitespace(turns: list[WireTurn], report: TranslationReport) -> None:
-    """A final assistant turn (a prefill) ends in no whitespace: its last text
-    is stripped, or left out when it is only whitespace."""
-    if not turns or turns[-1].role != "assistant":
-        return
-    blocks = turns[-1].blocks
-    while blocks and _is_text(blocks[-1][1]):
-        path, block = blocks[-1]
-        text = block["text"]
-        if text == text.rstrip():
-            return
-        if text.strip():
-            blocks[-1] = (path, {**block, "text": text.rstrip()})
-            report.transformed(path, f"trailing whitespace stripped: {_FINAL_WHITESPACE}")
-            return
-        blocks.pop()
-        report.dropped(path, f"whitespace-only text at the end: {_FINAL_WHITESPACE}")
 
 
 # --- thinking ---

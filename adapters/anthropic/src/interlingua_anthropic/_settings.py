@@ -38,7 +38,7 @@ from interlingua import (
     ToolChoice,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, report_other_providers, wire_model
+from interlingua.codec import WireReader, copy_json, wire_model
 from interlingua_anthropic._rules import EFFORTS
 from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER, Thinking, WireDict
 from interlingua_anthropic._wire import ToolChoice as WireToolChoice
@@ -242,4 +242,3 @@ def _report_unsent(request: ChatRequest, report: TranslationReport) -> None:
         report.dropped("seed", "Anthropic has no seed")
     if request.reasoning is not None and request.reasoning.summary is not None:
         report.dropped("reasoning.summary", "Anthropic has no reasoning summary setting")
-    report_other_providers(request, PROVIDER, report)

@@ -139,12 +139,14 @@ class ToolResultBlock(_ToolResultFields, total=False):
 
 @dataclass
 class WireTurn:
-    """A request turn being built: the messages it holds, and their blocks, each
-    with the path of the part it came from."""
+    """A request turn being built: the messages it holds, their blocks, each
+    with the path of the part it came from, and the form of its `content` its
+    first message keeps (`MessageForms.content`)."""
 
     role: WireRole
     messages: list[Message]
     blocks: list[tuple[str, WireDict]] = field(default_factory=list)
+    form: str | None = None
 
 
 # --- request settings ---

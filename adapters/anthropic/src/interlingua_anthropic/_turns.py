@@ -1,0 +1,190 @@
+"""What Anthropic accepts of a request's turns, with its own words.
+
+Turns are seen as Anthropic sees them, consecutive turns of a role merged. An
+unanswered call, or a result answering none, cannot be mended without
+changing the conversation and raises `InvalidDataError` naming each message
+and part (`interlingua.sanitize()` repairs it); so does a user turn left with
+nothing to send. Order and whitespace are mended on the wire, reported.
+
+On every encoding's path: a part's path is written only for a finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+from operator import attrgetter
+
+from interlingua import InvalidDataError, Message, ToolCallPart, ToolResultPart, TranslationReport
+from interlingua_anthropic._wire import PROVIDER, WireDict, WireTurn
+
+__all__ = [
+    "blank_text_left_out",
+    "check_tool_pairs",
+    "check_turn_not_empty",
+    "results_first",
+    "strip_final_whitespace",
+]
+
+_REQUEST = f"request for {PROVIDER}"
+_UNANSWERED = (
+    "tool call {!r} has no result in the next user turn, which Anthropic rejects; "
+    "interlingua.sanitize() repairs such a history"
+)
+_UNASKED = "tool result for {!r} answers no tool call of the turn before"
+
+Problem = tuple[str, str]
+Place = tuple[int, int]  # a part's place: its message's index and its own
+
+
+def blank_text_left_out(
+    blocks: list[tuple[str, WireDict]], report: TranslationReport
+) -> list[tuple[str, WireDict]]:
+    """A message's blocks, without its text when that is all whitespace."""
+    # Quirk: Anthropic rejects a message whose only content is whitespace text ("text content
+    # blocks must contain non-whitespace text"), yet takes a whitespace-only text block beside
+    # other content, as the "\n\n" a model writes before its tool_use blocks (reported: 200).
+    for _, block in blocks:
+        text = block.get("text")
+        if block.get("type") != "text" or not isinstance(text, str) or text.strip():
+            return blocks  # something in it is not whitespace text
+    for path, _ in blocks:
+        report.dropped(
+            path,
+            "whitespace-only text, and nothing else in its message; Anthropic rejects it "
+            "('text content blocks must contain non-whitespace text')",
+        )
+    return []
+
+
+def _is_text(block: WireDict) -> bool:
+    return block.get("type") == "text" and isinstance(block.get("text"), str)
+
+
+def check_tool_pairs(messages: Sequence[Message]) -> None:
+    """Every tool call answered in the next user turn, every result there
+    answering a call of the assistant turn before; else `InvalidDataError`.
+    A part's tag is read before its class: an isinstance check of a pydantic
+    class that fails goes through ABCMeta in Python."""
+    problems: list[Problem] = []
+    calls: dict[str, Place] = {}  # the calls of the assistant turn before
+    results: dict[str, Place] | None = None  # those of the user turn being read
+    for i, message in enumerate(messages):
+        if message.role == "system":
+            continue
+        if message.role != "assistant":
+            results = {} if results is None else results
+            for j, part in enumerate(message.parts):
+                if part.type == "tool_result" and isinstance(part, ToolResultPart):
+                    results[part.tool_call_id] = (i, j)
+            continue
+        if results is not None:
+            problems += _unpaired(calls, results)
+            calls, results = {}, None
+        for j, part in enumerate(message.parts):
+            if part.type == "tool_call" and isinstance(part, ToolCallPart):
+                calls[part.id] = (i, j)
+    if results is not None:
+        problems += _unpaired(calls, results)
+    if problems:
+        raise InvalidDataError(problems, subject=_REQUEST)
+
+
+def _unpaired(calls: dict[str, Place], results: dict[str, Place]) -> list[Problem]:
+    """The calls of an assistant turn the user turn after leaves unanswered, and
+    the results there answering none of them; paths are written only for these."""
+    if calls.keys() == results.keys():
+        return []
+    unanswered = [
+        (at, _UNANSWERED.format(call)) for call, at in calls.items() if call not in results
+    ]
+    unasked = [(at, _UNASKED.format(call)) for call, at in results.items() if call not in calls]
+    return [(f"messages[{i}].parts[{j}]", said) for (i, j), said in unanswered + unasked]
+
+
+def check_turn_not_empty(
+    message: Message, path: str, report: TranslationReport, *, last: bool
+) -> bool:
+    """Whether a message with nothing left to send still goes, as an empty turn:
+    Anthropic takes an empty final assistant turn; another empty assistant
+    message is left out (reported); an empty user or tool message raises, as
+    leaving it out would change the turns."""
+    if message.role != "assistant":
+        reason = (
+            "nothing Anthropic takes is left in this message, and Anthropic rejects an empty turn"
+        )
+        raise InvalidDataError([(path, reason)], subject=_REQUEST)
+    if last:
+        return True
+    report.dropped(path, "nothing Anthropic takes is left in this assistant message")
+    return False
+
+
+def results_first(turns: list[WireTurn], report: TranslationReport) -> list[WireTurn]:
+    """The turns with each run of user turns, as Anthropic merges it, starting
+    with its tool_result blocks: a run where a result comes after other
+    content is sent as one turn, its results first."""
+    fitted: list[WireTurn] = []
+    for role, group in groupby(turns, key=attrgetter("role")):
+        run = list(group)
+        if role == "assistant":
+            fitted.extend(run)
+            continue
+        blocks = [pair for turn in run for pair in turn.blocks]
+        late = _late_results(blocks)
+        if not late:
+            fitted.extend(run)
+            continue
+        for path in late:
+            report.transformed(
+                path,
+                "moved to the front of its user turn: Anthropic merges consecutive user turns "
+                "and wants the tool_result blocks first ('tool_use ids were found without "
+                "tool_result blocks immediately after')",
+            )
+        results = [pair for pair in blocks if _is_result(pair)]
+        rest = [pair for pair in blocks if not _is_result(pair)]
+        messages = [message for turn in run for message in turn.messages]
+        fitted.append(WireTurn("user", messages, results + rest, run[0].form))
+    return fitted
+
+
+def _is_result(pair: tuple[str, WireDict]) -> bool:
+    return pair[1].get("type") == "tool_result"
+
+
+def _late_results(blocks: list[tuple[str, WireDict]]) -> list[str]:
+    """The paths of the tool_result blocks that come after some other block."""
+    late: list[str] = []
+    other_seen = False
+    for pair in blocks:
+        if not _is_result(pair):
+            other_seen = True
+        elif other_seen:
+            late.append(pair[0])
+    return late
+
+
+_FINAL_WHITESPACE = (
+    "Anthropic rejects a final assistant turn ending in whitespace "
+    "('final assistant content cannot end with trailing whitespace')"
+)
+
+
+def strip_final_whitespace(turns: list[WireTurn], report: TranslationReport) -> None:
+    """A final assistant turn (a prefill) ends in no whitespace: its last text
+    is stripped, or left out when it is only whitespace."""
+    if not turns or turns[-1].role != "assistant":
+        return
+    blocks = turns[-1].blocks
+    while blocks and _is_text(blocks[-1][1]):
+        path, block = blocks[-1]
+        text = block["text"]
+        if text == text.rstrip():
+            return
+        if text.strip():
+            blocks[-1] = (path, {**block, "text": text.rstrip()})
+            report.transformed(path, f"trailing whitespace stripped: {_FINAL_WHITESPACE}")
+            return
+        blocks.pop()
+        report.dropped(path, f"whitespace-only text at the end: {_FINAL_WHITESPACE}")
