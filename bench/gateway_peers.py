@@ -2,10 +2,14 @@
 
 Run from the repository root:
 
-    uv sync --group bench                          # LiteLLM's proxy, `litellm[proxy]`
-    uv run python bench/gateway_peers.py           # the full run: about two minutes
-    uv run python bench/gateway_peers.py --quick   # fewer requests
+    uv run python bench/gateway_peers.py               # the full run: about three minutes
+    uv run python bench/gateway_peers.py --quick       # fewer requests
+    uv run python bench/gateway_peers.py --no-litellm  # the gateway alone, against direct
     uv run python bench/gateway_peers.py --json results.json
+
+LiteLLM's proxy (`LITELLM_PROXY`) runs from a uv tool environment of its own,
+which uv installs from PyPI on the first run (a minute or two) and keeps in
+its cache; it then takes about a minute to start.
 
 An OpenAI Chat Completions client (httpx, async, in this process) asks for a
 small chat (one question); the answer comes from the fake upstream of
@@ -20,7 +24,8 @@ turn in the same run, each server in a process of its own on 127.0.0.1:
 - the same gateway under uvicorn on its pure-Python h11 parser and asyncio's
   own loop, to show what the stack is worth;
 - LiteLLM's proxy (`litellm --config`, one worker, the settings of LiteLLM's
-  own benchmark: no callbacks, no retries), when it is installed.
+  own benchmark: no callbacks, no retries), its price list read from its own
+  copy (`LITELLM_LOCAL_MODEL_COST_MAP`), so its traffic too stays on loopback.
 
 For each: p50 and p99 of the whole answer, one request at a time, and the
 same less direct's; requests per second with a fixed number in flight; the
@@ -34,11 +39,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -68,6 +73,12 @@ QUESTION = "Is it raining in Lisbon right now?"
 ANSWER = "light rain in Lisbon"  # in the recorded answer: each way's first answer must carry it
 LITELLM_KEY = "sk-bench-litellm"  # LiteLLM's master key must start with `sk-`
 LITELLM_START_BOUND = 180.0  # LiteLLM's proxy imports for most of a minute on this machine
+INSTALL_BOUND = 600.0  # seconds uv may take to install LiteLLM's proxy the first time
+# LiteLLM's proxy runs in a uv tool environment of its own, not from the `bench` group:
+# the newest LiteLLM's `proxy` extra (1.110) asks for a litellm-enterprise that PyPI does
+# not have, and the newest whose extra installs (1.108.7) would hold the whole lock back
+# (its pins take rich down to 13 and litellm itself below what bench/peers.py measures).
+LITELLM_PROXY = "litellm[proxy]==1.108.7"
 
 FULL = Plan(
     pairs=500, stream_pairs=0, in_flight=16, seconds=5.0, max_requests=50_000, open_streams=0
@@ -89,11 +100,29 @@ class Server:
 
 
 def litellm_command() -> list[str] | None:
-    """The `litellm` command beside this interpreter, if LiteLLM's proxy is installed."""
-    if importlib.util.find_spec("litellm") is None or importlib.util.find_spec("fastapi") is None:
-        return None
-    found = shutil.which("litellm", path=str(Path(sys.executable).parent))
-    return [found] if found else None
+    """`litellm`, LiteLLM's proxy, run by uv from a tool environment of its own
+    (`LITELLM_PROXY`), or None without uv."""
+    uv = shutil.which("uv")
+    return None if uv is None else [uv, "tool", "run", "--from", LITELLM_PROXY, "litellm"]
+
+
+def prepare_litellm() -> str | None:
+    """LiteLLM's proxy installed in uv's tool environment (the first time; then uv
+    keeps it in its cache): None when it is ready, else why not."""
+    command = litellm_command()
+    if command is None:
+        return "uv is not on the PATH"
+    try:
+        check = subprocess.run(
+            [*command[:-1], "python", "-c", ""], capture_output=True, text=True,
+            timeout=INSTALL_BOUND, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return f"its install took over {INSTALL_BOUND:g} s"
+    if check.returncode != 0:
+        lines = check.stderr.strip().splitlines()
+        return lines[-1] if lines else f"uv exited with {check.returncode}"
+    return None
 
 
 def chat_body() -> dict[str, Any]:
@@ -289,10 +318,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
     args = parser.parse_args(argv)
     plan = TINY if args.tiny else QUICK if args.quick else FULL
-    command = None if args.no_litellm else litellm_command()
     notes = []
-    if command is None and not args.no_litellm:
-        notes.append("LiteLLM's proxy left out: not installed (`uv sync --group bench`).")
+    command = None
+    if not args.no_litellm:
+        unready = prepare_litellm()
+        if unready is None:
+            command = litellm_command()
+        else:
+            notes.append(f"LiteLLM's proxy ({LITELLM_PROXY}) left out: {unready}.")
     env = {
         **os.environ,
         "INTERLINGUA_GATEWAY_KEYS": GATEWAY_KEY,
