@@ -85,6 +85,14 @@ QUICK = Plan(
 # --- the fake upstream ---
 
 
+def _recorded_message() -> bytes:
+    """A recorded Anthropic Messages answer, whole: thinking and a text."""
+    recording = json.loads(
+        (ROOT / "fixtures/anthropic/tool_round_trip_with_thinking.json").read_text()
+    )
+    return json.dumps(recording["interactions"][1]["response"]["json"]).encode()
+
+
 def _recordings() -> tuple[bytes, list[bytes]]:
     """The recorded whole body, and the recorded stream as SSE frames."""
     whole = json.loads((ROOT / "fixtures/openai/chat_tool_round_trip.json").read_text())
@@ -100,14 +108,20 @@ def _recordings() -> tuple[bytes, list[bytes]]:
 
 
 def fake_upstream_app() -> Any:
-    """Chat Completions answered at once from the recordings, whole or as SSE."""
+    """Chat Completions answered at once from the recordings, whole or as SSE, and
+    Anthropic Messages answered at once, whole."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response, StreamingResponse
     from starlette.routing import Route
 
     body, frames = _recordings()
+    message = _recorded_message()
     release = {"event": asyncio.Event()}
+
+    async def messages(request: Request) -> Response:
+        await request.body()
+        return Response(message, media_type="application/json")
 
     async def completions(request: Request) -> Response:
         asked = json.loads(await request.body())
@@ -135,6 +149,7 @@ def fake_upstream_app() -> Any:
     return Starlette(
         routes=[
             Route("/v1/chat/completions", completions, methods=["POST"]),
+            Route("/v1/messages", messages, methods=["POST"]),
             Route("/release", released, methods=["POST"]),
         ]
     )
@@ -156,8 +171,10 @@ def free_port() -> int:
         return port
 
 
-def wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_BOUND
+def wait_listening(
+    port: int, process: subprocess.Popen[bytes], log: Path, bound: float = START_BOUND
+) -> None:
+    deadline = time.monotonic() + bound
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"a server exited: {log.read_text(errors='replace')[-2000:]}")
@@ -166,7 +183,49 @@ def wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> No
                 return
         except OSError:
             time.sleep(0.05)
-    raise RuntimeError(f"a server did not start in {START_BOUND} s")
+    raise RuntimeError(
+        f"a server did not start in {bound} s: {log.read_text(errors='replace')[-2000:]}"
+    )
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A server to start: its command, the port it listens on, and its time to start."""
+
+    name: str
+    command: list[str]
+    port: int
+    bound: float = START_BOUND
+
+
+@contextmanager
+def running(folder: Path, env: dict[str, str], launches: list[Launch]) -> Iterator[list[int]]:
+    """The launches' process ids, each started and listening before the next;
+    every one stopped at the end, its output in `folder/<name>.log`."""
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for launch in launches:
+            log = folder / f"{launch.name}.log"
+            with log.open("wb") as out:
+                processes.append(
+                    subprocess.Popen(launch.command, cwd=ROOT, env=env, stdout=out, stderr=out)
+                )
+            wait_listening(launch.port, processes[-1], log, launch.bound)
+        yield [process.pid for process in processes]
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+
+
+def fake_upstream_launch(port: int) -> Launch:
+    command = [sys.executable, str(Path(__file__).resolve()), "--fake-upstream", str(port)]
+    return Launch("upstream", command, port)
 
 
 @contextmanager
@@ -181,35 +240,16 @@ def servers(folder: Path) -> Iterator[tuple[str, str, int, int]]:
         f'api_key_env = "{UPSTREAM_KEY_VARIABLE}"\ntimeout = 60.0\n'
     )
     env = {**os.environ, "INTERLINGUA_GATEWAY_KEYS": GATEWAY_KEY, UPSTREAM_KEY_VARIABLE: "sk-bench"}
-    logs = [folder / "upstream.log", folder / "gateway.log"]
-    commands = [
-        [sys.executable, str(Path(__file__).resolve()), "--fake-upstream", str(upstream_port)],
-        [sys.executable, "-m", "interlingua.cli", "gateway", "--config", str(config),
-         "--host", LOOPBACK, "--port", str(gateway_port), "--log", "json"],
-    ]  # fmt: skip
-    processes: list[subprocess.Popen[bytes]] = []
-    try:
-        for command, log, port in zip(commands, logs, (upstream_port, gateway_port), strict=True):
-            with log.open("wb") as out:
-                processes.append(
-                    subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
-                )
-            wait_listening(port, processes[-1], log)
+    gateway = [sys.executable, "-m", "interlingua.cli", "gateway", "--config", str(config),
+               "--host", LOOPBACK, "--port", str(gateway_port), "--log", "json"]  # fmt: skip
+    launches = [fake_upstream_launch(upstream_port), Launch("gateway", gateway, gateway_port)]
+    with running(folder, env, launches) as (upstream_pid, gateway_pid):
         yield (
             f"http://{LOOPBACK}:{upstream_port}",
             f"http://{LOOPBACK}:{gateway_port}",
-            processes[0].pid,
-            processes[1].pid,
+            upstream_pid,
+            gateway_pid,
         )
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
 
 
 def rss_bytes(pid: int) -> int:

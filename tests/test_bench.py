@@ -15,6 +15,7 @@ import importlib.util
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -516,3 +517,54 @@ def test_the_peers_accumulate_the_same_streams(peer_outputs: Any) -> None:
         chat = outputs[contests.CHAT_STREAM]["sdk"].choices[0].message
         answer = accumulate(interlingua_openai.decode_stream(inputs.streams["chat"].payloads))
         assert chat.content == answer.text
+
+
+def _peers_run(tmp_path: Path, *flags: str) -> tuple[list[dict[str, Any]], list[str], str]:
+    out = tmp_path / "peers.json"
+    command = [sys.executable, "bench/gateway_peers.py", "--tiny", "--json", str(out), *flags]
+    result = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=400, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    figures = json.loads(out.read_text())
+    return figures["rows"], figures["notes"], result.stdout
+
+
+def _assert_measured(rows: list[dict[str, Any]], ways: list[str]) -> None:
+    assert [row["way"] for row in rows] == ["direct", *ways]
+    for row in rows:
+        assert row["requests"] == 5, row["way"]
+        for name in ("p50_ms", "p99_ms", "p50_ratio", "rps", "rps_ratio"):
+            assert math.isfinite(row[name]), (row["way"], name)
+            assert row[name] > 0, (row["way"], name)
+        assert row["p99_ms"] >= row["p50_ms"], row["way"]
+        if row["way"] != "direct":  # each server's own overhead header was read
+            assert math.isfinite(row["own_overhead_p50_ms"]), row["way"]
+            assert row["own_overhead_p50_ms"] > 0, row["way"]
+    assert rows[0]["p50_ratio"] == rows[0]["rps_ratio"] == 1.0
+
+
+def test_the_gateway_beside_its_peers_runs_on_a_tiny_load(tmp_path: Path) -> None:
+    """`bench/gateway_peers.py --tiny`: a fake Anthropic upstream, the gateway on
+    uvicorn's default stack and on h11 and asyncio, a handful of requests each,
+    every answer checked to carry the recorded text; no time is asserted."""
+    rows, notes, printed = _peers_run(tmp_path, "--no-litellm")
+    _assert_measured(rows, ["interlingua gateway", "gateway on h11, asyncio"])
+    assert notes == []
+    assert all(row["rps_against_litellm"] == 0.0 for row in rows)
+    assert "gateway on h11, asyncio" in printed
+
+
+@pytest.mark.skipif(
+    os.environ.get("INTERLINGUA_BENCH_LITELLM") != "1",
+    reason="LiteLLM's proxy takes minutes to install and start: INTERLINGUA_BENCH_LITELLM=1",
+)
+def test_litellm_s_proxy_is_measured_beside_the_gateway(tmp_path: Path) -> None:
+    """LiteLLM's proxy, from uv's tool environment, runs against the same fake
+    upstream, and every way's requests per second are put against its."""
+    rows, notes, _ = _peers_run(tmp_path)
+    assert notes == []
+    _assert_measured(rows, ["interlingua gateway", "gateway on h11, asyncio", "LiteLLM proxy"])
+    litellm = rows[-1]["rps"]
+    for row in rows:
+        assert row["rps_against_litellm"] == pytest.approx(row["rps"] / litellm)

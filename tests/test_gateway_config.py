@@ -18,9 +18,12 @@ import httpx
 import openai
 import pytest
 
+import interlingua._adapter
 from conftest import ROOT, fake_key, recorded
 from gateway_server import LOOPBACK, GatewayServer, close_opened, opened
+from interlingua import NotFoundError, get_adapter, register_adapter
 from interlingua.gateway import ConfigError, create_app, load
+from interlingua.gateway._upstream import Target, Upstreams
 from interlingua.testing import Interaction, RecordedRequest, RecordedResponse, Replay
 
 KEY = fake_key("gk-")
@@ -107,6 +110,21 @@ def test_a_gateway_without_keys_does_not_start(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.delenv("INTERLINGUA_GATEWAY_KEYS", raising=False)
     with pytest.raises(ConfigError, match="no gateway keys: set INTERLINGUA_GATEWAY_KEYS"):
         create_app(load(None))
+
+
+def test_a_provider_registered_after_the_start_is_routed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The installed adapters are looked up once, when the gateway starts; a name
+    not among them is looked up again, so an adapter registered since is routed."""
+    # The registration is the test's alone: later tests list the adapters.
+    monkeypatch.setattr(interlingua._adapter, "_registered", dict(interlingua._adapter._registered))
+    upstreams = Upstreams(load(None, keys=[KEY]))
+    with pytest.raises(NotFoundError, match="'latecomer:model-1' has no route"):
+        upstreams.route("latecomer:model-1")
+    register_adapter("latecomer", get_adapter("openai"))
+    assert upstreams.route("latecomer:model-1") == [Target("latecomer", "model-1")]
+    assert upstreams.route("openai:gpt-4.1") == [Target("openai", "gpt-4.1")]
 
 
 def test_the_models_are_listed_in_each_sdk_s_shape() -> None:

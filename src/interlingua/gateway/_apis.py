@@ -16,7 +16,7 @@ Gemini's API has its model and method in the URL, not the body
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from starlette.responses import JSONResponse
 
@@ -69,13 +69,21 @@ class ClientAPI(GatewayAdapter, Protocol):
     def stream_encoder(self, *, report: TranslationReport | None = None) -> StreamEncoder: ...
 
 
+# Each adapter's answer to `isinstance(adapter, ClientAPI)`, by name: the check
+# looks up every method of the protocol, too slow to repeat on every request.
+_serves: dict[str, tuple[object, bool]] = {}
+
+
 def client_api(name: str) -> ClientAPI | None:
     """The adapter `name`, if it is installed and serves clients."""
     try:
         adapter = get_adapter(name)
     except AdapterNotFoundError:
         return None
-    return adapter if isinstance(adapter, ClientAPI) else None
+    checked = _serves.get(name)
+    if checked is None or checked[0] is not adapter:  # first asked, or registered anew
+        checked = _serves[name] = (adapter, isinstance(adapter, ClientAPI))
+    return cast(ClientAPI, adapter) if checked[1] else None
 
 
 def error_response(api: ClientAPI, error: ProviderError, headers: dict[str, str]) -> JSONResponse:

@@ -69,6 +69,14 @@ class Upstreams:
         self.config = config
         self.default_key = default_key  # for a replay, which needs no real key
         self._clients: dict[tuple[str, SDKOptions], AsyncChatClient] = {}
+        # Looking the installed adapters up reads every distribution's metadata:
+        # done once here, and again only for a name not found (one registered since).
+        self._providers = frozenset(available_adapters())
+
+    def known(self, provider: str) -> bool:
+        if provider not in self._providers:
+            self._providers = frozenset(available_adapters())
+        return provider in self._providers
 
     def route(self, model: str) -> list[Target]:
         """The upstreams for a model name a client asked for, in order."""
@@ -77,7 +85,7 @@ class Upstreams:
         targets = []
         for name in names:
             provider, bare = split_model(name)
-            if provider is None or provider not in available_adapters():
+            if provider is None or not self.known(provider):
                 raise no_route(model)
             targets.append(Target(provider, bare))
         return targets
