@@ -285,7 +285,9 @@ def test_tokens_are_counted_by_a_gemini_upstream() -> None:
         "house": {"upstream": "google:gemini-2.5-flash"},
         "other": {"upstream": "openai:gpt-4.1"},
     }
-    counted_url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens"
+    counted_url = (
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens"
+    )
     with serve(models=routes) as gateway:
         client = google_sdk(f"{gateway.base_url}/google")
         with upstream_replay(_count_answer(counted_url, 9)) as replay:
@@ -300,7 +302,9 @@ def test_tokens_are_counted_by_a_gemini_upstream() -> None:
 
 def test_a_count_with_more_than_contents_goes_as_a_generate_content_request() -> None:
     routes = {"house": {"upstream": "google:gemini-2.5-flash"}}
-    counted_url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens"
+    counted_url = (
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens"
+    )
     inner = {**CONTENTS, "systemInstruction": {"parts": [{"text": "Be brief."}]}}
     with serve(models=routes) as gateway, upstream_replay(_count_answer(counted_url, 12)) as replay:
         answer = gemini_post(
