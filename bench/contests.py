@@ -9,7 +9,10 @@ own SDK where it accumulates streams) are timed in turn, in the same rounds
 (`measure_all`); a row's ratio is interlingua's time over the fastest peer's,
 round by round, and its median. Where there is a floor of the work itself
 (`json.loads` of a stream's chunks, pydantic alone for an import, the parsed
-dicts for memory) its ratio is shown beside.
+dicts for memory) its ratio is shown beside; a Chat Completions dialect's
+row (DeepSeek, Cerebras, Ollama, OpenAI-compatible servers, OpenRouter, xAI,
+Perplexity) shows there its ratio to the Chat Completions encoder, the codec
+it is built on.
 
 Every path starts from what its peers start from: parsed JSON bodies (a
 proxy's input) or each library's own history objects, built from one script
@@ -24,16 +27,24 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import interlingua_anthropic
+import interlingua_cerebras
+import interlingua_deepseek
 import interlingua_google
 import interlingua_groq
 import interlingua_mistral
+import interlingua_ollama
 import interlingua_openai
+import interlingua_openai_compatible
+import interlingua_openrouter
+import interlingua_perplexity
+import interlingua_xai
 from bench import gemini
 from bench.histories import History, Stream, build_history, build_responses, build_streams
 from interlingua import ChatRequest, TranslationReport, accumulate, translate_request
 
 __all__ = [
     "CONTESTS",
+    "DIALECTS",
     "IMPORT_CONTESTS",
     "MEMORY_PATH",
     "MODELS",
@@ -44,6 +55,7 @@ __all__ = [
     "Inputs",
     "build_inputs",
     "contest_names",
+    "dialect_path",
 ]
 
 Step = Callable[[], object]
@@ -57,6 +69,19 @@ MODELS = {
     "groq": "llama-3.3-70b-versatile",
     "gemini": gemini.MODEL,
 }
+# The Chat Completions dialects, each with a model of its provider's: each has a
+# row of its own, the history encoded to its body, beside the Chat Completions
+# encoder (the codec they share) in the same rounds.
+DIALECTS: dict[str, tuple[Any, str]] = {
+    "deepseek": (interlingua_deepseek, "deepseek-v4-flash"),
+    "cerebras": (interlingua_cerebras, "gpt-oss-120b"),
+    "ollama": (interlingua_ollama, "gpt-oss:20b"),
+    "openai-compatible": (interlingua_openai_compatible, "meta-llama/Llama-3.1-8B-Instruct"),
+    "openrouter": (interlingua_openrouter, "anthropic/claude-sonnet-4.5"),
+    "xai": (interlingua_xai, "grok-3-mini"),
+    "perplexity": (interlingua_perplexity, "sonar"),
+}
+MODELS.update({name: model for name, (_, model) in DIALECTS.items()})
 
 FULL_CHAT_TO_ANTHROPIC = "chat body -> anthropic body, full path"
 FULL_ANTHROPIC_TO_CHAT = "anthropic body -> chat body, full path"
@@ -101,6 +126,7 @@ CODECS: dict[str, Any] = {
     "mistral": interlingua_mistral,
     "groq": interlingua_groq,
     "gemini": interlingua_google,
+    **{name: codec for name, (codec, _) in DIALECTS.items()},
 }
 
 
@@ -202,6 +228,31 @@ def _encode_note(api: str) -> str:
     return f"interlingua: encode_request of the ChatRequest the {api} body decodes to"
 
 
+def dialect_path(name: str) -> str:
+    """The row of a Chat Completions dialect: the history to its body."""
+    return f"history -> {name} body"
+
+
+CHAT_ENCODER = "chat encoder"
+_DIALECT_NOTES = {  # why a dialect's row has no LiteLLM figure
+    "ollama": "; LiteLLM's Ollama transforms write Ollama's own /api/chat body, not /v1's",
+}
+
+
+def _dialects() -> tuple[Contest, ...]:
+    """A row per dialect; its floor is the Chat Completions encoder, its baseline."""
+    return tuple(
+        Contest(
+            dialect_path(name),
+            "messages",
+            _encoded("chat", name),
+            (CHAT_ENCODER, _encoded("chat", "chat")),
+            _encode_note("Chat Completions") + _DIALECT_NOTES.get(name, ""),
+        )
+        for name in DIALECTS
+    )
+
+
 CONTESTS: tuple[Contest, ...] = (
     Contest(FULL_CHAT_TO_ANTHROPIC, "messages", _translated("chat", "openai", "anthropic"),
             note=_TRANSLATE),
@@ -213,6 +264,7 @@ CONTESTS: tuple[Contest, ...] = (
     Contest(TO_MISTRAL, "messages", _encoded("chat", "mistral"),
             note=_encode_note("Chat Completions") + " (tool-call ids rewritten as Mistral's)"),
     Contest(TO_GROQ, "messages", _encoded("chat", "groq"), note=_encode_note("Chat Completions")),
+    *_dialects(),
     Contest(TO_GEMINI, "messages", _encoded("gemini", "gemini"), note=_encode_note("Gemini")),
     Contest(FULL_CHAT_TO_GEMINI, "messages", _translated("chat", "openai", "google"),
             note=_TRANSLATE),

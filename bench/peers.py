@@ -6,7 +6,9 @@ paths, from what a user of it holds:
 
 - LiteLLM, from OpenAI-format messages (its own history objects, and the
   parsed Chat Completions body): `map_openai_params` then `transform_request`
-  of its Anthropic, OpenAI, Mistral and Groq configs, `transform_request_body`
+  of its Anthropic, OpenAI, Mistral and Groq configs and those of the Chat
+  Completions dialects it has (DeepSeek, Cerebras, OpenAI-like servers,
+  OpenRouter, xAI, Perplexity), `transform_request_body`
   of its Gemini transformation, and its Anthropic-to-OpenAI adapter; a
   response body to its `ModelResponse` (`transform_parsed_response`,
   `convert_to_model_response_object`, the Gemini config's transformation); a
@@ -121,6 +123,7 @@ def _litellm(stack: ExitStack) -> Entries:
             _full_path(MistralConfig(), "mistral"), full + "; tool-call ids sent unchanged"
         ),
         c.TO_GROQ: Entry(_full_path(GroqChatConfig(), "groq"), full),
+        **_litellm_dialects(),
         **_litellm_gemini(),
         **_litellm_responses(),
         **_litellm_streams(),
@@ -134,17 +137,47 @@ def _chat(inputs: Inputs) -> tuple[dict[str, Any], list[Any]]:
     return {k: v for k, v in body.items() if k not in ("model", "messages")}, body["messages"]
 
 
-def _full_path(config: Any, api: str) -> Callable[[Inputs], Step]:
+def _full_path(config: Any, api: str, provider: str | None = None) -> Callable[[Inputs], Step]:
+    """`provider`: the `custom_llm_provider` its `completion` would pass along."""
+    litellm_params = {} if provider is None else {"custom_llm_provider": provider}
+
     def make(inputs: Inputs) -> Step:
         model, (params, messages) = c.MODELS[api], _chat(inputs)
 
         def step() -> object:
             optional = config.map_openai_params(dict(params), {}, model, drop_params=False)
-            return config.transform_request(model, messages, optional, {}, {})
+            return config.transform_request(model, messages, optional, dict(litellm_params), {})
 
         return step
 
     return make
+
+
+def _litellm_dialects() -> Entries:
+    """Its configs of the Chat Completions dialects it has. Its Ollama
+    transforms write Ollama's own `/api/chat` body, not the `/v1` one: no row."""
+    from litellm.llms.cerebras.chat import CerebrasConfig
+    from litellm.llms.deepseek.chat.transformation import DeepSeekChatConfig
+    from litellm.llms.openai_like.chat.transformation import OpenAILikeChatConfig
+    from litellm.llms.openrouter.chat.transformation import OpenrouterConfig
+    from litellm.llms.perplexity.chat.transformation import PerplexityChatConfig
+    from litellm.llms.xai.chat.transformation import XAIChatConfig
+
+    configs: dict[str, tuple[Any, str]] = {  # by dialect: the config, its provider name
+        "deepseek": (DeepSeekChatConfig(), "deepseek"),
+        "cerebras": (CerebrasConfig(), "cerebras"),
+        "openai-compatible": (OpenAILikeChatConfig(), "openai_like"),
+        "openrouter": (OpenrouterConfig(), "openrouter"),
+        "xai": (XAIChatConfig(), "xai"),
+        "perplexity": (PerplexityChatConfig(), "perplexity"),
+    }
+    return {
+        c.dialect_path(name): Entry(
+            _full_path(config, name, provider),
+            f"map_openai_params + transform_request (custom_llm_provider {provider})",
+        )
+        for name, (config, provider) in configs.items()
+    }
 
 
 def _litellm_gemini() -> Entries:

@@ -23,7 +23,9 @@ classes with hand-written converters).
 
 Last comes the peers' table (`bench.contests`, `bench.standings`): for a
 history of 1,000 messages (`--peer-sizes`) to each provider's body (Anthropic,
-Chat Completions, Mistral, Groq, Gemini), the gateway's full path between
+Chat Completions, Mistral, Groq, Gemini, and each Chat Completions dialect:
+DeepSeek, Cerebras, Ollama, OpenAI-compatible, OpenRouter, xAI, Perplexity,
+each beside the Chat Completions encoder too), the gateway's full path between
 bodies, each API's response body to a response object, each stream of 1,000
 chunks to its answer, the imports and the memory of a 10,000-message history
 (`--memory-size`), interlingua and each peer are timed in turn, and the table

@@ -259,7 +259,8 @@ Each cell is a median per call with its spread (±: half the interquartile range
 of the median); interlingua and each peer are timed in turn, round by round, so a round's
 samples saw the same noise. ratio is interlingua over the fastest peer of the row: the median
 of the round-by-round ratios (memory: of the medians), below 1.00x ahead; floor is
-interlingua over the work's own floor in the same rounds. A peer without a figure says why:
+interlingua over the work's own floor in the same rounds (a dialect's: the Chat Completions
+encoder it is built on). A peer without a figure says why:
 not installed, left out, failed, or no such path (it has no way through that work)."""
 
 

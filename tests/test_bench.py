@@ -60,6 +60,7 @@ OTHER_PATHS = [
     *(f"memory: typed floor from {api}" for api in APIS),
 ]
 QUICK_SIZES = [10, 40]
+DIALECT_PATHS = {contests.dialect_path(name): name for name in contests.DIALECTS}
 
 
 @pytest.fixture(scope="module")
@@ -134,11 +135,40 @@ def test_the_quick_run_prints_the_peers_table(quick_run: tuple[str, dict[str, An
     for peer in contests.PEERS:
         figures = [row for row in rows if "median" in row["peers"][peer]]
         assert bool(figures) == _installed(peer), peer
+    dialects = [row for row in rows if row["path"] in DIALECT_PATHS]
+    assert [row["path"] for row in dialects] == list(DIALECT_PATHS)
+    for row in dialects:  # each beside the Chat Completions encoder, its baseline
+        assert row["floor"]["kind"] == contests.CHAT_ENCODER, row["path"]
+        assert math.isfinite(row["floor_ratio"]), row["path"]
+        assert row["floor_ratio"] > 0, row["path"]
+        assert f"x {contests.CHAT_ENCODER}" in next(
+            line for line in table.splitlines() if line.startswith(row["path"])
+        )
     streams = [row for row in rows if row["path"].endswith("stream -> accumulated")]
     assert {row["size"] for row in streams} == {200}
     for row in streams:
         assert row["floor"]["kind"] == "json.loads"
         assert math.isfinite(row["floor_ratio"])
+
+
+@pytest.mark.parametrize("name", list(contests.DIALECTS))
+def test_each_dialect_row_encodes_the_whole_history(name: str) -> None:
+    """A dialect's timed step writes every message of the history to its body,
+    for its provider's model; its baseline, the Chat Completions encoder, too."""
+    inputs = contests.build_inputs(QUICK_SIZES[-1], 20)
+    chat = inputs.history.bodies["chat"]
+    contest = next(row for row in contests.CONTESTS if row.path == contests.dialect_path(name))
+    assert contest.floor is not None
+    assert contest.floor[0] == contests.CHAT_ENCODER
+    body = contest.ours(inputs)()
+    baseline = contest.floor[1](inputs)()
+    assert isinstance(body, dict)
+    assert isinstance(baseline, dict)
+    assert len(body["messages"]) == len(chat["messages"]) == QUICK_SIZES[-1]
+    assert [m["role"] for m in body["messages"]] == [m["role"] for m in chat["messages"]]
+    assert body["model"] == contests.DIALECTS[name][1]
+    assert len(baseline["messages"]) == len(chat["messages"])
+    assert baseline["model"] == contests.MODELS["chat"]
 
 
 def test_peers_left_out_say_so_in_their_columns() -> None:
@@ -459,6 +489,11 @@ def test_the_peers_carry_every_message(peer_outputs: Any) -> None:
         assert len(theirs["tools"]) == len(ours["tools"])
         for path in (contests.TO_CHAT, contests.TO_MISTRAL, contests.TO_GROQ):
             assert len(outputs[path]["litellm"]["messages"]) == len(chat["messages"])
+        dialects = [path for path in DIALECT_PATHS if "litellm" in outputs.get(path, {})]
+        # LiteLLM writes Ollama's own /api/chat body, not the /v1 one: no entry there.
+        assert dialects == [path for path in DIALECT_PATHS if DIALECT_PATHS[path] != "ollama"]
+        for path in dialects:
+            assert len(outputs[path]["litellm"]["messages"]) == len(chat["messages"]), path
         gemini_body = outputs[contests.FULL_CHAT_TO_GEMINI]["litellm"]
         ours_gemini = translate_request(chat, source="openai", target="google").body
         # interlingua joins a user remark to the results before it, as one turn.
