@@ -54,7 +54,7 @@ EXTRA_MODULES = {
 # in `_dialect`, its client, and only the skeleton modules where it adds to the
 # wire (package -> those).
 DIALECT_MODULES = {
-    "interlingua_cerebras": frozenset({"_parts"}),
+    "interlingua_cerebras": frozenset({"_errors", "_parts"}),
     "interlingua_deepseek": frozenset({"_rules", "_usage"}),
     "interlingua_groq": frozenset({"_errors", "_rules", "_usage"}),
     "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
