@@ -61,7 +61,7 @@ DIALECT_MODULES = {
     "interlingua_ollama": frozenset(),
     "interlingua_openai": frozenset(),
     "interlingua_openai_compatible": frozenset(),
-    "interlingua_openrouter": frozenset({"_errors", "_parts", "_usage"}),
+    "interlingua_openrouter": frozenset({"_errors", "_parts", "_settings", "_usage"}),
     "interlingua_perplexity": frozenset({"_usage"}),
     "interlingua_xai": frozenset({"_errors", "_usage"}),
 }
