@@ -280,7 +280,7 @@ def _encode_reasoning(
     if setting is not None and forms.get("reasoning_field") != "reasoning_effort":
         wire = setting.encode(config, forms, report)
         if isinstance(options.get(setting.field), dict):
-            wire.update(options.pop(setting.field))
+            wire.update(copy_json(options.pop(setting.field)))
         return {setting.field: wire}
     effort = encode_effort(config, report, "Chat Completions")
     if config.summary is not None:
