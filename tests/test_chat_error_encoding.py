@@ -2,10 +2,12 @@
 gateway: `encode_error(error)` gives the HTTP status and the error body.
 
 - every recorded error answer (the corpus and `fixtures/`) of OpenAI's Chat
-  Completions, Mistral and Groq, decoded, encoded and decoded again, is the
-  same error: class, status, type, code, message, failed generation;
+  Completions, Mistral, Groq and Cerebras, decoded, encoded and decoded
+  again, is the same error: class, status, type, code, message, failed
+  generation;
 - OpenAI and Groq write `{"error": {"message", "type", "param", "code"}}`
-  (Groq with `failed_generation`), Mistral `{"object": "error", ...}`;
+  (Groq with `failed_generation`), Mistral `{"object": "error", ...}`,
+  Cerebras the error object bare, in an answer and in a stream alike;
 - an error without a status (from a stream, or a connection that failed) is
   answered with the status its class stands for.
 """
@@ -20,13 +22,15 @@ from typing import Any
 import pytest
 
 import interlingua_anthropic
+import interlingua_cerebras
 import interlingua_groq
 import interlingua_mistral
 import interlingua_openai
-from conftest import MissingCorpus, from_corpus, provider_files
+from conftest import FIXTURES, MissingCorpus, from_corpus, provider_files
 from interlingua import (
     AuthenticationError,
     BadRequestError,
+    ErrorEvent,
     NotFoundError,
     OverloadedError,
     PermissionDeniedError,
@@ -34,6 +38,10 @@ from interlingua import (
     ProviderError,
     RateLimitError,
     ServerError,
+    StreamError,
+    StreamStart,
+    TextDelta,
+    accumulate,
 )
 from interlingua.testing import Cassette, load_cassette
 
@@ -41,6 +49,7 @@ DIALECTS: dict[str, ModuleType] = {
     "openai": interlingua_openai,
     "mistral": interlingua_mistral,
     "groq": interlingua_groq,
+    "cerebras": interlingua_cerebras,
 }
 
 
@@ -58,9 +67,11 @@ def error_answers(path: Path, provider: str) -> list[tuple[int, Any]]:
     ]
 
 
-# The corpus records no Mistral error (its fixtures do).
+# The corpus records no Mistral or Cerebras error (their fixtures do).
 ERROR_FILES = provider_files(
-    {"openai": "openai-chat", "groq": "groq", "mistral": None}, error_answers, "errors"
+    {"openai": "openai-chat", "groq": "groq", "mistral": None, "cerebras": None},
+    error_answers,
+    "errors",
 )
 
 
@@ -158,3 +169,27 @@ def test_another_providers_error_keeps_its_status_message_and_type() -> None:
         )
         in_stream = codec.decode_error(None, body)  # the same body as an in-stream chunk
         assert (type(in_stream), in_stream.message) == (OverloadedError, "Overloaded")
+
+
+def test_cerebras_writes_its_error_object_bare_in_an_answer_and_a_stream() -> None:
+    path = FIXTURES / "cerebras" / "error_wrong_api_key.json"
+    [(status, wire)] = error_answers(path, "cerebras")
+    error = interlingua_cerebras.decode_error(status, wire)
+
+    encoded_status, body = interlingua_cerebras.encode_error(error)
+
+    assert (encoded_status, body) == (status, wire)  # bare: no `error` wrapper
+    assert described(interlingua_cerebras.decode_error(encoded_status, body)) == described(error)
+    events = [
+        StreamStart(id="chatcmpl-1", model="gpt-oss-120b", provider="cerebras"),
+        TextDelta(text="Hel"),
+        ErrorEvent.from_error(error),
+    ]
+    chunks = [event.data for event in interlingua_cerebras.encode_stream(events)]
+    assert chunks[-1] == wire
+    with pytest.raises(StreamError) as caught:
+        accumulate(interlingua_cerebras.decode_stream(chunks))
+    in_stream = interlingua_cerebras.decode_error(None, wire)  # the chunk is read as the body
+    assert described(caught.value.error) == described(in_stream)
+    assert described(caught.value.error)[2:] == described(error)[2:]  # all but class, status
+    assert caught.value.partial.message.text == "Hel"

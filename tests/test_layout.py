@@ -54,14 +54,14 @@ EXTRA_MODULES = {
 # in `_dialect`, its client, and only the skeleton modules where it adds to the
 # wire (package -> those).
 DIALECT_MODULES = {
-    "interlingua_cerebras": frozenset({"_parts"}),
+    "interlingua_cerebras": frozenset({"_errors", "_parts"}),
     "interlingua_deepseek": frozenset({"_rules", "_usage"}),
     "interlingua_groq": frozenset({"_errors", "_rules", "_usage"}),
     "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
     "interlingua_ollama": frozenset(),
     "interlingua_openai": frozenset(),
     "interlingua_openai_compatible": frozenset(),
-    "interlingua_openrouter": frozenset({"_errors", "_parts", "_usage"}),
+    "interlingua_openrouter": frozenset({"_errors", "_parts", "_settings", "_usage"}),
     "interlingua_perplexity": frozenset({"_usage"}),
     "interlingua_xai": frozenset({"_errors", "_usage"}),
 }

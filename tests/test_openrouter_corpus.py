@@ -3,8 +3,10 @@ completions in the recorded corpus (`../shared/corpus/compat/openrouter`).
 
 - a request body decodes and encodes back to itself, with nothing reported,
   and what the core models (settings, tools, messages, parts) is what the
-  body says; OpenRouter's own fields (`provider`, `models`, `transforms`,
-  `preset`, `reasoning`, `usage`) are the request's options, verbatim;
+  body says; the `reasoning` object's effort, budget and switch are the
+  request's reasoning setting, and OpenRouter's own fields (`provider`,
+  `models`, `transforms`, `preset`, the rest of `reasoning`, `usage`) the
+  request's options, verbatim;
 - a response body decodes and encodes back to itself, and the text, each
   reasoning entry (text, signature, encrypted data), the tool calls, the
   finish reason and every usage count and cost are what the body says, read
@@ -72,6 +74,8 @@ FINISH_REASONS = {
 TOOL_CHOICES = {"auto": ("auto", None), "none": ("none", None), "required": ("required", None)}
 # The request fields of OpenRouter's own, which the core does not model.
 OPENROUTER_FIELDS = ("provider", "models", "transforms", "preset", "reasoning", "usage")
+# The fields of the `reasoning` object the core's reasoning setting holds.
+REASONING_SETTING = ("effort", "max_tokens", "enabled")
 # What the corpus's chunks, choices and deltas hold; anything else fails the rebuild.
 CHUNK_FIELDS = frozenset({"id", "provider", "model", "object", "created", "choices", "usage"})
 CHUNK_FIELDS |= {"system_fingerprint", "service_tier"}
@@ -264,6 +268,9 @@ def request_facts(request: ChatRequest) -> dict[str, Any]:
         "response_format": None if form is None else (form.type, form.name, form.json_schema),
         "tools": [(tool.name, tool.description, tool.parameters) for tool in request.tools],
         "tool_choice": None if choice is None else (choice.mode, choice.name),
+        "reasoning": None
+        if (config := request.reasoning) is None
+        else (config.enabled, config.effort, config.budget_tokens),
         "openrouter": {key: options[key] for key in OPENROUTER_FIELDS if key in options},
         "messages": [message_facts(message) for message in request.messages],
     }
@@ -305,9 +312,30 @@ def wire_request_facts(body: dict[str, Any]) -> dict[str, Any]:
         else (form["type"], schema.get("name"), schema.get("schema")),
         "tools": [(f["name"], f.get("description"), f.get("parameters")) for f in functions],
         "tool_choice": choice,
-        "openrouter": {key: body[key] for key in OPENROUTER_FIELDS if key in body},
+        "reasoning": wire_reasoning_setting(body.get("reasoning")),
+        "openrouter": wire_openrouter_fields(body),
         "messages": [wire_message_facts(message) for message in body["messages"]],
     }
+
+
+def wire_openrouter_fields(body: dict[str, Any]) -> dict[str, Any]:
+    """OpenRouter's own fields of a body: the `reasoning` object without what
+    the core's reasoning setting holds."""
+    fields = {key: body[key] for key in OPENROUTER_FIELDS if key in body}
+    reasoning = fields.pop("reasoning", None) or {}
+    if rest := {k: v for k, v in reasoning.items() if k not in REASONING_SETTING}:
+        fields["reasoning"] = rest
+    return fields
+
+
+def wire_reasoning_setting(wire: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    """Whether reasoning is on, its effort and its token budget, as OpenRouter's
+    docs read the `reasoning` object: `enabled` defaults to on, but for the
+    effort "none"."""
+    if wire is None:
+        return None
+    effort = wire.get("effort")
+    return (wire.get("enabled", effort != "none"), effort, wire.get("max_tokens"))
 
 
 def wire_message_facts(message: dict[str, Any]) -> tuple[Any, ...]:

@@ -8,18 +8,37 @@ of its content (`"raw"`, GLM and Qwen), both a `ReasoningPart` of provider
 `user` field, no `refusal` or `annotations` in a message, no `logprobs` in a
 choice, no audio or document parts, and the usage of a stream on the chunk
 that finishes it. `reasoning_effort` (`"none"` turns GLM's
-reasoning off) is the request's reasoning effort, sent as it came.
+reasoning off) is the request's reasoning effort, sent as it came. Its error
+bodies are the error object bare, and are written back so (`_errors`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from interlingua import ProviderError
+from interlingua_cerebras._errors import encode_error, is_error
 from interlingua_cerebras._parts import CerebrasPartEncoder
 from interlingua_cerebras._wire import PROVIDER
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 
-__all__ = ["CEREBRAS", "CODEC"]
+__all__ = ["CEREBRAS", "CODEC", "CerebrasDialect"]
 
-CEREBRAS = ChatCompletionsDialect(
+
+@dataclass(frozen=True, eq=False)
+class CerebrasDialect(ChatCompletionsDialect):
+    """Chat Completions as Cerebras speaks it; see the module doc."""
+
+    def is_error(self, chunk: Mapping[str, Any]) -> bool:
+        return is_error(chunk) or super().is_error(chunk)
+
+    def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
+        return encode_error(error)
+
+
+CEREBRAS = CerebrasDialect(
     provider=PROVIDER,
     reasoning_field="reasoning",
     think_tags=True,

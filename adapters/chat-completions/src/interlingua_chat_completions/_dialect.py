@@ -89,6 +89,9 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   `reasoning_details` entries), and `reasoning_stream()` the same for a
   stream's deltas (None: the `reasoning_field`'s text pieces), and
   `reasoning_piece(data, text, signature)` a streamed piece going out.
+- `reasoning_setting()`: the request's reasoning setting in a body field of
+  the dialect's own (OpenRouter's `reasoning` object, `_settings` of its
+  package); None: `reasoning_effort`.
 """
 
 from __future__ import annotations
@@ -97,7 +100,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from interlingua import ChatRequest, FinishReason, ProviderError, ReasoningPart, TranslationReport
+from interlingua import (
+    ChatRequest,
+    FinishReason,
+    ProviderError,
+    ReasoningConfig,
+    ReasoningPart,
+    TranslationReport,
+)
 from interlingua.codec import ProviderData, WireReader, fitted_tool_call_id
 from interlingua_chat_completions._errors import decode_error, encode_error
 from interlingua_chat_completions._finish import FINISH_REASONS
@@ -108,12 +118,13 @@ from interlingua_chat_completions._rules import (
     TOOL_CALL_ID_MAX_LENGTH,
 )
 from interlingua_chat_completions._usage import CHAT_USAGE, UsageShape
+from interlingua_chat_completions._wire import RequestForms
 
 if TYPE_CHECKING:
     from interlingua import StreamEvent
     from interlingua_chat_completions._parts import PartDecoder, PartEncoder
 
-__all__ = ["ChatCompletionsDialect", "ReasoningStream"]
+__all__ = ["ChatCompletionsDialect", "ReasoningSetting", "ReasoningStream"]
 
 
 class ReasoningStream(Protocol):
@@ -123,6 +134,26 @@ class ReasoningStream(Protocol):
 
     def feed(self, delta: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         """The events of one delta's reasoning."""
+        ...
+
+
+class ReasoningSetting(Protocol):
+    """A dialect's own body field for the request's reasoning setting (its
+    `ReasoningConfig`), read and written in `reasoning_effort`'s place."""
+
+    field: str  # the body field
+
+    def decode(
+        self, wire: Mapping[str, Any], options: dict[str, Any], forms: RequestForms
+    ) -> ReasoningConfig | None:
+        """The config `wire` (the field's object) says; what the core cannot hold
+        goes to `options[field]`, the form it was written in to `forms`."""
+        ...
+
+    def encode(
+        self, config: ReasoningConfig, forms: Mapping[str, Any], report: TranslationReport
+    ) -> dict[str, Any]:
+        """The field's object for `config`, in `forms`; what it cannot say is reported."""
         ...
 
 
@@ -205,6 +236,11 @@ class ChatCompletionsDialect:
     def reasoning_stream(self) -> ReasoningStream | None:
         """A reader of one choice's streamed reasoning; None: the `reasoning_field`'s
         text pieces."""
+        return None
+
+    def reasoning_setting(self) -> ReasoningSetting | None:
+        """The request's reasoning setting in a field of the server's own; None:
+        `reasoning_effort`."""
         return None
 
     def fit_call_id(self, tool_call_id: str, path: str, report: TranslationReport) -> str:

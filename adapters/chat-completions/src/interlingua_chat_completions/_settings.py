@@ -9,6 +9,7 @@ settings); the rest is Chat Completions'.
     temperature, top_p, seed (the dialect's name)   temperature, top_p, seed
     stop (a string or a list)                   stop (a lone string is kept as one)
     reasoning_effort                            ReasoningConfig(effort=...)
+      or the dialect's `reasoning_setting()`    (OpenRouter's `reasoning` object)
     response_format text / json_object          ResponseFormat(type=...)
                     json_schema                 ResponseFormat(json_schema=...)
     tool_choice auto / none / required (any)    ToolChoice auto / none / required
@@ -20,16 +21,13 @@ settings); the rest is Chat Completions'.
 
 Every other field, and any value the core cannot hold exactly (a null, an
 `allowed_tools` choice, a schema without a name), stays in
-`provider_options[<provider>]` verbatim. The forms of three fields the core
-does model are kept in the request's `provider_data[<provider>]["forms"]`
-(`_wire.RequestForms`), used when it goes back to that provider and no loss
-anywhere else: `max_tokens_field` and `user_field` (which of two names was
-used), `stop: "string"` (a lone string), and `stream: False` (an explicit false).
+`provider_options[<provider>]` verbatim. The forms the modelled fields came in
+(`_wire.RequestForms`: which of two names, a lone stop string, an explicit
+`stream: false`) are kept for that provider alone, and no loss elsewhere.
 
 What the wire cannot hold is reported: a token budget or an off switch for
 reasoning, the schema fields of a plain format, stop sequences past the
-dialect's limit, tool settings without tools (`_rules`), other providers'
-options.
+dialect's limit, tool settings without tools (`_rules`), other providers' options.
 """
 
 from __future__ import annotations
@@ -46,8 +44,9 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import WireReader, copy_json, effort_for_budget, kept
-from interlingua_chat_completions._dialect import ChatCompletionsDialect
+from interlingua_chat_completions._dialect import ChatCompletionsDialect, ReasoningSetting
 from interlingua_chat_completions._rules import fit_stop, schema_name, tool_settings
+from interlingua_chat_completions._tools import encode_tool_choice, named_function
 from interlingua_chat_completions._wire import RequestForms
 
 __all__ = [
@@ -86,10 +85,10 @@ _CHOICE_MODES = ("auto", "none", "required")
 
 
 def modelled(dialect: ChatCompletionsDialect) -> frozenset[str]:
-    """The body fields the core models for `dialect` (its seed's name)."""
-    if dialect.seed_field == "seed":
-        return MODELLED
-    return (MODELLED - {"seed"}) | {dialect.seed_field}
+    """The body fields the core models for `dialect` (its seed's, its reasoning's)."""
+    setting = dialect.reasoning_setting()
+    own = {dialect.seed_field} | (set() if setting is None else {setting.field})
+    return MODELLED if own == {"seed"} else (MODELLED - {"seed"}) | own
 
 
 _SCHEMA_FIELDS = frozenset({"name", "schema", "description", "strict"})
@@ -249,15 +248,12 @@ def encode_settings(
     required = forms.get("tool_choice", dialect.required_tool_choice[0])
 
     def encode_choice(choice: ToolChoice) -> Any:
-        return required if choice.mode == "required" else _encode_tool_choice(choice)
+        return required if choice.mode == "required" else encode_tool_choice(choice)
 
     body = encode_tool_settings(request, report, encode_choice, has_tools=has_tools)
     _encode_sampling(body, request, forms, dialect, report)
-    if (config := request.reasoning) is not None:
-        if (effort := encode_effort(config, report, "Chat Completions")) is not None:
-            body["reasoning_effort"] = effort
-        if config.summary is not None:
-            report.dropped("reasoning.summary", "Chat Completions returns no reasoning")
+    if request.reasoning is not None:
+        body.update(_encode_reasoning(request.reasoning, options, forms, dialect, report))
     if request.response_format is not None:
         kind, schema = encode_format(request.response_format, report)
         body["response_format"] = (
@@ -270,6 +266,26 @@ def encode_settings(
     user_field = forms.get("user_field", dialect.user_field)
     encode_context(options, request, user_field=user_field, report=report)
     return body
+
+
+def _encode_reasoning(
+    config: ReasoningConfig,
+    options: dict[str, Any],
+    forms: Mapping[str, Any],
+    dialect: ChatCompletionsDialect,
+    report: TranslationReport,
+) -> dict[str, Any]:
+    """The dialect's reasoning setting (`options`' own laid over), else `reasoning_effort`."""
+    setting = dialect.reasoning_setting()
+    if setting is not None and forms.get("reasoning_field") != "reasoning_effort":
+        wire = setting.encode(config, forms, report)
+        if isinstance(options.get(setting.field), dict):
+            wire.update(copy_json(options.pop(setting.field)))
+        return {setting.field: wire}
+    effort = encode_effort(config, report, "Chat Completions")
+    if config.summary is not None:
+        report.dropped("reasoning.summary", "Chat Completions returns no reasoning")
+    return {} if effort is None else {"reasoning_effort": effort}
 
 
 def _encode_sampling(
@@ -297,22 +313,6 @@ def _encode_sampling(
         body["stop"] = sent[0] if lone else list(sent)
 
 
-def _encode_tool_choice(choice: ToolChoice) -> Any:
-    if choice.mode == "tool":
-        return {"type": "function", "function": {"name": choice.name}}
-    return choice.mode
-
-
-def _named_function(wire: Any) -> str | None:
-    """The name in `{"type": "function", "function": {"name": ...}}`, if that is all there is."""
-    match wire:
-        case {"type": "function", "function": {"name": str(name)} as function} if (
-            len(wire) == 2 and len(function) == 1
-        ):
-            return name
-    return None
-
-
 def decode_settings(
     body: Mapping[str, Any],
     options: dict[str, Any],
@@ -322,7 +322,7 @@ def decode_settings(
     """The `ChatRequest` fields the settings give; what they cannot hold goes to
     `options`, the forms they were written in to `forms`."""
     settings = _ChatSettings(body, options, WireReader(dialect.provider), forms)
-    tool_choice = settings.tool_choice(_named_function, dialect.required_tool_choice)
+    tool_choice = settings.tool_choice(named_function, dialect.required_tool_choice)
     if settings.required_form is not None:
         forms["tool_choice"] = settings.required_form
     names = () if dialect.user_field is None else tuple(dict.fromkeys((dialect.user_field, "user")))
@@ -338,7 +338,7 @@ def decode_settings(
         "top_p": settings.number("top_p"),
         "stop": settings.stop(),
         "seed": settings.scalar(dialect.seed_field, int),
-        "reasoning": settings.reasoning(),
+        "reasoning": settings.reasoning(dialect.reasoning_setting()),
         "response_format": settings.response_format(),
         "stream": settings.stream(),
     }
@@ -391,8 +391,17 @@ class _ChatSettings(SettingsReader):
             self.forms["stream"] = False
         return bool(value)
 
-    def reasoning(self) -> ReasoningConfig | None:
+    def reasoning(self, setting: ReasoningSetting | None) -> ReasoningConfig | None:
+        """From `reasoning_effort` or the dialect's own setting (both: kept as sent)."""
+        if setting is not None and setting.field in self.body:
+            if "reasoning_effort" in self.body:
+                self.options.update({k: self.body[k] for k in ("reasoning_effort", setting.field)})
+                return None
+            wire = self.object(setting.field)
+            return None if wire is None else setting.decode(wire, self.options, self.forms)
         effort = self.scalar("reasoning_effort", str)
+        if effort is not None and setting is not None:
+            self.forms["reasoning_field"] = "reasoning_effort"
         return None if effort is None else decode_effort(effort)
 
     def response_format(self) -> ResponseFormat | None:

@@ -26,7 +26,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
-from interlingua import Message, ToolArgumentsError, ToolCallPart, ToolResultPart, ToolSpec
+from interlingua import (
+    Message,
+    ToolArgumentsError,
+    ToolCallPart,
+    ToolChoice,
+    ToolResultPart,
+    ToolSpec,
+)
 from interlingua.codec import (
     ProviderEntry,
     WireReader,
@@ -52,9 +59,11 @@ __all__ = [
     "decode_tool_message",
     "decode_tools",
     "encode_tool_call",
+    "encode_tool_choice",
     "encode_tools",
     "function_fields",
     "merge_recorded",
+    "named_function",
     "read_function_tools",
 ]
 
@@ -325,3 +334,23 @@ def decode_tool_message(
     fields = None if wire.keys() <= modelled else other_fields(wire, modelled)
     data = keep(provider, fields=fields)
     return Message(role="tool", parts=(result,), provider_data=data)
+
+
+# --- tool choice ---
+
+
+def encode_tool_choice(choice: ToolChoice) -> Any:
+    """A choice other than "required" (whose word is the dialect's), as the wire writes it."""
+    if choice.mode == "tool":
+        return {"type": "function", "function": {"name": choice.name}}
+    return choice.mode
+
+
+def named_function(wire: Any) -> str | None:
+    """The name in `{"type": "function", "function": {"name": ...}}`, if that is all there is."""
+    match wire:
+        case {"type": "function", "function": {"name": str(name)} as function} if (
+            len(wire) == 2 and len(function) == 1
+        ):
+            return name
+    return None

@@ -171,6 +171,11 @@ class RequestForms(TypedDict, total=False):
     """The word the body used for "call a tool", when not the dialect's first."""
     user_field: str
     """The name the end user's id came in (`user`), when not the dialect's."""
+    reasoning_field: Literal["reasoning_effort"]
+    """The effort came as `reasoning_effort` where the dialect has a reasoning
+    setting of its own (`ChatCompletionsDialect.reasoning_setting`)."""
+    reasoning_enabled: Literal[True]
+    """That setting said `enabled` where its effort or budget already did."""
 
 
 class ChoiceShape(TypedDict, total=False):

@@ -9,10 +9,12 @@ too (`_errors`); and, as data, the `refusal: null` and `reasoning: null`
 every answer's message has, and tool-call ids of the upstream's own length
 (Gemini's run past OpenAI's 40 characters).
 
+Its `reasoning` request object (`effort` or `max_tokens`, `enabled`) is the
+request's `ReasoningConfig`, written back in the form it came (`_settings`).
 Its own request fields (`provider` routing, `models` fallbacks, `transforms`,
-`preset`, `reasoning` options, `usage`, `plugins`) are the request's
-`provider_options["openrouter"]`, sent back to OpenRouter exactly and left out
-(reported) for any other provider; the answer's `provider` (who served it)
+`preset`, the `reasoning` object's `exclude`, `usage`, `plugins`) are the
+request's `provider_options["openrouter"]`, sent back to OpenRouter exactly
+and left out (reported) for any other provider; the answer's `provider` (who served it)
 and each choice's `native_finish_reason` are kept verbatim.
 """
 
@@ -34,6 +36,7 @@ from interlingua_openrouter._parts import (
     encode_piece,
     encode_reasoning,
 )
+from interlingua_openrouter._settings import REASONING, ReasoningObject
 from interlingua_openrouter._usage import OPENROUTER_USAGE
 from interlingua_openrouter._wire import PROVIDER
 
@@ -68,6 +71,9 @@ class OpenRouterDialect(ChatCompletionsDialect):
         self, data: ProviderData | None, text: str, signature: str | None
     ) -> dict[str, Any] | None:
         return encode_piece(data, text, signature, self.provider)
+
+    def reasoning_setting(self) -> ReasoningObject:
+        return REASONING
 
     def reasoning_stream(self) -> DetailsStream:
         return DetailsStream(self.provider, REASONING_INDEX)
