@@ -99,7 +99,7 @@ class GoogleStreamDecoder:
         self._said: ProviderData = {}
         self._changed = False  # since the provider data last said: fields, echo, content
         self._last: WireDict | None = None  # the last chunk's usageMetadata (a copy)
-        self._usage = TokenUsage()  # its reading
+        self._usage = UsageEvent(usage=TokenUsage())  # its reading (a value: said again)
 
     def feed(self, raw: Any) -> list[StreamEvent]:
         """The stream events for one chunk."""
@@ -133,7 +133,7 @@ class GoogleStreamDecoder:
         usage = chunk.get(USAGE)
         usage = usage if isinstance(usage, dict) else None
         if usage is not None:
-            events.append(UsageEvent(usage=self._read_usage(usage, path)))
+            events.append(self._read_usage(usage, path))
         if self._changed or usage != self._last:
             events += self._data(usage)
         self._changed, self._last = False, None if usage is None else dict(usage)
@@ -141,11 +141,11 @@ class GoogleStreamDecoder:
             events += self._finish(reason, chunk, candidates)
         return events
 
-    def _read_usage(self, usage: WireDict, path: str) -> TokenUsage:
+    def _read_usage(self, usage: WireDict, path: str) -> UsageEvent:
         """The usage so far: read again only when it changed (Gemini repeats
         the same counts on every chunk until the last)."""
         if usage != self._last:
-            self._usage = decode_usage(usage, f"{path}.{USAGE}")
+            self._usage = UsageEvent(usage=decode_usage(usage, f"{path}.{USAGE}"))
         return self._usage
 
     def finish(self) -> list[StreamEvent]:
