@@ -21,6 +21,12 @@ items of one JSON array: both are the same payloads here).
       chunk's, the counts left out       fields and forms so far
     {"error": {...}}                     ErrorEvent, typed by `decode_error`
 
+Most chunks are one text (or thought) part and the same `usageMetadata` as
+the chunk before: such a part becomes its delta directly (what `decode_part`
+would read, without building the part), the usage is read again only when
+it changed, and the provider data is built again only when something it
+holds changed (a `ResponseDataEvent` says only a change in any case).
+
 Invariant: `accumulate(decode_stream(chunks))` equals `decode_response` of
 the response the chunks describe: the last chunk's fields over the
 earlier's, the first candidate's fields likewise, and its parts in order,
@@ -47,11 +53,12 @@ from interlingua import (
     StreamStart,
     TextDelta,
     TextPart,
+    TokenUsage,
     ToolCallPart,
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import ProviderData, WireReader, decode_events, kept, other_fields
+from interlingua.codec import ProviderData, WireReader, decode_events, kept
 from interlingua_google._errors import decode_error
 from interlingua_google._finish import decode_finish_reason
 from interlingua_google._parts import CallIds, decode_part
@@ -63,6 +70,7 @@ __all__ = ["GoogleStreamDecoder", "decode_stream"]
 _SIGNATURE = "thoughtSignature"
 _MODELED = frozenset({"candidates", USAGE, "modelVersion", "responseId"})
 _CANDIDATE = frozenset({"content", "finishReason"})
+_CONTENT = ("role", "parts")  # the content's fields whose absence is a form
 
 _reader = WireReader(PROVIDER)
 
@@ -89,6 +97,9 @@ class GoogleStreamDecoder:
         self._candidate: WireDict = {}
         self._fields: WireDict = {}
         self._said: ProviderData = {}
+        self._changed = False  # since the provider data last said: fields, echo, content
+        self._last: WireDict | None = None  # the last chunk's usageMetadata (a copy)
+        self._usage = UsageEvent(usage=TokenUsage())  # its reading (a value: said again)
 
     def feed(self, raw: Any) -> list[StreamEvent]:
         """The stream events for one chunk."""
@@ -111,17 +122,31 @@ class GoogleStreamDecoder:
         candidates = _reader.field(chunk, "candidates", path, list, None)
         reason = None
         if candidates:
+            self._changed |= not self._candidates
             self._candidates = True
-            candidate = _reader.object(candidates[0], f"{path}.candidates[0]")
-            events += self._candidate_parts(candidate, f"{path}.candidates[0]")
-            reason = _reader.field(candidate, "finishReason", f"{path}.candidates[0]", str, None)
-            self._candidate.update(other_fields(candidate, _CANDIDATE))
-        self._fields.update(other_fields(chunk, _MODELED))
+            where = f"{path}.candidates[0]"
+            candidate = _reader.object(candidates[0], where)
+            events += self._candidate_parts(candidate, where)
+            reason = _reader.field(candidate, "finishReason", where, str, None)
+            self._changed |= _merged(self._candidate, candidate, _CANDIDATE)
+        self._changed |= _merged(self._fields, chunk, _MODELED)
         usage = chunk.get(USAGE)
-        if isinstance(usage, dict):
-            events.append(UsageEvent(usage=decode_usage(usage, f"{path}.{USAGE}")))
-        events += self._data(usage if isinstance(usage, dict) else None)
-        return [*events, *self._finish(reason, chunk, candidates)]
+        usage = usage if isinstance(usage, dict) else None
+        if usage is not None:
+            events.append(self._read_usage(usage, path))
+        if self._changed or usage != self._last:
+            events += self._data(usage)
+        self._changed, self._last = False, None if usage is None else dict(usage)
+        if reason is not None or "promptFeedback" in chunk:
+            events += self._finish(reason, chunk, candidates)
+        return events
+
+    def _read_usage(self, usage: WireDict, path: str) -> UsageEvent:
+        """The usage so far: read again only when it changed (Gemini repeats
+        the same counts on every chunk until the last)."""
+        if usage != self._last:
+            self._usage = UsageEvent(usage=decode_usage(usage, f"{path}.{USAGE}"))
+        return self._usage
 
     def finish(self) -> list[StreamEvent]:
         return []
@@ -151,7 +176,7 @@ class GoogleStreamDecoder:
         if self._candidates and not self._content:
             absent.append("content")
         elif self._candidates:
-            absent += [f"content.{key}" for key in ("role", "parts") if key not in self._content]
+            absent += [f"content.{key}" for key in _CONTENT if key not in self._content]
         entry: Any = {"forms": {"absent": absent}}
         if fields:
             entry["fields"] = fields
@@ -166,22 +191,33 @@ class GoogleStreamDecoder:
         content = _reader.field(candidate, "content", path, dict, None)
         if content is None:
             return []
-        self._content.update(("content", *(key for key in ("role", "parts") if key in content)))
+        if len(self._content) <= len(_CONTENT):  # "content" and its fields not all seen
+            seen = {"content", *(key for key in _CONTENT if key in content)}
+            self._changed |= not seen <= self._content
+            self._content |= seen
         events: list[StreamEvent] = []
         raw_parts = _reader.field(content, "parts", f"{path}.content", list, None) or []
         for k, raw in enumerate(raw_parts):
-            events += self._part(raw, f"{path}.content.parts[{k}]")
+            if (kind := _plain(raw)) is not None:  # most chunks' only part: a delta
+                events.append(_delta(kind, self._place(kind), raw["text"]))
+            else:
+                events += self._part(raw, f"{path}.content.parts[{k}]")
         return events
 
-    def _part(self, raw: Any, path: str) -> list[StreamEvent]:
-        where = f"candidates[0].content.parts[{self._parts}]"
-        part = decode_part(raw, path, role="model", ids=_Placed(self._ids, where))
-        kind = part.type
+    def _place(self, kind: str) -> int:
+        """The index of a part of `kind` that comes next: the open part's when
+        it joins it (text after text, a thought after a thought), else a new one's."""
         joined = kind in ("text", "reasoning") and self._open == kind
         index = self._parts - 1 if joined else self._parts
         if not joined:
             self._parts += 1
         self._open = kind
+        return index
+
+    def _part(self, raw: Any, path: str) -> list[StreamEvent]:
+        where = f"candidates[0].content.parts[{self._parts}]"
+        part = decode_part(raw, path, role="model", ids=_Placed(self._ids, where))
+        index = self._place(part.type)
         match part:
             case TextPart():
                 events: list[StreamEvent] = [TextDelta(index=index, text=part.text)]
@@ -215,6 +251,32 @@ class GoogleStreamDecoder:
             case _:
                 self._open = None
                 return [PartEvent(index=index, part=part)]
+
+
+def _plain(raw: Any) -> str | None:
+    """The kind of a part that is text alone (`"text"`) or a thought's text
+    alone (`"reasoning"`), read here as `decode_part` reads it; None for any other."""
+    if type(raw) is not dict or type(raw.get("text")) is not str:
+        return None
+    if len(raw) == 1:
+        return "text"
+    return "reasoning" if len(raw) == 2 and raw.get("thought") is True else None
+
+
+def _delta(kind: str, index: int, text: str) -> StreamEvent:
+    if kind == "text":
+        return TextDelta(index=index, text=text)
+    return ReasoningDelta(index=index, text=text, provider=PROVIDER)
+
+
+def _merged(kept_so_far: WireDict, wire: WireDict, modeled: frozenset[str]) -> bool:
+    """`wire`'s fields outside `modeled` laid over those kept so far; whether any changed."""
+    changed = False
+    for key, value in wire.items():
+        if key not in modeled and (key not in kept_so_far or kept_so_far[key] != value):
+            kept_so_far[key] = value
+            changed = True
+    return changed
 
 
 class _Placed(CallIds):
