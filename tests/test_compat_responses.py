@@ -39,6 +39,7 @@ from conftest import (
 from interlingua import (
     BadRequestError,
     ChatResponse,
+    ReasoningDelta,
     ReasoningPart,
     TranslationReport,
     accumulate,
@@ -117,6 +118,12 @@ def test_every_stream_accumulates_to_its_completed_response(path: Path | Missing
         assert facts(response)["text"] == "".join(
             p["delta"] for p in payloads if p["type"] == "response.output_text.delta"
         )
+        streamed = [
+            event.text
+            for event in codec.decode_stream(payloads)
+            if isinstance(event, ReasoningDelta) and event.text
+        ]
+        assert streamed == reasoning_deltas(payloads)
         if from_corpus(path).name in FRESH_REASONING_IDS:
             assert response != codec.decode_response(completed)
         else:
@@ -172,11 +179,19 @@ def test_the_corpus_holds_every_kind_of_responses_call_on_both_servers() -> None
     assert any(map(is_stream, found))
     assert any(map(is_answer, found))
     assert any(map(is_failure, found))
+    # Some answers hold a chain of thought and no summary: the part's text is the content.
     assert any(
-        raw
+        raw_reasoning(item) and not texts(item["summary"], "summary_text")
         for call in found
         if is_answer(call)
-        for _, raw in wire_facts(call.response.json)["reasoning"]
+        for item in call.response.json["output"]
+        if item["type"] == "reasoning"
+    )
+    assert any(
+        p["type"] == "response.reasoning_text.delta"
+        for call in found
+        if is_stream(call)
+        for p in call.response.stream_payloads()
     )
 
 
@@ -184,29 +199,31 @@ def test_the_corpus_holds_every_kind_of_responses_call_on_both_servers() -> None
 
 
 def all_facts(response: ChatResponse) -> dict[str, Any]:
-    """`facts` with each reasoning item's summary (the part's text) and the raw
-    chain of thought beside it (`reasoning_text` content, kept on the part)."""
-    reasoning = [
-        (p.text, raw_reasoning(p.provider_data.get(codec.PROVIDER, {}).get("fields", {})))
-        for p in response.message.parts
-        if isinstance(p, ReasoningPart)
-    ]
+    """`facts` with each reasoning part's text."""
+    reasoning = [p.text for p in response.message.parts if isinstance(p, ReasoningPart)]
     return {**facts(response), "reasoning": reasoning}
 
 
 def wire_facts(body: dict[str, Any]) -> dict[str, Any]:
+    """Each reasoning item's text: its summary, or where that gives none the raw
+    chain of thought (`reasoning_text` content), entries joined by a blank line."""
     reasoning = [
-        (
-            "".join(entry["text"] for entry in item["summary"] if entry["type"] == "summary_text"),
-            raw_reasoning(item),
-        )
+        "\n\n".join(texts(item["summary"], "summary_text") or raw_reasoning(item))
         for item in body["output"]
         if item["type"] == "reasoning"
     ]
     return {**responses_facts(body), "reasoning": reasoning}
 
 
+def texts(entries: list[dict[str, Any]], kind: str) -> list[str]:
+    return [entry["text"] for entry in entries if entry["type"] == kind]
+
+
 def raw_reasoning(item: dict[str, Any]) -> list[str]:
-    return [
-        entry["text"] for entry in item.get("content") or [] if entry["type"] == "reasoning_text"
-    ]
+    return texts(item.get("content") or [], "reasoning_text")
+
+
+def reasoning_deltas(payloads: list[dict[str, Any]]) -> list[str]:
+    """The streamed chain of thought and summary, one delta as the wire gives each."""
+    kinds = {"response.reasoning_text.delta", "response.reasoning_summary_text.delta"}
+    return [p["delta"] for p in payloads if p["type"] in kinds and p["delta"]]

@@ -47,8 +47,9 @@ EXTRA_MODULES = {
     "interlingua_chat_completions": frozenset(
         {"_dialect", "_codec", "_think", "_stream_calls", "_stream_encoder"}
     ),
-    # The stream encoder, apart as above, and the output items it writes.
-    "interlingua_openai.responses": frozenset({"_stream_encoder", "_stream_items"}),
+    # The stream encoder, apart as above, and the output items it writes; reasoning items,
+    # whose text is their summary or their `reasoning_text` content.
+    "interlingua_openai.responses": frozenset({"_stream_encoder", "_stream_items", "_reasoning"}),
 }
 # A Chat Completions server's package: its name in `_wire`, its dialect and codec
 # in `_dialect`, its client, and only the skeleton modules where it adds to the

@@ -4,7 +4,7 @@
     message (assistant): output_text, refusal   TextPart, RefusalPart (the item in `echo.item`)
     message (user, system): input_text,         TextPart, FilePart (the message: `_request`)
       input_image, input_file
-    reasoning                                   ReasoningPart (`encrypted_content`: its signature)
+    reasoning                                   ReasoningPart (`_reasoning`)
     function_call, custom_tool_call             ToolCallPart
     any other item                              OpaquePart (back to this API only)
 
@@ -47,6 +47,7 @@ from interlingua_chat_completions._parts import (
     with_fields,
 )
 from interlingua_chat_completions._rules import OPENAI_FILE_STORE, guess_media_type, takes_file
+from interlingua_openai.responses._reasoning import decode_reasoning, encode_reasoning
 from interlingua_openai.responses._rules import (
     ASSISTANT_CONTENT,
     FILE_FIELDS,
@@ -71,11 +72,6 @@ _FILE_KEYS = {
     "input_file": frozenset({"type", "file_data", "file_id", "file_url", "filename", "detail"}),
 }
 _FileValues = tuple[dict[str, Any], FileForms]
-
-
-def summary_of(text: str) -> list[dict[str, Any]]:
-    """The reasoning summary a part's text stands for."""
-    return [{"type": "summary_text", "text": text}] if text else []
 
 
 def default_file_type(media_type: str) -> str:
@@ -171,27 +167,7 @@ class PartDecoder:
         return TextPart(text=text, provider_data=data)
 
     def reasoning(self, item: Mapping[str, Any], path: str) -> ReasoningPart:
-        summary = self.read.field(item, "summary", path, list)
-        texts = [
-            entry["text"]
-            for entry in summary
-            if isinstance(entry, dict)
-            and entry.get("type") == "summary_text"
-            and isinstance(entry.get("text"), str)
-        ]
-        text = "\n\n".join(texts)
-        encrypted = item.get("encrypted_content")
-        fields = other_fields(item, ("type", "summary", "encrypted_content"))
-        if "encrypted_content" in item and not isinstance(encrypted, str):
-            fields["encrypted_content"] = encrypted  # null, kept as sent
-        if summary != summary_of(text):
-            fields["summary"] = summary
-        return ReasoningPart(
-            text=text,
-            signature=encrypted if isinstance(encrypted, str) else None,
-            provider=PROVIDER,
-            provider_data=keep(PROVIDER, fields=fields),
-        )
+        return decode_reasoning(self.read, item, path)
 
     def tool_call(self, item: Mapping[str, Any], path: str) -> ToolCallPart:
         kind = item.get("type", "function_call")
@@ -388,12 +364,7 @@ class PartEncoder:
         return None
 
     def reasoning(self, part: ReasoningPart) -> dict[str, Any]:
-        # The fields kept give the summary when the text does not.
-        fields = copy_json(kept(part, PROVIDER).get("fields", {}))
-        item: dict[str, Any] = {"type": "reasoning", "summary": summary_of(part.text), **fields}
-        if part.signature is not None:
-            item["encrypted_content"] = part.signature
-        return item
+        return encode_reasoning(part)
 
     def tool_call(self, part: ToolCallPart, id_path: str) -> dict[str, Any]:
         entry = kept(part, PROVIDER)

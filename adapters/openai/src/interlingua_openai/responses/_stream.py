@@ -59,10 +59,12 @@ from interlingua.codec import WireReader, decode_events, keep, other_fields
 from interlingua_openai.responses._errors import decode_error
 from interlingua_openai.responses._finish import decode_finish
 from interlingua_openai.responses._parts import PartDecoder
+from interlingua_openai.responses._reasoning import JOINER
 from interlingua_openai.responses._response import kept_response
 from interlingua_openai.responses._wire import (
     PROVIDER,
     OutputTextEcho,
+    ReasoningForms,
     ResponseEcho,
     ToolCallForms,
 )
@@ -121,7 +123,7 @@ class ResponsesStreamDecoder:
                 return self.arguments_delta(event, path)
             case "response.reasoning_summary_part.added":
                 return self.summary_added(event, path)
-            case "response.reasoning_summary_text.delta":
+            case "response.reasoning_summary_text.delta" | "response.reasoning_text.delta":
                 return self.summary_delta(event, path)
             case "response.output_item.done":
                 return self.item_done(event, path)
@@ -193,6 +195,8 @@ class ResponsesStreamDecoder:
         where = f"{path}.part"
         opened: StreamEvent
         match part.get("type"):
+            case "reasoning_text":
+                return self.reasoning_text_added(event, path)
             case "refusal":
                 text = self.read.field(part, "refusal", where, str, None) or ""
                 opened = RefusalDelta(index=slot, text=text)
@@ -228,8 +232,18 @@ class ResponsesStreamDecoder:
         if self.read.field(event, "summary_index", path, int) == 0:
             return []
         # Summary parts are joined by a blank line, as `decode_response` joins them.
-        self.grow(slot, "\n\n")
-        return [ReasoningDelta(index=slot, text="\n\n", provider=PROVIDER)]
+        self.grow(slot, JOINER)
+        return [ReasoningDelta(index=slot, text=JOINER, provider=PROVIDER)]
+
+    def reasoning_text_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
+        """A `reasoning_text` entry (the chain of thought, no summary): joined as summary parts."""
+        slot = self.indexes(event, path)
+        data = keep(PROVIDER, forms=ReasoningForms(text="content"))[PROVIDER]
+        events: list[StreamEvent] = [PartDataEvent(index=slot, provider=PROVIDER, data=data)]
+        if self.read.field(event, "content_index", path, int) > 0:
+            self.grow(slot, JOINER)
+            events.append(ReasoningDelta(index=slot, text=JOINER, provider=PROVIDER))
+        return events
 
     def summary_delta(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
         slot = self.indexes(event, path)

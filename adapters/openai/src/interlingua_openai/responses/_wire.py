@@ -15,7 +15,9 @@ The list is this adapter's part of the saved history format.
     TextPart (an input message's)       the `leftover` of the `input_text` entry
     ReasoningPart                       the item's fields but `summary` and `encrypted_content`
                                         (the part's `signature`); `summary` itself when the
-                                        part's text does not give it back (several parts)
+                                        part's text does not give it back (several parts),
+                                        and `content` left out when the text is its
+                                        `reasoning_text` (`forms.text`)
     ToolCallPart, ToolResultPart        the item's other fields (`id`, `status`, ...)
     FilePart                            the `leftover` of the content part, nulls included
     ToolSpec                            the `leftover` of the function tool
@@ -50,6 +52,7 @@ __all__ = [
     "MessageForms",
     "OutputTextEcho",
     "OutputTextForms",
+    "ReasoningForms",
     "RequestForms",
     "ResponseEcho",
     "ResponseForms",
@@ -87,6 +90,11 @@ class OutputTextEcho(TypedDict, total=False):
 class OutputTextForms(TypedDict, total=False):
     content: Literal["string"]
     """The message item's `content` was a string."""
+
+
+class ReasoningForms(TypedDict, total=False):
+    text: Literal["content"]
+    """The part's text is the item's `content` (`reasoning_text` entries), not its summary."""
 
 
 class FileForms(TypedDict, total=False):
