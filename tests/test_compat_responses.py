@@ -17,6 +17,7 @@ Responses codec (`interlingua_openai.responses`): every call to DeepSeek's
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,27 @@ def test_every_stream_accumulates_to_its_completed_response(path: Path | Missing
             assert response != codec.decode_response(completed)
         else:
             assert response == codec.decode_response(completed)
+
+
+@pytest.mark.parametrize("path", files_with(is_stream, "Responses streams"), ids=corpus_id)
+def test_every_stream_encodes_back_with_its_chain_of_thought_as_reasoning_text(
+    path: Path | MissingCorpus,
+) -> None:
+    for call in filter(is_stream, responses_calls(path)):
+        payloads = call.response.stream_payloads()
+        events = list(codec.decode_stream(payloads))
+        # OpenRouter ends a reasoning item after the message that follows it; the
+        # encoder has closed that item by then, and reports the late data.
+        report = TranslationReport()
+        wire = codec.encode_stream(events, report=report)
+        written = [json.loads(json.dumps(event.data)) for event in wire]
+        assert all("came after its output item was done" in loss.reason for loss in report.losses)
+        assert accumulate(codec.decode_stream(written)) == accumulate(events)
+        assert reasoning_deltas(written) == reasoning_deltas(payloads)
+        for kind in ("response.reasoning_text.delta", "response.reasoning_summary_text.delta"):
+            assert [p["delta"] for p in written if p["type"] == kind] == [
+                p["delta"] for p in payloads if p["type"] == kind and p["delta"]
+            ]
 
 
 @pytest.mark.parametrize("path", files_with(is_failure, "Responses errors"), ids=corpus_id)

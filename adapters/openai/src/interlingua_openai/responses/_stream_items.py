@@ -8,7 +8,10 @@
     Reasoning   this API's own reasoning, its summary as one summary part:
                 response.reasoning_summary_part.added,
                 response.reasoning_summary_text.delta ... .done,
-                response.reasoning_summary_part.done
+                response.reasoning_summary_part.done; or, where its text is
+                the item's content, one `reasoning_text` content part:
+                response.content_part.added, response.reasoning_text.delta
+                ... .done, response.content_part.done
     Call        response.function_call_arguments.delta ... .done
                 (response.custom_tool_call_input.*); calls started together,
                 before any has arguments, stream side by side (by `output_index`)
@@ -202,36 +205,58 @@ class Call(Item):
         return [self.event(f"{self.prefix}.done", **{self.field: item.get(self.field, "")})]
 
 
+# A reasoning item's text, by where it goes (`forms.text`): the events that
+# stream it, the index field of its piece, and the piece as it opens.
+_REASONING: dict[str, tuple[str, str, str, dict[str, Any]]] = {
+    "summary": (
+        "response.reasoning_summary_part",
+        "response.reasoning_summary_text",
+        "summary_index",
+        {"type": "summary_text", "text": ""},
+    ),
+    "content": (
+        "response.content_part",
+        "response.reasoning_text",
+        "content_index",
+        {"type": "reasoning_text", "text": ""},
+    ),
+}
+
+
 class _Reasoning(Item):
-    """Its summary as one summary part; its `encrypted_content` (the part's
+    """Its text as one summary part, or as one `reasoning_text` content part where
+    the part's text is the item's content; its `encrypted_content` (the part's
     signature) in the item done."""
 
     def __init__(self, wire: Wire, item: dict[str, Any]) -> None:
         super().__init__(wire, {**item, "summary": []})
-        self.summary = False
+        self.place: str | None = None
 
-    def summary_event(self, kind: str, **fields: Any) -> WireEvent:
-        return self.event(kind, summary_index=0, **fields)
+    def piece_event(self, kind: str, **fields: Any) -> WireEvent:
+        assert self.place is not None
+        return self.event(kind, **{_REASONING[self.place][2]: 0}, **fields)
 
     def delta(self, part: Part, event: StreamEvent) -> list[WireEvent]:
         text = text_of(event)
         if not text:
             return []
         out = []
-        if not self.summary:
-            self.summary = True
-            opened = {"type": "summary_text", "text": ""}
-            out.append(self.summary_event("response.reasoning_summary_part.added", part=opened))
-        return [*out, self.summary_event("response.reasoning_summary_text.delta", delta=text)]
+        if self.place is None:
+            forms = kept(part.built(), PROVIDER).get("forms", {})
+            self.place = "content" if forms.get("text") == "content" else "summary"
+            piece, _, _, opened = _REASONING[self.place]
+            out.append(self.piece_event(f"{piece}.added", part=opened))
+        text_events = _REASONING[self.place][1]
+        return [*out, self.piece_event(f"{text_events}.delta", delta=text)]
 
     def ending(self, item: dict[str, Any]) -> list[WireEvent]:
-        if not self.summary:
+        if self.place is None:
             return []
+        piece, text_events, _, opened = _REASONING[self.place]
         text = _part_text(self.parts[0].built())
-        summary = {"type": "summary_text", "text": text}
         return [
-            self.summary_event("response.reasoning_summary_text.done", text=text),
-            self.summary_event("response.reasoning_summary_part.done", part=summary),
+            self.piece_event(f"{text_events}.done", text=text),
+            self.piece_event(f"{piece}.done", part={**opened, "text": text}),
         ]
 
 
