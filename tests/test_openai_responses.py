@@ -343,6 +343,50 @@ def test_reasoning_and_calls_decode_and_encode_back_exactly() -> None:
     assert encode_response(response) == body
 
 
+# The chain of thought in `content` and no summary (DeepSeek, gpt-oss): the
+# part's text is the content; a summary, when there is one, is the text.
+CHAIN = "The user asks for 2+2."
+THOUGHT_ITEMS = [
+    {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [],
+        "content": [{"type": "reasoning_text", "text": CHAIN}],
+    },
+    {
+        "type": "reasoning",
+        "id": "rs_2",
+        "summary": [],
+        "content": [
+            {"type": "reasoning_text", "text": "One."},
+            {"type": "reasoning_text", "text": "Two."},
+        ],
+    },
+    {
+        "type": "reasoning",
+        "id": "rs_3",
+        "summary": [{"type": "summary_text", "text": "Adding."}],
+        "content": [{"type": "reasoning_text", "text": CHAIN}],
+    },
+    {"type": "reasoning", "id": "rs_4", "summary": [], "content": []},
+]
+
+
+def test_a_chain_of_thought_in_content_is_the_reasoning_text() -> None:
+    body = response_body(THOUGHT_ITEMS)
+    response = decode_response(body)
+    assert [part.text for part in response.message.reasoning] == [
+        CHAIN,
+        "One.\n\nTwo.",
+        "Adding.",
+        "",
+    ]
+    assert same_json(encode_response(response), body)
+    request = ChatRequest(model="gpt-oss-120b", messages=(Message.user("2+2?"), response.message))
+    sent = encode_request(request, report=TranslationReport(strict=True))["input"]
+    assert sent[1:] == THOUGHT_ITEMS
+
+
 def test_the_output_goes_back_as_input_unchanged() -> None:
     response = decode_response(response_body([REASONING_ITEM, CALL_ITEM]))
     answer = Message.tool_result(CALL_ITEM["call_id"], "Light rain")
