@@ -19,6 +19,7 @@ elsewhere they skip. A test over every file of a folder is parametrized with
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import json
 import os
@@ -33,7 +34,7 @@ import respx
 from hypothesis import HealthCheck, settings
 
 from interlingua import TranslationReport
-from interlingua.testing import Interaction, Replay, load_cassette
+from interlingua.testing import Cassette, Interaction, Replay, load_cassette
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -169,6 +170,22 @@ def missing_corpus(message: str) -> NoReturn:
     if in_ci():
         pytest.fail(f"{message} (required when CI is set)")
     pytest.skip(message)
+
+
+@functools.cache
+def cassette(path: Path) -> Cassette:
+    """A corpus file, loaded once for every test that reads it."""
+    return load_cassette(path)
+
+
+def is_answer(call: Interaction) -> bool:
+    """A whole answer that is not an error."""
+    return not call.is_stream and call.response.status < 400
+
+
+def is_stream(call: Interaction) -> bool:
+    """A stream that is not an error."""
+    return call.is_stream and call.response.status < 400
 
 
 def same_json(a: Any, b: Any) -> bool:

@@ -19,7 +19,6 @@ a server adds as it came.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -31,10 +30,13 @@ import pytest
 
 from conftest import (
     MissingCorpus,
+    cassette,
     corpus_files,
     corpus_id,
     corpus_params,
     from_corpus,
+    is_answer,
+    is_stream,
     require_corpus,
     same_json,
 )
@@ -51,7 +53,7 @@ from interlingua import (
     TranslationReport,
     accumulate,
 )
-from interlingua.testing import Cassette, Interaction, load_cassette
+from interlingua.testing import Interaction
 
 THINK = re.compile(r"<think>(.*?)</think>(.*)", re.DOTALL)
 FINISH_REASONS = {
@@ -91,11 +93,6 @@ DIALECT_OF_FOLDER = {
 }
 
 
-@functools.cache
-def cassette(path: Path) -> Cassette:
-    return load_cassette(path)
-
-
 def dialect_of(path: Path) -> Dialect:
     folder = next(f for f in DIALECT_OF_FOLDER if f"/{f}/" in path.as_posix())
     return DIALECT_OF_FOLDER[folder]
@@ -125,14 +122,6 @@ def params(holding: str, kind: Any) -> list[Any]:
         return any(map(kind, chat_calls(path)))
 
     return corpus_params(*DIALECT_OF_FOLDER, keep=keep, holding=holding)
-
-
-def is_answer(call: Interaction) -> bool:
-    return not call.is_stream and call.response.status < 400
-
-
-def is_stream(call: Interaction) -> bool:
-    return call.is_stream and call.response.status < 400
 
 
 @pytest.mark.parametrize("path", params("requests", lambda call: True), ids=corpus_id)

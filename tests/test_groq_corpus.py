@@ -19,7 +19,6 @@ it) is a `ReasoningPart` of Groq's.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -29,10 +28,13 @@ import pytest
 
 from conftest import (
     MissingCorpus,
+    cassette,
     corpus_files,
     corpus_id,
     corpus_params,
     from_corpus,
+    is_answer,
+    is_stream,
     require_corpus,
     same_json,
 )
@@ -49,7 +51,7 @@ from interlingua import (
     TranslationReport,
     accumulate,
 )
-from interlingua.testing import Cassette, Interaction, load_cassette
+from interlingua.testing import Interaction
 from interlingua_groq import (
     PROVIDER,
     decode_request,
@@ -75,11 +77,6 @@ CHUNK_FIELDS |= {"x_groq", "service_tier", "usage_breakdown"}
 DELTA_FIELDS = frozenset({"role", "content", "reasoning", "tool_calls"})
 
 
-@functools.cache
-def cassette(path: Path) -> Cassette:
-    return load_cassette(path)
-
-
 def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
     """The file's calls to Groq's chat completions; a response-only file's
     one answer (it has no request) among them."""
@@ -97,14 +94,6 @@ def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
 
 def has_request(call: Interaction) -> bool:
     return call.request is not None
-
-
-def is_answer(call: Interaction) -> bool:
-    return not call.is_stream and call.response.status < 400
-
-
-def is_stream(call: Interaction) -> bool:
-    return call.is_stream and call.response.status < 400
 
 
 def files_with(kind: Callable[[Interaction], bool], holding: str) -> list[Path | MissingCorpus]:

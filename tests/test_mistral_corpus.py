@@ -12,7 +12,6 @@ in the recorded corpus (`../shared/corpus/mistral`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,10 +20,13 @@ import pytest
 
 from conftest import (
     MissingCorpus,
+    cassette,
     corpus_files,
     corpus_id,
     corpus_params,
     from_corpus,
+    is_answer,
+    is_stream,
     require_corpus,
     same_json,
 )
@@ -42,7 +44,7 @@ from interlingua import (
     accumulate,
 )
 from interlingua.codec import dump_arguments
-from interlingua.testing import Cassette, Interaction, load_cassette
+from interlingua.testing import Interaction
 from interlingua_mistral import (
     PROVIDER,
     decode_request,
@@ -71,11 +73,6 @@ FILE_CHUNKS = frozenset({"image_url", "document_url", "input_audio"})
 CHUNK_FIELDS = frozenset({"id", "object", "created", "model", "choices", "usage", "p"})
 
 
-@functools.cache
-def cassette(path: Path) -> Cassette:
-    return load_cassette(path)
-
-
 def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
     """The file's calls to POST /v1/chat/completions (a file may also hold the
     OpenAI call that built its history)."""
@@ -86,14 +83,6 @@ def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
         and call.request.method == "POST"
         and call.path == CHAT_COMPLETIONS
     ]
-
-
-def is_answer(call: Interaction) -> bool:
-    return not call.is_stream and call.response.status < 400
-
-
-def is_stream(call: Interaction) -> bool:
-    return call.is_stream and call.response.status < 400
 
 
 def files_with(kind: Callable[[Interaction], bool], holding: str) -> list[Path | MissingCorpus]:

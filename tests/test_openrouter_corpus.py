@@ -18,7 +18,6 @@ completions in the recorded corpus (`../shared/corpus/compat/openrouter`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,13 @@ import pytest
 
 from conftest import (
     MissingCorpus,
+    cassette,
     corpus_files,
     corpus_id,
     corpus_params,
     from_corpus,
+    is_answer,
+    is_stream,
     require_corpus,
     same_json,
 )
@@ -51,7 +53,7 @@ from interlingua import (
     TranslationReport,
     accumulate,
 )
-from interlingua.testing import Cassette, Interaction, load_cassette
+from interlingua.testing import Interaction
 from interlingua_openrouter import (
     PROVIDER,
     decode_error,
@@ -90,11 +92,6 @@ def strict() -> TranslationReport:
     return TranslationReport(strict=True)
 
 
-@functools.cache
-def cassette(path: Path) -> Cassette:
-    return load_cassette(path)
-
-
 def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
     """The file's calls to OpenRouter's chat completions (not its Responses API)."""
     return [
@@ -105,14 +102,6 @@ def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
         and call.request.method == "POST"
         and call.path == CHAT_COMPLETIONS
     ]
-
-
-def is_answer(call: Interaction) -> bool:
-    return not call.is_stream and call.response.status < 400
-
-
-def is_stream(call: Interaction) -> bool:
-    return call.is_stream and call.response.status < 400
 
 
 def is_error(call: Interaction) -> bool:
