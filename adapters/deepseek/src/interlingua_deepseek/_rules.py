@@ -40,18 +40,17 @@ def thinking_on(request: ChatRequest) -> bool:
 def with_tool_turn_reasoning(request: ChatRequest, report: TranslationReport) -> ChatRequest:
     """`request` with an empty DeepSeek reasoning on each assistant message of a
     tool-call turn that has none of DeepSeek's (each reported), in thinking mode."""
-    if not thinking_on(request):
+    needing = _needing_reasoning(request.messages) if thinking_on(request) else []
+    if not needing:
         return request
     messages = list(request.messages)
-    for index in _needing_reasoning(messages):
+    empty = ReasoningPart(text="", provider=PROVIDER)
+    for index in needing:
         # Put last, so that the paths of the message's own parts stay theirs in the report.
-        empty = ReasoningPart(text="", provider=PROVIDER)
         messages[index] = messages[index].model_copy(
             update={"parts": (*messages[index].parts, empty)}
         )
         report.transformed(f"messages[{index}]", TOOL_TURN_REASONING)
-    if messages == list(request.messages):
-        return request
     return request.model_copy(update={"messages": tuple(messages)})
 
 
