@@ -20,6 +20,7 @@ a server adds as it came.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 
 import pytest
 
+import interlingua_openai
 from conftest import (
     MissingCorpus,
     cassette,
@@ -43,7 +45,6 @@ from conftest import (
 from interlingua import (
     ChatRequest,
     ChatResponse,
-    DecodeError,
     FinishReason,
     Message,
     ReasoningPart,
@@ -168,16 +169,25 @@ def test_every_stream_accumulates_to_what_its_chunks_say(path: Path | MissingCor
         assert accumulate(adapter.decode_stream(encoded)) == streamed
 
 
-def test_a_content_object_is_a_decode_error_naming_its_place() -> None:
+def test_a_content_object_is_its_json_text_and_goes_back_an_object() -> None:
     # Quirk: Cloudflare Workers AI answers `json_schema` with the content as an object,
-    # which no Chat Completions client reads; the plain dialect names it.
+    # where other servers send its JSON text.
     path = require_corpus("compat/other") / "chatlas/test_cloudflare_data_extraction.yaml"
     answers = [call for call in cassette(path).interactions if returns_an_object(call)]
     assert len(answers) == 3
     for call in answers:
-        with pytest.raises(DecodeError) as raised:
-            PLAIN.adapter.decode_response(call.response.json)
-        assert raised.value.path == "choices[0].message.content"
+        body = call.response.json
+        content = body["choices"][0]["message"]["content"]
+
+        response = PLAIN.adapter.decode_response(body)
+
+        [text] = [part for part in response.message.parts if isinstance(part, TextPart)]
+        assert json.loads(text.text) == content
+        strict = TranslationReport(strict=True)
+        assert same_json(PLAIN.adapter.encode_response(response, report=strict), body)
+        # Written for a server that sends text, it is the JSON text.
+        chat = interlingua_openai.encode_response(response, report=TranslationReport())
+        assert json.loads(chat["choices"][0]["message"]["content"]) == content
 
 
 def test_the_corpus_holds_each_kind_of_traffic_the_dialects_model() -> None:

@@ -21,6 +21,7 @@ Invariants:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -203,7 +204,15 @@ class _Decoder:
         reasoning, reasoning_said = self.dialect.decode_reasoning(message, path, read)
         parts.extend(reasoning)
         modelled.update(reasoning_said)
-        parts.extend(self.parts.assistant_content(message, path)[0])
+        content = message.get("content")
+        if isinstance(content, dict):
+            # Quirk: Cloudflare Workers AI answers `json_schema` with the object
+            # itself as the content; it is the JSON text a client reads.
+            parts.append(
+                TextPart(text=json.dumps(content, ensure_ascii=False, separators=(",", ":")))
+            )
+        else:
+            parts.extend(self.parts.assistant_content(message, path)[0])
         if (annotations := message.get("annotations")) and self.annotate(parts, annotations):
             modelled.add("annotations")
         if (refusal := read.field(message, "refusal", path, str, None)) is not None:
@@ -214,8 +223,8 @@ class _Decoder:
         # A modelled field the parts cannot say (null, an empty list) is kept verbatim.
         said = {key for key in modelled if message.get(key) or key in ("role", "content")}
         shape = _shape(message, said, self.message_defaults)
-        if isinstance(message.get("content"), list):
-            shape["content"] = "list"
+        if isinstance(content, list | dict):
+            shape["content"] = "list" if isinstance(content, list) else "object"
         return parts, shape
 
     def annotate(self, parts: list[Any], annotations: list[Any]) -> bool:
@@ -236,6 +245,19 @@ class _Decoder:
             data=self.read.field(audio, "data", path, str),
             provider_data=keep(self.provider, echo=FileEcho(audio=_audio_answer(audio))),
         )
+
+
+def _as_object(content: Any) -> Any:
+    """An answer's JSON text as the object it came as; a text that is no longer
+    a JSON object goes as text."""
+    if isinstance(content, str):
+        try:
+            value = json.loads(content)
+        except ValueError:
+            return content
+        if isinstance(value, dict):
+            return value
+    return content
 
 
 def _audio_answer(audio: Mapping[str, Any]) -> AudioAnswer:
@@ -295,6 +317,8 @@ class ResponseEncoder:
         for position, part in enumerate(message.parts):
             self.part(answer, wire, part, f"{where}message.parts[{position}]")
         self.fill(wire, answer)
+        if shape.get("content") == "object":
+            wire["content"] = _as_object(wire.get("content"))
         return _rebuilt(wire, shape.get("fields", {}), shape.get("absent", ()))
 
     def fill(self, wire: dict[str, Any], answer: Answer) -> dict[str, Any]:

@@ -186,8 +186,9 @@ class ChoiceShape(TypedDict, total=False):
 
 
 class MessageShape(ChoiceShape, total=False):
-    content: Literal["list"]
-    """The message's `content` came as a list of parts. (`refusal: null` and
+    content: Literal["list", "object"]
+    """The message's `content` came as a list of parts, or as a JSON object
+    (Cloudflare's answer to `json_schema`). (`refusal: null` and
     `annotations: []` are canonical: only a deviation is in `fields`.)"""
 
 
