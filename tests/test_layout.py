@@ -43,9 +43,9 @@ EXTRA_MODULES = {
     "interlingua_google": frozenset({"_stream_encoder"}),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one;
     # `<think>` tags split from content; tool calls in streams, read and written (numbered, or
-    # whole); and the stream encoder, apart as above.
+    # whole); the stream encoder, apart as above; and the values its decoders build as data.
     "interlingua_chat_completions": frozenset(
-        {"_dialect", "_codec", "_think", "_stream_calls", "_stream_encoder"}
+        {"_dialect", "_codec", "_think", "_stream_calls", "_stream_encoder", "_data"}
     ),
     # The stream encoder, apart as above, and the output items it writes; reasoning items,
     # whose text is their summary or their `reasoning_text` content.

@@ -351,6 +351,20 @@ def test_each_request_field_goes_back_as_it_came(fields: dict[str, Any]) -> None
     assert encode_request(decode_request(body)) == body
 
 
+def test_a_named_choice_without_its_type_is_that_choice_and_goes_back_without_it() -> None:
+    # Quirk: the Hugging Face router's client names the tool with no "type": "function".
+    choice = {"function": {"name": "get_weather"}}
+    body = {"model": "gpt-4o", "messages": [], "tools": [WEATHER_WIRE], "tool_choice": choice}
+
+    request = decode_request(body)
+
+    assert request.tool_choice == ToolChoice.tool("get_weather")
+    assert request.provider_options == {}
+    assert encode_request(request) == body
+    rebuilt = request.model_copy(update={"provider_data": {}})
+    assert encode_request(rebuilt)["tool_choice"] == {"type": "function", **choice}
+
+
 def test_the_token_limit_name_follows_the_request_and_else_is_the_current_one() -> None:
     legacy = decode_request({"model": "gpt-4o", "messages": [], "max_tokens": 50})
     assert legacy.max_tokens == 50

@@ -44,6 +44,7 @@ from interlingua.codec import (
     other_fields,
     overlay,
 )
+from interlingua_chat_completions._data import PartData, text_data
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._rules import FILE_FIELDS, guess_media_type, part_path, takes_file
 from interlingua_chat_completions._think import split_think, think_prefix
@@ -299,19 +300,19 @@ _FileValues = tuple[dict[str, Any], FileForms]
 
 
 class PartDecoder:
-    """The wire's content parts to core parts."""
+    """The wire's content parts to core parts (or their data, `PartData`)."""
 
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.dialect = dialect
         self.provider = dialect.provider
         self.read = WireReader(dialect.provider)
 
-    def text(self, item: Mapping[str, Any], path: str) -> TextPart:
+    def text(self, item: Mapping[str, Any], path: str) -> PartData:
         text = self.read.field(item, "text", path, str)
         fields = other_fields(item, _TEXT_ITEM)
-        return TextPart(text=text, provider_data=keep(self.provider, fields=fields))
+        return text_data(text, keep(self.provider, fields=fields))
 
-    def user_part(self, item: Any, path: str) -> TextPart | FilePart | OpaquePart:
+    def user_part(self, item: Any, path: str) -> PartData | FilePart | OpaquePart:
         item = self.read.object(item, path)
         kind = self.read.field(item, "type", path, str)
         match kind:
@@ -383,11 +384,14 @@ class PartDecoder:
             split = split_think(content, self.provider)
         if split is not None:
             reasoning, answer = split
-            parts = [reasoning, TextPart(text=answer)] if answer else [reasoning]
+            parts = [reasoning, text_data(answer)] if answer else [reasoning]
         return parts, items
 
     def content(
-        self, wire: Mapping[str, Any], path: str, item_part: Callable[[Any, str], ContentPart]
+        self,
+        wire: Mapping[str, Any],
+        path: str,
+        item_part: Callable[[Any, str], ContentPart | PartData],
     ) -> tuple[list[Any], list[Any]]:
         """The parts of a message's `content` (a string, null, or a list whose
         items `item_part` reads), and the items of a list."""
@@ -395,18 +399,18 @@ class PartDecoder:
         if content is None:
             return [], []
         if isinstance(content, str):
-            return [TextPart(text=content)], []
+            return [text_data(content)], []
         items = self.read.array(content, f"{path}.content")
         return [item_part(item, f"{path}.content[{i}]") for i, item in enumerate(items)], items
 
-    def system_item(self, item: Any, path: str) -> TextPart:
+    def system_item(self, item: Any, path: str) -> PartData:
         """A system message's item: text only (as the core's system message)."""
         item = self.read.object(item, path)
         if item.get("type") != "text":
             raise self.read.error(f"{path}.type", "a system message takes text parts only")
         return self.text(item, path)
 
-    def tool_item(self, item: Any, path: str) -> TextPart | OpaquePart:
+    def tool_item(self, item: Any, path: str) -> PartData | OpaquePart:
         """A tool message's item: text, or an opaque item."""
         item = self.read.object(item, path)
         if item.get("type") == "text":
@@ -415,7 +419,7 @@ class PartDecoder:
 
     def assistant_item(
         self, item: Any, path: str
-    ) -> TextPart | RefusalPart | OpaquePart | ReasoningPart:
+    ) -> PartData | RefusalPart | OpaquePart | ReasoningPart:
         """An assistant message's item: text, a refusal, or an opaque item (and
         reasoning, for a server whose content carries it)."""
         item = self.read.object(item, path)

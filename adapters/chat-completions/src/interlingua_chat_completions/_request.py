@@ -49,6 +49,7 @@ from interlingua.codec import (
     sent_messages,
     wire_model,
 )
+from interlingua_chat_completions._data import MessageData, message_data
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._parts import (
     ABSENT,
@@ -386,7 +387,7 @@ class _Decoder:
 
     # --- messages ---
 
-    def message(self, wire: Any, index: int, last: bool) -> Message:
+    def message(self, wire: Any, index: int, last: bool) -> MessageData:
         path = f"messages[{index}]"
         wire = self.read.object(wire, path)
         role = self.read.field(wire, "role", path, str)
@@ -399,7 +400,7 @@ class _Decoder:
                 return decode_tool_message(wire, role, path, self.parts)
         raise self.read.error(f"{path}.role", f"unknown role {role!r}")
 
-    def role_message(self, wire: Mapping[str, Any], role: str, path: str) -> Message:
+    def role_message(self, wire: Mapping[str, Any], role: str, path: str) -> MessageData:
         """A system (or developer) or a user message."""
         user = role == "user"
         parts, items = self.parts.content(
@@ -412,9 +413,9 @@ class _Decoder:
             forms["content"] = form
         fields = None if wire.keys() <= _ROLE_CONTENT else other_fields(wire, _ROLE_CONTENT)
         data = keep(self.provider, fields=fields, forms=forms)
-        return Message(role="user" if user else "system", parts=tuple(parts), provider_data=data)
+        return message_data("user" if user else "system", parts, data)
 
-    def assistant(self, wire: Mapping[str, Any], path: str, last: bool) -> Message:
+    def assistant(self, wire: Mapping[str, Any], path: str, last: bool) -> MessageData:
         read = self.read
         reasoning, said = self.dialect.decode_reasoning(wire, path, read)
         parts: list[Any] = list(reasoning)
@@ -441,4 +442,4 @@ class _Decoder:
             forms["content"] = form
         echo = MessageEcho(audio=cast("AudioReference", audio)) if audio else None
         data = keep(self.provider, fields=fields, forms=forms, echo=echo)
-        return Message(role="assistant", parts=tuple(parts), provider_data=data)
+        return message_data("assistant", parts, data)

@@ -52,6 +52,7 @@ from interlingua.codec import (
     report_other_fields,
     resolve_report,
 )
+from interlingua_chat_completions._data import text_data
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import decode_finish_reason, encode_finish_reason
 from interlingua_chat_completions._parts import part_decoder, part_encoder
@@ -208,9 +209,7 @@ class _Decoder:
         if isinstance(content, dict):
             # Quirk: Cloudflare Workers AI answers `json_schema` with the object
             # itself as the content; it is the JSON text a client reads.
-            parts.append(
-                TextPart(text=json.dumps(content, ensure_ascii=False, separators=(",", ":")))
-            )
+            parts.append(text_data(json.dumps(content, ensure_ascii=False, separators=(",", ":"))))
         else:
             parts.extend(self.parts.assistant_content(message, path)[0])
         if (annotations := message.get("annotations")) and self.annotate(parts, annotations):
@@ -229,14 +228,17 @@ class _Decoder:
 
     def annotate(self, parts: list[Any], annotations: list[Any]) -> bool:
         """Puts `annotations` on the one text part they annotate, if there is one."""
-        texts = [i for i, part in enumerate(parts) if isinstance(part, TextPart)]
+        texts = [
+            i for i, part in enumerate(parts) if isinstance(part, dict) and part["type"] == "text"
+        ]
         if len(texts) != 1:
             return False
-        text = parts[texts[0]]
+        text = parts[texts[0]]  # as data (`_parts.text_data`)
         data = merge_provider_data(
-            text.provider_data, keep(self.provider, echo=TextEcho(annotations=annotations))
+            text.get("provider_data", {}),
+            keep(self.provider, echo=TextEcho(annotations=annotations)),
         )
-        parts[texts[0]] = text.model_copy(update={"provider_data": data})
+        parts[texts[0]] = {**text, "provider_data": data}
         return True
 
     def audio(self, audio: Mapping[str, Any], path: str) -> FilePart:

@@ -13,7 +13,7 @@ settings); the rest is Chat Completions'.
     response_format text / json_object          ResponseFormat(type=...)
                     json_schema                 ResponseFormat(json_schema=...)
     tool_choice auto / none / required (any)    ToolChoice auto / none / required
-                {"type": "function", ...}       ToolChoice.tool(name)
+                {"type": "function", ...}       ToolChoice.tool(name) (a left-out type kept)
     parallel_tool_calls                         parallel_tool_calls
     stream                                      stream (an explicit false is kept)
     safety_identifier | user (the dialect's)    context.user_id (the name used is kept)
@@ -63,24 +63,11 @@ __all__ = [
 ]
 
 # The body fields the core models (directly, or through `_request` and `_tools`).
-MODELLED = frozenset(
-    {
-        "model",
-        "messages",
-        "tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "max_tokens",
-        "max_completion_tokens",
-        "temperature",
-        "top_p",
-        "stop",
-        "seed",
-        "reasoning_effort",
-        "response_format",
-        "stream",
-    }
-)
+MODELLED = frozenset({
+    "model", "messages", "tools", "tool_choice", "parallel_tool_calls", "max_tokens",
+    "max_completion_tokens", "temperature", "top_p", "stop", "seed", "reasoning_effort",
+    "response_format", "stream",
+})  # fmt: skip
 _CHOICE_MODES = ("auto", "none", "required")
 
 
@@ -248,7 +235,9 @@ def encode_settings(
     required = forms.get("tool_choice", dialect.required_tool_choice[0])
 
     def encode_choice(choice: ToolChoice) -> Any:
-        return required if choice.mode == "required" else encode_tool_choice(choice)
+        if choice.mode == "required":
+            return required
+        return encode_tool_choice(choice, typed=forms.get("tool_choice_typed", True))
 
     body = encode_tool_settings(request, report, encode_choice, has_tools=has_tools)
     _encode_sampling(body, request, forms, dialect, report)
@@ -325,6 +314,8 @@ def decode_settings(
     tool_choice = settings.tool_choice(named_function, dialect.required_tool_choice)
     if settings.required_form is not None:
         forms["tool_choice"] = settings.required_form
+    if tool_choice is not None and tool_choice.mode == "tool" and "type" not in body["tool_choice"]:
+        forms["tool_choice_typed"] = False
     names = () if dialect.user_field is None else tuple(dict.fromkeys((dialect.user_field, "user")))
     context, user_field = settings.end_user(names)
     if user_field is not None and user_field != dialect.user_field:

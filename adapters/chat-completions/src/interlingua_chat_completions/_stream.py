@@ -296,7 +296,8 @@ class _Choice:
         self.listed = True
         events: list[StreamEvent] = []
         for i, item in enumerate(read.array(content, path)):
-            events.extend(self.piece(self.parts.assistant_item(item, f"{path}[{i}]")))
+            part = self.parts.assistant_item(item, f"{path}[{i}]")
+            events.extend(self.piece(TextPart(**part) if isinstance(part, dict) else part))
         return events
 
     def thought(self, events: list[StreamEvent]) -> list[StreamEvent]:

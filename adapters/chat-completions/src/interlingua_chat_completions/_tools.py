@@ -27,11 +27,9 @@ from contextlib import suppress
 from typing import Any
 
 from interlingua import (
-    Message,
     ToolArgumentsError,
     ToolCallPart,
     ToolChoice,
-    ToolResultPart,
     ToolSpec,
 )
 from interlingua.codec import (
@@ -43,6 +41,7 @@ from interlingua.codec import (
     kept,
     other_fields,
 )
+from interlingua_chat_completions._data import MessageData, PartData, message_data, tool_call_data
 from interlingua_chat_completions._parts import PartDecoder, content_marker, with_fields
 from interlingua_chat_completions._wire import (
     ToolCallEcho,
@@ -201,7 +200,7 @@ def _as_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
 # --- tool calls, in requests and responses alike ---
 
 
-def decode_tool_calls(wire: Mapping[str, Any], path: str, read: WireReader) -> list[ToolCallPart]:
+def decode_tool_calls(wire: Mapping[str, Any], path: str, read: WireReader) -> list[PartData]:
     """The calls of an assistant message: `tool_calls`, then a legacy `function_call`."""
     calls = [
         _decode_tool_call(item, f"{path}.tool_calls[{i}]", read)
@@ -250,7 +249,7 @@ def decode_arguments(arguments: Any) -> tuple[Any, ToolCallForms]:
     return arguments, {}
 
 
-def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
+def _decode_tool_call(item: Any, path: str, read: WireReader) -> PartData:
     """One entry of `tool_calls`: a function call, a custom tool's call, or
     another kind kept whole."""
     item = read.object(item, path)
@@ -259,10 +258,9 @@ def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
     if kind not in ("function", "custom"):
         body = item.get(kind)
         name = body.get("name") if isinstance(body, dict) else None
-        return ToolCallPart(
-            id=call_id,
-            name=name if isinstance(name, str) else kind,
-            provider_data=keep(read.provider, echo=ToolCallEcho(tool_call=item)),
+        name = name if isinstance(name, str) else kind
+        return tool_call_data(
+            call_id, name, "{}", keep(read.provider, echo=ToolCallEcho(tool_call=item))
         )
     inner = read.field(item, kind, path, dict)
     where = f"{path}.{kind}"
@@ -281,21 +279,18 @@ def _decode_tool_call(item: Any, path: str, read: WireReader) -> ToolCallPart:
     fields = other_fields(item, _CALL_KEYS[kind])
     if beside := other_fields(inner, _INNER_KEYS[kind]):
         fields[kind] = beside
-    return ToolCallPart(
-        id=call_id,
-        name=name,
-        arguments=arguments,
-        provider_data=keep(read.provider, fields=fields, forms=forms or None),
+    return tool_call_data(
+        call_id, name, arguments, keep(read.provider, fields=fields, forms=forms or None)
     )
 
 
-def _decode_function_call(call: Mapping[str, Any], path: str, read: WireReader) -> ToolCallPart:
+def _decode_function_call(call: Mapping[str, Any], path: str, read: WireReader) -> PartData:
     """The deprecated message-level `function_call`, which has no id."""
-    return ToolCallPart(
-        id="",
-        name=read.field(call, "name", path, str),
-        arguments=read.field(call, "arguments", path, str),
-        provider_data=keep(read.provider, forms=ToolCallForms(function_call=True)),
+    return tool_call_data(
+        "",
+        read.field(call, "name", path, str),
+        read.field(call, "arguments", path, str),
+        keep(read.provider, forms=ToolCallForms(function_call=True)),
     )
 
 
@@ -307,7 +302,7 @@ _NAMED_TOOL_MESSAGE = _TOOL_MESSAGE | {"name"}
 
 def decode_tool_message(
     wire: Mapping[str, Any], role: str, path: str, decoder: PartDecoder
-) -> Message:
+) -> MessageData:
     """A `tool` message (or a deprecated `function` one): one `ToolResultPart`."""
     read, provider = decoder.read, decoder.provider
     parts, items = decoder.content(wire, path, decoder.tool_item)
@@ -323,34 +318,40 @@ def decode_tool_message(
         call_id = read.field(wire, "tool_call_id", path, str)
         if name is not None:
             forms["name"] = True
-    result = ToolResultPart(
-        tool_call_id=call_id,
-        name=name,
-        content=tuple(parts),
-        provider_data=keep(provider, forms=forms),
-    )
+    result = {
+        "type": "tool_result",
+        "tool_call_id": call_id,
+        "name": name,
+        "content": parts,
+        "provider_data": keep(provider, forms=forms),
+    }
     # An explicit `"name": null` stays among the message's fields, as sent.
     modelled = _TOOL_MESSAGE if name is None else _NAMED_TOOL_MESSAGE
     fields = None if wire.keys() <= modelled else other_fields(wire, modelled)
     data = keep(provider, fields=fields)
-    return Message(role="tool", parts=(result,), provider_data=data)
+    return message_data("tool", [result], data)
 
 
 # --- tool choice ---
 
 
-def encode_tool_choice(choice: ToolChoice) -> Any:
-    """A choice other than "required" (whose word is the dialect's), as the wire writes it."""
+def encode_tool_choice(choice: ToolChoice, *, typed: bool = True) -> Any:
+    """A choice other than "required" (whose word is the dialect's), as the wire
+    writes it; a named one without its `type` unless `typed`."""
     if choice.mode == "tool":
-        return {"type": "function", "function": {"name": choice.name}}
+        function = {"function": {"name": choice.name}}
+        return {"type": "function", **function} if typed else function
     return choice.mode
 
 
 def named_function(wire: Any) -> str | None:
-    """The name in `{"type": "function", "function": {"name": ...}}`, if that is all there is."""
+    """The name in `{"type": "function", "function": {"name": ...}}`, if that is all there is
+    (the `type` may be left out, as the Hugging Face router's client does)."""
     match wire:
         case {"type": "function", "function": {"name": str(name)} as function} if (
             len(wire) == 2 and len(function) == 1
         ):
+            return name
+        case {"function": {"name": str(name)} as function} if len(wire) == len(function) == 1:
             return name
     return None

@@ -169,6 +169,8 @@ class RequestForms(TypedDict, total=False):
     """An explicit `"stream": false`."""
     tool_choice: str
     """The word the body used for "call a tool", when not the dialect's first."""
+    tool_choice_typed: Literal[False]
+    """A named function's choice came without its `"type": "function"`."""
     user_field: str
     """The name the end user's id came in (`user`), when not the dialect's."""
     reasoning_field: Literal["reasoning_effort"]

@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interlingua import FilePart, OpaquePart, ReasoningPart, RefusalPart, TextPart
+from interlingua import FilePart, OpaquePart, ReasoningPart, RefusalPart
 from interlingua.codec import copy_json, keep, kept, leftover, other_fields
+from interlingua_chat_completions._data import PartData
 from interlingua_chat_completions._parts import (
     PartDecoder,
     PartEncoder,
@@ -123,7 +124,7 @@ class MistralPartEncoder(PartEncoder):
 class MistralPartDecoder(PartDecoder):
     """Mistral's chunks to core parts."""
 
-    def user_part(self, item: Any, path: str) -> TextPart | FilePart | OpaquePart:
+    def user_part(self, item: Any, path: str) -> PartData | FilePart | OpaquePart:
         item = self.read.object(item, path)
         kind = self.read.field(item, "type", path, str)
         match kind:
@@ -135,7 +136,7 @@ class MistralPartDecoder(PartDecoder):
 
     def assistant_item(
         self, item: Any, path: str
-    ) -> TextPart | RefusalPart | OpaquePart | ReasoningPart:
+    ) -> PartData | RefusalPart | OpaquePart | ReasoningPart:
         item = self.read.object(item, path)
         if item.get("type") == "thinking":
             return self.thinking(item, path)
