@@ -33,7 +33,7 @@ import pytest
 import respx
 from hypothesis import HealthCheck, settings
 
-from interlingua import TranslationReport
+from interlingua import TokenUsage, TranslationReport
 from interlingua.testing import Cassette, Interaction, Replay, load_cassette
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,6 +186,23 @@ def is_answer(call: Interaction) -> bool:
 def is_stream(call: Interaction) -> bool:
     """A stream that is not an error."""
     return call.is_stream and call.response.status < 400
+
+
+def strict() -> TranslationReport:
+    """A report that raises at the first loss: for what must go through whole."""
+    return TranslationReport(strict=True)
+
+
+def usage_counts(usage: TokenUsage) -> tuple[int, ...]:
+    """Every count of a usage: input, output, total, cache reads and writes, reasoning."""
+    return (
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.total_tokens,
+        usage.cache_read_tokens,
+        usage.cache_write_tokens,
+        usage.reasoning_tokens,
+    )
 
 
 def same_json(a: Any, b: Any) -> bool:
