@@ -224,6 +224,34 @@ def answer_facts(response: ChatResponse) -> dict[str, Any]:
 # --- the same, read from the wire ---
 
 
+def wire_request_facts(
+    body: dict[str, Any],
+    messages: Callable[[dict[str, Any]], Any],
+    *,
+    max_tokens: tuple[str, ...] = ("max_completion_tokens", "max_tokens"),
+    seed: str = "seed",
+    choices: Mapping[str, tuple[str, None]] = TOOL_CHOICES,
+) -> dict[str, Any]:
+    """`request_facts` of a request body, read without the adapter: each
+    message by `messages`, the token limit from the first of the dialect's
+    `max_tokens` fields the body has, its `seed` field and its words for the
+    tool choices."""
+    return {
+        "model": body["model"],
+        "settings": (
+            next((body[field] for field in max_tokens if field in body), None),
+            body.get("temperature"),
+            body.get("top_p"),
+            body.get(seed),
+            body.get("stream", False),
+        ),
+        "response_format": wire_response_format(body.get("response_format")),
+        "tools": wire_tools(body),
+        "tool_choice": wire_tool_choice(body.get("tool_choice"), choices),
+        "messages": [messages(message) for message in body["messages"]],
+    }
+
+
 def wire_tool_choice(
     choice: str | dict[str, Any] | None, choices: Mapping[str, tuple[str, None]] = TOOL_CHOICES
 ) -> tuple[str, str | None] | None:

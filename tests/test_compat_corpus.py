@@ -41,9 +41,7 @@ from chat_corpus import (
     grow_call,
     request_facts,
     wire_finish,
-    wire_response_format,
-    wire_tool_choice,
-    wire_tools,
+    wire_request_facts,
     wire_usage,
 )
 from conftest import (
@@ -119,7 +117,7 @@ SERVERS = ChatCorpus(tuple(DIALECT_OF_FOLDER), is_chat_call)
 @pytest.mark.parametrize("path", SERVERS.files_with(any_call, "requests"), ids=corpus_id)
 def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
     dialect = dialect_of(from_corpus(path))
-    wire = functools.partial(wire_request_facts, dialect=dialect)
+    wire = functools.partial(wire_request, dialect=dialect)
     for call in SERVERS.calls(path):
         assert call.request is not None
         assert_request_round_trips(dialect.adapter, call.request.json, request_facts, wire)
@@ -182,22 +180,11 @@ def test_the_corpus_holds_each_kind_of_traffic_the_dialects_model() -> None:
 # --- what the core models, read straight from the wire ---
 
 
-def wire_request_facts(body: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
-    """`request_facts` of a request body, read without the adapter."""
-    return {
-        "model": body["model"],
-        "settings": (
-            body.get("max_tokens", body.get("max_completion_tokens")),
-            body.get("temperature"),
-            body.get("top_p"),
-            body.get("seed"),
-            body.get("stream", False),
-        ),
-        "response_format": wire_response_format(body.get("response_format")),
-        "tools": wire_tools(body),
-        "tool_choice": wire_tool_choice(body.get("tool_choice")),
-        "messages": [wire_message_facts(message, dialect) for message in body["messages"]],
-    }
+def wire_request(body: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
+    """`request_facts` of a request body, read without the adapter: the token
+    limit `max_tokens` before `max_completion_tokens`."""
+    messages = functools.partial(wire_message_facts, dialect=dialect)
+    return wire_request_facts(body, messages, max_tokens=("max_tokens", "max_completion_tokens"))
 
 
 def wire_message_facts(message: dict[str, Any], dialect: Dialect) -> tuple[Any, ...]:

@@ -37,9 +37,7 @@ from chat_corpus import (
     posts_to,
     request_facts,
     wire_finish,
-    wire_response_format,
-    wire_tool_choice,
-    wire_tools,
+    wire_request_facts,
     wire_usage,
 )
 from conftest import MissingCorpus, corpus_id, is_answer, is_stream, require_corpus
@@ -68,9 +66,7 @@ def has_request(call: Interaction) -> bool:
 def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
     for call in filter(has_request, GROQ.calls(path)):
         assert call.request is not None
-        assert_request_round_trips(
-            interlingua_groq, call.request.json, request_facts, wire_request_facts
-        )
+        assert_request_round_trips(interlingua_groq, call.request.json, request_facts, wire_request)
 
 
 @pytest.mark.parametrize("path", GROQ.files_with(is_answer, "answers"), ids=corpus_id)
@@ -108,22 +104,8 @@ def test_the_corpus_holds_each_kind_of_groq_traffic() -> None:
 # --- what the core models, read straight from the wire ---
 
 
-def wire_request_facts(body: dict[str, Any]) -> dict[str, Any]:
-    """`request_facts` of a request body, read without the adapter."""
-    return {
-        "model": body["model"],
-        "settings": (
-            body.get("max_completion_tokens", body.get("max_tokens")),
-            body.get("temperature"),
-            body.get("top_p"),
-            body.get("seed"),
-            body.get("stream", False),
-        ),
-        "response_format": wire_response_format(body.get("response_format")),
-        "tools": wire_tools(body),
-        "tool_choice": wire_tool_choice(body.get("tool_choice")),
-        "messages": [wire_message_facts(message) for message in body["messages"]],
-    }
+def wire_request(body: dict[str, Any]) -> dict[str, Any]:
+    return wire_request_facts(body, wire_message_facts)
 
 
 def wire_message_facts(message: dict[str, Any]) -> tuple[Any, ...]:

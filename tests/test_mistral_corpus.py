@@ -30,9 +30,7 @@ from chat_corpus import (
     posts_to,
     request_facts,
     wire_finish,
-    wire_response_format,
-    wire_tool_choice,
-    wire_tools,
+    wire_request_facts,
     wire_usage,
 )
 from conftest import MissingCorpus, corpus_id, is_answer, is_stream, require_corpus
@@ -67,7 +65,7 @@ def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> N
     for call in MISTRAL.calls(path):
         assert call.request is not None
         assert_request_round_trips(
-            interlingua_mistral, call.request.json, request_facts, wire_request_facts
+            interlingua_mistral, call.request.json, request_facts, wire_request
         )
 
 
@@ -104,22 +102,15 @@ def test_the_corpus_holds_each_kind_of_mistral_traffic() -> None:
 # --- what the core models, read straight from the wire ---
 
 
-def wire_request_facts(body: dict[str, Any]) -> dict[str, Any]:
-    """`request_facts` of a request body, read without the adapter."""
-    return {
-        "model": body["model"],
-        "settings": (
-            body.get("max_tokens"),
-            body.get("temperature"),
-            body.get("top_p"),
-            body.get("random_seed"),
-            body.get("stream", False),
-        ),
-        "response_format": wire_response_format(body.get("response_format")),
-        "tools": wire_tools(body),
-        "tool_choice": wire_tool_choice(body.get("tool_choice"), TOOL_CHOICES),
-        "messages": [wire_message_facts(message) for message in body["messages"]],
-    }
+def wire_request(body: dict[str, Any]) -> dict[str, Any]:
+    """Mistral's token limit is `max_tokens` alone, its seed `random_seed`."""
+    return wire_request_facts(
+        body,
+        wire_message_facts,
+        max_tokens=("max_tokens",),
+        seed="random_seed",
+        choices=TOOL_CHOICES,
+    )
 
 
 def wire_message_facts(message: dict[str, Any]) -> tuple[Any, ...]:

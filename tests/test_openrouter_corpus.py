@@ -37,9 +37,7 @@ from chat_corpus import (
     posts_to,
     request_facts,
     wire_finish,
-    wire_response_format,
-    wire_tool_choice,
-    wire_tools,
+    wire_request_facts,
     wire_usage,
 )
 from conftest import MissingCorpus, corpus_id, is_answer, is_stream, require_corpus
@@ -95,7 +93,7 @@ def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> N
     for call in OPENROUTER.calls(path):
         assert call.request is not None
         assert_request_round_trips(
-            interlingua_openrouter, call.request.json, openrouter_request_facts, wire_request_facts
+            interlingua_openrouter, call.request.json, openrouter_request_facts, wire_request
         )
 
 
@@ -222,21 +220,10 @@ def message_facts(message: Message) -> tuple[Any, ...]:
     )
 
 
-def wire_request_facts(body: dict[str, Any]) -> dict[str, Any]:
+def wire_request(body: dict[str, Any]) -> dict[str, Any]:
     """`openrouter_request_facts` of a request body, read without the adapter."""
     return {
-        "model": body["model"],
-        "settings": (
-            body.get("max_completion_tokens", body.get("max_tokens")),
-            body.get("temperature"),
-            body.get("top_p"),
-            body.get("seed"),
-            body.get("stream", False),
-        ),
-        "response_format": wire_response_format(body.get("response_format")),
-        "tools": wire_tools(body),
-        "tool_choice": wire_tool_choice(body.get("tool_choice")),
-        "messages": [wire_message_facts(message) for message in body["messages"]],
+        **wire_request_facts(body, wire_message_facts),
         "reasoning": wire_reasoning_setting(body.get("reasoning")),
         "openrouter": wire_openrouter_fields(body),
     }
