@@ -9,7 +9,8 @@ are its chat calls), reads the wire its own way where its wire differs, and
 checks each call with `assert_request_round_trips` and
 `assert_response_round_trips`, and each stream with
 `assert_stream_is_the_answer` (against the answer its test rebuilds from the
-chunks) or `assert_stream_written_again` (the adapter's own stream of it).
+chunks) or `assert_stream_written_again` (the adapter's own stream of it;
+the xAI and Perplexity tests check their own fixtures' streams with it too).
 """
 
 from __future__ import annotations

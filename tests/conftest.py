@@ -256,6 +256,30 @@ def requested(replay: Replay) -> list[str]:
     return [f"{request.method} {request.url.path}" for request in replay.requests]
 
 
+def assert_sent_as_recorded(replay: Replay, url: str, key: str) -> None:
+    """Each request a replay answered was a POST to `url` with `key` as its
+    bearer token, and its body is the one recorded."""
+    assert replay.sent == bodies(replay.interactions)
+    assert [
+        (request.method, str(request.url), request.headers["authorization"])
+        for request in replay.requests
+    ] == [("POST", url, f"Bearer {key}")] * len(replay.interactions)
+
+
+def assert_key_comes_from(
+    monkeypatch: pytest.MonkeyPatch, client_class: Callable[[], Any], variable: str, key: str
+) -> None:
+    """A client built with no key takes it from `variable`, and without it
+    fails naming the variable (the `openai` SDK's error)."""
+    import openai  # the SDK takes a while to import: only the tests that need it do
+
+    monkeypatch.delenv(variable, raising=False)
+    with pytest.raises(openai.OpenAIError, match=variable):
+        client_class()
+    monkeypatch.setenv(variable, key)
+    assert client_class().sdk.api_key == key
+
+
 def recorded_error(interaction: Interaction) -> tuple[int, str, str]:
     """The status, error type and message of a recorded error answer, read from
     its body (`{"error": {"type", "message"}}`, as Anthropic, OpenAI and Groq write it)."""
