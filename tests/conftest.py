@@ -33,7 +33,7 @@ import pytest
 import respx
 from hypothesis import HealthCheck, settings
 
-from interlingua import TokenUsage, TranslationReport
+from interlingua import TokenUsage, TranslationReport, accumulate, accumulate_async
 from interlingua.testing import Cassette, Interaction, Replay, load_cassette
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -264,6 +264,26 @@ def assert_sent_as_recorded(replay: Replay, url: str, key: str) -> None:
         (request.method, str(request.url), request.headers["authorization"])
         for request in replay.requests
     ] == [("POST", url, f"Bearer {key}")] * len(replay.interactions)
+
+
+async def assert_streams_as_recorded(
+    client_class: Callable[..., Any], adapter: Any, fixture: str, url: str, key: str
+) -> Replay:
+    """The async client's stream of the request `fixture` records (over the
+    replay of it, with `key`) is the recorded stream as `adapter` decodes it,
+    and what it sent is `assert_sent_as_recorded`. The replay, for more checks."""
+    replay = in_order(recorded(fixture))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+    request = adapter.decode_request(interaction.request.json)
+
+    async with client_class(api_key=key, http_client=replay.async_client()) as client:
+        streamed = await accumulate_async(await client.stream(request))
+
+    payloads = interaction.response.stream_payloads()
+    assert streamed == accumulate(adapter.decode_stream(payloads))
+    assert_sent_as_recorded(replay, url, key)
+    return replay
 
 
 def assert_key_comes_from(

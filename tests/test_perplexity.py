@@ -15,6 +15,7 @@ from chat_corpus import assert_stream_written_again
 from conftest import (
     assert_key_comes_from,
     assert_sent_as_recorded,
+    assert_streams_as_recorded,
     bodies,
     fake_key,
     in_order,
@@ -26,7 +27,6 @@ from interlingua import (
     AuthenticationError,
     FinishReason,
     accumulate,
-    accumulate_async,
 )
 from interlingua.testing import Replay
 from interlingua_perplexity import (
@@ -140,16 +140,13 @@ def test_the_client_sends_the_recorded_request_to_perplexity() -> None:
 
 @pytest.mark.anyio
 async def test_the_async_client_streams_the_reasoning_answer() -> None:
-    replay = in_order(recorded("perplexity/stream_think_citations.json"))
-    (interaction,) = replay.interactions
-    assert interaction.request is not None
-    request = decode_request(interaction.request.json)
-
-    async with AsyncPerplexityClient(api_key=KEY, http_client=replay.async_client()) as pplx:
-        streamed = await accumulate_async(await pplx.stream(request))
-
-    assert streamed == accumulate(decode_stream(interaction.response.stream_payloads()))
-    assert_sent_as_recorded(replay, URL, KEY)
+    await assert_streams_as_recorded(
+        AsyncPerplexityClient,
+        interlingua_perplexity,
+        "perplexity/stream_think_citations.json",
+        URL,
+        KEY,
+    )
 
 
 def test_a_bad_key_s_html_page_is_an_authentication_error() -> None:

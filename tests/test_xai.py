@@ -15,6 +15,7 @@ from chat_corpus import assert_stream_written_again
 from conftest import (
     assert_key_comes_from,
     assert_sent_as_recorded,
+    assert_streams_as_recorded,
     bodies,
     fake_key,
     in_order,
@@ -31,7 +32,6 @@ from interlingua import (
     TranslationError,
     TranslationReport,
     accumulate,
-    accumulate_async,
 )
 from interlingua.testing import Replay
 from interlingua_xai import (
@@ -140,16 +140,10 @@ def test_the_client_sends_the_recorded_turns_to_xai() -> None:
 
 @pytest.mark.anyio
 async def test_the_async_client_streams_with_usage_asked_for() -> None:
-    replay = in_order(recorded("xai/stream_reasoning_content.json"))
-    (interaction,) = replay.interactions
-    assert interaction.request is not None
-    request = decode_request(interaction.request.json)
+    replay = await assert_streams_as_recorded(
+        AsyncXAIClient, interlingua_xai, "xai/stream_reasoning_content.json", URL, KEY
+    )
 
-    async with AsyncXAIClient(api_key=KEY, http_client=replay.async_client()) as xai:
-        streamed = await accumulate_async(await xai.stream(request))
-
-    assert streamed == accumulate(decode_stream(interaction.response.stream_payloads()))
-    assert_sent_as_recorded(replay, URL, KEY)
     assert replay.sent[0]["stream_options"] == {"include_usage": True}
 
 
