@@ -33,7 +33,7 @@ import pytest
 import respx
 from hypothesis import HealthCheck, settings
 
-from interlingua import TranslationReport
+from interlingua import TokenUsage, TranslationReport, accumulate, accumulate_async
 from interlingua.testing import Cassette, Interaction, Replay, load_cassette
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,6 +188,23 @@ def is_stream(call: Interaction) -> bool:
     return call.is_stream and call.response.status < 400
 
 
+def strict() -> TranslationReport:
+    """A report that raises at the first loss: for what must go through whole."""
+    return TranslationReport(strict=True)
+
+
+def usage_counts(usage: TokenUsage) -> tuple[int, ...]:
+    """Every count of a usage: input, output, total, cache reads and writes, reasoning."""
+    return (
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.total_tokens,
+        usage.cache_read_tokens,
+        usage.cache_write_tokens,
+        usage.reasoning_tokens,
+    )
+
+
 def same_json(a: Any, b: Any) -> bool:
     """Equal as JSON text, so `1` and `1.0`, or a missing and a null key, differ
     as they do on the wire."""
@@ -237,6 +254,50 @@ def requested(replay: Replay) -> list[str]:
     """`METHOD /path` of each request a replay answered (the query left out:
     the corpus records the anthropic SDK's `?beta=true`)."""
     return [f"{request.method} {request.url.path}" for request in replay.requests]
+
+
+def assert_sent_as_recorded(replay: Replay, url: str, key: str) -> None:
+    """Each request a replay answered was a POST to `url` with `key` as its
+    bearer token, and its body is the one recorded."""
+    assert replay.sent == bodies(replay.interactions)
+    assert [
+        (request.method, str(request.url), request.headers["authorization"])
+        for request in replay.requests
+    ] == [("POST", url, f"Bearer {key}")] * len(replay.interactions)
+
+
+async def assert_streams_as_recorded(
+    client_class: Callable[..., Any], adapter: Any, fixture: str, url: str, key: str
+) -> Replay:
+    """The async client's stream of the request `fixture` records (over the
+    replay of it, with `key`) is the recorded stream as `adapter` decodes it,
+    and what it sent is `assert_sent_as_recorded`. The replay, for more checks."""
+    replay = in_order(recorded(fixture))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+    request = adapter.decode_request(interaction.request.json)
+
+    async with client_class(api_key=key, http_client=replay.async_client()) as client:
+        streamed = await accumulate_async(await client.stream(request))
+
+    payloads = interaction.response.stream_payloads()
+    assert streamed == accumulate(adapter.decode_stream(payloads))
+    assert_sent_as_recorded(replay, url, key)
+    return replay
+
+
+def assert_key_comes_from(
+    monkeypatch: pytest.MonkeyPatch, client_class: Callable[[], Any], variable: str, key: str
+) -> None:
+    """A client built with no key takes it from `variable`, and without it
+    fails naming the variable (the `openai` SDK's error)."""
+    import openai  # the SDK takes a while to import: only the tests that need it do
+
+    monkeypatch.delenv(variable, raising=False)
+    with pytest.raises(openai.OpenAIError, match=variable):
+        client_class()
+    monkeypatch.setenv(variable, key)
+    assert client_class().sdk.api_key == key
 
 
 def recorded_error(interaction: Interaction) -> tuple[int, str, str]:

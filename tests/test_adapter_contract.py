@@ -3,16 +3,21 @@
 - It is found by name through its entry point and has the six codec functions.
 - Wire bodies and core values share nothing mutable: changing an encoded body,
   or the body that was decoded, never changes the request or response.
+- Its package is the adapter: importing it imports no SDK, asking for a client
+  does; every name of its `__all__` is there, and no other is made up.
 """
 
 from __future__ import annotations
 
+import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES, corpus_files, require_corpus, round_trip_sharing_nothing
-from interlingua import Adapter, get_adapter
+from interlingua import Adapter, available_adapters, get_adapter
 from interlingua.testing import Interaction, load_cassette
 
 # adapter name -> (corpus folder, cassette provider, how its endpoint's URL path ends)
@@ -88,3 +93,59 @@ def test_every_adapter_folder_is_checked_here() -> None:
     installed = {path.name for path in adapters.iterdir() if path.is_dir()} - SHARED_CODECS
     covered = set(ADAPTERS) | {name.split("-")[0] for name in ADAPTERS}
     assert installed <= covered
+
+
+# adapter name -> (its package, its client's name, the SDK that client imports);
+# `interlingua_openai` (two adapters) and `interlingua_google` have their own tests.
+PACKAGES = {
+    "anthropic": ("interlingua_anthropic", "AnthropicClient", "anthropic"),
+    "groq": ("interlingua_groq", "GroqClient", "groq"),
+    "mistral": ("interlingua_mistral", "MistralClient", "mistralai"),
+    "deepseek": ("interlingua_deepseek", "DeepSeekClient", "openai"),
+    "cerebras": ("interlingua_cerebras", "CerebrasClient", "openai"),
+    "ollama": ("interlingua_ollama", "OllamaClient", "openai"),
+    "openai-compatible": ("interlingua_openai_compatible", "OpenAICompatibleClient", "openai"),
+    "openrouter": ("interlingua_openrouter", "OpenRouterClient", "openai"),
+    "xai": ("interlingua_xai", "XAIClient", "openai"),
+    "perplexity": ("interlingua_perplexity", "PerplexityClient", "openai"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_importing_the_adapter_imports_no_sdk_until_a_client_is_asked_for(name: str) -> None:
+    package, client, sdk = PACKAGES[name]
+    code = (
+        f"import sys, {package} as adapter\n"
+        "assert adapter.encode_request and adapter.decode_stream\n"
+        f"print(sorted({{{sdk!r}, 'httpx', 'httpx2'}} & set(sys.modules)))\n"
+        f"adapter.{client}\n"
+        f"print({sdk!r} in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+
+    assert result.stdout.splitlines() == ["[]", "True"]
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_the_package_is_the_adapter_found_by_name(name: str) -> None:
+    package, _, _ = PACKAGES[name]
+
+    adapter = get_adapter(name)
+
+    assert adapter is importlib.import_module(package)
+    assert isinstance(adapter, Adapter)
+    assert name == adapter.PROVIDER
+    assert name in available_adapters()
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_the_export_list_names_what_the_package_has(name: str) -> None:
+    package, client, _ = PACKAGES[name]
+    module = importlib.import_module(package)
+
+    assert [export for export in module.__all__ if not hasattr(module, export)] == []
+    assert {client, f"Async{client}"} <= set(module.__all__) & set(dir(module))
+    with pytest.raises(AttributeError):
+        module.NoSuchClient  # noqa: B018

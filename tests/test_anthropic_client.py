@@ -6,8 +6,6 @@ hand-made, shaped like real traffic."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +29,6 @@ from conftest import (
     requested,
 )
 from interlingua import (
-    Adapter,
     BadRequestError,
     ChatRequest,
     FilePart,
@@ -507,30 +504,6 @@ def test_the_sdks_own_objects_decode_like_the_json(path: Path | MissingCorpus) -
 
 
 # --- the package ---
-
-
-def test_importing_the_adapter_does_not_import_the_sdk() -> None:
-    code = (
-        "import sys, interlingua_anthropic as a\n"
-        "assert a.encode_request and a.decode_stream\n"
-        "print(sorted(m for m in sys.modules if m == 'anthropic' or m.startswith('anthropic.')))\n"
-        "a.AnthropicClient\n"
-        "print('anthropic' in sys.modules)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-
-    assert result.stdout.splitlines() == ["[]", "True"]
-
-
-def test_the_module_is_the_adapter_found_by_name() -> None:
-    adapter = interlingua.get_adapter("anthropic")
-
-    assert adapter is interlingua_anthropic
-    assert isinstance(adapter, Adapter)
-    assert adapter.PROVIDER == "anthropic"
-    assert "anthropic" in interlingua.available_adapters()
 
 
 def test_the_export_list() -> None:

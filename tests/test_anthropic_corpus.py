@@ -13,7 +13,6 @@ recorded corpus (`../shared/corpus/anthropic`).
 from __future__ import annotations
 
 import copy
-import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -23,11 +22,14 @@ import pytest
 
 from conftest import (
     MissingCorpus,
+    cassette,
     corpus_files,
     corpus_id,
     corpus_params,
     from_corpus,
+    is_answer,
     require_corpus,
+    usage_counts,
 )
 from interlingua import (
     AuthenticationError,
@@ -43,7 +45,7 @@ from interlingua import (
     accumulate,
 )
 from interlingua.codec import dump_arguments
-from interlingua.testing import Cassette, Interaction, load_cassette
+from interlingua.testing import Interaction
 from interlingua_anthropic import (
     decode_error,
     decode_request,
@@ -69,11 +71,6 @@ ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {
 }
 
 
-@functools.cache
-def cassette(path: Path) -> Cassette:
-    return load_cassette(path)
-
-
 def messages_calls(param: Path | MissingCorpus) -> list[Interaction]:
     """The file's calls to POST /v1/messages; its other Anthropic calls are
     token counts, checked to be nothing else."""
@@ -85,10 +82,6 @@ def messages_calls(param: Path | MissingCorpus) -> list[Interaction]:
         assert interaction.path == "/v1/messages/count_tokens"
         assert set(interaction.response.json) == {"input_tokens"}
     return calls
-
-
-def is_answer(call: Interaction) -> bool:
-    return not call.is_stream and call.response.status < 400
 
 
 def is_stream(call: Interaction) -> bool:
@@ -251,17 +244,9 @@ def assert_describes(response: ChatResponse, message: dict[str, Any]) -> None:
 
 
 def counts(response: ChatResponse) -> dict[str, Any]:
-    usage = response.usage
     return {
         "finish": (response.finish_reason, response.raw_finish_reason),
-        "usage": (
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.total_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-            usage.reasoning_tokens,
-        ),
+        "usage": usage_counts(response.usage),
     }
 
 

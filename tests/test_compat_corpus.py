@@ -4,12 +4,14 @@ traffic: every chat completions call of their folders of the recorded corpus
 add nothing of their own, so the plain dialect's).
 
 - a request body decodes and encodes back to itself, with nothing reported,
-  and the messages the core models (text, reasoning, tool calls and results)
-  are what the body says, read here without the adapter;
+  and the settings, tools, tool choice and messages the core models (text,
+  reasoning, tool calls and results, files) are what the body says, read here
+  without the adapter;
 - a response body decodes and encodes back to itself, and its text, reasoning,
   tool calls, finish reason and every usage count are what the body says;
 - a stream accumulates to what its chunks say (joined here from the raw
-  deltas), and encodes to a stream that accumulates to the same answer.
+  deltas), and encodes to a stream that ends with `[DONE]` and accumulates to
+  the same answer.
 
 Reasoning comes in the dialect's field (DeepSeek's `reasoning_content`,
 Cerebras' and Ollama's `reasoning`) or, for Cerebras, in `<think>` tags at the
@@ -19,6 +21,7 @@ a server adds as it came.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import re
@@ -30,39 +33,34 @@ from typing import Any
 import pytest
 
 import interlingua_openai
+from chat_corpus import (
+    ChatCorpus,
+    answer_facts,
+    any_call,
+    assert_request_round_trips,
+    assert_response_round_trips,
+    assert_stream_written_again,
+    grow_call,
+    request_facts,
+    wire_finish,
+    wire_request_facts,
+    wire_usage,
+)
 from conftest import (
     MissingCorpus,
     cassette,
-    corpus_files,
     corpus_id,
-    corpus_params,
     from_corpus,
     is_answer,
     is_stream,
     require_corpus,
     same_json,
 )
-from interlingua import (
-    ChatRequest,
-    ChatResponse,
-    FinishReason,
-    Message,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    TranslationReport,
-    accumulate,
-)
+from interlingua import ChatResponse, TextPart, TranslationReport, accumulate
 from interlingua.testing import Interaction
 
 THINK = re.compile(r"<think>(.*?)</think>(.*)", re.DOTALL)
-FINISH_REASONS = {
-    "stop": FinishReason.STOP,
-    "length": FinishReason.LENGTH,
-    "tool_calls": FinishReason.TOOL_CALLS,
-    "content_filter": FinishReason.CONTENT_FILTER,
-}
+FILE_ITEMS = frozenset({"image_url", "input_audio", "file"})
 
 
 @dataclass(frozen=True)
@@ -106,67 +104,46 @@ def returns_an_object(call: Interaction) -> bool:
     return any(isinstance(c["message"].get("content"), dict) for c in call.response.json["choices"])
 
 
-def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
-    """The file's calls to a chat completions endpoint (DeepSeek's Responses API left out)."""
-    return [
-        call
-        for call in cassette(from_corpus(param)).interactions
-        if call.request is not None
+def is_chat_call(call: Interaction) -> bool:
+    """A call to a chat completions endpoint (DeepSeek's Responses API left out)."""
+    return (
+        call.request is not None
         and call.request.method == "POST"
         and (call.path or "").endswith("/chat/completions")
         and not returns_an_object(call)
-    ]
+    )
 
 
-def params(holding: str, kind: Any) -> list[Any]:
-    def keep(path: Path) -> bool:
-        return any(map(kind, chat_calls(path)))
-
-    return corpus_params(*DIALECT_OF_FOLDER, keep=keep, holding=holding)
+SERVERS = ChatCorpus(tuple(DIALECT_OF_FOLDER), is_chat_call)
 
 
-@pytest.mark.parametrize("path", params("requests", lambda call: True), ids=corpus_id)
+@pytest.mark.parametrize("path", SERVERS.files_with(any_call, "requests"), ids=corpus_id)
 def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
     dialect = dialect_of(from_corpus(path))
-    for call in chat_calls(path):
+    wire = functools.partial(wire_request, dialect=dialect)
+    for call in SERVERS.calls(path):
         assert call.request is not None
-        body = call.request.json
-        report = TranslationReport()
-
-        request = dialect.adapter.decode_request(body)
-
-        assert same_json(dialect.adapter.encode_request(request, report=report), body)
-        assert report.losses == []
-        assert request_facts(request) == wire_request_facts(body, dialect)
+        assert_request_round_trips(dialect.adapter, call.request.json, request_facts, wire)
 
 
-@pytest.mark.parametrize("path", params("answers", is_answer), ids=corpus_id)
+@pytest.mark.parametrize("path", SERVERS.files_with(is_answer, "answers"), ids=corpus_id)
 def test_every_response_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
     dialect = dialect_of(from_corpus(path))
-    for call in filter(is_answer, chat_calls(path)):
-        body = call.response.json
-
-        response = dialect.adapter.decode_response(body)
-
-        strict = TranslationReport(strict=True)
-        assert same_json(dialect.adapter.encode_response(response, report=strict), body)
-        assert facts(response) == wire_facts(body, dialect)
+    wire = functools.partial(wire_facts, dialect=dialect)
+    for call in filter(is_answer, SERVERS.calls(path)):
+        assert_response_round_trips(dialect.adapter, call.response.json, facts, wire)
 
 
-@pytest.mark.parametrize("path", params("streams", is_stream), ids=corpus_id)
+@pytest.mark.parametrize("path", SERVERS.files_with(is_stream, "streams"), ids=corpus_id)
 def test_every_stream_accumulates_to_what_its_chunks_say(path: Path | MissingCorpus) -> None:
     dialect = dialect_of(from_corpus(path))
-    adapter = dialect.adapter
-    for call in filter(is_stream, chat_calls(path)):
+    for call in filter(is_stream, SERVERS.calls(path)):
         payloads = call.response.stream_payloads()
 
-        streamed = accumulate(adapter.decode_stream(payloads))
+        streamed = accumulate(dialect.adapter.decode_stream(payloads))
 
         assert facts(streamed) == wire_facts(joined_chunks(payloads, dialect), dialect)
-        strict = TranslationReport(strict=True)
-        chunks = adapter.encode_stream(adapter.decode_stream(payloads), report=strict)
-        encoded = [chunk.data for chunk in chunks if chunk.data != "[DONE]"]
-        assert accumulate(adapter.decode_stream(encoded)) == streamed
+        assert_stream_written_again(dialect.adapter, payloads)
 
 
 def test_a_content_object_is_its_json_text_and_goes_back_an_object() -> None:
@@ -193,10 +170,7 @@ def test_a_content_object_is_its_json_text_and_goes_back_an_object() -> None:
 def test_the_corpus_holds_each_kind_of_traffic_the_dialects_model() -> None:
     for folder in DIALECT_OF_FOLDER:
         require_corpus(folder)
-    calls = {
-        folder: [call for path in corpus_files(folder) for call in chat_calls(path)]
-        for folder in DIALECT_OF_FOLDER
-    }
+    calls = {folder: SERVERS.every_call(folder) for folder in DIALECT_OF_FOLDER}
     counts = {folder: len(found) for folder, found in calls.items()}
     assert counts == {
         "compat/deepseek": 16,
@@ -218,51 +192,23 @@ def test_the_corpus_holds_each_kind_of_traffic_the_dialects_model() -> None:
 # --- what the core models, read straight from the wire ---
 
 
-def request_facts(request: ChatRequest) -> dict[str, Any]:
-    return {
-        "model": request.model,
-        "settings": (request.max_tokens, request.temperature, request.seed, request.stream),
-        "tools": [tool.name for tool in request.tools],
-        "messages": [message_facts(message) for message in request.messages],
-    }
-
-
-def message_facts(message: Message) -> tuple[Any, ...]:
-    parts = message.parts
-    results = [part for part in parts if isinstance(part, ToolResultPart)]
-    return (
-        message.role,
-        "".join(part.text for part in parts if isinstance(part, TextPart)),
-        [(part.provider, part.text) for part in parts if isinstance(part, ReasoningPart)],
-        [(part.id, part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)],
-        [(result.tool_call_id, result.text) for result in results],
-    )
-
-
-def wire_request_facts(body: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
-    """`request_facts` of a request body, read without the adapter."""
-    return {
-        "model": body["model"],
-        "settings": (
-            body.get("max_tokens", body.get("max_completion_tokens")),
-            body.get("temperature"),
-            body.get("seed"),
-            body.get("stream", False),
-        ),
-        "tools": [tool["function"]["name"] for tool in body.get("tools") or []],
-        "messages": [wire_message_facts(message, dialect) for message in body["messages"]],
-    }
+def wire_request(body: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
+    """`request_facts` of a request body, read without the adapter: the token
+    limit `max_tokens` before `max_completion_tokens`."""
+    messages = functools.partial(wire_message_facts, dialect=dialect)
+    return wire_request_facts(body, messages, max_tokens=("max_tokens", "max_completion_tokens"))
 
 
 def wire_message_facts(message: dict[str, Any], dialect: Dialect) -> tuple[Any, ...]:
     content = message.get("content")
     items = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
     text = "".join(item["text"] for item in items if item["type"] == "text")
+    files = sum(item["type"] in FILE_ITEMS for item in items)
     role = "system" if message["role"] == "developer" else message["role"]
     if role == "tool":
-        return ("tool", "", [], [], [(message["tool_call_id"], text)])
+        return ("tool", "", [], [], [(message["tool_call_id"], text)], files)
     reasoning, text = split_reasoning(message, text, dialect)
-    return (role, text, reasoning, wire_calls(message), [])
+    return (role, text, reasoning, wire_calls(message), [], files)
 
 
 def split_reasoning(
@@ -288,60 +234,33 @@ def wire_calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def facts(response: ChatResponse) -> dict[str, Any]:
-    parts = response.message.parts
-    usage = response.usage
-    return {
-        "answer": (response.provider, response.id, response.model),
-        "text": "".join(part.text for part in parts if isinstance(part, TextPart)),
-        "reasoning": [
-            (part.provider, part.text) for part in parts if isinstance(part, ReasoningPart)
-        ],
-        "tool_calls": [
-            (part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)
-        ],
-        "finish": (response.finish_reason, response.raw_finish_reason),
-        "usage": (
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.total_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-            usage.reasoning_tokens,
-        ),
-        "counts": dict(usage.details),
-    }
+    return {**answer_facts(response), "counts": dict(response.usage.details)}
 
 
 def wire_facts(body: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
     """`facts` of a chat completion body, read without the adapter."""
     (choice,) = body["choices"]
-    message, usage = choice["message"], body.get("usage") or {}
+    message, usage = choice["message"], body.get("usage")
     content = message.get("content") or ""
     assert isinstance(content, str), f"a content the corpus was not known to hold: {content}"
     reasoning, text = split_reasoning(message, content, dialect)
-    finish = choice["finish_reason"]
     counts = {
         f"{group}.{key}": value
         for group in ("prompt_tokens_details", "completion_tokens_details")
-        for key, value in (usage.get(group) or {}).items()
+        for key, value in ((usage or {}).get(group) or {}).items()
         if isinstance(value, int)
     }
-    if dialect is DEEPSEEK:
+    if usage and dialect is DEEPSEEK:
         counts.update({key: usage[key] for key in DEEPSEEK_COUNTS if key in usage})
+    cache_read = counts.get(dialect.cache_read, (usage or {}).get(dialect.cache_read, 0))
     return {
         "answer": (dialect.adapter.PROVIDER, body.get("id"), body.get("model")),
         "text": text,
-        "reasoning": reasoning,
-        "tool_calls": [(name, arguments) for _, name, arguments in wire_calls(message)],
-        "finish": (FINISH_REASONS.get(finish, FinishReason.OTHER), finish),
-        "usage": (
-            usage.get("prompt_tokens", 0),
-            usage.get("completion_tokens", 0),
-            usage.get("total_tokens", 0),
-            counts.get(dialect.cache_read, usage.get(dialect.cache_read, 0)),
-            0,
-            counts.get("completion_tokens_details.reasoning_tokens", 0),
-        ),
+        "reasoning": [(provider, thought, None, None) for provider, thought in reasoning],
+        "tool_calls": wire_calls(message),
+        "finish": wire_finish(choice["finish_reason"]),
+        # A server that counts nothing (an error turned answer, say) counts 0.
+        "usage": wire_usage(usage, cache_read=cache_read) if usage else (0,) * 6,
         "counts": counts,
     }
 
@@ -362,10 +281,7 @@ def joined_chunks(payloads: list[dict[str, Any]], dialect: Dialect) -> dict[str,
             text += delta.get("content") or ""
             thinking += (delta.get(field) or "") if field else ""
             for fragment in delta.get("tool_calls") or []:
-                call = calls.setdefault(fragment["index"], {"function": {"arguments": ""}})
-                function = fragment.get("function") or {}
-                call["function"].setdefault("name", function.get("name"))
-                call["function"]["arguments"] += function.get("arguments") or ""
+                grow_call(calls, fragment)
             finish = choice.get("finish_reason") or finish
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if thinking:

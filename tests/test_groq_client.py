@@ -9,8 +9,6 @@ them."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,6 @@ import pytest
 import respx
 
 import interlingua
-import interlingua_groq
 from conftest import (
     MissingCorpus,
     bodies,
@@ -32,9 +29,9 @@ from conftest import (
     recorded,
     requested,
     same_json,
+    strict,
 )
 from interlingua import (
-    Adapter,
     AuthenticationError,
     BadRequestError,
     ChatRequest,
@@ -47,7 +44,6 @@ from interlingua import (
     StreamError,
     ToolChoice,
     ToolSpec,
-    TranslationReport,
     accumulate,
     accumulate_async,
 )
@@ -92,10 +88,6 @@ def sdk() -> groq.Groq:
 
 def async_sdk() -> groq.AsyncGroq:
     return groq.AsyncGroq(api_key="test-key", max_retries=0)
-
-
-def strict() -> TranslationReport:
-    return TranslationReport(strict=True)
 
 
 @pytest.fixture
@@ -681,37 +673,3 @@ async def test_the_corpus_answers_replayed_through_the_async_sdk_client(
         assert await client.complete(request) == decode_response(answer.response.json)
     assert replay.sent == [encode_request(request)]
     assert requested(replay) == [f"POST {PATH}"] * len(replay.sent)
-
-
-# --- the package ---
-
-
-def test_importing_the_adapter_does_not_import_the_sdk() -> None:
-    code = (
-        "import sys, interlingua_groq as g\n"
-        "assert g.encode_request and g.decode_stream\n"
-        "print(sorted({'groq', 'httpx'} & set(sys.modules)))\n"
-        "g.GroqClient\n"
-        "print('groq' in sys.modules)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-
-    assert result.stdout.splitlines() == ["[]", "True"]
-
-
-def test_the_module_is_the_adapter_found_by_name() -> None:
-    adapter = interlingua.get_adapter("groq")
-
-    assert adapter is interlingua_groq
-    assert isinstance(adapter, Adapter)
-    assert adapter.PROVIDER == "groq"
-
-
-def test_the_export_list() -> None:
-    missing = [name for name in interlingua_groq.__all__ if not hasattr(interlingua_groq, name)]
-    assert missing == []
-    assert {"GroqClient", "AsyncGroqClient"} <= set(dir(interlingua_groq))
-    with pytest.raises(AttributeError):
-        interlingua_groq.NoSuchClient  # noqa: B018

@@ -20,55 +20,31 @@ it) is a `ReasoningPart` of Groq's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import (
-    MissingCorpus,
-    cassette,
-    corpus_files,
-    corpus_id,
-    corpus_params,
-    from_corpus,
-    is_answer,
-    is_stream,
-    require_corpus,
-    same_json,
+import interlingua_groq
+from chat_corpus import (
+    ChatCorpus,
+    answer_facts,
+    assert_known,
+    assert_request_round_trips,
+    assert_response_round_trips,
+    assert_stream_is_the_answer,
+    grow_call,
+    posts_to,
+    request_facts,
+    wire_finish,
+    wire_request_facts,
+    wire_usage,
 )
-from interlingua import (
-    ChatRequest,
-    ChatResponse,
-    FilePart,
-    FinishReason,
-    Message,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    TranslationReport,
-    accumulate,
-)
+from conftest import MissingCorpus, corpus_id, is_answer, is_stream, require_corpus
+from interlingua import ChatResponse
 from interlingua.testing import Interaction
-from interlingua_groq import (
-    PROVIDER,
-    decode_request,
-    decode_response,
-    decode_stream,
-    encode_request,
-    encode_response,
-)
+from interlingua_groq import PROVIDER
 
-CHAT_COMPLETIONS = "/openai/v1/chat/completions"
-FINISH_REASONS = {
-    "stop": FinishReason.STOP,
-    "length": FinishReason.LENGTH,
-    "tool_calls": FinishReason.TOOL_CALLS,
-    "content_filter": FinishReason.CONTENT_FILTER,
-}
-TOOL_CHOICES = {"auto": ("auto", None), "none": ("none", None), "required": ("required", None)}
 TIMINGS = ("queue_time", "prompt_time", "completion_time", "total_time")
 THINK = re.compile(r"<think>(.*?)</think>(.*)", re.DOTALL)
 # What the corpus's chunks and deltas hold; anything else fails the rebuild.
@@ -76,76 +52,42 @@ CHUNK_FIELDS = frozenset({"id", "object", "created", "model", "system_fingerprin
 CHUNK_FIELDS |= {"x_groq", "service_tier", "usage_breakdown"}
 DELTA_FIELDS = frozenset({"role", "content", "reasoning", "tool_calls"})
 
-
-def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
-    """The file's calls to Groq's chat completions; a response-only file's
-    one answer (it has no request) among them."""
-    return [
-        call
-        for call in cassette(from_corpus(param)).interactions
-        if call.request is None
-        or (
-            call.provider == "groq"
-            and call.request.method == "POST"
-            and call.path == CHAT_COMPLETIONS
-        )
-    ]
+_posted = posts_to("/openai/v1/chat/completions", "groq")
+# The calls to Groq's chat completions; a response-only file's one answer (it
+# has no request) among them.
+GROQ = ChatCorpus(("groq",), lambda call: call.request is None or _posted(call))
 
 
 def has_request(call: Interaction) -> bool:
     return call.request is not None
 
 
-def files_with(kind: Callable[[Interaction], bool], holding: str) -> list[Path | MissingCorpus]:
-    """The groq corpus files holding a call of `kind`."""
-    return corpus_params(
-        "groq", keep=lambda path: any(map(kind, chat_calls(path))), holding=holding
-    )
-
-
-@pytest.mark.parametrize("path", files_with(has_request, "requests"), ids=corpus_id)
+@pytest.mark.parametrize("path", GROQ.files_with(has_request, "requests"), ids=corpus_id)
 def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
-    for call in filter(has_request, chat_calls(path)):
+    for call in filter(has_request, GROQ.calls(path)):
         assert call.request is not None
-        body = call.request.json
-        report = TranslationReport()
-
-        request = decode_request(body)
-
-        assert same_json(encode_request(request, report=report), body)
-        assert report.losses == []
-        assert request_facts(request) == wire_request_facts(body)
+        assert_request_round_trips(interlingua_groq, call.request.json, request_facts, wire_request)
 
 
-@pytest.mark.parametrize("path", files_with(is_answer, "answers"), ids=corpus_id)
+@pytest.mark.parametrize("path", GROQ.files_with(is_answer, "answers"), ids=corpus_id)
 def test_every_response_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
-    for call in filter(is_answer, chat_calls(path)):
-        body = call.response.json
-
-        response = decode_response(body)
-
-        assert same_json(encode_response(response, report=TranslationReport(strict=True)), body)
-        assert facts(response) == wire_facts(body)
+    for call in filter(is_answer, GROQ.calls(path)):
+        assert_response_round_trips(interlingua_groq, call.response.json, facts, wire_facts)
 
 
-@pytest.mark.parametrize("path", files_with(is_stream, "streams"), ids=corpus_id)
+@pytest.mark.parametrize("path", GROQ.files_with(is_stream, "streams"), ids=corpus_id)
 def test_every_stream_accumulates_to_the_answer_its_chunks_describe(
     path: Path | MissingCorpus,
 ) -> None:
-    for call in filter(is_stream, chat_calls(path)):
+    for call in filter(is_stream, GROQ.calls(path)):
         payloads = call.response.stream_payloads()
         answer = rebuilt_answer(payloads)
-
-        streamed = accumulate(decode_stream(payloads))
-
-        assert facts(streamed) == wire_facts(answer)
-        assert streamed == decode_response(answer)
-        assert same_json(encode_response(streamed, report=TranslationReport(strict=True)), answer)
+        assert_stream_is_the_answer(interlingua_groq, payloads, answer, facts, wire_facts)
 
 
 def test_the_corpus_holds_each_kind_of_groq_traffic() -> None:
     require_corpus("groq")
-    calls = [call for path in corpus_files("groq") for call in chat_calls(path)]
+    calls = GROQ.every_call("groq")
     answers = [call.response.json for call in filter(is_answer, calls)]
     messages = [answer["choices"][0]["message"] for answer in answers]
     sent = [m for call in calls if call.request for m in call.request.json["messages"]]
@@ -162,76 +104,8 @@ def test_the_corpus_holds_each_kind_of_groq_traffic() -> None:
 # --- what the core models, read straight from the wire ---
 
 
-def request_facts(request: ChatRequest) -> dict[str, Any]:
-    choice, form = request.tool_choice, request.response_format
-    return {
-        "model": request.model,
-        "settings": (
-            request.max_tokens,
-            request.temperature,
-            request.top_p,
-            request.seed,
-            request.stream,
-        ),
-        "response_format": None
-        if form is None
-        else (form.type, form.name, form.description, form.json_schema, form.strict),
-        "tools": [(tool.name, tool.description, tool.parameters) for tool in request.tools],
-        "tool_choice": None if choice is None else (choice.mode, choice.name),
-        "messages": [message_facts(message) for message in request.messages],
-    }
-
-
-def message_facts(message: Message) -> tuple[Any, ...]:
-    parts = message.parts
-    results = [part for part in parts if isinstance(part, ToolResultPart)]
-    files = [part for part in parts if isinstance(part, FilePart)]
-    files += [item for result in results for item in result.content if isinstance(item, FilePart)]
-    return (
-        message.role,
-        "".join(part.text for part in parts if isinstance(part, TextPart)),
-        [(part.provider, part.text) for part in parts if isinstance(part, ReasoningPart)],
-        [(part.id, part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)],
-        [(result.tool_call_id, result.text) for result in results],
-        len(files),
-    )
-
-
-def wire_request_facts(body: dict[str, Any]) -> dict[str, Any]:
-    """`request_facts` of a request body, read without the adapter."""
-    choice = body.get("tool_choice")
-    if isinstance(choice, dict):
-        choice = ("tool", choice["function"]["name"])
-    elif choice is not None:
-        choice = TOOL_CHOICES[choice]
-    functions = [tool["function"] for tool in body.get("tools") or []]
-    return {
-        "model": body["model"],
-        "settings": (
-            body.get("max_completion_tokens", body.get("max_tokens")),
-            body.get("temperature"),
-            body.get("top_p"),
-            body.get("seed"),
-            body.get("stream", False),
-        ),
-        "response_format": wire_response_format(body.get("response_format")),
-        "tools": [(f["name"], f.get("description"), f.get("parameters")) for f in functions],
-        "tool_choice": choice,
-        "messages": [wire_message_facts(message) for message in body["messages"]],
-    }
-
-
-def wire_response_format(form: dict[str, Any] | None) -> tuple[Any, ...] | None:
-    if form is None:
-        return None
-    schema = form.get("json_schema") or {}
-    return (
-        form["type"],
-        schema.get("name"),
-        schema.get("description"),
-        schema.get("schema"),
-        schema.get("strict"),
-    )
+def wire_request(body: dict[str, Any]) -> dict[str, Any]:
+    return wire_request_facts(body, wire_message_facts)
 
 
 def wire_message_facts(message: dict[str, Any]) -> tuple[Any, ...]:
@@ -265,28 +139,9 @@ def wire_calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def facts(response: ChatResponse) -> dict[str, Any]:
-    parts = response.message.parts
     usage = response.usage
     return {
-        "answer": (response.provider, response.id, response.model),
-        "text": "".join(part.text for part in parts if isinstance(part, TextPart)),
-        "reasoning": [
-            (part.provider, part.text, part.signature)
-            for part in parts
-            if isinstance(part, ReasoningPart)
-        ],
-        "tool_calls": [
-            (part.id, part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)
-        ],
-        "finish": (response.finish_reason, response.raw_finish_reason),
-        "usage": (
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.total_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-            usage.reasoning_tokens,
-        ),
+        **answer_facts(response),
         "timings": {name: usage.details.get(name) for name in TIMINGS},
     }
 
@@ -298,21 +153,14 @@ def wire_facts(body: dict[str, Any]) -> dict[str, Any]:
     content = message.get("content") or ""
     assert isinstance(content, str), f"a content the corpus was not known to hold: {content}"
     reasoning, text = split_reasoning(message, content)
-    finish = choice["finish_reason"]
+    cached = (usage.get("prompt_tokens_details") or {}).get("cached_tokens", 0)
     return {
         "answer": (PROVIDER, body["id"], body["model"]),
         "text": text,
-        "reasoning": [(provider, thought, None) for provider, thought in reasoning],
+        "reasoning": [(provider, thought, None, None) for provider, thought in reasoning],
         "tool_calls": wire_calls(message),
-        "finish": (FINISH_REASONS.get(finish, FinishReason.OTHER), finish),
-        "usage": (
-            usage["prompt_tokens"],
-            usage["completion_tokens"],
-            usage["total_tokens"],
-            (usage.get("prompt_tokens_details") or {}).get("cached_tokens", 0),
-            0,
-            (usage.get("completion_tokens_details") or {}).get("reasoning_tokens", 0),
-        ),
+        "finish": wire_finish(choice["finish_reason"]),
+        "usage": wire_usage(usage, cache_read=cached),
         "timings": {name: usage.get(name) for name in TIMINGS},
     }
 
@@ -330,13 +178,11 @@ def rebuilt_answer(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     x_groq: dict[str, Any] = {}
     calls: dict[int, dict[str, Any]] = {}
     for chunk in payloads:
-        assert set(chunk) <= CHUNK_FIELDS, (
-            f"a chunk field the corpus was not known to hold: {chunk}"
-        )
+        assert_known(chunk, CHUNK_FIELDS, "chunk field")
         x_groq.update(chunk.get("x_groq") or {})
         (choice,) = chunk["choices"]
         delta = choice["delta"]
-        assert set(delta) <= DELTA_FIELDS, f"a delta the corpus was not known to hold: {delta}"
+        assert_known(delta, DELTA_FIELDS, "delta")
         text += delta.get("content") or ""
         thinking += delta.get("reasoning") or ""
         for fragment in delta.get("tool_calls") or []:
@@ -364,15 +210,3 @@ def rebuilt_answer(payloads: list[dict[str, Any]]) -> dict[str, Any]:
         "usage": usage,
         "x_groq": x_groq,
     }
-
-
-def grow_call(calls: dict[int, dict[str, Any]], fragment: dict[str, Any]) -> None:
-    """One tool-call fragment added to the call of its `index` (the id, type and
-    name come in the first)."""
-    function = fragment.get("function") or {}
-    call = calls.setdefault(fragment["index"], {"function": {"arguments": "", "name": ""}})
-    call["function"]["name"] = call["function"]["name"] or function.get("name", "")
-    call["function"]["arguments"] += function.get("arguments") or ""
-    for field in ("id", "type"):
-        if fragment.get(field):
-            call.setdefault(field, fragment[field])

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,6 @@ from mistralai.client import Mistral, errors, models
 from mistralai.client.utils import BackoffStrategy, RetryConfig
 
 import interlingua
-import interlingua_mistral
 from conftest import (
     MissingCorpus,
     RespxHttpx2,
@@ -34,9 +31,9 @@ from conftest import (
     in_order,
     recorded,
     requested,
+    strict,
 )
 from interlingua import (
-    Adapter,
     BadRequestError,
     ChatRequest,
     DecodeError,
@@ -48,7 +45,6 @@ from interlingua import (
     StreamError,
     ToolChoice,
     ToolSpec,
-    TranslationReport,
     accumulate,
     accumulate_async,
 )
@@ -101,10 +97,6 @@ def sdk(http_client: httpx2.Client | None = None) -> Mistral:
 
 def async_sdk(http_client: httpx2.AsyncClient | None = None) -> Mistral:
     return Mistral(api_key="test-key", async_client=http_client)
-
-
-def strict() -> TranslationReport:
-    return TranslationReport(strict=True)
 
 
 # --- the project's own fixtures ---
@@ -810,42 +802,6 @@ async def test_the_corpus_replayed_through_the_async_sdk_client(path: Path | Mis
 
     assert replay.sent == bodies(calls)
     assert requested(replay) == [f"POST {PATH}"] * len(calls)
-
-
-# --- the package ---
-
-
-def test_importing_the_adapter_does_not_import_the_sdk() -> None:
-    code = (
-        "import sys, interlingua_mistral as m\n"
-        "assert m.encode_request and m.decode_stream\n"
-        "print(sorted({'mistralai', 'httpx2'} & set(sys.modules)))\n"
-        "m.MistralClient\n"
-        "print('mistralai' in sys.modules)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-
-    assert result.stdout.splitlines() == ["[]", "True"]
-
-
-def test_the_module_is_the_adapter_found_by_name() -> None:
-    adapter = interlingua.get_adapter("mistral")
-
-    assert adapter is interlingua_mistral
-    assert isinstance(adapter, Adapter)
-    assert adapter.PROVIDER == "mistral"
-
-
-def test_the_export_list() -> None:
-    missing = [
-        name for name in interlingua_mistral.__all__ if not hasattr(interlingua_mistral, name)
-    ]
-    assert missing == []
-    assert {"MistralClient", "AsyncMistralClient"} <= set(dir(interlingua_mistral))
-    with pytest.raises(AttributeError):
-        interlingua_mistral.NoSuchClient  # type: ignore[attr-defined]  # noqa: B018
 
 
 def _answering(interaction: Interaction, status: int, body: Any) -> Interaction:

@@ -12,49 +12,32 @@ in the recorded corpus (`../shared/corpus/mistral`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import (
-    MissingCorpus,
-    cassette,
-    corpus_files,
-    corpus_id,
-    corpus_params,
-    from_corpus,
-    is_answer,
-    is_stream,
-    require_corpus,
-    same_json,
+import interlingua_mistral
+from chat_corpus import (
+    ChatCorpus,
+    answer_facts,
+    any_call,
+    assert_known,
+    assert_request_round_trips,
+    assert_response_round_trips,
+    assert_stream_is_the_answer,
+    grow_call,
+    posts_to,
+    request_facts,
+    wire_finish,
+    wire_request_facts,
+    wire_usage,
 )
-from interlingua import (
-    ChatRequest,
-    ChatResponse,
-    FilePart,
-    FinishReason,
-    Message,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    TranslationReport,
-    accumulate,
-)
+from conftest import MissingCorpus, corpus_id, is_answer, is_stream, require_corpus
+from interlingua import FinishReason
 from interlingua.codec import dump_arguments
-from interlingua.testing import Interaction
-from interlingua_mistral import (
-    PROVIDER,
-    decode_request,
-    decode_response,
-    decode_stream,
-    encode_request,
-    encode_response,
-)
+from interlingua_mistral import PROVIDER
 
-CHAT_COMPLETIONS = "/v1/chat/completions"
 FINISH_REASONS = {
     "stop": FinishReason.STOP,
     "length": FinishReason.LENGTH,
@@ -72,69 +55,41 @@ FILE_CHUNKS = frozenset({"image_url", "document_url", "input_audio"})
 # A chunk's fields; `p` is padding of random length (openllmetry's stream).
 CHUNK_FIELDS = frozenset({"id", "object", "created", "model", "choices", "usage", "p"})
 
-
-def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
-    """The file's calls to POST /v1/chat/completions (a file may also hold the
-    OpenAI call that built its history)."""
-    return [
-        call
-        for call in cassette(from_corpus(param)).for_provider("mistral")
-        if call.request is not None
-        and call.request.method == "POST"
-        and call.path == CHAT_COMPLETIONS
-    ]
+# The calls to Mistral's chat completions (a file may also hold the OpenAI
+# call that built its history).
+MISTRAL = ChatCorpus(("mistral",), posts_to("/v1/chat/completions", "mistral"))
 
 
-def files_with(kind: Callable[[Interaction], bool], holding: str) -> list[Path | MissingCorpus]:
-    """The mistral corpus files holding a call of `kind`."""
-    return corpus_params(
-        "mistral", keep=lambda path: any(map(kind, chat_calls(path))), holding=holding
-    )
-
-
-@pytest.mark.parametrize("path", files_with(lambda _: True, "chat calls"), ids=corpus_id)
+@pytest.mark.parametrize("path", MISTRAL.files_with(any_call, "chat calls"), ids=corpus_id)
 def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
-    for call in chat_calls(path):
+    for call in MISTRAL.calls(path):
         assert call.request is not None
-        body = call.request.json
-        report = TranslationReport()
-
-        request = decode_request(body)
-
-        assert same_json(encode_request(request, report=report), body)
-        assert report.losses == []
-        assert request_facts(request) == wire_request_facts(body)
+        assert_request_round_trips(
+            interlingua_mistral, call.request.json, request_facts, wire_request
+        )
 
 
-@pytest.mark.parametrize("path", files_with(is_answer, "answers"), ids=corpus_id)
+@pytest.mark.parametrize("path", MISTRAL.files_with(is_answer, "answers"), ids=corpus_id)
 def test_every_response_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
-    for call in filter(is_answer, chat_calls(path)):
-        body = call.response.json
-
-        response = decode_response(body)
-
-        assert same_json(encode_response(response, report=TranslationReport(strict=True)), body)
-        assert facts(response) == wire_facts(body)
+    for call in filter(is_answer, MISTRAL.calls(path)):
+        assert_response_round_trips(
+            interlingua_mistral, call.response.json, answer_facts, wire_facts
+        )
 
 
-@pytest.mark.parametrize("path", files_with(is_stream, "streams"), ids=corpus_id)
+@pytest.mark.parametrize("path", MISTRAL.files_with(is_stream, "streams"), ids=corpus_id)
 def test_every_stream_accumulates_to_the_answer_its_chunks_describe(
     path: Path | MissingCorpus,
 ) -> None:
-    for call in filter(is_stream, chat_calls(path)):
+    for call in filter(is_stream, MISTRAL.calls(path)):
         payloads = call.response.stream_payloads()
         answer = rebuilt_answer(payloads)
-
-        streamed = accumulate(decode_stream(payloads))
-
-        assert facts(streamed) == wire_facts(answer)
-        assert streamed == decode_response(answer)
-        assert same_json(encode_response(streamed, report=TranslationReport(strict=True)), answer)
+        assert_stream_is_the_answer(interlingua_mistral, payloads, answer, answer_facts, wire_facts)
 
 
 def test_the_corpus_holds_each_kind_of_mistral_traffic() -> None:
     require_corpus("mistral")
-    calls = [call for path in corpus_files("mistral") for call in chat_calls(path)]
+    calls = MISTRAL.every_call("mistral")
     answers = [call.response.json for call in filter(is_answer, calls)]
     usages = [answer["usage"] for answer in answers]
 
@@ -147,58 +102,15 @@ def test_the_corpus_holds_each_kind_of_mistral_traffic() -> None:
 # --- what the core models, read straight from the wire ---
 
 
-def request_facts(request: ChatRequest) -> dict[str, Any]:
-    choice = request.tool_choice
-    return {
-        "model": request.model,
-        "settings": (
-            request.max_tokens,
-            request.temperature,
-            request.top_p,
-            request.seed,
-            request.stream,
-        ),
-        "tools": [tool.name for tool in request.tools],
-        "tool_choice": None if choice is None else (choice.mode, choice.name),
-        "messages": [message_facts(message) for message in request.messages],
-    }
-
-
-def message_facts(message: Message) -> tuple[Any, ...]:
-    parts = message.parts
-    results = [part for part in parts if isinstance(part, ToolResultPart)]
-    files = [part for part in parts if isinstance(part, FilePart)]
-    files += [item for result in results for item in result.content if isinstance(item, FilePart)]
-    return (
-        message.role,
-        "".join(part.text for part in parts if isinstance(part, TextPart)),
-        [part.text for part in parts if isinstance(part, ReasoningPart)],
-        [(part.id, part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)],
-        [(result.tool_call_id, result.text) for result in results],
-        len(files),
+def wire_request(body: dict[str, Any]) -> dict[str, Any]:
+    """Mistral's token limit is `max_tokens` alone, its seed `random_seed`."""
+    return wire_request_facts(
+        body,
+        wire_message_facts,
+        max_tokens=("max_tokens",),
+        seed="random_seed",
+        choices=TOOL_CHOICES,
     )
-
-
-def wire_request_facts(body: dict[str, Any]) -> dict[str, Any]:
-    """`request_facts` of a request body, read without the adapter."""
-    choice = body.get("tool_choice")
-    if isinstance(choice, dict):
-        choice = ("tool", choice["function"]["name"])
-    elif choice is not None:
-        choice = TOOL_CHOICES[choice]
-    return {
-        "model": body["model"],
-        "settings": (
-            body.get("max_tokens"),
-            body.get("temperature"),
-            body.get("top_p"),
-            body.get("random_seed"),
-            body.get("stream", False),
-        ),
-        "tools": [tool["function"]["name"] for tool in body.get("tools") or []],
-        "tool_choice": choice,
-        "messages": [wire_message_facts(message) for message in body["messages"]],
-    }
 
 
 def wire_message_facts(message: dict[str, Any]) -> tuple[Any, ...]:
@@ -209,80 +121,42 @@ def wire_message_facts(message: dict[str, Any]) -> tuple[Any, ...]:
     files = sum(chunk["type"] in FILE_CHUNKS for chunk in chunks)
     if message["role"] == "tool":
         return ("tool", "", [], [], [(message["tool_call_id"], text)], files)
-    calls = [
-        (call["id"], call["function"]["name"], arguments(call["function"]["arguments"]))
-        for call in message.get("tool_calls") or []
-    ]
-    thinking = [
-        "".join(inner["text"] for inner in chunk["thinking"])
+    thinking = [(PROVIDER, thought) for thought, _ in wire_thinking(chunks)]
+    return (message["role"], text, thinking, wire_calls(message), [], files)
+
+
+def wire_thinking(chunks: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    """The text and signature of each `thinking` chunk."""
+    return [
+        ("".join(inner["text"] for inner in chunk["thinking"]), chunk.get("signature"))
         for chunk in chunks
         if chunk["type"] == "thinking"
     ]
-    return (message["role"], text, thinking, calls, [], files)
 
 
-def facts(response: ChatResponse) -> dict[str, Any]:
-    parts = response.message.parts
-    usage = response.usage
-    return {
-        "answer": (response.provider, response.id, response.model),
-        "text": "".join(part.text for part in parts if isinstance(part, TextPart)),
-        "reasoning": [
-            (part.provider, part.text, part.signature)
-            for part in parts
-            if isinstance(part, ReasoningPart)
-        ],
-        "tool_calls": [
-            (part.id, part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)
-        ],
-        "finish": (response.finish_reason, response.raw_finish_reason),
-        "usage": (
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.total_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-            usage.reasoning_tokens,
-        ),
-    }
+def wire_calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [
+        (call["id"], call["function"]["name"], arguments(call["function"]["arguments"]))
+        for call in message.get("tool_calls") or []
+    ]
 
 
 def wire_facts(body: dict[str, Any]) -> dict[str, Any]:
-    """`facts` of a chat completion body, read without the adapter."""
+    """`answer_facts` of a chat completion body, read without the adapter."""
     (choice,) = body["choices"]
     message, usage = choice["message"], body["usage"]
     content = message.get("content") or ""
     chunks = [{"type": "text", "text": content}] if isinstance(content, str) else content
     assert {chunk["type"] for chunk in chunks} <= {"text", "thinking"}
-    calls = [
-        (call["id"], call["function"]["name"], arguments(call["function"]["arguments"]))
-        for call in message.get("tool_calls") or []
-    ]
     return {
         "answer": (PROVIDER, body["id"], body["model"]),
         "text": "".join(chunk["text"] for chunk in chunks if chunk["type"] == "text"),
         "reasoning": [
-            (
-                PROVIDER,
-                "".join(inner["text"] for inner in chunk["thinking"]),
-                chunk.get("signature"),
-            )
-            for chunk in chunks
-            if chunk["type"] == "thinking"
+            (PROVIDER, thought, signature, None) for thought, signature in wire_thinking(chunks)
         ],
-        "tool_calls": calls,
-        "finish": (
-            FINISH_REASONS.get(choice["finish_reason"], FinishReason.OTHER),
-            choice["finish_reason"],
-        ),
-        "usage": (
-            usage["prompt_tokens"],
-            usage["completion_tokens"],
-            usage["total_tokens"],
-            cached_tokens(usage),
-            0,
-            (usage.get("completion_tokens_details") or {}).get("reasoning_tokens", 0),
-        ),
+        "tool_calls": wire_calls(message),
+        "finish": wire_finish(choice["finish_reason"], FINISH_REASONS),
+        "usage": wire_usage(usage, cache_read=cached_tokens(usage)),
     }
 
 
@@ -311,9 +185,7 @@ def rebuilt_answer(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     text, finish, usage = "", None, None
     calls: dict[int, dict[str, Any]] = {}
     for chunk in payloads:
-        assert set(chunk) <= CHUNK_FIELDS, (
-            f"a chunk field the corpus was not known to hold: {chunk}"
-        )
+        assert_known(chunk, CHUNK_FIELDS, "chunk field")
         usage = chunk.get("usage") or usage
         (choice,) = chunk["choices"]
         delta = choice["delta"]
@@ -321,7 +193,7 @@ def rebuilt_answer(payloads: list[dict[str, Any]]) -> dict[str, Any]:
         assert isinstance(content, str), f"a content the corpus was not known to hold: {content}"
         text += content
         for fragment in delta.get("tool_calls") or []:
-            grow_call(calls, fragment)
+            grow_call(calls, fragment, indexed=True)
         finish = choice.get("finish_reason") or finish
     message = {
         "role": "assistant",
@@ -336,16 +208,3 @@ def rebuilt_answer(payloads: list[dict[str, Any]]) -> dict[str, Any]:
         "object": "chat.completion",
         "choices": [{"index": 0, "finish_reason": finish, "message": message}],
     }
-
-
-def grow_call(calls: dict[int, dict[str, Any]], fragment: dict[str, Any]) -> None:
-    """One tool-call fragment added to the call of its `index` (the id and name
-    come in the first; Mistral usually sends the call whole)."""
-    index = fragment.get("index", 0)
-    function = fragment.get("function") or {}
-    call = calls.setdefault(index, {"function": {"arguments": "", "name": ""}, "index": index})
-    call["function"]["name"] = call["function"]["name"] or function.get("name", "")
-    call["function"]["arguments"] += function.get("arguments") or ""
-    for field in ("id", "type"):
-        if fragment.get(field):
-            call.setdefault(field, fragment[field])

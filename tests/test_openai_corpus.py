@@ -27,7 +27,15 @@ import pytest
 
 import interlingua_openai
 import interlingua_openai.responses
-from conftest import MissingCorpus, corpus_id, corpus_params, from_corpus, require_corpus, same_json
+from conftest import (
+    MissingCorpus,
+    corpus_id,
+    corpus_params,
+    from_corpus,
+    require_corpus,
+    same_json,
+    usage_counts,
+)
 from interlingua import (
     AuthenticationError,
     BadRequestError,
@@ -201,14 +209,7 @@ def facts(response: ChatResponse) -> dict[str, Any]:
         "text": "".join(p.text for p in parts if isinstance(p, TextPart)),
         "refusal": "".join(p.text for p in parts if isinstance(p, RefusalPart)) or None,
         "tool_calls": [(p.id, p.name, p.arguments) for p in parts if isinstance(p, ToolCallPart)],
-        "usage": (
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.total_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-            usage.reasoning_tokens,
-        ),
+        "usage": usage_counts(usage),
         "finish": (response.finish_reason, response.raw_finish_reason),
     }
 

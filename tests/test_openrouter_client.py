@@ -24,6 +24,7 @@ from conftest import (
     in_order,
     recorded,
     requested,
+    strict,
 )
 from interlingua import (
     ChatRequest,
@@ -32,7 +33,6 @@ from interlingua import (
     ProviderError,
     RateLimitError,
     StreamError,
-    TranslationReport,
     accumulate,
     accumulate_async,
     translate_request,
@@ -52,10 +52,6 @@ PATH = "/api/v1/chat/completions"
 KEY = fake_key("sk-or-v1-")
 CALL_ID = "toolu_vrtx_01Xk7Qm3Rb9Lp2Wd5Fs8Hj4N"
 LISBON_WEATHER = '{"city": "Lisbon", "condition": "light rain", "temperature_c": 14}'
-
-
-def strict() -> TranslationReport:
-    return TranslationReport(strict=True)
 
 
 def client(replay: Replay) -> OpenRouterClient:

@@ -18,62 +18,47 @@ completions in the recorded corpus (`../shared/corpus/compat/openrouter`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import (
-    MissingCorpus,
-    cassette,
-    corpus_files,
-    corpus_id,
-    corpus_params,
-    from_corpus,
-    is_answer,
-    is_stream,
-    require_corpus,
-    same_json,
+import interlingua_openrouter
+from chat_corpus import (
+    ChatCorpus,
+    answer_facts,
+    any_call,
+    assert_known,
+    assert_request_round_trips,
+    assert_response_round_trips,
+    assert_stream_is_the_answer,
+    assert_stream_written_again,
+    grow_call,
+    posts_to,
+    request_facts,
+    wire_finish,
+    wire_request_facts,
+    wire_usage,
 )
+from conftest import MissingCorpus, corpus_id, is_answer, is_stream, require_corpus
 from interlingua import (
     BadRequestError,
     ChatRequest,
     ChatResponse,
     FilePart,
-    FinishReason,
     Message,
     OpaquePart,
     RateLimitError,
-    ReasoningPart,
     StreamError,
     TextPart,
     ToolCallPart,
     ToolResultPart,
-    TranslationReport,
     accumulate,
 )
 from interlingua.testing import Interaction
-from interlingua_openrouter import (
-    PROVIDER,
-    decode_error,
-    decode_request,
-    decode_response,
-    decode_stream,
-    encode_request,
-    encode_response,
-    encode_stream,
-)
+from interlingua_openrouter import PROVIDER, decode_error, decode_stream
 
 FOLDER = "compat/openrouter"
-CHAT_COMPLETIONS = "/api/v1/chat/completions"
-FINISH_REASONS = {
-    "stop": FinishReason.STOP,
-    "length": FinishReason.LENGTH,
-    "tool_calls": FinishReason.TOOL_CALLS,
-    "content_filter": FinishReason.CONTENT_FILTER,
-}
-TOOL_CHOICES = {"auto": ("auto", None), "none": ("none", None), "required": ("required", None)}
 # The request fields of OpenRouter's own, which the core does not model.
 OPENROUTER_FIELDS = ("provider", "models", "transforms", "preset", "reasoning", "usage")
 # The fields of the `reasoning` object the core's reasoning setting holds.
@@ -87,21 +72,8 @@ DELTA_FIELDS |= {"annotations"}
 # Each reasoning entry's own text, by type, and what it keeps beside it.
 DETAIL_TEXT = {"reasoning.text": "text", "reasoning.summary": "summary"}
 
-
-def strict() -> TranslationReport:
-    return TranslationReport(strict=True)
-
-
-def chat_calls(param: Path | MissingCorpus) -> list[Interaction]:
-    """The file's calls to OpenRouter's chat completions (not its Responses API)."""
-    return [
-        call
-        for call in cassette(from_corpus(param)).interactions
-        if call.provider == PROVIDER
-        and call.request is not None
-        and call.request.method == "POST"
-        and call.path == CHAT_COMPLETIONS
-    ]
+# The calls to OpenRouter's chat completions (not its Responses API).
+OPENROUTER = ChatCorpus((FOLDER,), posts_to("/api/v1/chat/completions", PROVIDER))
 
 
 def is_error(call: Interaction) -> bool:
@@ -116,69 +88,42 @@ def is_clean_stream(call: Interaction) -> bool:
     return is_stream(call) and not has_stream_error(call)
 
 
-def files_with(kind: Callable[[Interaction], bool], holding: str) -> list[Path | MissingCorpus]:
-    """The OpenRouter corpus files holding a call of `kind`."""
-    return corpus_params(
-        FOLDER, keep=lambda path: any(map(kind, chat_calls(path))), holding=holding
-    )
-
-
-@pytest.mark.parametrize("path", files_with(lambda call: True, "requests"), ids=corpus_id)
+@pytest.mark.parametrize("path", OPENROUTER.files_with(any_call, "requests"), ids=corpus_id)
 def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
-    for call in chat_calls(path):
+    for call in OPENROUTER.calls(path):
         assert call.request is not None
-        body = call.request.json
-        report = TranslationReport()
-
-        request = decode_request(body)
-
-        assert same_json(encode_request(request, report=report), body)
-        assert report.losses == []
-        assert request_facts(request) == wire_request_facts(body)
+        assert_request_round_trips(
+            interlingua_openrouter, call.request.json, openrouter_request_facts, wire_request
+        )
 
 
-@pytest.mark.parametrize("path", files_with(is_answer, "answers"), ids=corpus_id)
+@pytest.mark.parametrize("path", OPENROUTER.files_with(is_answer, "answers"), ids=corpus_id)
 def test_every_response_body_round_trips_exactly(path: Path | MissingCorpus) -> None:
-    for call in filter(is_answer, chat_calls(path)):
-        body = call.response.json
-
-        response = decode_response(body)
-
-        assert same_json(encode_response(response, report=strict()), body)
-        assert facts(response) == wire_facts(body)
+    for call in filter(is_answer, OPENROUTER.calls(path)):
+        assert_response_round_trips(interlingua_openrouter, call.response.json, facts, wire_facts)
 
 
-@pytest.mark.parametrize("path", files_with(is_clean_stream, "streams"), ids=corpus_id)
+@pytest.mark.parametrize("path", OPENROUTER.files_with(is_clean_stream, "streams"), ids=corpus_id)
 def test_every_stream_accumulates_to_the_answer_its_chunks_describe(
     path: Path | MissingCorpus,
 ) -> None:
-    for call in filter(is_clean_stream, chat_calls(path)):
+    for call in filter(is_clean_stream, OPENROUTER.calls(path)):
         payloads = call.response.stream_payloads()
         answer = rebuilt_answer(payloads)
-
-        streamed = accumulate(decode_stream(payloads))
-
-        assert facts(streamed) == wire_facts(answer)
-        assert streamed == decode_response(answer)
-        assert same_json(encode_response(streamed, report=strict()), answer)
+        assert_stream_is_the_answer(interlingua_openrouter, payloads, answer, facts, wire_facts)
 
 
-@pytest.mark.parametrize("path", files_with(is_clean_stream, "streams"), ids=corpus_id)
+@pytest.mark.parametrize("path", OPENROUTER.files_with(is_clean_stream, "streams"), ids=corpus_id)
 def test_every_stream_is_written_again_as_openrouter_streams_it(
     path: Path | MissingCorpus,
 ) -> None:
-    for call in filter(is_clean_stream, chat_calls(path)):
-        events = list(decode_stream(call.response.stream_payloads()))
-
-        written = [event.data for event in encode_stream(events, report=strict())]
-
-        assert written[-1] == "[DONE]"
-        assert accumulate(decode_stream(written[:-1])) == accumulate(events)
+    for call in filter(is_clean_stream, OPENROUTER.calls(path)):
+        assert_stream_written_again(interlingua_openrouter, call.response.stream_payloads())
 
 
-@pytest.mark.parametrize("path", files_with(is_error, "error answers"), ids=corpus_id)
+@pytest.mark.parametrize("path", OPENROUTER.files_with(is_error, "error answers"), ids=corpus_id)
 def test_every_error_answer_is_typed_by_its_status(path: Path | MissingCorpus) -> None:
-    for call in filter(is_error, chat_calls(path)):
+    for call in filter(is_error, OPENROUTER.calls(path)):
         body = call.response.json
 
         error = decode_error(call.response.status, body)
@@ -193,11 +138,13 @@ def test_every_error_answer_is_typed_by_its_status(path: Path | MissingCorpus) -
         assert error.retryable == (call.response.status == 429)
 
 
-@pytest.mark.parametrize("path", files_with(has_stream_error, "in-stream errors"), ids=corpus_id)
+@pytest.mark.parametrize(
+    "path", OPENROUTER.files_with(has_stream_error, "in-stream errors"), ids=corpus_id
+)
 def test_an_error_inside_a_200_stream_is_typed_and_keeps_what_arrived(
     path: Path | MissingCorpus,
 ) -> None:
-    for call in filter(has_stream_error, chat_calls(path)):
+    for call in filter(has_stream_error, OPENROUTER.calls(path)):
         payloads = call.response.stream_payloads()
         (chunk,) = [payload for payload in payloads if "error" in payload]
         before = payloads[: payloads.index(chunk)]
@@ -225,7 +172,7 @@ def test_an_error_inside_a_200_stream_is_typed_and_keeps_what_arrived(
 
 def test_the_corpus_holds_each_kind_of_openrouter_traffic() -> None:
     require_corpus(FOLDER)
-    calls = [call for path in corpus_files(FOLDER) for call in chat_calls(path)]
+    calls = OPENROUTER.every_call(FOLDER)
     answers = [call.response.json for call in filter(is_answer, calls)]
     messages = [answer["choices"][0]["message"] for answer in answers]
     details = [d["type"] for m in messages for d in m.get("reasoning_details") or []]
@@ -248,20 +195,15 @@ def test_the_corpus_holds_each_kind_of_openrouter_traffic() -> None:
 # --- what the core models, read straight from the wire ---
 
 
-def request_facts(request: ChatRequest) -> dict[str, Any]:
-    choice, form = request.tool_choice, request.response_format
+def openrouter_request_facts(request: ChatRequest) -> dict[str, Any]:
+    """`request_facts`, with OpenRouter's messages, its reasoning setting and its own fields."""
     options = request.provider_options.get(PROVIDER, {})
     return {
-        "model": request.model,
-        "settings": (request.max_tokens, request.temperature, request.seed, request.stream),
-        "response_format": None if form is None else (form.type, form.name, form.json_schema),
-        "tools": [(tool.name, tool.description, tool.parameters) for tool in request.tools],
-        "tool_choice": None if choice is None else (choice.mode, choice.name),
+        **request_facts(request, message_facts),
         "reasoning": None
         if (config := request.reasoning) is None
         else (config.enabled, config.effort, config.budget_tokens),
         "openrouter": {key: options[key] for key in OPENROUTER_FIELDS if key in options},
-        "messages": [message_facts(message) for message in request.messages],
     }
 
 
@@ -278,32 +220,12 @@ def message_facts(message: Message) -> tuple[Any, ...]:
     )
 
 
-def wire_request_facts(body: dict[str, Any]) -> dict[str, Any]:
-    """`request_facts` of a request body, read without the adapter."""
-    choice = body.get("tool_choice")
-    if isinstance(choice, dict):
-        choice = ("tool", choice["function"]["name"])
-    elif choice is not None:
-        choice = TOOL_CHOICES[choice]
-    form = body.get("response_format")
-    schema = (form or {}).get("json_schema") or {}
-    functions = [tool["function"] for tool in body.get("tools") or [] if "function" in tool]
+def wire_request(body: dict[str, Any]) -> dict[str, Any]:
+    """`openrouter_request_facts` of a request body, read without the adapter."""
     return {
-        "model": body["model"],
-        "settings": (
-            body.get("max_completion_tokens", body.get("max_tokens")),
-            body.get("temperature"),
-            body.get("seed"),
-            body.get("stream", False),
-        ),
-        "response_format": None
-        if form is None
-        else (form["type"], schema.get("name"), schema.get("schema")),
-        "tools": [(f["name"], f.get("description"), f.get("parameters")) for f in functions],
-        "tool_choice": choice,
+        **wire_request_facts(body, wire_message_facts),
         "reasoning": wire_reasoning_setting(body.get("reasoning")),
         "openrouter": wire_openrouter_fields(body),
-        "messages": [wire_message_facts(message) for message in body["messages"]],
     }
 
 
@@ -346,30 +268,8 @@ def wire_calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def facts(response: ChatResponse) -> dict[str, Any]:
-    parts = response.message.parts
-    usage = response.usage
-    return {
-        "answer": (response.provider, response.id, response.model),
-        "text": "".join(part.text for part in parts if isinstance(part, TextPart)),
-        "reasoning": [
-            (part.provider, part.text, part.signature, part.redacted_data)
-            for part in parts
-            if isinstance(part, ReasoningPart)
-        ],
-        "tool_calls": [
-            (part.id, part.name, part.arguments) for part in parts if isinstance(part, ToolCallPart)
-        ],
-        "finish": (response.finish_reason, response.raw_finish_reason),
-        "usage": (
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.total_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-            usage.reasoning_tokens,
-        ),
-        "costs": {k: v for k, v in usage.details.items() if k.startswith("cost")},
-    }
+    costs = {k: v for k, v in response.usage.details.items() if k.startswith("cost")}
+    return {**answer_facts(response), "costs": costs}
 
 
 def wire_facts(body: dict[str, Any]) -> dict[str, Any]:
@@ -388,14 +288,11 @@ def wire_facts(body: dict[str, Any]) -> dict[str, Any]:
         "text": content,
         "reasoning": wire_reasoning(message),
         "tool_calls": wire_calls(message),
-        "finish": (FINISH_REASONS.get(finish, FinishReason.OTHER), finish),
-        "usage": (
-            usage["prompt_tokens"],
-            usage["completion_tokens"],
-            usage["total_tokens"],
-            prompt.get("cached_tokens", 0),
-            prompt.get("cache_write_tokens", 0),
-            (usage.get("completion_tokens_details") or {}).get("reasoning_tokens", 0),
+        "finish": wire_finish(finish),
+        "usage": wire_usage(
+            usage,
+            cache_read=prompt.get("cached_tokens", 0),
+            cache_write=prompt.get("cache_write_tokens", 0),
         ),
         "costs": {k: v for k, v in costs.items() if v is not None},
     }
@@ -433,16 +330,12 @@ def rebuilt_answer(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     annotations: list[Any] = []
     usage = None
     for chunk in payloads:
-        assert set(chunk) <= CHUNK_FIELDS, (
-            f"a chunk field the corpus was not known to hold: {chunk}"
-        )
+        assert_known(chunk, CHUNK_FIELDS, "chunk field")
         usage = chunk.get("usage") or usage
         for choice in chunk["choices"]:
-            assert set(choice) <= CHOICE_FIELDS, (
-                f"a choice the corpus was not known to hold: {choice}"
-            )
+            assert_known(choice, CHOICE_FIELDS, "choice")
             delta = choice["delta"]
-            assert set(delta) <= DELTA_FIELDS, f"a delta the corpus was not known to hold: {delta}"
+            assert_known(delta, DELTA_FIELDS, "delta")
             text += delta.get("content") or ""
             thinking += delta.get("reasoning") or ""
             annotations += delta.get("annotations") or []
@@ -467,18 +360,6 @@ def rebuilt_answer(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": finish}
     choice["native_finish_reason"] = native
     return {**answer, "object": "chat.completion", "choices": [choice], "usage": usage}
-
-
-def grow_call(calls: dict[int, dict[str, Any]], fragment: dict[str, Any]) -> None:
-    """One tool-call fragment added to the call of its `index` (the id, type and
-    name come in the first)."""
-    function = fragment.get("function") or {}
-    call = calls.setdefault(fragment["index"], {"function": {"arguments": "", "name": ""}})
-    call["function"]["name"] = call["function"]["name"] or function.get("name", "")
-    call["function"]["arguments"] += function.get("arguments") or ""
-    for field in ("id", "type"):
-        if fragment.get(field):
-            call.setdefault(field, fragment[field])
 
 
 def grow_detail(details: dict[tuple[Any, str], dict[str, Any]], piece: dict[str, Any]) -> None:

@@ -8,16 +8,25 @@ from __future__ import annotations
 
 from typing import Any
 
-import openai
 import pytest
 
-from conftest import bodies, fake_key, in_order, recorded, requested, same_json
+import interlingua_perplexity
+from chat_corpus import assert_stream_written_again
+from conftest import (
+    assert_key_comes_from,
+    assert_sent_as_recorded,
+    assert_streams_as_recorded,
+    bodies,
+    fake_key,
+    in_order,
+    recorded,
+    same_json,
+    strict,
+)
 from interlingua import (
     AuthenticationError,
     FinishReason,
-    TranslationReport,
     accumulate,
-    accumulate_async,
 )
 from interlingua.testing import Replay
 from interlingua_perplexity import (
@@ -29,15 +38,10 @@ from interlingua_perplexity import (
     decode_stream,
     encode_request,
     encode_response,
-    encode_stream,
 )
 
-PATH = "/chat/completions"
+URL = "https://api.perplexity.ai/chat/completions"
 KEY = fake_key("pplx-")
-
-
-def strict() -> TranslationReport:
-    return TranslationReport(strict=True)
 
 
 def client(replay: Replay) -> PerplexityClient:
@@ -97,7 +101,6 @@ def test_a_streamed_reasoning_answer_splits_its_think_tags_and_keeps_its_sources
     thought, answer = content.removeprefix("<think>").split("</think>")
 
     streamed = accumulate(decode_stream(payloads))
-    written = [event.data for event in encode_stream(decode_stream(payloads), report=strict())]
 
     assert [(p.provider, p.text) for p in streamed.message.reasoning] == [
         (PROVIDER, thought.strip())
@@ -106,8 +109,7 @@ def test_a_streamed_reasoning_answer_splits_its_think_tags_and_keeps_its_sources
     assert streamed.provider_data[PROVIDER]["fields"]["citations"] == payloads[0]["citations"]
     assert streamed.usage.reasoning_tokens == payloads[-1]["usage"]["reasoning_tokens"]
     assert streamed.usage.details == cost_details(payloads[-1]["usage"])
-    assert written[-1] == "[DONE]"
-    assert accumulate(decode_stream(written[:-1])) == streamed
+    assert_stream_written_again(interlingua_perplexity, payloads)
 
 
 def test_its_think_tags_go_back_to_perplexity_as_they_came() -> None:
@@ -133,24 +135,18 @@ def test_the_client_sends_the_recorded_request_to_perplexity() -> None:
         response = perplexity.complete(decode_request(interaction.request.json), report=strict())
 
     assert response == decode_response(interaction.response.json)
-    assert replay.sent == bodies(replay.interactions)
-    assert str(replay.requests[0].url) == f"https://api.perplexity.ai{PATH}"
-    assert replay.requests[0].headers["authorization"] == f"Bearer {KEY}"
-    assert requested(replay) == [f"POST {PATH}"]
+    assert_sent_as_recorded(replay, URL, KEY)
 
 
 @pytest.mark.anyio
 async def test_the_async_client_streams_the_reasoning_answer() -> None:
-    replay = in_order(recorded("perplexity/stream_think_citations.json"))
-    (interaction,) = replay.interactions
-    assert interaction.request is not None
-    request = decode_request(interaction.request.json)
-
-    async with AsyncPerplexityClient(api_key=KEY, http_client=replay.async_client()) as pplx:
-        streamed = await accumulate_async(await pplx.stream(request))
-
-    assert streamed == accumulate(decode_stream(interaction.response.stream_payloads()))
-    assert replay.sent == bodies(replay.interactions)
+    await assert_streams_as_recorded(
+        AsyncPerplexityClient,
+        interlingua_perplexity,
+        "perplexity/stream_think_citations.json",
+        URL,
+        KEY,
+    )
 
 
 def test_a_bad_key_s_html_page_is_an_authentication_error() -> None:
@@ -165,11 +161,8 @@ def test_a_bad_key_s_html_page_is_an_authentication_error() -> None:
     assert (error.status, error.provider) == (401, PROVIDER)
     assert error.message == "401 Authorization Required"  # the page's title, not its markup
     assert error.body == interaction.response.body.decode()
+    assert replay.sent == bodies(replay.interactions)
 
 
 def test_the_key_comes_from_perplexity_s_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("PERPLEXITY_API_KEY", raising=False)
-    with pytest.raises(openai.OpenAIError, match="PERPLEXITY_API_KEY"):
-        PerplexityClient()
-    monkeypatch.setenv("PERPLEXITY_API_KEY", KEY)
-    assert PerplexityClient().sdk.api_key == KEY
+    assert_key_comes_from(monkeypatch, PerplexityClient, "PERPLEXITY_API_KEY", KEY)

@@ -38,6 +38,7 @@ from conftest import (
     corpus_params,
     from_corpus,
     same_json,
+    usage_counts,
 )
 from interlingua import (
     AlternativeEvent,
@@ -310,14 +311,7 @@ def facts(response: ChatResponse) -> dict[str, Any]:
     return {
         "text": response.text,
         "calls": [(call.name, call.arguments) for call in response.message.tool_calls],
-        "usage": (
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.total_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-            usage.reasoning_tokens,
-        ),
+        "usage": usage_counts(usage),
         "finish": response.finish_reason,
     }
 

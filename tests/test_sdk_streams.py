@@ -13,6 +13,7 @@ provider is split at every byte boundary; long ones at seeded random places.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -277,6 +278,43 @@ def stream_request(provider: Provider, interaction: Interaction) -> ChatRequest:
     return provider.decode_request(interaction.request.json)
 
 
+class Served:
+    """A recording served through a provider's real clients: the `server`
+    answering with its body, a client of each kind over it (built when first
+    used) and the request it recorded."""
+
+    def __init__(self, provider: Provider, name: str, server: type[Server] = Server) -> None:
+        self.provider = provider
+        self.interaction = one(name)
+        self.body = self.interaction.response.body
+        self.server = server(self.interaction, provider.http)
+        self.request = stream_request(provider, self.interaction)
+
+    @functools.cached_property
+    def client(self) -> ChatClient:
+        return self.provider.client(self.server)
+
+    @functools.cached_property
+    def async_client(self) -> AsyncChatClient:
+        return self.provider.async_client(self.server)
+
+    def recorded(self) -> Outcome:
+        """What the recorded payloads give without any SDK."""
+        return decoded(endpoint(self.client), self.interaction.response.stream_payloads())
+
+    def streamed(self) -> Outcome:
+        """What the client's stream gives, as the server answers now."""
+        return outcome(lambda: accumulate(self.client.stream(self.request)))
+
+    async def streamed_async(self) -> Outcome:
+        return await async_outcome(self.async_client, self.request)
+
+    def assert_sent(self, times: int) -> None:
+        """The server was sent the recorded body, `times` times."""
+        assert self.interaction.request is not None
+        assert self.server.sent == [self.interaction.request.json] * times
+
+
 @dataclass(frozen=True)
 class Event:
     """One server-sent event of a body: where its data line ends and where
@@ -337,24 +375,20 @@ def expected_at(provider: Provider, client: ChatClient, events: list[Event], cut
 def test_a_stream_split_at_random_places_gives_the_same_response(
     provider: Provider, name: str
 ) -> None:
-    interaction = one(name)
-    body = interaction.response.body
-    server = Server(interaction, provider.http)
-    client = provider.client(server)
-    request = stream_request(provider, interaction)
-    whole = decoded(endpoint(client), interaction.response.stream_payloads())
+    served = Served(provider, name)
+    body = served.body
+    whole = served.recorded()
     assert whole[1] is None
     assert whole[0] is not None
     assert whole[0].message.parts
 
     shuffled = random.Random(f"{name} splits")
     for round_ in range(12):
-        server.serve(body, [shuffled.randrange(1, len(body)) for _ in range(1 + round_ * 3)])
-        assert outcome(lambda: accumulate(client.stream(request))) == whole
-    server.serve(body, list(range(1, len(body))))  # a byte at a time
-    assert outcome(lambda: accumulate(client.stream(request))) == whole
-    assert interaction.request is not None
-    assert server.sent == [interaction.request.json] * 13
+        served.server.serve(body, [shuffled.randrange(1, len(body)) for _ in range(1 + round_ * 3)])
+        assert served.streamed() == whole
+    served.server.serve(body, list(range(1, len(body))))  # a byte at a time
+    assert served.streamed() == whole
+    served.assert_sent(13)
 
 
 SHORT = [
@@ -368,19 +402,16 @@ SHORT = [
 def test_a_short_stream_split_in_two_at_every_byte_gives_the_same_outcome(
     provider: Provider, name: str
 ) -> None:
-    interaction = one(name)
-    body = interaction.response.body
-    server = Server(interaction, provider.http)
-    client = provider.client(server)
-    request = stream_request(provider, interaction)
-    expected = decoded(endpoint(client), interaction.response.stream_payloads())
+    served = Served(provider, name)
+    body = served.body
+    expected = served.recorded()
     assert expected[0] is not None
     assert expected[0].message.parts
 
     for cut in range(1, len(body)):
-        server.serve(body, [cut])
-        assert outcome(lambda: accumulate(client.stream(request))) == expected, cut
-    assert len(server.sent) == len(body) - 1
+        served.server.serve(body, [cut])
+        assert served.streamed() == expected, cut
+    served.assert_sent(len(body) - 1)
 
 
 @pytest.mark.anyio
@@ -388,19 +419,15 @@ def test_a_short_stream_split_in_two_at_every_byte_gives_the_same_outcome(
 async def test_an_async_stream_split_at_random_places_gives_the_same_response(
     provider: Provider, name: str
 ) -> None:
-    interaction = one(name)
-    body = interaction.response.body
-    server = Server(interaction, provider.http)
-    client = provider.async_client(server)
-    request = stream_request(provider, interaction)
-    whole = decoded(endpoint(client), interaction.response.stream_payloads())
+    served = Served(provider, name)
+    body = served.body
+    whole = served.recorded()
 
     shuffled = random.Random(f"{name} async splits")
     for _ in range(4):
-        server.serve(body, [shuffled.randrange(1, len(body)) for _ in range(20)])
-        assert await async_outcome(client, request) == whole
-    assert interaction.request is not None
-    assert server.sent == [interaction.request.json] * 4
+        served.server.serve(body, [shuffled.randrange(1, len(body)) for _ in range(20)])
+        assert await served.streamed_async() == whole
+    served.assert_sent(4)
 
 
 # --- streams cut off ---
@@ -410,22 +437,19 @@ async def test_an_async_stream_split_at_random_places_gives_the_same_response(
 def test_a_stream_cut_off_anywhere_raises_a_stream_error_with_what_arrived(
     provider: Provider, name: str
 ) -> None:
-    interaction = one(name)
-    body = interaction.response.body
-    server = Server(interaction, provider.http)
-    client = provider.client(server)
-    request = stream_request(provider, interaction)
+    served = Served(provider, name)
+    body = served.body
     events = events_of(body)
     assert events[-1].end == len(body)
 
     for cut in cut_points(events):
-        server.serve(body[:cut])
-        got = outcome(lambda: accumulate(client.stream(request)))
-        expected = expected_at(provider, client, events, cut)
+        served.server.serve(body[:cut])
+        got = served.streamed()
+        expected = expected_at(provider, served.client, events, cut)
         assert (cut_off(got) if expected[1] else got) == expected, cut
     # Cut inside its last event, the stream was whole but for that event.
-    server.serve(body[: events[-1].data_end - 1])
-    partial, error = cut_off(outcome(lambda: accumulate(client.stream(request))))
+    served.server.serve(body[: events[-1].data_end - 1])
+    partial, error = cut_off(served.streamed())
     assert error == (ProviderConnectionError, provider.name)
     assert partial is not None
     assert partial.message.parts
@@ -436,18 +460,14 @@ def test_a_stream_cut_off_anywhere_raises_a_stream_error_with_what_arrived(
 async def test_an_async_stream_cut_off_raises_a_stream_error_with_what_arrived(
     provider: Provider, name: str
 ) -> None:
-    interaction = one(name)
-    body = interaction.response.body
-    server = Server(interaction, provider.http)
-    client = provider.async_client(server)
-    request = stream_request(provider, interaction)
+    served = Served(provider, name)
+    body = served.body
     events = events_of(body)
-    sync_client = provider.client(server)
     for event in (events[0], events[len(events) // 2], events[-1]):
         cut = event.data_end - 1
-        server.serve(body[:cut], [cut // 2])
-        expected = expected_at(provider, sync_client, events, cut)
-        assert cut_off(await async_outcome(client, request)) == expected
+        served.server.serve(body[:cut], [cut // 2])
+        expected = expected_at(provider, served.client, events, cut)
+        assert cut_off(await served.streamed_async()) == expected
 
 
 def test_an_empty_stream_is_cut_off_with_an_empty_partial() -> None:
@@ -482,13 +502,10 @@ def test_events_read_by_hand_end_in_the_cut_off_error() -> None:
 def test_an_error_event_raises_the_typed_error_with_the_partial_response(
     provider: Provider, name: str, cls: type[ProviderError], message: str
 ) -> None:
-    interaction = one(name)
-    server = Server(interaction, provider.http)
-    client = provider.client(server)
-    request = stream_request(provider, interaction)
+    served = Served(provider, name)
 
     with pytest.raises(StreamError, match="the stream ended in an error") as caught:
-        accumulate(client.stream(request))
+        accumulate(served.client.stream(served.request))
     error = caught.value.error
     assert type(error) is cls
     assert error.provider == provider.name
@@ -498,10 +515,8 @@ def test_an_error_event_raises_the_typed_error_with_the_partial_response(
     assert caught.value.partial.text == "Grey breath on the bay" or (
         provider is GROQ and caught.value.partial.text.endswith("the weather in Lisbon.")
     )
-    expected = decoded(endpoint(client), interaction.response.stream_payloads())
-    assert outcome(_raiser(caught.value)) == expected
-    assert interaction.request is not None
-    assert server.sent == [interaction.request.json]
+    assert outcome(_raiser(caught.value)) == served.recorded()
+    served.assert_sent(1)
 
 
 @pytest.mark.anyio
@@ -509,14 +524,11 @@ def test_an_error_event_raises_the_typed_error_with_the_partial_response(
 async def test_an_error_event_in_an_async_stream_raises_the_same(
     provider: Provider, name: str, cls: type[ProviderError], message: str
 ) -> None:
-    interaction = one(name)
-    server = Server(interaction, provider.http)
-    client = provider.async_client(server)
-    request = stream_request(provider, interaction)
-    expected = decoded(endpoint(client), interaction.response.stream_payloads())
-    body = interaction.response.body
-    server.serve(body, list(range(7, len(body), 97)))
-    got = await async_outcome(client, request)
+    served = Served(provider, name)
+    expected = served.recorded()
+    body = served.body
+    served.server.serve(body, list(range(7, len(body), 97)))
+    got = await served.streamed_async()
     assert got == expected
     assert got[1] is not None
     assert got[1][0] is cls
@@ -542,14 +554,12 @@ class Dropping(Server):
 def test_a_connection_lost_mid_stream_is_a_retryable_connection_error(
     provider: Provider, name: str
 ) -> None:
-    interaction = one(name)
-    server = Dropping(interaction, provider.http)
-    client = provider.client(server)
+    served = Served(provider, name, Dropping)
     with pytest.raises(StreamError) as caught:
-        accumulate(client.stream(stream_request(provider, interaction)))
-    assert server.sent == [interaction.request.json]  # type: ignore[union-attr]
+        accumulate(served.client.stream(served.request))
+    served.assert_sent(1)
     lost = caught.value.error
     assert isinstance(lost, ProviderConnectionError), type(lost)
     assert lost.retryable
-    assert lost.provider == endpoint(client).provider
+    assert lost.provider == endpoint(served.client).provider
     assert caught.value.partial is not None

@@ -8,10 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import openai
 import pytest
 
-from conftest import bodies, fake_key, in_order, recorded, requested, same_json
+import interlingua_xai
+from chat_corpus import assert_stream_written_again
+from conftest import (
+    assert_key_comes_from,
+    assert_sent_as_recorded,
+    assert_streams_as_recorded,
+    bodies,
+    fake_key,
+    in_order,
+    recorded,
+    same_json,
+    strict,
+    usage_counts,
+)
 from interlingua import (
     AuthenticationError,
     FinishReason,
@@ -20,7 +32,6 @@ from interlingua import (
     TranslationError,
     TranslationReport,
     accumulate,
-    accumulate_async,
 )
 from interlingua.testing import Replay
 from interlingua_xai import (
@@ -32,42 +43,27 @@ from interlingua_xai import (
     decode_stream,
     encode_request,
     encode_response,
-    encode_stream,
 )
 
-PATH = "/v1/chat/completions"
+URL = "https://api.x.ai/v1/chat/completions"
 KEY = fake_key("xai-")
-
-
-def strict() -> TranslationReport:
-    return TranslationReport(strict=True)
 
 
 def client(replay: Replay) -> XAIClient:
     return XAIClient(api_key=KEY, max_retries=0, http_client=replay.client())
 
 
-def usage_facts(usage: dict[str, Any]) -> tuple[int, int, int, int, int]:
-    """A usage object's counts as the core holds them, read from the wire: the
-    reasoning is part of the output."""
+def wire_usage(usage: dict[str, Any]) -> tuple[int, ...]:
+    """A usage object's counts in `usage_counts`' order, read from the wire:
+    the reasoning is part of the output; xAI writes no cache."""
     reasoning = usage["completion_tokens_details"]["reasoning_tokens"]
     return (
         usage["prompt_tokens"],
         usage["completion_tokens"] + reasoning,
         usage["total_tokens"],
         usage["prompt_tokens_details"]["cached_tokens"],
+        0,
         reasoning,
-    )
-
-
-def counts(response: Any) -> tuple[int, int, int, int, int]:
-    usage = response.usage
-    return (
-        usage.input_tokens,
-        usage.output_tokens,
-        usage.total_tokens,
-        usage.cache_read_tokens,
-        usage.reasoning_tokens,
     )
 
 
@@ -82,7 +78,7 @@ def test_reasoning_content_is_xai_s_reasoning_and_the_answer_round_trips() -> No
             (PROVIDER, message["reasoning_content"])
         ]
         assert response.text == message["content"]
-        assert counts(response) == usage_facts(body["usage"])
+        assert usage_counts(response.usage) == wire_usage(body["usage"])
         assert (
             response.usage.input_tokens + response.usage.output_tokens
             == (body["usage"]["total_tokens"])
@@ -120,13 +116,11 @@ def test_a_streamed_answer_accumulates_to_the_answer_and_is_written_again() -> N
     thought = "".join(p["choices"][0]["delta"].get("reasoning_content", "") for p in payloads[:-1])
 
     streamed = accumulate(decode_stream(payloads))
-    written = [event.data for event in encode_stream(decode_stream(payloads), report=strict())]
 
     assert [(p.provider, p.text) for p in streamed.message.reasoning] == [(PROVIDER, thought)]
     assert streamed.text == "303"
-    assert counts(streamed) == usage_facts(payloads[-1]["usage"])
-    assert written[-1] == "[DONE]"
-    assert accumulate(decode_stream(written[:-1])) == streamed
+    assert usage_counts(streamed.usage) == wire_usage(payloads[-1]["usage"])
+    assert_stream_written_again(interlingua_xai, payloads)
 
 
 def test_the_client_sends_the_recorded_turns_to_xai() -> None:
@@ -141,24 +135,15 @@ def test_the_client_sends_the_recorded_turns_to_xai() -> None:
 
     assert answer == decode_response(first.response.json)
     assert again.text == "404"
-    assert replay.sent == bodies(replay.interactions)
-    assert str(replay.requests[0].url) == f"https://api.x.ai{PATH}"
-    assert replay.requests[0].headers["authorization"] == f"Bearer {KEY}"
-    assert requested(replay) == [f"POST {PATH}"] * 2
+    assert_sent_as_recorded(replay, URL, KEY)
 
 
 @pytest.mark.anyio
 async def test_the_async_client_streams_with_usage_asked_for() -> None:
-    replay = in_order(recorded("xai/stream_reasoning_content.json"))
-    (interaction,) = replay.interactions
-    assert interaction.request is not None
-    request = decode_request(interaction.request.json)
+    replay = await assert_streams_as_recorded(
+        AsyncXAIClient, interlingua_xai, "xai/stream_reasoning_content.json", URL, KEY
+    )
 
-    async with AsyncXAIClient(api_key=KEY, http_client=replay.async_client()) as xai:
-        streamed = await accumulate_async(await xai.stream(request))
-
-    assert streamed == accumulate(decode_stream(interaction.response.stream_payloads()))
-    assert replay.sent == bodies(replay.interactions)
     assert replay.sent[0]["stream_options"] == {"include_usage": True}
 
 
@@ -175,14 +160,11 @@ def test_a_bad_key_answered_400_is_an_authentication_error() -> None:
     assert (error.status, error.message, error.code) == (400, body["error"], body["code"])
     assert (error.provider, error.body) == (PROVIDER, body)
     assert not error.retryable
+    assert replay.sent == bodies(replay.interactions)
 
 
 def test_the_key_comes_from_xai_s_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("XAI_API_KEY", raising=False)
-    with pytest.raises(openai.OpenAIError, match="XAI_API_KEY"):
-        XAIClient()
-    monkeypatch.setenv("XAI_API_KEY", KEY)
-    assert XAIClient().sdk.api_key == KEY
+    assert_key_comes_from(monkeypatch, XAIClient, "XAI_API_KEY", KEY)
 
 
 def test_reasoning_of_another_provider_is_left_out_of_xai_requests() -> None:
