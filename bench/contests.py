@@ -85,6 +85,8 @@ MODELS.update({name: model for name, (_, model) in DIALECTS.items()})
 
 FULL_CHAT_TO_ANTHROPIC = "chat body -> anthropic body, full path"
 FULL_ANTHROPIC_TO_CHAT = "anthropic body -> chat body, full path"
+CHAT_TO_HISTORY = "chat body -> history objects"
+ANTHROPIC_TO_HISTORY = "anthropic body -> history objects"
 OWN_TO_ANTHROPIC = "own history objects -> anthropic body"
 TO_CHAT = "history -> chat body"
 TO_MISTRAL = "history -> mistral body"
@@ -204,6 +206,25 @@ def _decoded(api: str) -> Callable[[Inputs], Step]:
     return make
 
 
+def _request_decoded(api: str) -> Callable[[Inputs], Step]:
+    def make(inputs: Inputs) -> Step:
+        body, decode = inputs.history.bodies[api], CODECS[api].decode_request
+        return lambda: decode(body)
+
+    return make
+
+
+def _validated(api: str) -> tuple[str, Callable[[Inputs], Step]]:
+    """pydantic's floor of a decoder: `ChatRequest.model_validate` of the tree
+    (the core request's dump) the decoder builds."""
+
+    def make(inputs: Inputs) -> Step:
+        tree = inputs.core(api).model_dump()
+        return lambda: ChatRequest.model_validate(tree)
+
+    return MODEL_VALIDATE, make
+
+
 def _accumulated(api: str) -> Callable[[Inputs], Step]:
     def make(inputs: Inputs) -> Step:
         payloads, decode = inputs.streams[api].payloads, CODECS[api].decode_stream
@@ -222,6 +243,7 @@ def _loads(api: str) -> tuple[str, Callable[[Inputs], Step]]:
 
 _TRANSLATE = "interlingua: translate_request of the parsed body"
 _ACCUMULATE = "interlingua: accumulate(decode_stream(payloads))"
+_DECODE = "interlingua: decode_request of the parsed body"
 
 
 def _encode_note(api: str) -> str:
@@ -234,6 +256,7 @@ def dialect_path(name: str) -> str:
 
 
 CHAT_ENCODER = "chat encoder"
+MODEL_VALIDATE = "model_validate"
 _DIALECT_NOTES = {  # why a dialect's row has no LiteLLM figure
     "ollama": "; LiteLLM's Ollama transforms write Ollama's own /api/chat body, not /v1's",
 }
@@ -258,6 +281,10 @@ CONTESTS: tuple[Contest, ...] = (
             note=_TRANSLATE),
     Contest(FULL_ANTHROPIC_TO_CHAT, "messages", _translated("anthropic", "anthropic", "openai"),
             note=_TRANSLATE),
+    Contest(CHAT_TO_HISTORY, "messages", _request_decoded("chat"), _validated("chat"),
+            note=_DECODE),
+    Contest(ANTHROPIC_TO_HISTORY, "messages", _request_decoded("anthropic"),
+            _validated("anthropic"), note=_DECODE),
     Contest(OWN_TO_ANTHROPIC, "messages", _encoded("anthropic", "anthropic"),
             note=_encode_note("Anthropic")),
     Contest(TO_CHAT, "messages", _encoded("chat", "chat"), note=_encode_note("Chat Completions")),

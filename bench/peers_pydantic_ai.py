@@ -29,6 +29,7 @@ __all__ = ["entries", "history_maker"]
 Step = Callable[[], object]
 
 _SYSTEM = {"anthropic": "anthropic", "google": "google-gla"}
+_LOADED = "its stored history (its own JSON form) through ModelMessagesTypeAdapter.validate_python"
 
 
 def entries(stack: ExitStack) -> dict[str, Entry]:
@@ -64,6 +65,13 @@ def entries(stack: ExitStack) -> dict[str, Entry]:
 
         return step
 
+    def loaded(provider: str | None) -> Callable[[Inputs], Step]:
+        def make(inputs: Inputs) -> Step:
+            stored = ModelMessagesTypeAdapter.dump_python(_history(inputs, provider), mode="json")
+            return lambda: ModelMessagesTypeAdapter.validate_python(stored)
+
+        return make
+
     def mapped(model: Any, provider: str | None) -> Callable[[Inputs], Step]:
         def make(inputs: Inputs) -> Step:
             messages = _history(inputs, provider)
@@ -79,6 +87,8 @@ def entries(stack: ExitStack) -> dict[str, Entry]:
             full_to_anthropic,
             "its stored history: ModelMessagesTypeAdapter.validate_python + _map_message",
         ),
+        c.CHAT_TO_HISTORY: Entry(loaded(None), _LOADED),
+        c.ANTHROPIC_TO_HISTORY: Entry(loaded("anthropic"), _LOADED),
         c.OWN_TO_ANTHROPIC: Entry(mapped(anthropic, "anthropic"), "_map_message: " + note),
         c.TO_CHAT: Entry(mapped(chat, None), "_map_messages: " + note),
         c.TO_MISTRAL: Entry(mapped(mistral, None), "_map_messages: " + note),

@@ -26,7 +26,9 @@ history of 1,000 messages (`--peer-sizes`) to each provider's body (Anthropic,
 Chat Completions, Mistral, Groq, Gemini, and each Chat Completions dialect:
 DeepSeek, Cerebras, Ollama, OpenAI-compatible, OpenRouter, xAI, Perplexity,
 each beside the Chat Completions encoder too), the gateway's full path between
-bodies, each API's response body to a response object, each stream of 1,000
+bodies, a Chat Completions and an Anthropic body to the core request (beside
+`ChatRequest.model_validate` of the same tree, pydantic's floor of a decoder),
+each API's response body to a response object, each stream of 1,000
 chunks to its answer, the imports and the memory of a 10,000-message history
 (`--memory-size`), interlingua and each peer are timed in turn, and the table
 gives interlingua's ratio to the fastest peer of each row. `uv sync --group

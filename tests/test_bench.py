@@ -30,7 +30,13 @@ import interlingua_openai.responses
 from bench import contests, dict_baseline, gemini, histories, limits, standings, typed_floor
 from bench.harness import ADAPTERS, IMPORTS, QUICK, sse_bytes
 from bench.histories import API_MODELS, APIS
-from interlingua import TranslationReport, accumulate, translate_request, translate_stream
+from interlingua import (
+    ChatRequest,
+    TranslationReport,
+    accumulate,
+    translate_request,
+    translate_stream,
+)
 from interlingua.testing import parse_sse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,6 +155,20 @@ def test_the_quick_run_prints_the_peers_table(quick_run: tuple[str, dict[str, An
     for row in streams:
         assert row["floor"]["kind"] == "json.loads"
         assert math.isfinite(row["floor_ratio"])
+
+
+@pytest.mark.parametrize("path", [contests.CHAT_TO_HISTORY, contests.ANTHROPIC_TO_HISTORY])
+def test_each_decoder_row_builds_the_request_its_floor_validates(path: str) -> None:
+    """A decoder's row decodes the whole history; its floor, pydantic's
+    `model_validate` of the same tree, builds the same request."""
+    inputs = contests.build_inputs(QUICK_SIZES[-1], 20)
+    contest = next(row for row in contests.CONTESTS if row.path == path)
+    assert contest.floor is not None
+    assert contest.floor[0] == contests.MODEL_VALIDATE
+    decoded = contest.ours(inputs)()
+    assert isinstance(decoded, ChatRequest)
+    assert len(decoded.messages) > QUICK_SIZES[-1] // 2
+    assert contest.floor[1](inputs)() == decoded
 
 
 @pytest.mark.parametrize("name", list(contests.DIALECTS))
