@@ -269,23 +269,28 @@ class CallBook:
 
     @classmethod
     def of(cls, messages: Iterable[Message]) -> CallBook:
-        calls = [part for message in messages for part in message.tool_calls]
-        made = {call.id for call in calls if _forms(call).get("id") == "made"}
-        return cls({call.id: call.name for call in calls}, frozenset(made))
+        names: dict[str, str] = {}
+        made: set[str] = set()
+        for message in messages:
+            for part in message.parts:
+                if isinstance(part, ToolCallPart):
+                    names[part.id] = part.name
+                    if kept(part, PROVIDER).get("forms", _NO_FORMS).get("id") == "made":
+                        made.add(part.id)
+        return cls(names, frozenset(made))
 
 
-def _forms(part: Any) -> Any:
-    return kept(part, PROVIDER).get("forms", {})
+_NO_FORMS: Mapping[str, Any] = {}
 
 
 def encode_part(
     part: ContentPart, path: str, report: TranslationReport, *, book: CallBook
 ) -> WireDict | None:
     """The Gemini part for `part`, or None when it is left out (and reported)."""
+    entry = kept(part, PROVIDER)
+    forms = entry.get("forms", _NO_FORMS)
     match part:
-        case TextPart() | RefusalPart():
-            if isinstance(part, RefusalPart):
-                report.transformed(path, "Gemini has no refusal part; sent as text")
+        case TextPart():
             wire: WireDict = {"text": part.text}
         case ReasoningPart():
             if (reason := reasoning_left_out(part)) is not None:
@@ -294,6 +299,10 @@ def encode_part(
             wire = {"text": part.text, "thought": True}
             if part.signature is not None:
                 wire[_SIGNATURE] = part.signature
+        case ToolCallPart():
+            wire = _call_part(part, forms, path, report, book)
+        case ToolResultPart():
+            wire = _result_part(part, forms, path, report, book)
         case FilePart():
             if (reason := file_left_out(part)) is not None:
                 report.dropped(path, reason)
@@ -302,10 +311,9 @@ def encode_part(
                 for name, why in unsent_file_fields(part):
                     report.dropped(f"{path}.{name}", why)
             wire = _file_part(part)
-        case ToolCallPart():
-            wire = _call_part(part, path, report, book)
-        case ToolResultPart():
-            wire = _result_part(part, path, report, book)
+        case RefusalPart():
+            report.transformed(path, "Gemini has no refusal part; sent as text")
+            wire = {"text": part.text}
         case OpaquePart():
             if (reason := opaque_left_out(part)) is not None:
                 report.dropped(path, reason)
@@ -313,10 +321,11 @@ def encode_part(
             return copy_json(part.data)
         case _:
             assert_never(part)
-    entry = kept(part, PROVIDER)
     if fields := entry.get("fields"):
         wire = overlay(wire, copy_json(fields))
-    return respelled(wire, entry.get("forms", {}).get("snake_case"))
+    if snaked := forms.get("snake_case"):
+        wire = respelled(wire, snaked)
+    return wire
 
 
 def _file_part(part: FilePart) -> WireDict:
@@ -326,9 +335,12 @@ def _file_part(part: FilePart) -> WireDict:
 
 
 def _call_part(
-    part: ToolCallPart, path: str, report: TranslationReport, book: CallBook
+    part: ToolCallPart,
+    forms: Mapping[str, Any],
+    path: str,
+    report: TranslationReport,
+    book: CallBook,
 ) -> WireDict:
-    forms = _forms(part)
     try:
         args = part.parsed_arguments()
     except ToolArgumentsError as exc:
@@ -343,9 +355,12 @@ def _call_part(
 
 
 def _result_part(
-    part: ToolResultPart, path: str, report: TranslationReport, book: CallBook
+    part: ToolResultPart,
+    forms: Mapping[str, Any],
+    path: str,
+    report: TranslationReport,
+    book: CallBook,
 ) -> WireDict:
-    forms = _forms(part)
     name = part.name or book.names.get(part.tool_call_id)
     if name is None:
         problem = f"Gemini needs the function's name; no call has the id {part.tool_call_id!r}"

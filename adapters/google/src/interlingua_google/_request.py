@@ -271,18 +271,22 @@ def _encode_contents(
     for i, message in enumerate(messages):
         if message.role == "system":
             continue
-        path = f"messages[{i}]"
         role = _ROLES[message.role]
-        parts = _encode_parts(message, path, report, book)
-        forms = _forms(message)
+        parts = _encode_parts(message, i, report, book)
         if message.parts and not parts:
-            report.dropped(path, "nothing of it is left for Gemini, which refuses an empty content")
+            report.dropped(
+                f"messages[{i}]", "nothing of it is left for Gemini, which refuses an empty content"
+            )
             continue
+        entry = kept(message, PROVIDER)
+        forms = cast(MessageForms, entry.get("forms", {}))
         if role == previous and not forms.get("separate_turn") and contents:
             if message.role == last == "user":
                 # A tool message's results and the user's text share a content as Gemini
                 # writes them; two user messages become one turn.
-                report.transformed(path, "joined to the user message before it in one content")
+                report.transformed(
+                    f"messages[{i}]", "joined to the user message before it in one content"
+                )
             contents[-1].setdefault("parts", []).extend(parts)
             last = message.role
             continue
@@ -292,22 +296,24 @@ def _encode_contents(
             del content["role"]
         if forms.get("parts") == "absent" and not parts:
             del content["parts"]
-        contents.append(overlay(content, wire_fields(message, PROVIDER)))
+        if fields := entry.get("fields"):
+            content = overlay(content, copy_json(fields))
+        contents.append(content)
     return contents
 
 
 def _encode_parts(
-    message: Message, path: str, report: TranslationReport, book: CallBook
+    message: Message, index: int, report: TranslationReport, book: CallBook
 ) -> list[WireDict]:
     parts: list[WireDict] = []
-    first_call = True
+    unsigned = True  # the turn's first call is still to come
     for j, part in enumerate(message.parts):
-        where = f"{path}.parts[{j}]"
+        where = f"messages[{index}].parts[{j}]"
         wire = encode_part(part, where, report, book=book)
         if wire is None:
             continue
-        if isinstance(part, ToolCallPart) and first_call:
-            first_call = False
+        if unsigned and isinstance(part, ToolCallPart):
+            unsigned = False
             _sign(part, wire, where, report)
         parts.append(wire)
     return parts
