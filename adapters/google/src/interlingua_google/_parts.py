@@ -272,6 +272,8 @@ class CallBook:
         names: dict[str, str] = {}
         made: set[str] = set()
         for message in messages:
+            if message.role != "assistant":
+                continue  # calls are in assistant messages only (`Message` checks)
             for part in message.parts:
                 if isinstance(part, ToolCallPart):
                     names[part.id] = part.name
@@ -366,9 +368,14 @@ def _result_part(
         problem = f"Gemini needs the function's name; no call has the id {part.tool_call_id!r}"
         raise InvalidDataError([(f"{path}.name", problem)])
     result: WireDict = {"name": name}
-    text = "".join(item.text for item in part.content if isinstance(item, TextPart))
-    media = [item for item in part.content if not isinstance(item, TextPart)]
-    if (response := _response(text, part, forms.get("response"))) is not None:
+    texts: list[str] = []
+    media: list[ToolResultContent] = []
+    for item in part.content:
+        if isinstance(item, TextPart):
+            texts.append(item.text)
+        else:
+            media.append(item)
+    if (response := _response("".join(texts), part, forms.get("response"))) is not None:
         result["response"] = response
     if part.tool_call_id not in book.made and forms.get("id") != "made":
         result["id"] = part.tool_call_id

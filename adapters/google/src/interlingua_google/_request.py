@@ -306,7 +306,7 @@ def _encode_parts(
     message: Message, index: int, report: TranslationReport, book: CallBook
 ) -> list[WireDict]:
     parts: list[WireDict] = []
-    unsigned = True  # the turn's first call is still to come
+    unsigned = message.role == "assistant"  # a model turn whose first call is to come
     for j, part in enumerate(message.parts):
         where = f"messages[{index}].parts[{j}]"
         wire = encode_part(part, where, report, book=book)
