@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal, cast
 
 from typing_extensions import assert_never
@@ -261,17 +262,26 @@ def _result(
 
 @dataclass(frozen=True)
 class CallBook:
-    """What encoding a result needs to know of the calls of its history: the
-    name of each call by id, and the ids made here, which never go to Google."""
+    """What encoding a call or a result needs to know of the calls of its
+    history: the name of each call by id, and the ids made here, which never go
+    to Google. Read from the messages when first asked: the parts of a history
+    from Gemini say it themselves, so encoding one never asks."""
 
-    names: Mapping[str, str]
-    made: frozenset[str]
+    messages: Sequence[Message] = ()
 
-    @classmethod
-    def of(cls, messages: Iterable[Message]) -> CallBook:
+    @property
+    def names(self) -> Mapping[str, str]:
+        return self._calls[0]
+
+    @property
+    def made(self) -> frozenset[str]:
+        return self._calls[1]
+
+    @cached_property
+    def _calls(self) -> tuple[dict[str, str], frozenset[str]]:
         names: dict[str, str] = {}
         made: set[str] = set()
-        for message in messages:
+        for message in self.messages:
             if message.role != "assistant":
                 continue  # calls are in assistant messages only (`Message` checks)
             for part in message.parts:
@@ -279,7 +289,7 @@ class CallBook:
                     names[part.id] = part.name
                     if kept(part, PROVIDER).get("forms", _NO_FORMS).get("id") == "made":
                         made.add(part.id)
-        return cls(names, frozenset(made))
+        return names, frozenset(made)
 
 
 _NO_FORMS: Mapping[str, Any] = {}
@@ -351,7 +361,7 @@ def _call_part(
     call: WireDict = {"name": part.name}
     if args or forms.get("args") != "absent":
         call["args"] = args
-    if part.id not in book.made and forms.get("id") != "made":
+    if forms.get("id") != "made" and part.id not in book.made:
         call["id"] = part.id
     return {"functionCall": call}
 
@@ -377,7 +387,7 @@ def _result_part(
             media.append(item)
     if (response := _response("".join(texts), part, forms.get("response"))) is not None:
         result["response"] = response
-    if part.tool_call_id not in book.made and forms.get("id") != "made":
+    if forms.get("id") != "made" and part.tool_call_id not in book.made:
         result["id"] = part.tool_call_id
     if media:
         sent = (

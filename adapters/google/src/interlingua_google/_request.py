@@ -33,7 +33,7 @@ found from its call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import Any, cast
 
@@ -71,6 +71,7 @@ _THINKING = frozenset({"thinkingBudget", "thinkingLevel", "includeThoughts"})
 _CONTENT_KEYS = frozenset({"role", "parts"})
 _ROLES: dict[Role, WireRole] = {"user": "user", "tool": "user", "assistant": "model"}
 _SIGNATURE = "thoughtSignature"
+_NO_FORMS: Mapping[str, Any] = {}
 
 _reader = WireReader(PROVIDER)
 
@@ -218,7 +219,7 @@ def encode_request(
     report = resolve_report(report, PROVIDER)
     options = dict(request.options_for(PROVIDER))
     messages = sent_messages(request, PROVIDER, report)
-    book = CallBook.of(messages)
+    book = CallBook(messages)
     generation, tool_config = encode_settings(request, report)
     body: WireDict = {"contents": _encode_contents(messages, report, book)}
     if (system := _encode_system(messages, report, book)) is not None:
@@ -279,7 +280,7 @@ def _encode_contents(
             )
             continue
         entry = kept(message, PROVIDER)
-        forms = cast(MessageForms, entry.get("forms", {}))
+        forms: Mapping[str, Any] = entry.get("forms", _NO_FORMS)  # `MessageForms`
         if role == previous and not forms.get("separate_turn") and contents:
             if message.role == last == "user":
                 # A tool message's results and the user's text share a content as Gemini

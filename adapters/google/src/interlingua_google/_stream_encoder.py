@@ -75,7 +75,7 @@ def stream_encoder(*, report: TranslationReport | None = None) -> GoogleStreamEn
     return GoogleStreamEncoder(report)
 
 
-_NO_BOOK = CallBook({}, frozenset())
+_NO_BOOK = CallBook()
 
 
 class GoogleStreamEncoder:
