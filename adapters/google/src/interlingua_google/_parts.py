@@ -50,7 +50,6 @@ from interlingua import (
     Message,
     OpaquePart,
     ReasoningPart,
-    RefusalPart,
     TextPart,
     ToolArgumentsError,
     ToolCallPart,
@@ -75,11 +74,24 @@ from interlingua_google._wire import (
     spelled,
 )
 
-__all__ = ["CallBook", "CallIds", "PartRole", "decode_part", "encode_part", "made_id"]
+__all__ = [
+    "CallBook",
+    "CallIds",
+    "PartPath",
+    "PartRole",
+    "decode_part",
+    "encode_part",
+    "made_id",
+    "part_path",
+]
 
 # Where a part is: a content of either role, the system instruction, or a
 # function response's `parts`.
 PartRole = Literal["user", "model", "system", "tool_result"]
+# Where a part is, for a report: the path of its list and its position there
+# (`("messages[2].parts", 0)`), written out (`part_path`) only for a loss, as
+# most parts report none.
+PartPath = tuple[str, int]
 
 _KINDS = frozenset(
     {"text", "thought", "inlineData", "fileData", "functionCall", "functionResponse"}
@@ -295,40 +307,48 @@ class CallBook:
 _NO_FORMS: Mapping[str, Any] = {}
 
 
+def part_path(at: PartPath) -> str:
+    """The path a loss is reported at: `messages[2].parts[0]`."""
+    parts, position = at
+    return f"{parts}[{position}]"
+
+
 def encode_part(
-    part: ContentPart, path: str, report: TranslationReport, *, book: CallBook
+    part: ContentPart, at: PartPath, report: TranslationReport, *, book: CallBook
 ) -> WireDict | None:
     """The Gemini part for `part`, or None when it is left out (and reported)."""
     entry = kept(part, PROVIDER)
     forms = entry.get("forms", _NO_FORMS)
-    match part:
-        case TextPart():
+    # Dispatched on the type tag: an isinstance check that fails costs a Python
+    # call (ABCMeta's), and most parts would fail several.
+    match part.type:
+        case "text":
             wire: WireDict = {"text": part.text}
-        case ReasoningPart():
+        case "reasoning":
             if (reason := reasoning_left_out(part)) is not None:
-                report.dropped(path, reason)
+                report.dropped(part_path(at), reason)
                 return None
             wire = {"text": part.text, "thought": True}
             if part.signature is not None:
                 wire[_SIGNATURE] = part.signature
-        case ToolCallPart():
-            wire = _call_part(part, forms, path, report, book)
-        case ToolResultPart():
-            wire = _result_part(part, forms, path, report, book)
-        case FilePart():
+        case "tool_call":
+            wire = _call_part(part, forms, at, report, book)
+        case "tool_result":
+            wire = _result_part(part, forms, at, report, book)
+        case "file":
             if (reason := file_left_out(part)) is not None:
-                report.dropped(path, reason)
+                report.dropped(part_path(at), reason)
                 return None
             if part.provider_data.get(PROVIDER) is None:
                 for name, why in unsent_file_fields(part):
-                    report.dropped(f"{path}.{name}", why)
+                    report.dropped(f"{part_path(at)}.{name}", why)
             wire = _file_part(part)
-        case RefusalPart():
-            report.transformed(path, "Gemini has no refusal part; sent as text")
+        case "refusal":
+            report.transformed(part_path(at), "Gemini has no refusal part; sent as text")
             wire = {"text": part.text}
-        case OpaquePart():
+        case "opaque":
             if (reason := opaque_left_out(part)) is not None:
-                report.dropped(path, reason)
+                report.dropped(part_path(at), reason)
                 return None
             return copy_json(part.data)
         case _:
@@ -349,14 +369,14 @@ def _file_part(part: FilePart) -> WireDict:
 def _call_part(
     part: ToolCallPart,
     forms: Mapping[str, Any],
-    path: str,
+    at: PartPath,
     report: TranslationReport,
     book: CallBook,
 ) -> WireDict:
     try:
         args = part.parsed_arguments()
     except ToolArgumentsError as exc:
-        report.transformed(path, f"{exc}; sent with args {{}}")
+        report.transformed(part_path(at), f"{exc}; sent with args {{}}")
         args = {}
     call: WireDict = {"name": part.name}
     if args or forms.get("args") != "absent":
@@ -369,14 +389,14 @@ def _call_part(
 def _result_part(
     part: ToolResultPart,
     forms: Mapping[str, Any],
-    path: str,
+    at: PartPath,
     report: TranslationReport,
     book: CallBook,
 ) -> WireDict:
     name = part.name or book.names.get(part.tool_call_id)
     if name is None:
         problem = f"Gemini needs the function's name; no call has the id {part.tool_call_id!r}"
-        raise InvalidDataError([(f"{path}.name", problem)])
+        raise InvalidDataError([(f"{part_path(at)}.name", problem)])
     result: WireDict = {"name": name}
     texts: list[str] = []
     media: list[ToolResultContent] = []
@@ -390,9 +410,9 @@ def _result_part(
     if forms.get("id") != "made" and part.tool_call_id not in book.made:
         result["id"] = part.tool_call_id
     if media:
+        content_path = f"{part_path(at)}.content"
         sent = (
-            encode_part(item, f"{path}.content[{k}]", report, book=book)
-            for k, item in enumerate(media)
+            encode_part(item, (content_path, k), report, book=book) for k, item in enumerate(media)
         )
         result["parts"] = [wire for wire in sent if wire is not None]
     return {"functionResponse": result}

@@ -49,7 +49,14 @@ from interlingua.codec import (
     sent_messages,
     wire_fields,
 )
-from interlingua_google._parts import CallBook, CallIds, decode_part, encode_part
+from interlingua_google._parts import (
+    CallBook,
+    CallIds,
+    PartPath,
+    decode_part,
+    encode_part,
+    part_path,
+)
 from interlingua_google._rules import DUMMY_SIGNATURE, SIGNATURE_FILLED
 from interlingua_google._settings import GENERATION_KEYS, decode_settings, encode_settings
 from interlingua_google._tools import decode_tools, encode_tools
@@ -249,8 +256,9 @@ def _encode_system(
                 f"messages[{i}]", "Gemini takes system text in systemInstruction only; moved there"
             )
         system.append(message)
+        parts_path = f"messages[{i}].parts"
         for j, part in enumerate(message.parts):
-            wire = encode_part(part, f"messages[{i}].parts[{j}]", report, book=book)
+            wire = encode_part(part, (parts_path, j), report, book=book)
             if wire is not None:
                 parts.append(wire)
     if not system:
@@ -307,20 +315,20 @@ def _encode_parts(
     message: Message, index: int, report: TranslationReport, book: CallBook
 ) -> list[WireDict]:
     parts: list[WireDict] = []
+    parts_path = f"messages[{index}].parts"
     unsigned = message.role == "assistant"  # a model turn whose first call is to come
     for j, part in enumerate(message.parts):
-        where = f"messages[{index}].parts[{j}]"
-        wire = encode_part(part, where, report, book=book)
+        wire = encode_part(part, (parts_path, j), report, book=book)
         if wire is None:
             continue
-        if unsigned and isinstance(part, ToolCallPart):
+        if unsigned and part.type == "tool_call":
             unsigned = False
-            _sign(part, wire, where, report)
+            _sign(part, wire, (parts_path, j), report)
         parts.append(wire)
     return parts
 
 
-def _sign(call: ToolCallPart, wire: WireDict, path: str, report: TranslationReport) -> None:
+def _sign(call: ToolCallPart, wire: WireDict, at: PartPath, report: TranslationReport) -> None:
     """Google's dummy signature on the first call of a turn that came without
     one from elsewhere (Gemini 3 refuses such a turn with a 400)."""
     if _SIGNATURE in wire or "thought_signature" in wire:
@@ -328,4 +336,4 @@ def _sign(call: ToolCallPart, wire: WireDict, path: str, report: TranslationRepo
     if kept(call, PROVIDER).get("forms", {}).get("signature") == "absent":
         return  # Gemini sent it so
     wire[_SIGNATURE] = DUMMY_SIGNATURE
-    report.transformed(path, SIGNATURE_FILLED)
+    report.transformed(part_path(at), SIGNATURE_FILLED)
