@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal, cast
 
 from typing_extensions import assert_never
@@ -49,7 +50,6 @@ from interlingua import (
     Message,
     OpaquePart,
     ReasoningPart,
-    RefusalPart,
     TextPart,
     ToolArgumentsError,
     ToolCallPart,
@@ -74,11 +74,24 @@ from interlingua_google._wire import (
     spelled,
 )
 
-__all__ = ["CallBook", "CallIds", "PartRole", "decode_part", "encode_part", "made_id"]
+__all__ = [
+    "CallBook",
+    "CallIds",
+    "PartPath",
+    "PartRole",
+    "decode_part",
+    "encode_part",
+    "made_id",
+    "part_path",
+]
 
 # Where a part is: a content of either role, the system instruction, or a
 # function response's `parts`.
 PartRole = Literal["user", "model", "system", "tool_result"]
+# Where a part is, for a report: the path of its list and its position there
+# (`("messages[2].parts", 0)`), written out (`part_path`) only for a loss, as
+# most parts report none.
+PartPath = tuple[str, int]
 
 _KINDS = frozenset(
     {"text", "thought", "inlineData", "fileData", "functionCall", "functionResponse"}
@@ -261,62 +274,90 @@ def _result(
 
 @dataclass(frozen=True)
 class CallBook:
-    """What encoding a result needs to know of the calls of its history: the
-    name of each call by id, and the ids made here, which never go to Google."""
+    """What encoding a call or a result needs to know of the calls of its
+    history: the name of each call by id, and the ids made here, which never go
+    to Google. Read from the messages when first asked: the parts of a history
+    from Gemini say it themselves, so encoding one never asks."""
 
-    names: Mapping[str, str]
-    made: frozenset[str]
+    messages: Sequence[Message] = ()
 
-    @classmethod
-    def of(cls, messages: Iterable[Message]) -> CallBook:
-        calls = [part for message in messages for part in message.tool_calls]
-        made = {call.id for call in calls if _forms(call).get("id") == "made"}
-        return cls({call.id: call.name for call in calls}, frozenset(made))
+    @property
+    def names(self) -> Mapping[str, str]:
+        return self._calls[0]
+
+    @property
+    def made(self) -> frozenset[str]:
+        return self._calls[1]
+
+    @cached_property
+    def _calls(self) -> tuple[dict[str, str], frozenset[str]]:
+        names: dict[str, str] = {}
+        made: set[str] = set()
+        for message in self.messages:
+            if message.role != "assistant":
+                continue  # calls are in assistant messages only (`Message` checks)
+            for part in message.parts:
+                if isinstance(part, ToolCallPart):
+                    names[part.id] = part.name
+                    if kept(part, PROVIDER).get("forms", _NO_FORMS).get("id") == "made":
+                        made.add(part.id)
+        return names, frozenset(made)
 
 
-def _forms(part: Any) -> Any:
-    return kept(part, PROVIDER).get("forms", {})
+_NO_FORMS: Mapping[str, Any] = {}
+
+
+def part_path(at: PartPath) -> str:
+    """The path a loss is reported at: `messages[2].parts[0]`."""
+    parts, position = at
+    return f"{parts}[{position}]"
 
 
 def encode_part(
-    part: ContentPart, path: str, report: TranslationReport, *, book: CallBook
+    part: ContentPart, at: PartPath, report: TranslationReport, *, book: CallBook
 ) -> WireDict | None:
     """The Gemini part for `part`, or None when it is left out (and reported)."""
-    match part:
-        case TextPart() | RefusalPart():
-            if isinstance(part, RefusalPart):
-                report.transformed(path, "Gemini has no refusal part; sent as text")
+    entry = kept(part, PROVIDER)
+    forms = entry.get("forms", _NO_FORMS)
+    # Dispatched on the type tag: an isinstance check that fails costs a Python
+    # call (ABCMeta's), and most parts would fail several.
+    match part.type:
+        case "text":
             wire: WireDict = {"text": part.text}
-        case ReasoningPart():
+        case "reasoning":
             if (reason := reasoning_left_out(part)) is not None:
-                report.dropped(path, reason)
+                report.dropped(part_path(at), reason)
                 return None
             wire = {"text": part.text, "thought": True}
             if part.signature is not None:
                 wire[_SIGNATURE] = part.signature
-        case FilePart():
+        case "tool_call":
+            wire = _call_part(part, forms, at, report, book)
+        case "tool_result":
+            wire = _result_part(part, forms, at, report, book)
+        case "file":
             if (reason := file_left_out(part)) is not None:
-                report.dropped(path, reason)
+                report.dropped(part_path(at), reason)
                 return None
             if part.provider_data.get(PROVIDER) is None:
                 for name, why in unsent_file_fields(part):
-                    report.dropped(f"{path}.{name}", why)
+                    report.dropped(f"{part_path(at)}.{name}", why)
             wire = _file_part(part)
-        case ToolCallPart():
-            wire = _call_part(part, path, report, book)
-        case ToolResultPart():
-            wire = _result_part(part, path, report, book)
-        case OpaquePart():
+        case "refusal":
+            report.transformed(part_path(at), "Gemini has no refusal part; sent as text")
+            wire = {"text": part.text}
+        case "opaque":
             if (reason := opaque_left_out(part)) is not None:
-                report.dropped(path, reason)
+                report.dropped(part_path(at), reason)
                 return None
             return copy_json(part.data)
         case _:
             assert_never(part)
-    entry = kept(part, PROVIDER)
     if fields := entry.get("fields"):
         wire = overlay(wire, copy_json(fields))
-    return respelled(wire, entry.get("forms", {}).get("snake_case"))
+    if snaked := forms.get("snake_case"):
+        wire = respelled(wire, snaked)
+    return wire
 
 
 def _file_part(part: FilePart) -> WireDict:
@@ -326,41 +367,52 @@ def _file_part(part: FilePart) -> WireDict:
 
 
 def _call_part(
-    part: ToolCallPart, path: str, report: TranslationReport, book: CallBook
+    part: ToolCallPart,
+    forms: Mapping[str, Any],
+    at: PartPath,
+    report: TranslationReport,
+    book: CallBook,
 ) -> WireDict:
-    forms = _forms(part)
     try:
         args = part.parsed_arguments()
     except ToolArgumentsError as exc:
-        report.transformed(path, f"{exc}; sent with args {{}}")
+        report.transformed(part_path(at), f"{exc}; sent with args {{}}")
         args = {}
     call: WireDict = {"name": part.name}
     if args or forms.get("args") != "absent":
         call["args"] = args
-    if part.id not in book.made and forms.get("id") != "made":
+    if forms.get("id") != "made" and part.id not in book.made:
         call["id"] = part.id
     return {"functionCall": call}
 
 
 def _result_part(
-    part: ToolResultPart, path: str, report: TranslationReport, book: CallBook
+    part: ToolResultPart,
+    forms: Mapping[str, Any],
+    at: PartPath,
+    report: TranslationReport,
+    book: CallBook,
 ) -> WireDict:
-    forms = _forms(part)
     name = part.name or book.names.get(part.tool_call_id)
     if name is None:
         problem = f"Gemini needs the function's name; no call has the id {part.tool_call_id!r}"
-        raise InvalidDataError([(f"{path}.name", problem)])
+        raise InvalidDataError([(f"{part_path(at)}.name", problem)])
     result: WireDict = {"name": name}
-    text = "".join(item.text for item in part.content if isinstance(item, TextPart))
-    media = [item for item in part.content if not isinstance(item, TextPart)]
-    if (response := _response(text, part, forms.get("response"))) is not None:
+    texts: list[str] = []
+    media: list[ToolResultContent] = []
+    for item in part.content:
+        if isinstance(item, TextPart):
+            texts.append(item.text)
+        else:
+            media.append(item)
+    if (response := _response("".join(texts), part, forms.get("response"))) is not None:
         result["response"] = response
-    if part.tool_call_id not in book.made and forms.get("id") != "made":
+    if forms.get("id") != "made" and part.tool_call_id not in book.made:
         result["id"] = part.tool_call_id
     if media:
+        content_path = f"{part_path(at)}.content"
         sent = (
-            encode_part(item, f"{path}.content[{k}]", report, book=book)
-            for k, item in enumerate(media)
+            encode_part(item, (content_path, k), report, book=book) for k, item in enumerate(media)
         )
         result["parts"] = [wire for wire in sent if wire is not None]
     return {"functionResponse": result}

@@ -33,7 +33,7 @@ found from its call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import Any, cast
 
@@ -49,7 +49,14 @@ from interlingua.codec import (
     sent_messages,
     wire_fields,
 )
-from interlingua_google._parts import CallBook, CallIds, decode_part, encode_part
+from interlingua_google._parts import (
+    CallBook,
+    CallIds,
+    PartPath,
+    decode_part,
+    encode_part,
+    part_path,
+)
 from interlingua_google._rules import DUMMY_SIGNATURE, SIGNATURE_FILLED
 from interlingua_google._settings import GENERATION_KEYS, decode_settings, encode_settings
 from interlingua_google._tools import decode_tools, encode_tools
@@ -71,6 +78,7 @@ _THINKING = frozenset({"thinkingBudget", "thinkingLevel", "includeThoughts"})
 _CONTENT_KEYS = frozenset({"role", "parts"})
 _ROLES: dict[Role, WireRole] = {"user": "user", "tool": "user", "assistant": "model"}
 _SIGNATURE = "thoughtSignature"
+_NO_FORMS: Mapping[str, Any] = {}
 
 _reader = WireReader(PROVIDER)
 
@@ -218,7 +226,7 @@ def encode_request(
     report = resolve_report(report, PROVIDER)
     options = dict(request.options_for(PROVIDER))
     messages = sent_messages(request, PROVIDER, report)
-    book = CallBook.of(messages)
+    book = CallBook(messages)
     generation, tool_config = encode_settings(request, report)
     body: WireDict = {"contents": _encode_contents(messages, report, book)}
     if (system := _encode_system(messages, report, book)) is not None:
@@ -248,8 +256,9 @@ def _encode_system(
                 f"messages[{i}]", "Gemini takes system text in systemInstruction only; moved there"
             )
         system.append(message)
+        parts_path = f"messages[{i}].parts"
         for j, part in enumerate(message.parts):
-            wire = encode_part(part, f"messages[{i}].parts[{j}]", report, book=book)
+            wire = encode_part(part, (parts_path, j), report, book=book)
             if wire is not None:
                 parts.append(wire)
     if not system:
@@ -271,18 +280,22 @@ def _encode_contents(
     for i, message in enumerate(messages):
         if message.role == "system":
             continue
-        path = f"messages[{i}]"
         role = _ROLES[message.role]
-        parts = _encode_parts(message, path, report, book)
-        forms = _forms(message)
+        parts = _encode_parts(message, i, report, book)
         if message.parts and not parts:
-            report.dropped(path, "nothing of it is left for Gemini, which refuses an empty content")
+            report.dropped(
+                f"messages[{i}]", "nothing of it is left for Gemini, which refuses an empty content"
+            )
             continue
+        entry = kept(message, PROVIDER)
+        forms: Mapping[str, Any] = entry.get("forms", _NO_FORMS)  # `MessageForms`
         if role == previous and not forms.get("separate_turn") and contents:
             if message.role == last == "user":
                 # A tool message's results and the user's text share a content as Gemini
                 # writes them; two user messages become one turn.
-                report.transformed(path, "joined to the user message before it in one content")
+                report.transformed(
+                    f"messages[{i}]", "joined to the user message before it in one content"
+                )
             contents[-1].setdefault("parts", []).extend(parts)
             last = message.role
             continue
@@ -292,28 +305,30 @@ def _encode_contents(
             del content["role"]
         if forms.get("parts") == "absent" and not parts:
             del content["parts"]
-        contents.append(overlay(content, wire_fields(message, PROVIDER)))
+        if fields := entry.get("fields"):
+            content = overlay(content, copy_json(fields))
+        contents.append(content)
     return contents
 
 
 def _encode_parts(
-    message: Message, path: str, report: TranslationReport, book: CallBook
+    message: Message, index: int, report: TranslationReport, book: CallBook
 ) -> list[WireDict]:
     parts: list[WireDict] = []
-    first_call = True
+    parts_path = f"messages[{index}].parts"
+    unsigned = message.role == "assistant"  # a model turn whose first call is to come
     for j, part in enumerate(message.parts):
-        where = f"{path}.parts[{j}]"
-        wire = encode_part(part, where, report, book=book)
+        wire = encode_part(part, (parts_path, j), report, book=book)
         if wire is None:
             continue
-        if isinstance(part, ToolCallPart) and first_call:
-            first_call = False
-            _sign(part, wire, where, report)
+        if unsigned and part.type == "tool_call":
+            unsigned = False
+            _sign(part, wire, (parts_path, j), report)
         parts.append(wire)
     return parts
 
 
-def _sign(call: ToolCallPart, wire: WireDict, path: str, report: TranslationReport) -> None:
+def _sign(call: ToolCallPart, wire: WireDict, at: PartPath, report: TranslationReport) -> None:
     """Google's dummy signature on the first call of a turn that came without
     one from elsewhere (Gemini 3 refuses such a turn with a 400)."""
     if _SIGNATURE in wire or "thought_signature" in wire:
@@ -321,4 +336,4 @@ def _sign(call: ToolCallPart, wire: WireDict, path: str, report: TranslationRepo
     if kept(call, PROVIDER).get("forms", {}).get("signature") == "absent":
         return  # Gemini sent it so
     wire[_SIGNATURE] = DUMMY_SIGNATURE
-    report.transformed(path, SIGNATURE_FILLED)
+    report.transformed(part_path(at), SIGNATURE_FILLED)

@@ -187,9 +187,10 @@ def encode_candidate(response: ChatResponse, path: str, report: TranslationRepor
     entry = kept(response, PROVIDER)
     absent = frozenset(cast(ResponseForms, entry.get("forms", {})).get("absent", ()))
     where = f"{path}.message" if path else "message"
-    book = CallBook.of((response.message,))
+    book = CallBook((response.message,))
+    parts_path = f"{where}.parts"
     parts = (
-        encode_part(part, f"{where}.parts[{j}]", report, book=book)
+        encode_part(part, (parts_path, j), report, book=book)
         for j, part in enumerate(response.message.parts)
     )
     candidate: WireDict = {}

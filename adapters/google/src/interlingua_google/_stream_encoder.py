@@ -55,7 +55,7 @@ from interlingua.codec import (
     resolve_report,
 )
 from interlingua_google._errors import error_body
-from interlingua_google._parts import CallBook, encode_part
+from interlingua_google._parts import CallBook, PartPath, encode_part, part_path
 from interlingua_google._response import encode_response
 from interlingua_google._wire import PROVIDER, WireDict
 
@@ -75,7 +75,7 @@ def stream_encoder(*, report: TranslationReport | None = None) -> GoogleStreamEn
     return GoogleStreamEncoder(report)
 
 
-_NO_BOOK = CallBook({}, frozenset())
+_NO_BOOK = CallBook()
 
 
 class GoogleStreamEncoder:
@@ -89,8 +89,8 @@ class GoogleStreamEncoder:
         self._finish: FinishEvent | None = None
         self._call: ToolCallStart | None = None  # the call being streamed: Gemini sends it whole
         self._arguments: list[str] = []  # its arguments so far
-        self._call_path = ""
-        self._paths: dict[int, str] = {}
+        self._call_at: PartPath = ("message.parts", 0)
+        self._positions: dict[int, int] = {}  # each part's place in the message, by event index
         self._ended = False
         self._dropped: set[int] = set()
 
@@ -158,22 +158,24 @@ class GoogleStreamEncoder:
             body.pop("usageMetadata", None)
         return WireEvent(body)
 
-    def _path(self, index: int) -> str:
-        return self._paths.setdefault(index, f"message.parts[{len(self._paths)}]")
+    def _at(self, index: int) -> PartPath:
+        return "message.parts", self._positions.setdefault(index, len(self._positions))
 
     def _part(self, event: Any) -> list[WireEvent]:
         match event:
             case TextDelta():
                 return [self._chunk({"text": event.text})]
             case RefusalDelta():
-                self._report.transformed(self._path(event.index), "Gemini has no refusal; as text")
+                self._report.transformed(
+                    part_path(self._at(event.index)), "Gemini has no refusal; as text"
+                )
                 return [self._chunk({"text": event.text})]
             case ReasoningDelta() | ReasoningSignature() if event.provider != PROVIDER:
                 if event.index not in self._dropped:
                     self._dropped.add(event.index)
                     made_by = event.provider or "an unknown provider"
                     self._report.dropped(
-                        self._path(event.index),
+                        part_path(self._at(event.index)),
                         f"reasoning made by {made_by} goes back to {made_by} only",
                     )
                 return []
@@ -186,11 +188,11 @@ class GoogleStreamEncoder:
                 fields = event.data.get("fields") if event.provider == PROVIDER else None
                 return [self._chunk({"text": "", **copy_json(fields)})] if fields else []
             case ToolCallStart():
-                self._call_path = self._path(event.index)
+                self._call_at = self._at(event.index)
                 self._call, self._arguments = event, [event.arguments]
                 return []
             case PartEvent():
-                wire = encode_part(event.part, self._path(event.index), self._report, book=_NO_BOOK)
+                wire = encode_part(event.part, self._at(event.index), self._report, book=_NO_BOOK)
                 return [] if wire is None else [self._chunk(wire)]
             case _:
                 return []
@@ -205,5 +207,5 @@ class GoogleStreamEncoder:
             arguments="".join(self._arguments),
             provider_data=start.provider_data,
         )
-        wire = encode_part(call, self._call_path, self._report, book=_NO_BOOK)
+        wire = encode_part(call, self._call_at, self._report, book=_NO_BOOK)
         return [] if wire is None else [self._chunk(wire)]
