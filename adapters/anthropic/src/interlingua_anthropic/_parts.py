@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypedDict, cast
 
 from typing_extensions import assert_never
 
@@ -122,13 +122,23 @@ def decode_block(
     return OpaquePart(provider=PROVIDER, data=block) if part is None else part
 
 
-def _kept(block: WireDict, modeled: frozenset[str]) -> ProviderData:
+class _Kept(TypedDict, total=False):
+    """A part's `provider_data` keyword, left out when nothing is kept (a part
+    built with the default is quicker than one checked with an empty mapping)."""
+
+    provider_data: ProviderData
+
+
+def _kept(
+    block: WireDict, modeled: frozenset[str], *, forms: Mapping[str, Any] | None = None
+) -> _Kept:
     """The block's fields beside the `modeled` ones (all of them strings, whose
-    own fields nothing keeps), as the part's provider data: `leftover` of the
-    block the part gives, without building that block."""
+    own fields nothing keeps), and its `forms`, as the part's provider data:
+    `leftover` of the block the part gives, without building that block."""
     if len(block) == len(modeled):
-        return {}  # the modeled keys are required: nothing else is there
-    return keep(PROVIDER, fields=other_fields(block, modeled))
+        # The modeled keys are all there (each is required, or written when present).
+        return {"provider_data": keep(PROVIDER, forms=forms)} if forms else {}
+    return {"provider_data": keep(PROVIDER, fields=other_fields(block, modeled), forms=forms)}
 
 
 _TEXT_KEYS = frozenset({"type", "text"})
@@ -141,7 +151,7 @@ _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 
 def _text(block: WireDict, path: str) -> TextPart:
     text = _reader.field(block, "text", path, str)
-    return TextPart(text=text, provider_data=_kept(block, _TEXT_KEYS))
+    return TextPart(text=text, **_kept(block, _TEXT_KEYS))
 
 
 def _thinking(block: WireDict, path: str) -> ReasoningPart:
@@ -149,7 +159,7 @@ def _thinking(block: WireDict, path: str) -> ReasoningPart:
         text=_reader.field(block, "thinking", path, str),
         signature=_reader.field(block, "signature", path, str),
         provider=PROVIDER,
-        provider_data=_kept(block, _THINKING_KEYS),
+        **_kept(block, _THINKING_KEYS),
     )
 
 
@@ -157,7 +167,7 @@ def _redacted_thinking(block: WireDict, path: str) -> ReasoningPart:
     return ReasoningPart(
         redacted_data=_reader.field(block, "data", path, str),
         provider=PROVIDER,
-        provider_data=_kept(block, _REDACTED_KEYS),
+        **_kept(block, _REDACTED_KEYS),
     )
 
 
@@ -166,12 +176,14 @@ def _tool_use(block: WireDict, path: str) -> ToolCallPart:
     if block.get("caller") == DIRECT_CALLER:
         # The one kind of call the core holds, said outright: a form, no field of its own.
         fields = other_fields(block, _TOOL_USE_KEYS | {"caller"})
-        data = keep(PROVIDER, fields=fields, forms=ToolCallForms(caller="direct"))
+        data = {
+            "provider_data": keep(PROVIDER, fields=fields, forms=ToolCallForms(caller="direct"))
+        }
     return ToolCallPart(
         id=_reader.field(block, "id", path, str),
         name=_reader.field(block, "name", path, str),
         arguments=dump_arguments(_reader.field(block, "input", path, dict)),
-        provider_data=data,
+        **data,
     )
 
 
@@ -267,20 +279,29 @@ def _tool_result(block: WireDict, path: str, names: Mapping[str, str]) -> ToolRe
             raise _reader.error(f"{path}.content", "expected a string or an array")
     tool_call_id = _reader.field(block, "tool_use_id", path, str)
     is_error = _reader.field(block, "is_error", path, bool, False) is True
-    # What the part's block gives: an empty content and `is_error: false` are not written.
-    modeled = {"type", "tool_use_id", *(("content",) if parts else ()), *(("is_error",) * is_error)}
     listed = isinstance(content, list) and plain_text(content) is not None
     return ToolResultPart(
         tool_call_id=tool_call_id,
         name=names.get(tool_call_id),
         content=parts,
         is_error=is_error,
-        provider_data=keep(
-            PROVIDER,
-            fields=other_fields(block, modeled),
-            forms={"content": "blocks" if listed else None},
+        **_kept(
+            block,
+            _RESULT_KEYS[bool(parts), is_error],
+            forms=ToolResultForms(content="blocks") if listed else None,
         ),
     )
+
+
+# What a tool result's part gives back, by whether it has content and is an
+# error: an empty content and `is_error: false` are not written.
+_RESULT_KEYS = {
+    (has_content, is_error): frozenset(
+        {"type", "tool_use_id", *(("content",) * has_content), *(("is_error",) * is_error)}
+    )
+    for has_content in (False, True)
+    for is_error in (False, True)
+}
 
 
 def _result_content(raw: Any, path: str) -> ToolResultContent:

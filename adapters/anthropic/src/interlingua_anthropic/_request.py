@@ -39,7 +39,6 @@ out or changed on the wire, reported; what cannot be mended raises
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import groupby
 from typing import Any, cast
 
 from interlingua import (
@@ -212,13 +211,12 @@ def _decode_turn(
     forms: MessageForms = {"in_messages": True} if role == "system" else {}
     match content:
         case "":
-            parts = []
+            parts: list[ContentPart] = []
             forms["content"] = "string"
         case str():
-            parts = [decode_block({"type": "text", "text": content}, path, role=role)]
+            parts = [TextPart(text=content)]  # what a lone text block with no other field gives
         case list():
-            where = f"{path}.content"
-            parts = [_turn_part(b, f"{where}[{k}]", role, names) for k, b in enumerate(content)]
+            parts = _turn_parts(content, f"{path}.content", role, names)
             if plain_text(content) is not None:
                 forms["content"] = "blocks"
         case _:
@@ -229,22 +227,36 @@ def _decode_turn(
         names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
     if role != "user" or not parts:
         return [_message(role, parts, fields=fields, forms=forms)]
-    # By the tag: an isinstance check of a pydantic class that fails goes through ABCMeta.
-    runs: list[tuple[Role, list[ContentPart]]] = [
-        ("tool" if results else "user", list(run))
-        for results, run in groupby(parts, key=lambda part: part.type == "tool_result")
-    ]
-    (first_role, first_run), rest = runs[0], runs[1:]
+    (first_role, first_run), *rest = _results_apart(parts)
     return [
         _message(first_role, first_run, fields=fields, forms=forms),
         *(_message(role, run) for role, run in rest),
     ]
 
 
-def _turn_part(block: Any, path: str, role: WireRole, names: dict[str, str]) -> Any:
+def _turn_parts(
+    blocks: list[Any], path: str, role: WireRole, names: dict[str, str]
+) -> list[ContentPart]:
     if role == "system":
-        return _system_part(block, path)
-    return decode_block(block, path, role=role, names=names)
+        return [_system_part(block, f"{path}[{k}]") for k, block in enumerate(blocks)]
+    return [
+        decode_block(block, f"{path}[{k}]", role=role, names=names)
+        for k, block in enumerate(blocks)
+    ]
+
+
+def _results_apart(parts: list[ContentPart]) -> list[tuple[Role, list[ContentPart]]]:
+    """A user turn's parts in runs, in order: its tool results (a `tool`
+    message each run) and the rest (`user`)."""
+    runs: list[tuple[Role, list[ContentPart]]] = []
+    for part in parts:
+        # By the tag: an isinstance check of a pydantic class that fails goes through ABCMeta.
+        role: Role = "tool" if part.type == "tool_result" else "user"
+        if runs and runs[-1][0] == role:
+            runs[-1][1].append(part)
+        else:
+            runs.append((role, [part]))
+    return runs
 
 
 def _role(turn: WireDict, path: str) -> WireRole:
@@ -264,6 +276,8 @@ def _message(
     fields: Mapping[str, Any] | None = None,
     forms: MessageForms | None = None,
 ) -> Message:
+    if not fields and not forms:
+        return Message(role=role, parts=tuple(parts))  # nothing kept: the default is built quickest
     provider_data = keep(PROVIDER, fields=fields, forms=forms)
     return Message(role=role, parts=tuple(parts), provider_data=provider_data)
 
