@@ -62,7 +62,6 @@ from interlingua.codec import (
     report_other_providers,
     resolve_report,
     sent_messages,
-    wire_fields,
 )
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
 from interlingua_anthropic._rules import fit_thinking, fit_thinking_settings
@@ -347,13 +346,15 @@ def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> lis
         if not blocks and not check_turn_not_empty(message, path, report, last=last):
             continue
         role = _TURN_ROLES[message.role]
-        forms = _forms(message)
+        entry = kept(message, PROVIDER)  # read once: the message's forms and its fields
+        forms = cast(MessageForms, entry.get("forms", {}))
+        fields = [entry["fields"]] if entry.get("fields") else []
         merged = role != "system" and not forms.get("separate_turn")
         if merged and turns and turns[-1].role == role:
-            turns[-1].messages.append(message)
             turns[-1].blocks.extend(blocks)
+            turns[-1].fields.extend(fields)
         else:
-            turns.append(WireTurn(role, [message], blocks, forms.get("content")))
+            turns.append(WireTurn(role, blocks, forms.get("content"), fields))
     return turns
 
 
@@ -368,9 +369,8 @@ def _in_messages(message: Message) -> bool:
 def _render(turn: WireTurn) -> WireDict:
     blocks = [block for _, block in turn.blocks]
     wire: WireDict = {"role": turn.role, "content": _content(blocks, turn.form)}
-    for message in turn.messages:
-        if fields := wire_fields(message, PROVIDER):
-            wire = overlay(wire, fields)
+    for fields in turn.fields:
+        wire = overlay(wire, copy_json(fields))  # a copy: the body shares nothing with the value
     return wire
 
 

@@ -19,12 +19,9 @@ Provider data (the sections of `interlingua._provider_data`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from typing_extensions import NotRequired
-
-if TYPE_CHECKING:
-    from interlingua import Message
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -139,14 +136,14 @@ class ToolResultBlock(_ToolResultFields, total=False):
 
 @dataclass
 class WireTurn:
-    """A request turn being built: the messages it holds, their blocks, each
-    with the path of the part it came from, and the form of its `content` its
-    first message keeps (`MessageForms.content`)."""
+    """A request turn being built: its blocks, each with the path of the part
+    it came from, the form of its `content` its first message keeps
+    (`MessageForms.content`), and the wire `fields` its messages keep, in order."""
 
     role: WireRole
-    messages: list[Message]
     blocks: list[tuple[str, WireDict]] = field(default_factory=list)
     form: str | None = None
+    fields: list[WireDict] = field(default_factory=list)
 
 
 # --- request settings ---
