@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal, cast
 
 from typing_extensions import assert_never
 
@@ -53,7 +53,6 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import (
-    ProviderData,
     ProviderEntry,
     WireReader,
     copy_json,
@@ -82,6 +81,7 @@ from interlingua_anthropic._wire import (
     BlockRole,
     DocumentBlock,
     ImageBlock,
+    PartData,
     RedactedThinkingBlock,
     Source,
     TextBlock,
@@ -122,23 +122,13 @@ def decode_block(
     return OpaquePart(provider=PROVIDER, data=block) if part is None else part
 
 
-class _Kept(TypedDict, total=False):
-    """A part's `provider_data` keyword, left out when nothing is kept (a part
-    built with the default is quicker than one checked with an empty mapping)."""
-
-    provider_data: ProviderData
-
-
-def _kept(
-    block: WireDict, modeled: frozenset[str], *, forms: Mapping[str, Any] | None = None
-) -> _Kept:
+def _kept(block: WireDict, modeled: frozenset[str]) -> PartData:
     """The block's fields beside the `modeled` ones (all of them strings, whose
-    own fields nothing keeps), and its `forms`, as the part's provider data:
-    `leftover` of the block the part gives, without building that block."""
+    own fields nothing keeps), as the part's provider data: `leftover` of the
+    block the part gives, without building that block."""
     if len(block) == len(modeled):
-        # The modeled keys are all there (each is required, or written when present).
-        return {"provider_data": keep(PROVIDER, forms=forms)} if forms else {}
-    return {"provider_data": keep(PROVIDER, fields=other_fields(block, modeled), forms=forms)}
+        return {}  # the modeled keys are required: nothing else is there
+    return {"provider_data": keep(PROVIDER, fields=other_fields(block, modeled))}
 
 
 _TEXT_KEYS = frozenset({"type", "text"})
@@ -147,6 +137,7 @@ _REDACTED_KEYS = frozenset({"type", "data"})
 # `input` is an object, but the one the part gives back has the same keys: no
 # field of it is ever kept apart.
 _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
+_DIRECT_CALL = ToolCallForms(caller="direct")
 
 
 def _text(block: WireDict, path: str) -> TextPart:
@@ -176,9 +167,7 @@ def _tool_use(block: WireDict, path: str) -> ToolCallPart:
     if block.get("caller") == DIRECT_CALLER:
         # The one kind of call the core holds, said outright: a form, no field of its own.
         fields = other_fields(block, _TOOL_USE_KEYS | {"caller"})
-        data = {
-            "provider_data": keep(PROVIDER, fields=fields, forms=ToolCallForms(caller="direct"))
-        }
+        data = {"provider_data": keep(PROVIDER, fields=fields, forms=_DIRECT_CALL)}
     return ToolCallPart(
         id=_reader.field(block, "id", path, str),
         name=_reader.field(block, "name", path, str),
@@ -279,29 +268,20 @@ def _tool_result(block: WireDict, path: str, names: Mapping[str, str]) -> ToolRe
             raise _reader.error(f"{path}.content", "expected a string or an array")
     tool_call_id = _reader.field(block, "tool_use_id", path, str)
     is_error = _reader.field(block, "is_error", path, bool, False) is True
+    # What the part's block gives: an empty content and `is_error: false` are not written.
+    modeled = {"type", "tool_use_id", *(("content",) if parts else ()), *(("is_error",) * is_error)}
     listed = isinstance(content, list) and plain_text(content) is not None
     return ToolResultPart(
         tool_call_id=tool_call_id,
         name=names.get(tool_call_id),
         content=parts,
         is_error=is_error,
-        **_kept(
-            block,
-            _RESULT_KEYS[bool(parts), is_error],
-            forms=ToolResultForms(content="blocks") if listed else None,
+        provider_data=keep(
+            PROVIDER,
+            fields=other_fields(block, modeled),
+            forms={"content": "blocks" if listed else None},
         ),
     )
-
-
-# What a tool result's part gives back, by whether it has content and is an
-# error: an empty content and `is_error: false` are not written.
-_RESULT_KEYS = {
-    (has_content, is_error): frozenset(
-        {"type", "tool_use_id", *(("content",) * has_content), *(("is_error",) * is_error)}
-    )
-    for has_content in (False, True)
-    for is_error in (False, True)
-}
 
 
 def _result_content(raw: Any, path: str) -> ToolResultContent:

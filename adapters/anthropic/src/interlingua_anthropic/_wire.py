@@ -19,9 +19,12 @@ Provider data (the sections of `interlingua._provider_data`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from typing_extensions import NotRequired
+
+if TYPE_CHECKING:
+    from interlingua.codec import ProviderData
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -31,6 +34,7 @@ __all__ = [
     "BlockRole",
     "MessageBody",
     "MessageForms",
+    "PartData",
     "ResponseForms",
     "ToolCallForms",
     "ToolResultForms",
@@ -192,6 +196,16 @@ class MessageBody(TypedDict):
     content: list[WireDict]
     stop_reason: str | None
     usage: WireDict
+
+
+# --- provider data ---
+
+
+class PartData(TypedDict, total=False):
+    """A decoded part's `provider_data` keyword, left out when nothing is kept
+    (a part built with the default is quicker than one checked with an empty mapping)."""
+
+    provider_data: ProviderData
 
 
 # --- forms: how the wire wrote what the core holds (never sent) ---
