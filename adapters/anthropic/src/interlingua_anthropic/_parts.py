@@ -34,7 +34,7 @@ with the part's path. What a block may hold depends on where it goes
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal, cast
 
 from typing_extensions import assert_never
@@ -122,13 +122,15 @@ def decode_block(
     return OpaquePart(provider=PROVIDER, data=block) if part is None else part
 
 
-def _kept(block: WireDict, modeled: frozenset[str]) -> PartData:
+def _kept(
+    block: WireDict, modeled: Collection[str], forms: Mapping[str, Any] | None = None
+) -> PartData:
     """The block's fields beside the `modeled` ones (all of them strings, whose
-    own fields nothing keeps), as the part's provider data: `leftover` of the
-    block the part gives, without building that block."""
-    if len(block) == len(modeled):
-        return {}  # the modeled keys are required: nothing else is there
-    return {"provider_data": keep(PROVIDER, fields=other_fields(block, modeled))}
+    own fields nothing keeps), and its `forms`, as the part's provider data:
+    `leftover` of the block the part gives, without building that block."""
+    if len(block) == len(modeled):  # the modeled keys are all there: nothing else is
+        return {"provider_data": keep(PROVIDER, forms=forms)} if forms else {}
+    return {"provider_data": keep(PROVIDER, fields=other_fields(block, modeled), forms=forms)}
 
 
 _TEXT_KEYS = frozenset({"type", "text"})
@@ -271,16 +273,13 @@ def _tool_result(block: WireDict, path: str, names: Mapping[str, str]) -> ToolRe
     # What the part's block gives: an empty content and `is_error: false` are not written.
     modeled = {"type", "tool_use_id", *(("content",) if parts else ()), *(("is_error",) * is_error)}
     listed = isinstance(content, list) and plain_text(content) is not None
+    forms = ToolResultForms(content="blocks") if listed else None
     return ToolResultPart(
         tool_call_id=tool_call_id,
         name=names.get(tool_call_id),
         content=parts,
         is_error=is_error,
-        provider_data=keep(
-            PROVIDER,
-            fields=other_fields(block, modeled),
-            forms={"content": "blocks" if listed else None},
-        ),
+        **_kept(block, modeled, forms),
     )
 
 
