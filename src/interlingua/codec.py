@@ -341,9 +341,13 @@ def wire_model(model: str, provider: str) -> str:
     return bare if routed == provider else model
 
 
+# `json.dumps` with options builds an encoder per call; one built once writes the same.
+_ARGUMENTS_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def dump_arguments(value: Any) -> str:
     """Tool arguments given as an object (Anthropic's `input`), as JSON text."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ARGUMENTS_ENCODER.encode(value)
 
 
 def leftover(wire: Mapping[str, Any], modeled: Mapping[str, Any]) -> dict[str, Any]:

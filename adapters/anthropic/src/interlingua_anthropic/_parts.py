@@ -34,7 +34,7 @@ with the part's path. What a block may hold depends on where it goes
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal, cast
 
 from typing_extensions import assert_never
@@ -53,7 +53,6 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import (
-    ProviderData,
     ProviderEntry,
     WireReader,
     copy_json,
@@ -82,6 +81,7 @@ from interlingua_anthropic._wire import (
     BlockRole,
     DocumentBlock,
     ImageBlock,
+    PartData,
     RedactedThinkingBlock,
     Source,
     TextBlock,
@@ -122,13 +122,15 @@ def decode_block(
     return OpaquePart(provider=PROVIDER, data=block) if part is None else part
 
 
-def _kept(block: WireDict, modeled: frozenset[str]) -> ProviderData:
+def _kept(
+    block: WireDict, modeled: Collection[str], forms: Mapping[str, Any] | None = None
+) -> PartData:
     """The block's fields beside the `modeled` ones (all of them strings, whose
-    own fields nothing keeps), as the part's provider data: `leftover` of the
-    block the part gives, without building that block."""
-    if len(block) == len(modeled):
-        return {}  # the modeled keys are required: nothing else is there
-    return keep(PROVIDER, fields=other_fields(block, modeled))
+    own fields nothing keeps), and its `forms`, as the part's provider data:
+    `leftover` of the block the part gives, without building that block."""
+    if len(block) == len(modeled):  # the modeled keys are all there: nothing else is
+        return {"provider_data": keep(PROVIDER, forms=forms)} if forms else {}
+    return {"provider_data": keep(PROVIDER, fields=other_fields(block, modeled), forms=forms)}
 
 
 _TEXT_KEYS = frozenset({"type", "text"})
@@ -137,11 +139,12 @@ _REDACTED_KEYS = frozenset({"type", "data"})
 # `input` is an object, but the one the part gives back has the same keys: no
 # field of it is ever kept apart.
 _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
+_DIRECT_CALL = ToolCallForms(caller="direct")
 
 
 def _text(block: WireDict, path: str) -> TextPart:
     text = _reader.field(block, "text", path, str)
-    return TextPart(text=text, provider_data=_kept(block, _TEXT_KEYS))
+    return TextPart(text=text, **_kept(block, _TEXT_KEYS))
 
 
 def _thinking(block: WireDict, path: str) -> ReasoningPart:
@@ -149,7 +152,7 @@ def _thinking(block: WireDict, path: str) -> ReasoningPart:
         text=_reader.field(block, "thinking", path, str),
         signature=_reader.field(block, "signature", path, str),
         provider=PROVIDER,
-        provider_data=_kept(block, _THINKING_KEYS),
+        **_kept(block, _THINKING_KEYS),
     )
 
 
@@ -157,7 +160,7 @@ def _redacted_thinking(block: WireDict, path: str) -> ReasoningPart:
     return ReasoningPart(
         redacted_data=_reader.field(block, "data", path, str),
         provider=PROVIDER,
-        provider_data=_kept(block, _REDACTED_KEYS),
+        **_kept(block, _REDACTED_KEYS),
     )
 
 
@@ -166,12 +169,12 @@ def _tool_use(block: WireDict, path: str) -> ToolCallPart:
     if block.get("caller") == DIRECT_CALLER:
         # The one kind of call the core holds, said outright: a form, no field of its own.
         fields = other_fields(block, _TOOL_USE_KEYS | {"caller"})
-        data = keep(PROVIDER, fields=fields, forms=ToolCallForms(caller="direct"))
+        data = {"provider_data": keep(PROVIDER, fields=fields, forms=_DIRECT_CALL)}
     return ToolCallPart(
         id=_reader.field(block, "id", path, str),
         name=_reader.field(block, "name", path, str),
         arguments=dump_arguments(_reader.field(block, "input", path, dict)),
-        provider_data=data,
+        **data,
     )
 
 
@@ -270,16 +273,13 @@ def _tool_result(block: WireDict, path: str, names: Mapping[str, str]) -> ToolRe
     # What the part's block gives: an empty content and `is_error: false` are not written.
     modeled = {"type", "tool_use_id", *(("content",) if parts else ()), *(("is_error",) * is_error)}
     listed = isinstance(content, list) and plain_text(content) is not None
+    forms = ToolResultForms(content="blocks") if listed else None
     return ToolResultPart(
         tool_call_id=tool_call_id,
         name=names.get(tool_call_id),
         content=parts,
         is_error=is_error,
-        provider_data=keep(
-            PROVIDER,
-            fields=other_fields(block, modeled),
-            forms={"content": "blocks" if listed else None},
-        ),
+        **_kept(block, modeled, forms),
     )
 
 

@@ -39,7 +39,6 @@ out or changed on the wire, reported; what cannot be mended raises
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import groupby
 from typing import Any, cast
 
 from interlingua import (
@@ -63,7 +62,6 @@ from interlingua.codec import (
     report_other_providers,
     resolve_report,
     sent_messages,
-    wire_fields,
 )
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
 from interlingua_anthropic._rules import fit_thinking, fit_thinking_settings
@@ -212,13 +210,12 @@ def _decode_turn(
     forms: MessageForms = {"in_messages": True} if role == "system" else {}
     match content:
         case "":
-            parts = []
+            parts: list[ContentPart] = []
             forms["content"] = "string"
         case str():
-            parts = [decode_block({"type": "text", "text": content}, path, role=role)]
+            parts = [TextPart(text=content)]  # what a lone text block with no other field gives
         case list():
-            where = f"{path}.content"
-            parts = [_turn_part(b, f"{where}[{k}]", role, names) for k, b in enumerate(content)]
+            parts = _turn_parts(content, f"{path}.content", role, names)
             if plain_text(content) is not None:
                 forms["content"] = "blocks"
         case _:
@@ -229,22 +226,36 @@ def _decode_turn(
         names.update((part.id, part.name) for part in parts if isinstance(part, ToolCallPart))
     if role != "user" or not parts:
         return [_message(role, parts, fields=fields, forms=forms)]
-    # By the tag: an isinstance check of a pydantic class that fails goes through ABCMeta.
-    runs: list[tuple[Role, list[ContentPart]]] = [
-        ("tool" if results else "user", list(run))
-        for results, run in groupby(parts, key=lambda part: part.type == "tool_result")
-    ]
-    (first_role, first_run), rest = runs[0], runs[1:]
+    (first_role, first_run), *rest = _results_apart(parts)
     return [
         _message(first_role, first_run, fields=fields, forms=forms),
         *(_message(role, run) for role, run in rest),
     ]
 
 
-def _turn_part(block: Any, path: str, role: WireRole, names: dict[str, str]) -> Any:
+def _turn_parts(
+    blocks: list[Any], path: str, role: WireRole, names: dict[str, str]
+) -> list[ContentPart]:
     if role == "system":
-        return _system_part(block, path)
-    return decode_block(block, path, role=role, names=names)
+        return [_system_part(block, f"{path}[{k}]") for k, block in enumerate(blocks)]
+    return [
+        decode_block(block, f"{path}[{k}]", role=role, names=names)
+        for k, block in enumerate(blocks)
+    ]
+
+
+def _results_apart(parts: list[ContentPart]) -> list[tuple[Role, list[ContentPart]]]:
+    """A user turn's parts in runs, in order: its tool results (a `tool`
+    message each run) and the rest (`user`)."""
+    runs: list[tuple[Role, list[ContentPart]]] = []
+    for part in parts:
+        # By the tag: an isinstance check of a pydantic class that fails goes through ABCMeta.
+        role: Role = "tool" if part.type == "tool_result" else "user"
+        if runs and runs[-1][0] == role:
+            runs[-1][1].append(part)
+        else:
+            runs.append((role, [part]))
+    return runs
 
 
 def _role(turn: WireDict, path: str) -> WireRole:
@@ -264,6 +275,8 @@ def _message(
     fields: Mapping[str, Any] | None = None,
     forms: MessageForms | None = None,
 ) -> Message:
+    if not fields and not forms:
+        return Message(role=role, parts=tuple(parts))  # nothing kept: the default is built quickest
     provider_data = keep(PROVIDER, fields=fields, forms=forms)
     return Message(role=role, parts=tuple(parts), provider_data=provider_data)
 
@@ -333,13 +346,15 @@ def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> lis
         if not blocks and not check_turn_not_empty(message, path, report, last=last):
             continue
         role = _TURN_ROLES[message.role]
-        forms = _forms(message)
+        entry = kept(message, PROVIDER)  # read once: the message's forms and its fields
+        forms = cast(MessageForms, entry.get("forms", {}))
+        fields = [entry["fields"]] if entry.get("fields") else []
         merged = role != "system" and not forms.get("separate_turn")
         if merged and turns and turns[-1].role == role:
-            turns[-1].messages.append(message)
             turns[-1].blocks.extend(blocks)
+            turns[-1].fields.extend(fields)
         else:
-            turns.append(WireTurn(role, [message], blocks, forms.get("content")))
+            turns.append(WireTurn(role, blocks, forms.get("content"), fields))
     return turns
 
 
@@ -354,9 +369,8 @@ def _in_messages(message: Message) -> bool:
 def _render(turn: WireTurn) -> WireDict:
     blocks = [block for _, block in turn.blocks]
     wire: WireDict = {"role": turn.role, "content": _content(blocks, turn.form)}
-    for message in turn.messages:
-        if fields := wire_fields(message, PROVIDER):
-            wire = overlay(wire, fields)
+    for fields in turn.fields:
+        wire = overlay(wire, copy_json(fields))  # a copy: the body shares nothing with the value
     return wire
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import binascii
 from collections.abc import Callable, Iterator, Mapping
 from itertools import groupby
+from operator import itemgetter
 
 from interlingua import FilePart, InvalidDataError, OpaquePart, ReasoningPart, TranslationReport
 from interlingua_anthropic._wire import PROVIDER, BlockRole, Thinking, WireDict
@@ -164,7 +165,7 @@ def fit_thinking(body: WireDict, report: TranslationReport) -> None:
     if not _thinking_on(body):
         return
     talk = [turn for turn in body["messages"] if turn["role"] != "system"]
-    runs = [list(run) for _, run in groupby(talk, key=lambda turn: turn["role"])]
+    runs = [list(run) for _, run in groupby(talk, key=itemgetter("role"))]
     if len(runs) < 2 or not _starts_with(runs[-1][0], "tool_result"):
         return
     calls = runs[-2][0]  # the user run before is an assistant run: runs alternate

@@ -127,11 +127,7 @@ def results_first(turns: list[WireTurn], report: TranslationReport) -> list[Wire
     fitted: list[WireTurn] = []
     for role, group in groupby(turns, key=attrgetter("role")):
         run = list(group)
-        if role == "assistant":
-            fitted.extend(run)
-            continue
-        blocks = [pair for turn in run for pair in turn.blocks]
-        late = _late_results(blocks)
+        late = [] if role == "assistant" else _late_results(run)
         if not late:
             fitted.extend(run)
             continue
@@ -142,10 +138,11 @@ def results_first(turns: list[WireTurn], report: TranslationReport) -> list[Wire
                 "and wants the tool_result blocks first ('tool_use ids were found without "
                 "tool_result blocks immediately after')",
             )
+        blocks = [pair for turn in run for pair in turn.blocks]
         results = [pair for pair in blocks if _is_result(pair)]
         rest = [pair for pair in blocks if not _is_result(pair)]
-        messages = [message for turn in run for message in turn.messages]
-        fitted.append(WireTurn("user", messages, results + rest, run[0].form))
+        fields = [each for turn in run for each in turn.fields]
+        fitted.append(WireTurn("user", results + rest, run[0].form, fields))
     return fitted
 
 
@@ -153,15 +150,17 @@ def _is_result(pair: tuple[str, WireDict]) -> bool:
     return pair[1].get("type") == "tool_result"
 
 
-def _late_results(blocks: list[tuple[str, WireDict]]) -> list[str]:
-    """The paths of the tool_result blocks that come after some other block."""
+def _late_results(run: list[WireTurn]) -> list[str]:
+    """The paths of the tool_result blocks of a run of turns that come after
+    some other block."""
     late: list[str] = []
     other_seen = False
-    for pair in blocks:
-        if not _is_result(pair):
-            other_seen = True
-        elif other_seen:
-            late.append(pair[0])
+    for turn in run:
+        for path, block in turn.blocks:
+            if block.get("type") != "tool_result":
+                other_seen = True
+            elif other_seen:
+                late.append(path)
     return late
 
 

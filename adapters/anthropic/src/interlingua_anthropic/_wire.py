@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 from typing_extensions import NotRequired
 
 if TYPE_CHECKING:
-    from interlingua import Message
+    from interlingua.codec import ProviderData
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -34,6 +34,7 @@ __all__ = [
     "BlockRole",
     "MessageBody",
     "MessageForms",
+    "PartData",
     "ResponseForms",
     "ToolCallForms",
     "ToolResultForms",
@@ -139,14 +140,14 @@ class ToolResultBlock(_ToolResultFields, total=False):
 
 @dataclass
 class WireTurn:
-    """A request turn being built: the messages it holds, their blocks, each
-    with the path of the part it came from, and the form of its `content` its
-    first message keeps (`MessageForms.content`)."""
+    """A request turn being built: its blocks, each with the path of the part
+    it came from, the form of its `content` its first message keeps
+    (`MessageForms.content`), and the wire `fields` its messages keep, in order."""
 
     role: WireRole
-    messages: list[Message]
     blocks: list[tuple[str, WireDict]] = field(default_factory=list)
     form: str | None = None
+    fields: list[WireDict] = field(default_factory=list)
 
 
 # --- request settings ---
@@ -195,6 +196,16 @@ class MessageBody(TypedDict):
     content: list[WireDict]
     stop_reason: str | None
     usage: WireDict
+
+
+# --- provider data ---
+
+
+class PartData(TypedDict, total=False):
+    """A decoded part's `provider_data` keyword, left out when nothing is kept
+    (a part built with the default is quicker than one checked with an empty mapping)."""
+
+    provider_data: ProviderData
 
 
 # --- forms: how the wire wrote what the core holds (never sent) ---
