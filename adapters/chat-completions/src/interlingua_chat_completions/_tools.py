@@ -41,7 +41,13 @@ from interlingua.codec import (
     kept,
     other_fields,
 )
-from interlingua_chat_completions._data import MessageData, PartData, message_data, tool_call_data
+from interlingua_chat_completions._data import (
+    MessageData,
+    PartData,
+    message_data,
+    tool_call_data,
+    tool_result_data,
+)
 from interlingua_chat_completions._parts import PartDecoder, content_marker, with_fields
 from interlingua_chat_completions._wire import (
     ToolCallEcho,
@@ -318,13 +324,7 @@ def decode_tool_message(
         call_id = read.field(wire, "tool_call_id", path, str)
         if name is not None:
             forms["name"] = True
-    result = {
-        "type": "tool_result",
-        "tool_call_id": call_id,
-        "name": name,
-        "content": parts,
-        "provider_data": keep(provider, forms=forms),
-    }
+    result = tool_result_data(call_id, name, parts, keep(provider, forms=forms))
     # An explicit `"name": null` stays among the message's fields, as sent.
     modelled = _TOOL_MESSAGE if name is None else _NAMED_TOOL_MESSAGE
     fields = None if wire.keys() <= modelled else other_fields(wire, modelled)
