@@ -29,6 +29,7 @@ import interlingua_openai_compatible as plain_adapter
 import interlingua_perplexity as perplexity_adapter
 from conftest import recorded
 from interlingua import (
+    BadRequestError,
     ChatHistory,
     ChatRequest,
     ChatResponse,
@@ -423,3 +424,25 @@ def test_validate_request_says_what_perplexity_leaves_out_of_a_tool_loop() -> No
     assert sorted((problem.path, problem.fix) for problem in problems) == sorted(
         tool_losses(history, WEATHER_TOOL)
     )
+
+
+def test_turns_perplexity_refused_as_they_came_go_joined_and_its_400_is_typed() -> None:
+    (refused,) = recorded("perplexity/error_roles_not_alternating.json")
+    assert refused.request is not None
+    sent = refused.request.json
+    request = perplexity_adapter.decode_request(sent)
+    error = perplexity_adapter.decode_error(refused.response.status, refused.response.json)
+    report = TranslationReport()
+
+    body = perplexity_adapter.encode_request(request, report=report)
+
+    assert isinstance(error, BadRequestError)
+    assert error.message == refused.response.json["error"]["message"]
+    first, then = sent["messages"][1]["content"], sent["messages"][2]["content"]
+    assert body["messages"] == [
+        sent["messages"][0],
+        {"role": "user", "content": f"{first}\n\n{then}"},
+    ]
+    assert losses(report) == [("messages[2]", "transformed")]
+    assert "alternating" in report.losses[0].reason
+    check_perplexity_rules(body)
