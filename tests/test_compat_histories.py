@@ -13,6 +13,7 @@ and gpt-oss's `reasoning`, GLM's reasoning in `<think>` tags).
 from __future__ import annotations
 
 import functools
+import json
 from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
@@ -27,7 +28,7 @@ import interlingua_ollama as ollama_adapter
 import interlingua_openai.responses as responses_adapter
 import interlingua_openai_compatible as plain_adapter
 import interlingua_perplexity as perplexity_adapter
-from conftest import recorded
+from conftest import MissingCorpus, recorded
 from interlingua import (
     BadRequestError,
     ChatHistory,
@@ -35,6 +36,7 @@ from interlingua import (
     ChatResponse,
     Message,
     ReasoningPart,
+    TextPart,
     ToolCallPart,
     ToolResultPart,
     ToolSpec,
@@ -44,14 +46,18 @@ from interlingua import (
 )
 from test_moving_histories import (
     FIXED_VERSION_TOOL,
+    SOURCES,
     WEATHER,
     WEATHER_QUESTION,
     WEATHER_TOOL,
     answer,
+    answering_files,
+    case,
     check_openai_call_ids,
     fixed_version_loop,
     losses,
     part_at,
+    recorded_histories,
     recording,
     saved_and_loaded,
     send,
@@ -63,6 +69,7 @@ from test_moving_histories import (
     to_responses,
     weather_loop,
 )
+from test_moving_histories import TARGETS as MOVING_TARGETS
 
 # adapter -> a model of its server (one that reasons, where it has one)
 TARGETS: dict[ModuleType, str] = {
@@ -446,3 +453,33 @@ def test_turns_perplexity_refused_as_they_came_go_joined_and_its_400_is_typed() 
     assert losses(report) == [("messages[2]", "transformed")]
     assert "alternating" in report.losses[0].reason
     check_perplexity_rules(body)
+
+
+def to_perplexity_cases() -> list[Any]:
+    return [
+        case(source, path, "perplexity", "perplexity")
+        for source in SOURCES
+        for path in answering_files(source)
+    ]
+
+
+@pytest.mark.parametrize(("source", "recorded_file", "target"), to_perplexity_cases())
+def test_every_recorded_answer_moves_to_perplexity_and_back_to_its_own_api(
+    source: str, recorded_file: Path | MissingCorpus, target: str
+) -> None:
+    """Each answer of the corpus, its tool calls answered, sent to Perplexity (every
+    hop's checks and Perplexity's rules; its tool calls and results reported left
+    out, its texts arrived), then to its own API as before the hop."""
+    home = MOVING_TARGETS[SOURCES[source].target]
+    for history, tools in recorded_histories(recorded_file, source):
+        before, report = home(history, *tools)
+        body, sent_report = to_perplexity(history, *tools)
+        named = set(losses(sent_report))
+        assert set(tool_losses(history, *tools)) <= named
+        sent = json.dumps(body)
+        for message, part in ((m, p) for m in history for p in m.parts):
+            if isinstance(part, TextPart) and part.text.strip() and message.role != "tool":
+                assert json.dumps(part.text)[1:-1] in sent, "the text arrived"
+        after, again = home(history, *tools)
+        assert after == before
+        assert losses(again) == losses(report)

@@ -21,7 +21,6 @@ not already meet, from its API reference and the 400s its users report:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from interlingua import (
@@ -54,6 +53,7 @@ def without_tools(request: ChatRequest, report: TranslationReport) -> ChatReques
     with each tool call and tool result of its history left out (all reported
     dropped): a tool message becomes an empty user message (`in_turns` leaves it
     out), a call within a message an empty text in its place."""
+    # Quirk: its chat completions refuse tools ("Tool calling is not supported for this model").
     for index, _ in enumerate(request.tools):
         report.dropped(f"tools[{index}]", NO_TOOLS)
     for name in ("tool_choice", "parallel_tool_calls"):
@@ -104,6 +104,7 @@ def in_turns(
                 report.transformed(f"messages[{index}]", SYSTEM_FIRST)
             system.append(wire)
         elif turns and turns[-1][1]["role"] == wire["role"]:
+            # Quirk: two turns of one role in a row are refused with 400 `invalid_message`.
             report.transformed(
                 f"messages[{index}]", f"{ALTERNATING}: joined to the {wire['role']} turn before"
             )
@@ -139,7 +140,7 @@ def _joined(first: dict[str, Any], then: dict[str, Any]) -> dict[str, Any]:
     return {**then, **first, "content": content}
 
 
-def _items(content: str | Sequence[Any]) -> list[Any]:
+def _items(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
     return [item for item in content if item.get("type") != "text" or item.get("text")]
