@@ -33,7 +33,7 @@ import pytest
 import respx
 from hypothesis import HealthCheck, settings
 
-from interlingua import TokenUsage, TranslationReport, accumulate, accumulate_async
+from interlingua import ChatResponse, TokenUsage, TranslationReport, accumulate, accumulate_async
 from interlingua.testing import Cassette, Interaction, Replay, load_cassette
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -387,3 +387,26 @@ def pieces(text: str, cuts: list[int]) -> list[str]:
     """`text` cut at each of `cuts` (a stream's deltas, for re-chunking tests)."""
     points = sorted({min(cut, len(text)) for cut in cuts} | {0, len(text)})
     return [text[a:b] for a, b in itertools.pairwise(points)]
+
+
+# An answer's bookkeeping, which another API's body loses nothing by leaving out:
+# its kind, its place, when it was made.
+ANSWER_BOOKKEEPING = frozenset(
+    {"id", "index", "object", "role", "status", "type", "created", "created_at"}
+    | {"completed_at", "createTime", "updateTime"}
+)
+
+
+def answer_fields(response: ChatResponse) -> set[str]:
+    """Where another API's encoder reports the fields of `response`'s own it leaves
+    out (`provider_data.<provider>.fields.<name>`): each that says more than null,
+    false or empty, read from what the response keeps."""
+    return {
+        f"provider_data.{name}.fields.{key}"
+        for name, entry in response.provider_data.items()
+        for key, value in entry.get("fields", {}).items()
+        if key not in ANSWER_BOOKKEEPING
+        and value is not None
+        and value is not False
+        and value not in ("", [], {})
+    }

@@ -258,6 +258,7 @@ def test_a_response_made_elsewhere_is_written_in_anthropic_terms() -> None:
         ("message.parts[1]", "transformed"),
         ("message.parts[2].id", "transformed"),
         ("usage.details", "dropped"),
+        ("provider_data.openai.fields.system_fingerprint", "dropped"),
     ]
 
 

@@ -28,7 +28,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from conftest import FIXTURES, MissingCorpus, corpus_id, corpus_params, from_corpus
+from conftest import (
+    FIXTURES,
+    MissingCorpus,
+    answer_fields,
+    corpus_id,
+    corpus_params,
+    from_corpus,
+)
 from interlingua import (
     AuthenticationError,
     BadRequestError,
@@ -363,8 +370,12 @@ def test_another_apis_stream_goes_out_as_anthropics(name: str, path: Path | Miss
         assert got.finish_reason in (expected.finish_reason, FinishReason.STOP)
         message = read_by_sdk(wire)
         assert "".join(getattr(block, "text", "") for block in message.content) == visible(got)
+        answer = {loss.path for loss in report.losses if loss.path.startswith("provider_data.")}
+        assert answer == answer_fields(expected)  # the other API's own fields, by name
         for loss in report.losses:
-            assert loss.path.startswith(("message.parts[", "usage", "finish_reason")), loss
+            assert loss.path.startswith(
+                ("message.parts[", "usage", "finish_reason", "provider_data.")
+            ), loss
 
 
 def test_translate_stream_answers_in_anthropics_format() -> None:

@@ -12,6 +12,9 @@ and gpt-oss's `reasoning`, GLM's reasoning in `<think>` tags).
 
 from __future__ import annotations
 
+import functools
+import json
+from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,22 +27,49 @@ import interlingua_deepseek as deepseek_adapter
 import interlingua_ollama as ollama_adapter
 import interlingua_openai.responses as responses_adapter
 import interlingua_openai_compatible as plain_adapter
-from interlingua import ChatHistory, ChatRequest, Message, ToolSpec, TranslationReport
+import interlingua_perplexity as perplexity_adapter
+from conftest import MissingCorpus, recorded
+from interlingua import (
+    BadRequestError,
+    ChatHistory,
+    ChatRequest,
+    ChatResponse,
+    Message,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    ToolSpec,
+    TranslationReport,
+    accumulate,
+    validate_request,
+)
 from test_moving_histories import (
     FIXED_VERSION_TOOL,
+    SOURCES,
     WEATHER,
+    WEATHER_QUESTION,
     WEATHER_TOOL,
     answer,
+    answering_files,
+    case,
     check_openai_call_ids,
     fixed_version_loop,
     losses,
     part_at,
+    recorded_histories,
     recording,
     saved_and_loaded,
     send,
     to_anthropic,
+    to_chat_completions,
+    to_google,
+    to_groq,
+    to_mistral,
+    to_responses,
     weather_loop,
 )
+from test_moving_histories import TARGETS as MOVING_TARGETS
 
 # adapter -> a model of its server (one that reasons, where it has one)
 TARGETS: dict[ModuleType, str] = {
@@ -221,3 +251,235 @@ def test_reasoning_of_a_server_is_left_out_for_the_others() -> None:
     body, report = to_anthropic(history, reasoning=None)
     assert losses(report) == [("messages[2].parts[0]", "dropped")]
     assert report.target == anthropic_adapter.PROVIDER
+
+
+# --- Perplexity: no tools, turns alternating ---
+
+PERPLEXITY_MODEL = "sonar-reasoning-pro"
+PERPLEXITY_ROLES = frozenset({"system", "user", "assistant"})
+PERPLEXITY_USER_PARTS = frozenset({"text", "image_url"})
+# What its chat completions API has no field for ("Tool calling is not supported").
+PERPLEXITY_REJECTS = frozenset({"tools", "tool_choice", "parallel_tool_calls"})
+
+
+def check_perplexity_rules(body: dict[str, Any]) -> None:
+    """Perplexity: roles system, user and assistant only, each message its role and
+    content alone, not empty; the system messages first, then user and assistant
+    turns alternating ("After the (optional) system message(s), user and assistant
+    roles should be alternating."); no tool field; user content of text and images."""
+    assert not PERPLEXITY_REJECTS & body.keys()
+    roles = [message["role"] for message in body["messages"]]
+    assert set(roles) <= PERPLEXITY_ROLES
+    turns = roles[len(roles) - len(roles[roles.count("system") :]) :]
+    assert roles[: len(roles) - len(turns)] == ["system"] * (len(roles) - len(turns))
+    assert "system" not in turns, "system messages come first"
+    for before, after in pairwise(turns):
+        assert before != after, "turns must alternate"
+    for message in body["messages"]:
+        assert message.keys() == {"role", "content"}, message.keys()
+        content = message["content"]
+        assert content, "no message without content"
+        if isinstance(content, list) and message["role"] == "user":
+            assert {item["type"] for item in content} <= PERPLEXITY_USER_PARTS
+
+
+def to_perplexity(
+    history: ChatHistory, *tools: ToolSpec
+) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(model=PERPLEXITY_MODEL, messages=tuple(history.messages), tools=tools)
+    body, report = send(
+        perplexity_adapter.encode_request, request, history, takes_reasoning_of="perplexity"
+    )
+    check_perplexity_rules(body)
+    return body, report
+
+
+def tool_losses(history: ChatHistory, *tools: ToolSpec) -> list[tuple[str, str]]:
+    """What Perplexity must leave out of `history` and `tools`, read from them:
+    the tools, every tool call and result, the reasoning of any other provider."""
+    found = [(f"tools[{index}]", "dropped") for index, _ in enumerate(tools)]
+    for index, message in enumerate(history):
+        for position, part in enumerate(message.parts):
+            if isinstance(part, ToolCallPart | ToolResultPart) or (
+                isinstance(part, ReasoningPart) and part.provider != "perplexity"
+            ):
+                found.append((f"messages[{index}].parts[{position}]", "dropped"))
+    return found
+
+
+def perplexity_answer() -> tuple[ChatRequest, ChatResponse]:
+    """Perplexity's reasoning model thinks (in `<think>` tags), cites and answers."""
+    (streamed,) = recorded("perplexity/stream_think_citations.json")
+    assert streamed.request is not None
+    asked = perplexity_adapter.decode_request(streamed.request.json)
+    return asked, accumulate(perplexity_adapter.decode_stream(streamed.response.stream_payloads()))
+
+
+def test_a_tool_loop_goes_to_perplexity_without_its_tools_in_alternating_turns(
+    tmp_path: Path,
+) -> None:
+    history = saved_and_loaded(weather_loop(fixed_version_loop()), tmp_path)
+    tools = (FIXED_VERSION_TOOL, WEATHER_TOOL)
+
+    body, report = to_perplexity(history, *tools)
+
+    # [1] and [5] had nothing Perplexity takes, [2] and [6] were tool results.
+    assert [message["role"] for message in body["messages"]] == ["user", "assistant", "user"]
+    assert body["messages"][1]["content"] == history.messages[3].text
+    assert sorted(losses(report)) == sorted(tool_losses(history, *tools))
+
+    history.add_message(Message.user("Thanks! Which version did the tool report earlier?"))
+    body, report = to_perplexity(history, *tools)
+    asked = body["messages"][-1]["content"]
+    assert asked == f"{WEATHER_QUESTION}\n\n{history.messages[-1].text}"
+    joined = [path for path, kind in losses(report) if kind == "transformed"]
+    assert joined == ["messages[7]"]  # the question joined to the user turn before
+
+
+def test_a_tool_loop_through_perplexity_goes_on_to_the_other_apis_as_it_was(
+    tmp_path: Path,
+) -> None:
+    history = saved_and_loaded(weather_loop(fixed_version_loop()), tmp_path)
+    tools = (FIXED_VERSION_TOOL, WEATHER_TOOL)
+    before = {name: to(history, *tools) for name, to in ONWARD.items()}
+
+    to_perplexity(history, *tools)
+    asked, answered = perplexity_answer()
+    history.add_message(Message.user(asked.messages[-1].text))
+    history.add_response(answered)
+    history.add_message(Message.user("And the Vasco da Gama bridge?"))
+
+    for name, to in ONWARD.items():
+        body, report = to(history, *tools)
+        old_body, old_report = before[name]
+        sent, sent_before = turns(body), turns(old_body)
+        assert sent[: len(sent_before) - 1] == sent_before[:-1], (
+            f"{name}: the turns before Perplexity's went on as they were"
+        )
+        dropped = [path for path, kind in losses(report) if path.startswith("messages[8]")]
+        if name == "perplexity":
+            assert dropped == []  # its own reasoning goes back to it, in its tags
+            assert body["messages"][-2]["content"].startswith("<think>")
+        else:
+            assert dropped == ["messages[8].parts[0]"], name  # Perplexity's reasoning
+        parts = [loss for loss in losses(old_report) if loss[0].startswith("messages[")]
+        assert [loss for loss in losses(report) if loss in parts] == parts, name
+
+
+def turns(body: dict[str, Any]) -> list[Any]:
+    """A body's turns, whatever the API calls them."""
+    return next(body[key] for key in ("messages", "input", "contents") if key in body)
+
+
+ONWARD = {
+    "anthropic": to_anthropic,
+    "chat-completions": to_chat_completions,
+    "responses-api": to_responses,
+    "mistral": to_mistral,
+    "groq": to_groq,
+    "google": to_google,
+    "deepseek": functools.partial(to_server, deepseek_adapter),
+    "perplexity": to_perplexity,
+}
+
+
+def test_perplexity_s_answer_is_cited_and_thought_out_and_goes_to_every_api() -> None:
+    asked, answered = perplexity_answer()
+    history = ChatHistory(messages=[*asked.messages])
+    history.add_response(answered)
+    history.add_message(Message.user("And how old is it?"))
+    (reasoning,) = history.messages[-2].reasoning
+    assert reasoning.provider == "perplexity"
+
+    body, report = to_perplexity(history)
+    assert losses(report) == []
+    assert reasoning.text in body["messages"][-2]["content"]
+    for name, to in ONWARD.items():
+        if name != "perplexity":
+            body, report = to(history)
+            left_out = [loss for loss in losses(report) if loss[0].startswith("messages")]
+            assert left_out == [(f"messages[{len(history) - 2}].parts[0]", "dropped")], name
+
+
+def test_a_later_system_message_goes_to_perplexity_at_the_start() -> None:
+    history = ChatHistory(
+        messages=[
+            Message.system("Be precise and concise."),
+            Message.user("When did the Lisbon Oceanarium open?"),
+            Message.assistant("On 22 May 1998."),
+            Message.system("Answer in Portuguese from now on."),
+            Message.user("And who designed it?"),
+        ]
+    )
+
+    body, report = to_perplexity(history)
+
+    assert [message["content"] for message in body["messages"]] == [
+        history.messages[i].text for i in (0, 3, 1, 2, 4)
+    ]
+    assert losses(report) == [("messages[3]", "transformed")]
+
+
+def test_validate_request_says_what_perplexity_leaves_out_of_a_tool_loop() -> None:
+    history = weather_loop(fixed_version_loop())
+    request = ChatRequest(
+        model=PERPLEXITY_MODEL, messages=tuple(history.messages), tools=(WEATHER_TOOL,)
+    )
+
+    problems = validate_request(request, target="perplexity")
+
+    assert sorted((problem.path, problem.fix) for problem in problems) == sorted(
+        tool_losses(history, WEATHER_TOOL)
+    )
+
+
+def test_turns_perplexity_refused_as_they_came_go_joined_and_its_400_is_typed() -> None:
+    (refused,) = recorded("perplexity/error_roles_not_alternating.json")
+    assert refused.request is not None
+    sent = refused.request.json
+    request = perplexity_adapter.decode_request(sent)
+    error = perplexity_adapter.decode_error(refused.response.status, refused.response.json)
+    report = TranslationReport()
+
+    body = perplexity_adapter.encode_request(request, report=report)
+
+    assert isinstance(error, BadRequestError)
+    assert error.message == refused.response.json["error"]["message"]
+    first, then = sent["messages"][1]["content"], sent["messages"][2]["content"]
+    assert body["messages"] == [
+        sent["messages"][0],
+        {"role": "user", "content": f"{first}\n\n{then}"},
+    ]
+    assert losses(report) == [("messages[2]", "transformed")]
+    assert "alternating" in report.losses[0].reason
+    check_perplexity_rules(body)
+
+
+def to_perplexity_cases() -> list[Any]:
+    return [
+        case(source, path, "perplexity", "perplexity")
+        for source in SOURCES
+        for path in answering_files(source)
+    ]
+
+
+@pytest.mark.parametrize(("source", "recorded_file", "target"), to_perplexity_cases())
+def test_every_recorded_answer_moves_to_perplexity_and_back_to_its_own_api(
+    source: str, recorded_file: Path | MissingCorpus, target: str
+) -> None:
+    """Each answer of the corpus, its tool calls answered, sent to Perplexity (every
+    hop's checks and Perplexity's rules; its tool calls and results reported left
+    out, its texts arrived), then to its own API as before the hop."""
+    home = MOVING_TARGETS[SOURCES[source].target]
+    for history, tools in recorded_histories(recorded_file, source):
+        before, report = home(history, *tools)
+        body, sent_report = to_perplexity(history, *tools)
+        named = set(losses(sent_report))
+        assert set(tool_losses(history, *tools)) <= named
+        sent = json.dumps(body)
+        for message, part in ((m, p) for m in history for p in m.parts):
+            if isinstance(part, TextPart) and part.text.strip() and message.role != "tool":
+                assert json.dumps(part.text)[1:-1] in sent, "the text arrived"
+        after, again = home(history, *tools)
+        assert after == before
+        assert losses(again) == losses(report)

@@ -141,6 +141,8 @@ def test_the_codec_export_list() -> None:
         "report_other_data",
         "report_other_fields",
         "report_other_providers",
+        "report_other_response",
+        "report_other_response_data",
         "resolve_report",
         "sent_messages",
         "wire_fields",

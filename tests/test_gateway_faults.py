@@ -669,6 +669,51 @@ def test_losses_go_in_a_header_and_the_log_line(gateway_log: pytest.LogCaptureFi
     assert UPSTREAM_KEY not in line
 
 
+PERPLEXITY_ANSWER = recorded("perplexity/citations_answer.json")[0]
+PERPLEXITY_STREAM = recorded("perplexity/stream_think_citations.json")[0]
+# Perplexity's answer fields that an Anthropic message has no place for, by name.
+SOURCES_LEFT_OUT = [
+    "provider_data.perplexity.fields.citations",
+    "provider_data.perplexity.fields.search_results",
+]
+
+
+def test_an_answer_s_fields_the_client_s_api_has_no_place_for_are_named(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    with serve(log="json") as gateway, upstream_replay(PERPLEXITY_ANSWER):
+        client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
+        raw = client.messages.with_raw_response.create(**messages_body("perplexity:sonar"))
+    message = raw.parse()
+    assert (
+        message.content[0].text
+        == PERPLEXITY_ANSWER.response.json["choices"][0]["message"]["content"]
+    )
+    assert "citations" not in raw.http_response.json()
+    header = raw.headers["x-interlingua-answer-losses"]
+    assert [f"{path} dropped" in header for path in SOURCES_LEFT_OUT] == [True, True]
+    (line,) = gateway_log.messages
+    logged = [loss.partition(": ")[0] for loss in json.loads(line)["answer_losses"]]
+    assert [path for path in logged if path.startswith("provider_data.")] == SOURCES_LEFT_OUT
+
+
+def test_a_streamed_answer_s_fields_are_named_in_the_log_line(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    with serve(log="json") as gateway, upstream_replay(PERPLEXITY_STREAM):
+        client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
+        with client.messages.stream(**messages_body("perplexity:sonar-reasoning-pro")) as events:
+            message = events.get_final_message()
+    content = "".join(
+        payload["choices"][0]["delta"]["content"]
+        for payload in PERPLEXITY_STREAM.response.stream_payloads()
+    )
+    assert [block.text for block in message.content] == [content.rpartition("</think>")[2].strip()]
+    (line,) = gateway_log.messages
+    logged = [loss.partition(": ")[0] for loss in json.loads(line)["answer_losses"]]
+    assert [path for path in logged if path.startswith("provider_data.")] == SOURCES_LEFT_OUT
+
+
 def test_strict_refuses_a_request_with_losses_naming_each() -> None:
     body = {**ANTHROPIC_TOOL_TURN, "model": "openai:gpt-4.1-mini"}
     with serve(strict=True) as gateway, upstream_replay(CHAT_ANSWER) as replay:

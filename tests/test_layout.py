@@ -63,7 +63,7 @@ DIALECT_MODULES = {
     "interlingua_openai": frozenset(),
     "interlingua_openai_compatible": frozenset(),
     "interlingua_openrouter": frozenset({"_errors", "_parts", "_settings", "_usage"}),
-    "interlingua_perplexity": frozenset({"_usage"}),
+    "interlingua_perplexity": frozenset({"_rules", "_usage"}),
     "interlingua_xai": frozenset({"_errors", "_usage"}),
 }
 DIALECT_SKELETON = frozenset({"__init__", "_wire", "_dialect", "_client"})

@@ -1,11 +1,13 @@
 """What one provider's values carry that another provider cannot take.
 
 Every encoder calls `report_other_providers` for its request,
-`report_other_fields` for an answer's message and `report_other_data` for a
-streamed part's data: each setting and each wire
-field of another provider's (Anthropic's `cache_control` on a block sent to
-Chat Completions, its `citations` on a text sent to Mistral) is reported by
-its own name as dropped, since only the provider that wrote it reads it.
+`report_other_response` for an answer, `report_other_data` for a streamed
+part's data and `report_other_response_data` for a stream's own: each setting
+and each wire field of another provider's (Anthropic's `cache_control` on a
+block sent to Chat Completions, its `citations` on a text sent to Mistral, a
+Perplexity answer's `citations` and `search_results` written for Anthropic)
+is reported by its own name as dropped, since only the provider that wrote it
+reads it.
 
 Reasoning another provider made never goes to the target as reasoning (its
 signature or encrypted data would be refused, or worse, trusted). By default
@@ -27,18 +29,29 @@ if TYPE_CHECKING:
     from interlingua._messages import Message
     from interlingua._report import TranslationReport
     from interlingua._request import ChatRequest
+    from interlingua._response import ChatResponse
 
 __all__ = [
     "reasoning_as_text",
     "report_other_data",
     "report_other_fields",
     "report_other_providers",
+    "report_other_response",
+    "report_other_response_data",
     "sent_messages",
 ]
 
 # A wire object's bookkeeping (its id, its place in a list, its kind, its
 # status) means nothing to another provider: leaving it out loses nothing.
 _BOOKKEEPING = frozenset({"id", "index", "object", "role", "status", "type"})
+# And an answer's, when it was made: each API stamps its own answers, or none.
+_ANSWER_BOOKKEEPING = _BOOKKEEPING | {
+    "created",
+    "created_at",
+    "completed_at",
+    "createTime",
+    "updateTime",
+}
 
 
 def report_other_providers(request: ChatRequest, provider: str, report: TranslationReport) -> None:
@@ -51,6 +64,40 @@ def report_other_providers(request: ChatRequest, provider: str, report: Translat
     report_other_fields(request.messages, provider, report)
     for index, tool in enumerate(request.tools):
         report_other_data(tool.provider_data, f"tools[{index}]", provider, report)
+
+
+def report_other_response(response: ChatResponse, provider: str, report: TranslationReport) -> None:
+    """Every wire field another provider's answer carries, each by its own name,
+    as dropped: the response's own (`report_other_response_data`) and those of
+    its message and parts (`report_other_fields`, at `message`)."""
+    report_other_response_data(response.provider_data, provider, report)
+    report_other_fields((response.message,), provider, report, "message")
+
+
+def report_other_response_data(
+    data: ProviderData,
+    provider: str,
+    report: TranslationReport,
+    seen: set[str] | None = None,
+) -> None:
+    """Every wire field of another provider's in `data`, the `provider_data` of a
+    response (or what a stream's start, usage or finish adds to it), by name, as
+    dropped at `provider_data.<name>.fields.<key>`: a Perplexity answer's
+    `citations`, Chat Completions' `system_fingerprint`, Anthropic's
+    `container`. Its bookkeeping (the object's kind, when it was made) loses
+    nothing. A stream encoder passes the `seen` paths to report each once."""
+    for name, entry in data.items():
+        if name == provider or "fields" not in entry:
+            continue
+        for key, value in entry["fields"].items():
+            if key in _ANSWER_BOOKKEEPING or not _says_something(value):
+                continue
+            where = f"provider_data.{name}.fields.{key}"
+            if seen is not None:
+                if where in seen:
+                    continue
+                seen.add(where)
+            report.dropped(where, f"{name}'s answer field {key!r}, a field only {name} reads")
 
 
 def report_other_fields(

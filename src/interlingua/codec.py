@@ -35,6 +35,8 @@ from interlingua._elsewhere import (
     report_other_data,
     report_other_fields,
     report_other_providers,
+    report_other_response,
+    report_other_response_data,
     sent_messages,
 )
 from interlingua._errors import DecodeError, format_path
@@ -84,6 +86,8 @@ __all__ = [
     "report_other_data",
     "report_other_fields",
     "report_other_providers",
+    "report_other_response",
+    "report_other_response_data",
     "resolve_report",
     "sent_messages",
     "wire_fields",

@@ -34,7 +34,7 @@ from interlingua.codec import (
     kept,
     other_fields,
     overlay,
-    report_other_fields,
+    report_other_response,
     resolve_report,
     wire_fields,
 )
@@ -157,7 +157,7 @@ def encode_response(
         overlay(_encode_fields(response, report), wire_fields(response, PROVIDER)), _DEFAULTS
     )
     _apply_forms(body, cast(ResponseForms, kept(response, PROVIDER).get("forms", {})))
-    report_other_fields((response.message,), PROVIDER, report, "message")
+    report_other_response(response, PROVIDER, report)
     return body
 
 

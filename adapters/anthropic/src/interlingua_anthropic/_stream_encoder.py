@@ -30,7 +30,8 @@ Losses are reported with the path of the part in the accumulated response
 (`message.parts[k]`): another provider's reasoning is left out, a refusal goes
 as text, a part that continues after another began goes on in a block of its
 own, and a whole part Anthropic cannot take is left out as `encode_response`
-leaves it out.
+leaves it out; each field of another provider's answer is reported once, as
+it arrives (`provider_data.<provider>.fields.<name>`).
 
 Invariant: for the events of an Anthropic stream, `encode_stream` gives the
 stream back, but for its pings and for the input of a server tool, whose JSON
@@ -76,6 +77,7 @@ from interlingua.codec import (
     fitted_tool_call_id,
     merge_provider_data,
     report_other_data,
+    report_other_response_data,
     resolve_report,
 )
 from interlingua_anthropic._errors import error_event
@@ -211,6 +213,7 @@ class AnthropicStreamEncoder:
 
     def _merge(self, data: ProviderData) -> None:
         if data:
+            report_other_response_data(data, PROVIDER, self._report, self._seen)
             self._data = merge_provider_data(self._data, data)
 
     def _encoded(self, finish: FinishEvent | None) -> WireDict:
@@ -222,7 +225,8 @@ class AnthropicStreamEncoder:
             finish_reason=None if finish is None else finish.finish_reason,
             raw_finish_reason=None if finish is None else finish.raw_finish_reason,
             usage=self._usage,
-            provider_data=self._data,
+            # Another provider's fields are reported once, as they arrive (`_merge`).
+            provider_data={PROVIDER: self._data[PROVIDER]} if PROVIDER in self._data else {},
         )
         return encode_response(response, report=self._report)
 

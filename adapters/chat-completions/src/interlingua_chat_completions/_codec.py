@@ -46,7 +46,8 @@ class ChatCompletionsCodec:
         """The request body for `request`; losses go to `report`."""
         report = resolve_report(report, self.PROVIDER)
         sent = self.dialect.sent_request(request, report)
-        return _request.encode_request(sent, self.dialect, report)
+        body = _request.encode_request(sent, self.dialect, report)
+        return self.dialect.sent_body(body, request, report)
 
     def decode_request(self, body: Any) -> ChatRequest:
         """The `ChatRequest` a request body describes."""

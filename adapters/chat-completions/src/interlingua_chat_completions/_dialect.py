@@ -83,6 +83,9 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   it, where it asks for more than the history holds (DeepSeek's thinking
   mode: a `reasoning_content` on every assistant message of a tool-call
   turn); each addition reported, the caller's request never changed.
+- `sent_body(body, request, report)`: the body as the server must be sent
+  it, where its rules are of the wire's messages (Perplexity's alternating
+  turns); each change reported at the path of the caller's `request`.
 - `decode_reasoning(message, path, read)`, `encode_reasoning(parts, wire)`,
   `holds_reasoning(part)`: a message's reasoning parts and the fields they
   come from (by default the `reasoning_field`'s text; OpenRouter's
@@ -275,6 +278,12 @@ class ChatCompletionsDialect:
     def sent_request(self, request: ChatRequest, report: TranslationReport) -> ChatRequest:
         """`request` with what the server needs besides the history (reported)."""
         return request
+
+    def sent_body(
+        self, body: dict[str, Any], request: ChatRequest, report: TranslationReport
+    ) -> dict[str, Any]:
+        """`body`, encoded for `request`, as the server must be sent it (reported)."""
+        return body
 
     def stream_fields(self, chunk: Mapping[str, Any]) -> Mapping[str, Any]:
         """A stream chunk's top-level fields as the response keeps them (Groq's

@@ -49,7 +49,7 @@ from interlingua.codec import (
     merge_provider_data,
     other_fields,
     overlay,
-    report_other_fields,
+    report_other_response,
     resolve_report,
 )
 from interlingua_chat_completions._data import text_data
@@ -290,7 +290,7 @@ class ResponseEncoder:
         usage = self.dialect.usage.encode(response.usage)
         extra = entry.get("echo", {}).get("usage")
         body["usage"] = overlay(usage, copy_json(extra)) if extra else usage
-        report_other_fields((response.message,), self.provider, self.report, "message")
+        report_other_response(response, self.provider, self.report)
         return _rebuilt(body, entry.get("fields", {}), forms.get("absent", ()))
 
     def choice(self, response: ChatResponse, index: int) -> dict[str, Any]:

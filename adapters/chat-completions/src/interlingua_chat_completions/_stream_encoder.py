@@ -1,49 +1,45 @@
-"""`StreamEvent`s to Chat Completions chunks: the stream a server of the
-dialect sends for the same answer.
+"""`StreamEvent`s to Chat Completions chunks: the stream a server of the dialect sends for
+the same answer.
 
-`encode_stream` takes the core's events (any adapter's `decode_stream` gives
-them) and yields `WireEvent`s lazily; `ChatStreamEncoder` takes the events one
-at a time (`feed`, then `finish`).
+`encode_stream` takes the core's events (any adapter's `decode_stream` gives them) and
+yields `WireEvent`s lazily; `ChatStreamEncoder` takes them one at a time (`feed`, `finish`).
 
     StreamStart       the role chunk, `delta: {"role": "assistant", "content": ""}`
                       (and `refusal: null` where the dialect has the field)
     TextDelta         `delta.content`
-    RefusalDelta      `delta.refusal`; as text where the dialect has no
-                      `refusal_field` (reported)
+    RefusalDelta      `delta.refusal`; as text where the dialect has no `refusal_field` (reported)
     ReasoningDelta    the dialect's content item (Mistral's thinking chunk) or its
-                      `reasoning_piece` (OpenRouter's details), else its
-                      `reasoning_field` (Groq's `reasoning`), else left out
-                      (reported); a signature only in an item or a piece. The
-                      dialect's own reasoning that came in `<think>` tags
-                      (`think_tags`; its part says so as it opens, `_think`)
-                      goes back in `delta.content`, inside the tags as it came
-    ToolCallStart     `delta.tool_calls[0]`: `index` (0, 1, ... in order), `id`,
-    ToolCallDelta     `type`, name, then argument pieces under the same `index`;
-                      where the dialect streams calls whole (`whole_calls`), each
-                      call whole on the finish chunk, with no `index` (`_stream_calls`)
+                      `reasoning_piece` (OpenRouter's details), else its `reasoning_field`
+                      (Groq's `reasoning`), else left out (reported); a signature only in an
+                      item or a piece. The dialect's own reasoning that came in `<think>` tags
+                      (`think_tags`; its part says so as it opens, `_think`) goes back in
+                      `delta.content`, inside the tags as it came
+    ToolCallStart     `delta.tool_calls[0]`: `index` (0, 1, ... in order), `id`, `type`, name,
+    ToolCallDelta     then argument pieces under the same `index`; where the dialect streams calls
+                      whole (`whole_calls`, `_stream_calls`), each on the finish chunk, no `index`
     PartEvent         the part as `encode_response` writes it (an audio answer, an
                       opaque item); what an answer cannot hold is left out (reported)
     FinishEvent       `finish_reason` on the last choice chunk
     UsageEvent        where the dialect puts it (`usage_chunk`, `stream_usage_fields`)
     AlternativeEvent  another choice: its role, a chunk a part, its finish, under its `index`
     ErrorEvent        the dialect's error chunk (its `encode_error` body), the last
-    PartDataEvent     another provider's fields: left out, each reported by name
+    PartDataEvent     another provider's fields (a part's, or the response's): left out
 
 Invariants:
 
-- `accumulate(decode_stream(encode_stream(events)))` is `accumulate(events)`
-  for the events of the dialect's own stream, provider data included: every
-  chunk repeats the response's `id`, `model` and `RESPONSE_FIELDS`, the first
-  one carries its other fields, the next one those that come later, and the
-  finish chunk the choice's and the message's. A stream from another API
-  accumulates to the parts the wire holds (its text in one part, its tool calls
-  numbered from 0) and the same usage counts. Part data the chunks have no
-  place for (a content item's own fields; the `<think>` form of reasoning
-  whose text went in the reasoning field already) is not sent.
-- Lazy: an event's chunks leave when it arrives; only the finish chunk waits
-  for the last event (the usage some dialects put on it, calls streamed whole).
-  The stream ends with `[DONE]`, or with an error chunk and nothing after it.
-- Each loss is reported once, at `message.parts[i]` of the response the events describe.
+- `accumulate(decode_stream(encode_stream(events)))` is `accumulate(events)` for the events
+  of the dialect's own stream, provider data included: every chunk repeats the response's
+  `id`, `model` and `RESPONSE_FIELDS`, the first one carries its other fields, the next one
+  those that come later, and the finish chunk the choice's and the message's. A stream from
+  another API accumulates to the parts the wire holds (its text in one part, its tool calls
+  numbered from 0) and the same usage counts. Part data the chunks have no place for (a
+  content item's own fields; the `<think>` form of reasoning whose text went in the
+  reasoning field already) is not sent.
+- Lazy: an event's chunks leave when it arrives; only the finish chunk waits for the last
+  event (the usage some dialects put on it, calls streamed whole). The stream ends with
+  `[DONE]`, or with an error chunk and nothing after it.
+- Each loss is reported once, at `message.parts[i]` of the response the events describe
+  (another provider's response fields at `provider_data.<provider>.fields.<name>`).
 """
 
 from __future__ import annotations
@@ -84,6 +80,7 @@ from interlingua.codec import (
     merge_provider_data,
     overlay,
     report_other_data,
+    report_other_response_data,
     resolve_report,
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
@@ -192,6 +189,8 @@ class ChatStreamEncoder:
 
     def keep(self, event: PartDataEvent | ResponseDataEvent | UsageEvent | FinishEvent) -> None:
         """What the last chunks say: the answer's data, usage and finish reason."""
+        if not isinstance(event, PartDataEvent):
+            report_other_response_data(event.provider_data, self.provider, self.report, self.seen)
         match event:
             case PartDataEvent() if event.provider == self.provider and event.index == TEXT_INDEX:
                 # The annotations of the text (the only part data a delta carries).
@@ -255,6 +254,7 @@ class ChatStreamEncoder:
     def start(self, event: StreamStart) -> list[WireEvent]:
         """The response's identity, in every chunk; its own fields, in the first."""
         self.source = event.provider
+        report_other_response_data(event.provider_data, self.provider, self.report, self.seen)
         entry = kept(event, self.provider)
         fields = copy_json(dict(entry.get("fields", {"created": 0})))
         fields.pop("object", None)

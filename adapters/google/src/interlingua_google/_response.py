@@ -36,7 +36,7 @@ from interlingua.codec import (
     kept,
     other_fields,
     overlay,
-    report_other_fields,
+    report_other_response,
     resolve_report,
     wire_fields,
 )
@@ -178,7 +178,7 @@ def encode_response(
         body["modelVersion"] = response.model
     if response.id is not None:
         body["responseId"] = response.id
-    report_other_fields((response.message,), PROVIDER, report, "message")
+    report_other_response(response, PROVIDER, report)
     return overlay(body, wire_fields(response, PROVIDER))
 
 

@@ -15,7 +15,8 @@ from any provider.
 
 Each chunk carries the response's id, model, the candidate's fields and the
 usage known so far, as Gemini's do. Another provider's reasoning is left out
-and reported; so is what `encode_response` leaves out of a whole part.
+and reported; so is what `encode_response` leaves out of a whole part, and
+each field of another provider's answer, once, as it arrives.
 
 Invariant: `accumulate(decode_stream(encode_stream(decode_stream(chunks))))`
 equals `accumulate(decode_stream(chunks))`.
@@ -52,6 +53,7 @@ from interlingua.codec import (
     copy_json,
     encode_events,
     merge_provider_data,
+    report_other_response_data,
     resolve_report,
 )
 from interlingua_google._errors import error_body
@@ -93,6 +95,7 @@ class GoogleStreamEncoder:
         self._positions: dict[int, int] = {}  # each part's place in the message, by event index
         self._ended = False
         self._dropped: set[int] = set()
+        self._seen: set[str] = set()  # the other providers' answer fields reported
 
     def feed(self, event: StreamEvent) -> list[WireEvent]:
         if self._ended:
@@ -132,6 +135,7 @@ class GoogleStreamEncoder:
 
     def _merge(self, data: ProviderData) -> None:
         if data:
+            report_other_response_data(data, PROVIDER, self._report, self._seen)
             self._data = merge_provider_data(self._data, data)
 
     def _response(self, finish: FinishEvent | None) -> ChatResponse:
@@ -142,7 +146,8 @@ class GoogleStreamEncoder:
             finish_reason=None if finish is None else finish.finish_reason,
             raw_finish_reason=None if finish is None else finish.raw_finish_reason,
             usage=self._usage or TokenUsage(),
-            provider_data=self._data,
+            # Another provider's fields are reported once, as they arrive (`_merge`).
+            provider_data={PROVIDER: self._data[PROVIDER]} if PROVIDER in self._data else {},
         )
 
     def _chunk(self, part: WireDict) -> WireEvent:

@@ -5,8 +5,8 @@ are pure and import no SDK; `PerplexityClient` and `AsyncPerplexityClient`
 (the official `openai` SDK underneath, at Perplexity's address) are imported
 on first use. The codec is the one Chat Completions codec
 (`interlingua_chat_completions`) bound to `PERPLEXITY`, Perplexity's dialect:
-its citations and search results, usage with its cost, and reasoning inside
-`<think>` tags.
+its citations and search results, usage with its cost, reasoning inside
+`<think>` tags, no tools, and turns that alternate.
 """
 
 from __future__ import annotations

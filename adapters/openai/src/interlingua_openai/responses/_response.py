@@ -29,7 +29,7 @@ from interlingua.codec import (
     keep,
     kept,
     overlay,
-    report_other_fields,
+    report_other_response,
     resolve_report,
 )
 from interlingua_openai.responses._finish import decode_finish, encode_status
@@ -135,7 +135,7 @@ def encode_response(
         body.pop(key, None)
     for index, _ in enumerate(response.alternatives):
         report.dropped(f"alternatives[{index}]", "a Responses API body holds one answer")
-    report_other_fields((response.message,), PROVIDER, report, "message")
+    report_other_response(response, PROVIDER, report)
     return with_ids(body)
 
 
