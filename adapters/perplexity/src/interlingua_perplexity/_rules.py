@@ -21,6 +21,7 @@ not already meet, from its API reference and the 400s its users report:
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from interlingua import (
@@ -63,8 +64,8 @@ def without_tools(request: ChatRequest, report: TranslationReport) -> ChatReques
         _without_tool_parts(message, index, report)
         for index, message in enumerate(request.messages)
     )
-    if not request.tools and messages == request.messages:
-        return request
+    if not request.tools and all(map(operator.is_, messages, request.messages)):
+        return request  # nothing left out (a message with nothing to leave out is itself)
     update = {"tools": (), "tool_choice": None, "parallel_tool_calls": None}
     return request.model_copy(update={**update, "messages": messages})
 
