@@ -99,6 +99,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
             "openai-responses": {"include": ["reasoning.encrypted_content"], "store": False}
         },
     },
+    # Thinking mode is deepseek-v4-flash's default: nothing to ask for.
+    "deepseek": {"model": "deepseek-v4-flash", "max_tokens": 1024},
 }
 
 
@@ -156,6 +158,8 @@ SCRIPT: tuple[Step, ...] = (
         )
     ),
     Ask("openai-responses"),
+    Say("Will the morning rain in Lisbon hold up my flight?"),
+    Ask("deepseek"),
     Say("Thanks! Sum up the weather for my trip in one sentence."),
     Ask("anthropic"),
 )
