@@ -19,12 +19,22 @@ from conftest import FIXTURES
 from interlingua.cli import app
 from interlingua.testing import load_cassette
 
-PROVIDERS = ["anthropic", "openai", "mistral", "groq", "google", "openai-responses", "anthropic"]
-NAMES = ["Anthropic", "Chat Completions", "Mistral", "Groq", "Gemini", "Responses API"]
+PROVIDERS = [
+    "anthropic",
+    "openai",
+    "mistral",
+    "groq",
+    "google",
+    "openai-responses",
+    "deepseek",
+    "anthropic",
+]
+NAMES = ["Anthropic", "Chat Completions", "Mistral", "Groq", "Gemini", "Responses API", "DeepSeek"]
 PROOF = (
-    "signature proof: Anthropic's signed thinking from turn 1 came back to it in turn 7 unchanged"
+    "signature proof: Anthropic's signed thinking from turn 1 came back to it in turn 8 unchanged"
 )
 GEMINI = PROVIDERS.index("google")
+DEEPSEEK = PROVIDERS.index("deepseek")
 ANSI = "\x1b["
 
 
@@ -68,15 +78,15 @@ def test_the_demo_as_json_has_a_turn_per_call(as_json: Any) -> None:
     document = json.loads(as_json.stdout)
     turns = document["turns"]
     assert [turn["provider"] for turn in turns] == PROVIDERS
-    assert [turn["turn"] for turn in turns] == [1, 2, 3, 4, 5, 6, 7]
+    assert [turn["turn"] for turn in turns] == [1, 2, 3, 4, 5, 6, 7, 8]
     recorded = load_cassette(FIXTURES / "journey.json").interactions
     assert [turn["sent"] for turn in turns] == [i.request.json for i in recorded if i.request]
     assert [turn["usage"]["input_tokens"] for turn in turns] == [
-        748, 318, 367, 512, 604, 712, 1389
+        748, 318, 367, 512, 604, 712, 703, 1441
     ]  # fmt: skip
     assert document["usage"]["input_tokens"] == sum(t["usage"]["input_tokens"] for t in turns)
-    assert document["usage"]["input_tokens"] == 4650
-    assert document["usage"]["output_tokens"] == 760
+    assert document["usage"]["input_tokens"] == 5405
+    assert document["usage"]["output_tokens"] == 857
     assert turns[0]["losses"] == []
     assert [loss["path"] for loss in turns[2]["losses"]] == [
         "messages[2].parts[0]",
@@ -125,6 +135,35 @@ def test_the_json_proof_holds_the_block_anthropic_made_and_got_back(as_json: Any
     assert proof["unchanged"] is True
 
 
+def test_the_json_deepseek_turn_says_what_its_thinking_mode_was_given(as_json: Any) -> None:
+    deepseek = json.loads(as_json.stdout)["turns"][DEEPSEEK]
+    usage = load_cassette(FIXTURES / "journey.json").interactions[DEEPSEEK].response.json["usage"]
+    assistants = [
+        index
+        for index, message in enumerate(deepseek["sent"]["messages"])
+        if message["role"] == "assistant"
+    ]
+
+    assert deepseek["endpoint"] == "POST api.deepseek.com/chat/completions"
+    # Each assistant message (all in tool-call turns) goes with an empty reasoning_content,
+    # said so at its path; the others' reasoning is left out, said so by whose it was.
+    assert [deepseek["sent"]["messages"][i]["reasoning_content"] for i in assistants] == [""] * 6
+    transformed = [loss for loss in deepseek["losses"] if loss["kind"] == "transformed"]
+    assert [loss["path"] for loss in transformed] == [f"messages[{i}]" for i in assistants]
+    assert all("reasoning_content" in loss["reason"] for loss in transformed)
+    dropped = [loss["reason"] for loss in deepseek["losses"] if loss["path"].endswith("parts[0]")]
+    assert dropped == [
+        f"deepseek takes no reasoning back (made by {provider})"
+        for provider in ("anthropic", "groq", "google", "openai-responses")
+    ]
+    assert deepseek["answer"]["message"]["parts"][0]["provider"] == "deepseek"
+    assert deepseek["usage"]["cache_read_tokens"] == usage["prompt_cache_hit_tokens"]
+    assert (
+        deepseek["usage"]["reasoning_tokens"]
+        == (usage["completion_tokens_details"]["reasoning_tokens"])
+    )
+
+
 def test_in_a_terminal_the_demo_is_coloured_and_shows_each_part_of_a_turn(plain: Any) -> None:
     coloured = run("demo", "--color", "always")
 
@@ -136,7 +175,9 @@ def test_in_a_terminal_the_demo_is_coloured_and_shows_each_part_of_a_turn(plain:
     assert "POST api.mistral.ai/v1/chat/completions" in plain.stdout
     assert "generativelanguage.googleapis.com/v1beta/models/gemini-3-flash-preview" in plain.stdout
     assert "9 contents, 2 tools" in plain.stdout  # Gemini's body, in its own words
-    assert "4,650" in plain.stdout  # the total input tokens
+    assert "POST api.deepseek.com/chat/completions" in plain.stdout
+    assert "703 in, 97 out (61 reasoning, 256 cache read)" in plain.stdout  # DeepSeek's
+    assert "5,405" in plain.stdout  # the total input tokens
 
 
 def test_a_fixture_that_is_not_there_is_one_line_and_status_2(tmp_path: Path) -> None:
@@ -148,10 +189,19 @@ def test_a_fixture_that_is_not_there_is_one_line_and_status_2(tmp_path: Path) ->
     assert "Traceback" not in result.output
 
 
-def test_a_missing_adapter_the_demo_calls_is_named_with_the_command_that_installs_it() -> None:
-    # A user who installed every adapter but Google's: interlingua_google cannot be imported.
+@pytest.mark.parametrize(
+    ("module", "distribution"),
+    [
+        ("interlingua_google", "interlingua-google"),
+        ("interlingua_deepseek", "interlingua-deepseek"),
+    ],
+)
+def test_a_missing_adapter_the_demo_calls_is_named_with_the_command_that_installs_it(
+    module: str, distribution: str
+) -> None:
+    # A user who installed every adapter but one: its module cannot be imported.
     code = (
-        "import sys; sys.modules['interlingua_google'] = None\n"
+        f"import sys; sys.modules[{module!r}] = None\n"
         "from interlingua.cli import main\n"
         "sys.argv = ['interlingua', 'demo']\n"
         "main()\n"
@@ -164,7 +214,7 @@ def test_a_missing_adapter_the_demo_calls_is_named_with_the_command_that_install
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == (
-        "interlingua demo: the demo needs interlingua-google: pip install interlingua-google "
+        f"interlingua demo: the demo needs {distribution}: pip install {distribution} "
         "(in a clone, `uv run interlingua demo` installs them all)\n"
     )
 
@@ -190,7 +240,7 @@ def test_a_recording_that_the_bodies_sent_do_not_match_fails_naming_the_differen
 
 def test_the_demo_in_process_shows_what_the_command_shows(plain: Any) -> None:
     assert plain.exit_code == 0
-    assert plain.stdout.startswith("One conversation across six APIs, replayed from ")
+    assert plain.stdout.startswith("One conversation across seven APIs, replayed from ")
     assert PROOF in " ".join(plain.stdout.split())
     assert [name for name in NAMES if name not in plain.stdout] == []
     # A reason is shown whole, however long (here read across the table's wrapped lines).

@@ -1,4 +1,4 @@
-"""One conversation across the six APIs, replayed through their real SDK clients.
+"""One conversation across seven APIs, replayed through their real SDK clients.
 
 `fixtures/journey.json` records it (hand-made, shaped like real traffic; the
 system prompt, tools and settings are the demo's, `interlingua.cli._demo`): an
@@ -22,7 +22,11 @@ SDK, answered by `Replay`:
 6. The Responses API (gpt-5-mini) gets Gemini's call under the id made for it,
    its thought and signature left out, and answers with encrypted reasoning
    and a message; the user asks on.
-7. Anthropic again, which gets turn 1's signed thinking and calls back exactly
+7. DeepSeek (deepseek-v4-flash, thinking mode) gets every assistant message of
+   a tool-call turn with an empty `reasoning_content`, as its thinking mode
+   needs, and no one's reasoning; it reasons and answers, with its
+   context-cache counts; the user asks on.
+8. Anthropic again, which gets turn 1's signed thinking and calls back exactly
    as it sent them, and no one else's reasoning or signature.
 
 At each turn the body the SDK sent is the recorded one and what the adapter's
@@ -49,6 +53,7 @@ from google import genai
 from mistralai.client import Mistral
 
 import interlingua_anthropic
+import interlingua_deepseek
 import interlingua_google
 import interlingua_groq
 import interlingua_mistral
@@ -69,6 +74,7 @@ from interlingua.cli._demo import FORECAST, SETTINGS, SYSTEM, WEATHER
 from interlingua.client import ChatClient
 from interlingua.testing import Interaction, Replay, load_cassette
 from interlingua_anthropic import AnthropicClient
+from interlingua_deepseek import DeepSeekClient
 from interlingua_google import GoogleClient
 from interlingua_groq import GroqClient
 from interlingua_mistral import MistralClient
@@ -82,6 +88,7 @@ QUESTIONS = (
     "What is the weather like in both cities right now?",
     "Will it still be snowing in Oslo when I land tomorrow afternoon?",
     "What should I pack for the two cities?",
+    "Will the morning rain in Lisbon hold up my flight?",
     "Thanks! Sum up the weather for my trip in one sentence.",
 )
 FIRST_THINKING = "The user wants the current weather in Lisbon and in Oslo."
@@ -107,9 +114,20 @@ ADAPTERS: dict[str, Any] = {
     "groq": interlingua_groq,
     "google": interlingua_google,
     "openai-responses": interlingua_openai.responses,
+    "deepseek": interlingua_deepseek,
 }
-PROVIDERS = ["anthropic", "openai", "mistral", "groq", "google", "openai-responses", "anthropic"]
+PROVIDERS = [
+    "anthropic",
+    "openai",
+    "mistral",
+    "groq",
+    "google",
+    "openai-responses",
+    "deepseek",
+    "anthropic",
+]
 GEMINI = PROVIDERS.index("google")
+DEEPSEEK = PROVIDERS.index("deepseek")
 
 
 def clients(replay: Replay) -> dict[str, ChatClient]:
@@ -135,6 +153,8 @@ def clients(replay: Replay) -> dict[str, ChatClient]:
         "openai-responses": OpenAIResponsesClient(
             openai.OpenAI(api_key="test-key", max_retries=0, http_client=replay.client())
         ),
+        # Over the openai SDK, pointed at DeepSeek by the adapter itself.
+        "deepseek": DeepSeekClient(api_key="test-key", max_retries=0, http_client=replay.client()),
     }
 
 
@@ -205,6 +225,8 @@ def journey() -> Iterator[Journey]:
     conversation.run_tools(LISBON_TOMORROW)
     conversation.ask("openai-responses")
     conversation.say(QUESTIONS[3])
+    conversation.ask("deepseek")
+    conversation.say(QUESTIONS[4])
     conversation.ask("anthropic")
     yield conversation
     for client in conversation.clients.values():
@@ -240,6 +262,7 @@ def test_each_turn_goes_to_its_api_through_its_sdk(journey: Journey) -> None:
             "/v1beta/models/gemini-3-flash-preview:generateContent",
         ),
         ("POST", "api.openai.com", "/v1/responses"),
+        ("POST", "api.deepseek.com", "/chat/completions"),
         ("POST", "api.anthropic.com", "/v1/messages"),
     ]
     assert journey.replay.done
@@ -283,6 +306,7 @@ def test_each_hop_reports_exactly_what_it_left_out_or_changed(journey: Journey) 
         "messages[11].parts[1].provider_data.google.fields.thoughtSignature",
         "dropped",
     )
+    responses_reasoning = ("messages[13].parts[0]", "dropped")  # encrypted
     assert [turn.losses for turn in journey.turns] == [
         [],
         [anthropic_thinking],
@@ -304,10 +328,20 @@ def test_each_hop_reports_exactly_what_it_left_out_or_changed(journey: Journey) 
         ],
         [anthropic_thinking, mistral_empty_text, groq_reasoning, gemini_thought, gemini_signature],
         [
+            # Each assistant message of a tool-call turn: an empty reasoning_content.
+            *[(f"messages[{index}]", "transformed") for index in (2, 5, 7, 9, 11, 13)],
+            anthropic_thinking,
+            groq_reasoning,
+            gemini_thought,
+            responses_reasoning,
+            gemini_signature,
+        ],
+        [
             mistral_empty_text,
             groq_reasoning,
             gemini_thought,
-            ("messages[13].parts[0]", "dropped"),  # the Responses API's encrypted reasoning
+            responses_reasoning,
+            ("messages[15].parts[0]", "dropped"),  # DeepSeek's reasoning
             gemini_signature,
         ],
     ]
@@ -440,10 +474,10 @@ def test_geminis_call_gets_a_made_id_and_keeps_its_signature_here(journey: Journ
 def test_geminis_thought_and_signature_go_to_no_other_api(journey: Journey) -> None:
     (thought, call_part) = answer(GEMINI)["candidates"][0]["content"]["parts"]
     call_id = journey.history.messages[11].tool_calls[0].id
-    responses, last = journey.replay.sent[GEMINI + 1 :]
+    responses, deepseek, last = journey.replay.sent[GEMINI + 1 :]
     anthropic_call, anthropic_result = (m["content"] for m in last["messages"][9:11])
 
-    for index in (GEMINI + 1, GEMINI + 2):
+    for index in (GEMINI + 1, GEMINI + 2, GEMINI + 3):
         sent = journey.replay.requests[index].content
         assert call_part["thoughtSignature"].encode() not in sent
         assert json.dumps(thought["text"])[1:-1].encode() not in sent
@@ -456,6 +490,8 @@ def test_geminis_thought_and_signature_go_to_no_other_api(journey: Journey) -> N
         },
         {"type": "function_call_output", "call_id": call_id, "output": LISBON_TOMORROW},
     ]
+    assert [call["id"] for call in deepseek["messages"][11]["tool_calls"]] == [call_id]
+    assert deepseek["messages"][12]["tool_call_id"] == call_id
     assert anthropic_call == [
         {
             "type": "tool_use",
@@ -467,6 +503,69 @@ def test_geminis_thought_and_signature_go_to_no_other_api(journey: Journey) -> N
     assert anthropic_result == [
         {"type": "tool_result", "tool_use_id": call_id, "content": LISBON_TOMORROW}
     ]
+
+
+# --- DeepSeek's turn ---
+
+
+def _with_empty_reasoning(message: dict[str, Any]) -> dict[str, Any]:
+    return {**message, "reasoning_content": ""} if message["role"] == "assistant" else message
+
+
+def test_deepseek_is_sent_the_history_in_thinking_modes_shape(journey: Journey) -> None:
+    groq_body = journey.replay.sent[3]
+    gemini_call = journey.history.messages[11].tool_calls[0]
+    call = {"name": gemini_call.name, "arguments": gemini_call.arguments}
+
+    # Every assistant message here is in a tool-call turn, none holds DeepSeek's
+    # reasoning: each goes with an empty reasoning_content, the others' left out.
+    assert journey.replay.sent[DEEPSEEK] == {
+        "model": "deepseek-v4-flash",
+        "messages": [
+            *[_with_empty_reasoning(message) for message in groq_body["messages"]],
+            {"role": "assistant", "content": _chat_text(3), "reasoning_content": ""},
+            {"role": "user", "content": QUESTIONS[2]},
+            {
+                "role": "assistant",
+                "content": None,
+                "reasoning_content": "",
+                "tool_calls": [{"id": gemini_call.id, "type": "function", "function": call}],
+            },
+            {"role": "tool", "tool_call_id": gemini_call.id, "content": LISBON_TOMORROW},
+            {
+                "role": "assistant",
+                "content": journey.turns[GEMINI + 1].response.text,
+                "reasoning_content": "",
+            },
+            {"role": "user", "content": QUESTIONS[3]},
+        ],
+        "tools": journey.replay.sent[1]["tools"],
+        "max_tokens": 1024,
+    }
+    assert "thinking" not in journey.replay.sent[DEEPSEEK]  # deepseek-v4-flash's default
+
+
+def test_deepseeks_answer_and_cache_counts_are_read_from_its_wire(journey: Journey) -> None:
+    response = journey.turns[DEEPSEEK].response
+    message = answer(DEEPSEEK)["choices"][0]["message"]
+    usage = answer(DEEPSEEK)["usage"]
+
+    (reasoning,) = response.message.reasoning
+    assert (reasoning.provider, reasoning.text) == ("deepseek", message["reasoning_content"])
+    assert response.text == message["content"]
+    assert response.usage.input_tokens == usage["prompt_tokens"]
+    assert response.usage.output_tokens == usage["completion_tokens"]
+    assert response.usage.total_tokens == usage["total_tokens"]
+    assert response.usage.reasoning_tokens == usage["completion_tokens_details"]["reasoning_tokens"]
+    assert response.usage.cache_read_tokens == usage["prompt_cache_hit_tokens"]
+    assert response.usage.cache_read_tokens == usage["prompt_tokens_details"]["cached_tokens"]
+    assert response.usage.details["prompt_cache_miss_tokens"] == usage["prompt_cache_miss_tokens"]
+    assert (
+        usage["prompt_cache_hit_tokens"] + usage["prompt_cache_miss_tokens"]
+        == (usage["prompt_tokens"])
+    )
+    # In the history it goes back to DeepSeek only (Anthropic's last body: above).
+    assert journey.history.messages[15].reasoning == (reasoning,)
 
 
 # --- what came back ---
@@ -487,6 +586,7 @@ def test_each_answer_is_decoded_as_its_api_wrote_it(journey: Journey) -> None:
         FinishReason.TOOL_CALLS,
         FinishReason.STOP,
         FinishReason.STOP,
+        FinishReason.STOP,
     ]
     assert [r.raw_finish_reason for r in responses][GEMINI] == "STOP"  # Gemini's, with calls
     assert [
@@ -498,12 +598,14 @@ def test_each_answer_is_decoded_as_its_api_wrote_it(journey: Journey) -> None:
         ("groq", False, True),
         ("google", False, True),  # a thought summary: the signature is on the call
         ("openai-responses", True, False),  # encrypted, no summary asked for
+        ("deepseek", False, True),
         ("anthropic", True, True),
     ]
     assert responses[1].text.startswith("Right now Lisbon has light rain")
     assert responses[3].text.startswith("The snow showers should stop by about 14:00")
     assert responses[5].text.startswith("For Lisbon, a light rain jacket")
-    assert responses[6].text.startswith("You leave a rainy, mild Lisbon")
+    assert responses[6].text.startswith("Probably not: the forecast is only light rain")
+    assert responses[7].text.startswith("You leave a rainy, mild Lisbon")
 
 
 # --- Anthropic gets its own thinking back ---
@@ -526,6 +628,7 @@ def test_anthropic_gets_its_signed_thinking_and_calls_back_unchanged(journey: Jo
     text = json.dumps(last)
     assert answer(3)["choices"][0]["message"]["reasoning"] not in text
     assert answer(GEMINI + 1)["output"][0]["encrypted_content"] not in text
+    assert answer(DEEPSEEK)["choices"][0]["message"]["reasoning_content"] not in text
 
 
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -569,21 +672,24 @@ def test_the_usage_adds_up_over_the_turns(journey: Journey) -> None:
         (512, 86, 44),
         (604, 95, 71),
         (712, 226, 192),
-        (1389, 137, 0),
+        (703, 97, 61),
+        (1441, 137, 0),
     ]
     assert total == sum(usages, TokenUsage())
     assert total == TokenUsage(
-        input_tokens=4650,
-        output_tokens=760,
-        total_tokens=5410,
-        reasoning_tokens=307,
-        # Each API's own counts, summed by name (the timings are Groq's alone).
+        input_tokens=5405,
+        output_tokens=857,
+        total_tokens=6262,
+        cache_read_tokens=256,  # DeepSeek's cache hits
+        reasoning_tokens=368,
+        # Each API's own counts, summed by name (the timings are Groq's alone,
+        # the cache hits and misses DeepSeek's).
         details={
             "cache_creation.ephemeral_5m_input_tokens": 0,
             "cache_creation.ephemeral_1h_input_tokens": 0,
-            "prompt_tokens_details.cached_tokens": 0,
+            "prompt_tokens_details.cached_tokens": 256,
             "prompt_tokens_details.audio_tokens": 0,
-            "completion_tokens_details.reasoning_tokens": 44,
+            "completion_tokens_details.reasoning_tokens": 105,
             "completion_tokens_details.audio_tokens": 0,
             "completion_tokens_details.accepted_prediction_tokens": 0,
             "completion_tokens_details.rejected_prediction_tokens": 0,
@@ -594,6 +700,8 @@ def test_the_usage_adds_up_over_the_turns(journey: Journey) -> None:
             "promptTokensDetails.TEXT": 604,
             "input_tokens_details.cached_tokens": 0,
             "output_tokens_details.reasoning_tokens": 192,
+            "prompt_cache_hit_tokens": 256,
+            "prompt_cache_miss_tokens": 447,
         },
     )
 

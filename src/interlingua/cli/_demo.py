@@ -1,4 +1,4 @@
-"""`interlingua demo`: one conversation moved across the six APIs.
+"""`interlingua demo`: one conversation moved across seven APIs.
 
 An application keeps one `ChatHistory` and sends it, turn by turn, to the API
 it wants next, each through interlingua's client over that provider's real SDK
@@ -10,9 +10,12 @@ that the body sent is the recorded one.
 
 The conversation's script is here: which API each turn goes to, the settings
 of its request, the tool results the application supplies and the user's
-follow-ups. The fixture ships with the repository, not with the wheel: the
-demo finds it beside the package's source (a clone, or an editable install),
-then in `fixtures/` below the working folder; `--fixture PATH` names another.
+follow-ups. A provider joins the conversation with an `Ask` step and its
+settings alone: its client is found through the registry, by provider name
+(DeepSeek's, over the `openai` SDK, like any other). The fixture ships with
+the repository, not with the wheel: the demo finds it beside the package's
+source (a clone, or an editable install), then in `fixtures/` below the
+working folder; `--fixture PATH` names another.
 """
 
 from __future__ import annotations
@@ -99,6 +102,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
             "openai-responses": {"include": ["reasoning.encrypted_content"], "store": False}
         },
     },
+    # Thinking mode is deepseek-v4-flash's default: nothing to ask for.
+    "deepseek": {"model": "deepseek-v4-flash", "max_tokens": 1024},
 }
 
 
@@ -156,6 +161,8 @@ SCRIPT: tuple[Step, ...] = (
         )
     ),
     Ask("openai-responses"),
+    Say("Will the morning rain in Lisbon hold up my flight?"),
+    Ask("deepseek"),
     Say("Thanks! Sum up the weather for my trip in one sentence."),
     Ask("anthropic"),
 )

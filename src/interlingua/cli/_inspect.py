@@ -71,7 +71,7 @@ _PATH_ENDS = (
     (":generateContent", "google"),
     (":streamGenerateContent", "google"),
 )
-_CHAT_HOSTS = ("mistral", "groq")
+_CHAT_HOSTS = ("mistral", "groq", "deepseek")
 # A field an answer body alone has, and its value (None: any) -> the adapter that wrote it.
 _ANSWER_FIELDS = (
     ("type", "message", "anthropic"),
