@@ -6,6 +6,7 @@ error one line with exit status 2; `--help` of each command with an example."""
 from __future__ import annotations
 
 import base64
+import importlib
 import json
 import subprocess
 import sys
@@ -30,6 +31,7 @@ from interlingua import (
     validate_request,
 )
 from interlingua.cli import app
+from interlingua.cli._inspect import provider_of
 from interlingua.testing import load_cassette
 
 BODY = ANTHROPIC_TOOL_TURN
@@ -209,6 +211,19 @@ def test_validate_a_history_that_must_be_mended(tmp_path: Path) -> None:
 
 
 # --- inspect ---
+
+
+@pytest.mark.parametrize(
+    "wire",
+    ["interlingua_deepseek", "interlingua_cerebras", "interlingua_openrouter",
+     "interlingua_xai", "interlingua_perplexity"],
+)  # fmt: skip
+def test_inspect_reads_each_server_s_chat_completions_with_its_own_adapter(wire: str) -> None:
+    server = importlib.import_module(f"{wire}._wire")
+    url = f"{server.BASE_URL}/chat/completions"
+    assert provider_of(url, None) == server.PROVIDER
+    assert provider_of("https://api.openai.com/v1/chat/completions", None) == "openai"
+    assert provider_of("http://localhost:8000/v1/chat/completions", None) == "openai"
 
 
 def test_inspect_a_cassette_summarises_each_turn() -> None:

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.text import Text
 
+from interlingua._adapter import available_adapters
 from interlingua._errors import InterlinguaError
 from interlingua._history import HISTORY_FORMAT, ChatHistory
 from interlingua._messages import Message
@@ -71,7 +72,6 @@ _PATH_ENDS = (
     (":generateContent", "google"),
     (":streamGenerateContent", "google"),
 )
-_CHAT_HOSTS = ("mistral", "groq", "deepseek")
 # A field an answer body alone has, and its value (None: any) -> the adapter that wrote it.
 _ANSWER_FIELDS = (
     ("type", "message", "anthropic"),
@@ -82,13 +82,22 @@ _ANSWER_FIELDS = (
 )
 
 
+def _chat_server(host: str) -> str:
+    """The installed Chat Completions adapter a host is the server of, by name
+    (`api.groq.com`: groq, `api.x.ai`: xai); OpenAI's for any other."""
+    labels = host.split(".")
+    names = {*labels, "".join(labels[-2:])}
+    known = (name for name in available_adapters() if name.replace("-", "") in names)
+    return next(known, "openai")
+
+
 def provider_of(url: str | None, body: Any) -> str | None:
     """The adapter of the API a request went to, or that wrote an answer."""
     if url is not None:
         parts = urlsplit(url)
         host, path = parts.hostname or "", parts.path
         if path.endswith("/chat/completions"):
-            return next((p for p in _CHAT_HOSTS if p in host), "openai")
+            return _chat_server(host)
         return next((provider for end, provider in _PATH_ENDS if path.endswith(end)), None)
     if not isinstance(body, dict):
         return None
