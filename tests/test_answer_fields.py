@@ -188,3 +188,26 @@ def test_anthropic_s_container_is_reported_where_another_api_writes_its_answer(
 
     assert "provider_data.anthropic.fields.container" in answer_losses(report)
     assert container not in repr(written)
+
+
+# The APIs that write another provider's usage breakdown nowhere (Anthropic and
+# Gemini report it as one `usage.details` entry).
+BREAKDOWN_WRITERS = ("openai", "openai-responses", "mistral", "groq", "deepseek", "xai")
+
+
+@pytest.mark.parametrize("writer", BREAKDOWN_WRITERS)
+def test_each_count_of_perplexity_s_cost_is_reported_where_an_api_has_no_place_for_it(
+    writer: str,
+) -> None:
+    body = interaction("perplexity", ANSWERS).response.json
+    response = get_adapter("perplexity").decode_response(body)
+    report = TranslationReport()
+
+    written = get_adapter(writer).encode_response(response, report=report)
+
+    cost = {key: value for key, value in body["usage"]["cost"].items() if value}
+    assert cost, "the recorded answer has a cost"
+    usage = [loss for loss in report.losses if loss.path.startswith("usage.")]
+    assert [loss.path for loss in usage] == [f"usage.details.cost.{key}" for key in cost]
+    assert all(loss.kind == "dropped" for loss in usage)
+    assert "cost" not in written["usage"]

@@ -132,13 +132,18 @@ def test_usage_from_another_provider_fills_the_openai_details() -> None:
             details={"cache_creation.ephemeral_5m_input_tokens": 200},
         ),
     )
-    assert encode_response(response)["usage"] == {
+    report = TranslationReport()
+    assert encode_response(response, report=report)["usage"] == {
         "prompt_tokens": 900,
         "completion_tokens": 40,
         "total_tokens": 940,
         "prompt_tokens_details": {"cached_tokens": 600, "cache_write_tokens": 200},
         "completion_tokens_details": {"reasoning_tokens": 10},
     }
+    # Anthropic's cache lifetimes have no field in Chat Completions' usage.
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("usage.details.cache_creation.ephemeral_5m_input_tokens", "dropped")
+    ]
 
 
 def test_a_refusal_is_kept_apart_from_text() -> None:

@@ -28,10 +28,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from interlingua import TokenUsage
+from interlingua import TokenUsage, TranslationReport
 from interlingua.codec import WireReader, leftover
 
 __all__ = ["CHAT_USAGE", "UsageShape"]
+
+
+# The details every shape mirrors a modelled count in (its cache reads and
+# writes, its reasoning): written by any shape as that count, never lost.
+_MIRRORS: set[str] = set()
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +52,9 @@ class UsageShape:
     extra_counts: tuple[str, ...] = ()
     # Other names of the cache reads (an older or a second form of the same count).
     cache_read_also: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _MIRRORS.update((self.cache_read, self.cache_write, self.reasoning, *self.cache_read_also))
 
     def decode(self, usage: Mapping[str, Any], path: str, read: WireReader) -> TokenUsage:
         details: dict[str, int | float] = {}
@@ -96,7 +104,10 @@ class UsageShape:
                 return False
         return True
 
-    def encode(self, usage: TokenUsage) -> dict[str, Any]:
+    def encode(self, usage: TokenUsage, report: TranslationReport | None = None) -> dict[str, Any]:
+        """The usage object; each detail it has no place for (another provider's
+        breakdown: Anthropic's cache lifetimes, Perplexity's cost), unless a
+        zero, is reported to `report` as dropped."""
         details: dict[str, Any] = dict(usage.details)
         counts = [
             (self.cache_write, usage.cache_write_tokens),
@@ -119,6 +130,8 @@ class UsageShape:
                 out.setdefault(group, {})[leaf] = value
             elif not leaf and key in self.extra_counts:
                 out[key] = value
+            elif report is not None and value and key not in _MIRRORS:
+                report.dropped(f"usage.details.{key}", "another provider's usage breakdown")
         return out
 
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from interlingua import TokenUsage
+from interlingua import TokenUsage, TranslationReport
 from interlingua.codec import WireReader
 from interlingua_chat_completions._usage import CHAT_USAGE, UsageShape
 
@@ -40,8 +40,8 @@ class XAIUsageShape(UsageShape):
         output = counted.output_tokens + counted.reasoning_tokens
         return counted.model_copy(update={"output_tokens": output})
 
-    def encode(self, usage: TokenUsage) -> dict[str, Any]:
-        out = super().encode(usage)
+    def encode(self, usage: TokenUsage, report: TranslationReport | None = None) -> dict[str, Any]:
+        out = super().encode(usage, report)
         out[self.output] = usage.output_tokens - usage.reasoning_tokens
         return out
 

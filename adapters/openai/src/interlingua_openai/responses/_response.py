@@ -117,7 +117,7 @@ def encode_response(
     """The Responses API body for `response`; losses go to `report`."""
     report = resolve_report(report, PROVIDER)
     entry = kept(response, PROVIDER)
-    usage = RESPONSES_USAGE.encode(response.usage)
+    usage = RESPONSES_USAGE.encode(response.usage, report)
     body: dict[str, Any] = {
         "id": response.id or "",
         "model": response.model or "",
