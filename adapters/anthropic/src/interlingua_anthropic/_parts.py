@@ -81,7 +81,7 @@ from interlingua_anthropic._wire import (
     BlockRole,
     DocumentBlock,
     ImageBlock,
-    PartData,
+    KeptData,
     RedactedThinkingBlock,
     Source,
     TextBlock,
@@ -124,7 +124,7 @@ def decode_block(
 
 def _kept(
     block: WireDict, modeled: Collection[str], forms: Mapping[str, Any] | None = None
-) -> PartData:
+) -> KeptData:
     """The block's fields beside the `modeled` ones (all of them strings, whose
     own fields nothing keeps), and its `forms`, as the part's provider data:
     `leftover` of the block the part gives, without building that block."""

@@ -32,9 +32,9 @@ __all__ = [
     "MESSAGES_PATH",
     "PROVIDER",
     "BlockRole",
+    "KeptData",
     "MessageBody",
     "MessageForms",
-    "PartData",
     "ResponseForms",
     "ToolCallForms",
     "ToolResultForms",
@@ -201,7 +201,7 @@ class MessageBody(TypedDict):
 # --- provider data ---
 
 
-class PartData(TypedDict, total=False):
+class KeptData(TypedDict, total=False):
     """A decoded part's `provider_data` keyword, left out when nothing is kept
     (a part built with the default is quicker than one checked with an empty mapping)."""
 
