@@ -1,11 +1,11 @@
 """The clients of the DeepSeek, Cerebras, Ollama and plain OpenAI-compatible
 adapters over the real `openai` SDK, pointed at each server's address and
-answered by recorded wire bytes through httpx2's mock transport: the corpus's
-real traffic (`../shared/corpus/compat`), and the project's own fixtures in
-`fixtures/deepseek/` and `fixtures/cerebras/` (hand-made, shaped like real
-traffic). The body sent is exactly the recorded one; the answer is decoded as
-the server wrote it; errors come out typed; nothing of an OpenAI account's
-environment reaches another server.
+answered by recorded wire bytes through httpx2's mock transport (or respx):
+the corpus's real traffic (`../shared/corpus/compat`), and the project's own
+fixtures in `fixtures/deepseek/`, `fixtures/cerebras/` and `fixtures/ollama/`
+(hand-made, shaped like real traffic). The body sent is exactly the recorded
+one; the answer is decoded as the server wrote it; errors come out typed;
+nothing of an OpenAI account's environment reaches another server.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import pytest
 
 from conftest import (
     MissingCorpus,
+    RespxHttpx2,
     bodies,
     corpus_id,
     corpus_params,
@@ -208,6 +209,38 @@ def test_cerebras_bare_error_object_is_typed() -> None:
         wire["code"],
         wire["message"],
     )
+
+
+@pytest.mark.parametrize("method", ["complete", "stream"])
+def test_an_ollama_cloud_bad_key_is_an_authentication_error(
+    method: str, respx_httpx2: RespxHttpx2
+) -> None:
+    """A 401 whose type is Ollama's generic `api_error`: the status names the class."""
+    replay = in_order(recorded("ollama/error_unauthorized.json"))
+    respx_httpx2("https://ollama.com").post("/v1/chat/completions").mock(side_effect=replay.respond)
+    codec = adapter("ollama")
+    client = codec.OllamaClient(
+        api_key=fake_key("sk-"), base_url="https://ollama.com/v1", max_retries=0
+    )
+    request = codec.decode_request(bodies(replay.interactions)[0])
+
+    with pytest.raises(AuthenticationError) as caught:
+        getattr(client, method)(request)
+
+    asked = bodies(replay.interactions)[0]
+    streamed = {"stream": True, "stream_options": {"include_usage": True}}
+    assert replay.sent == [asked if method == "complete" else {**asked, **streamed}]
+    wire = replay.interactions[0].response.json
+    error = caught.value
+    assert (error.provider, error.status, error.type, error.code, error.message) == (
+        "ollama",
+        401,
+        wire["error"]["type"],
+        wire["error"]["code"],
+        wire["error"]["message"],
+    )
+    assert error.body == wire
+    assert not error.retryable
 
 
 # --- where each client goes, with which key ---

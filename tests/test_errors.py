@@ -13,12 +13,14 @@ from interlingua import (
     InvalidDataError,
     NotFoundError,
     OverloadedError,
+    PermissionDeniedError,
     ProviderError,
     RateLimitError,
     ServerError,
     TranslationError,
 )
 from interlingua._errors import format_path
+from interlingua.codec import COMMON_ERROR_TYPES
 
 
 def test_every_exported_error_derives_from_the_root() -> None:
@@ -116,3 +118,51 @@ def test_a_quota_that_ran_out_is_not_retried() -> None:
     error = ProviderError.for_status(429, "quota", provider="openai", code="insufficient_quota")
     assert isinstance(error, RateLimitError)
     assert not error.retryable
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "code", "cls"),
+    [
+        # A generic type: the status names the class; without one, the type does.
+        (401, "api_error", None, AuthenticationError),
+        (403, "api_error", None, PermissionDeniedError),
+        (404, "server_error", None, NotFoundError),
+        (429, "api_error", None, RateLimitError),
+        (400, "server_error", None, BadRequestError),
+        (402, "api_error", None, ProviderError),
+        (502, "api_error", None, ServerError),
+        (529, "api_error", None, OverloadedError),
+        (None, "api_error", None, ServerError),
+        # A specific type or code: it names the class whatever the status.
+        (500, "overloaded_error", None, OverloadedError),
+        (413, "tokens", "rate_limit_exceeded", RateLimitError),
+        (None, "insufficient_quota", "insufficient_quota", RateLimitError),
+        (None, "invalid_request_error", "invalid_api_key", AuthenticationError),
+        # The code before the type: the narrower.
+        (None, "server_error", "rate_limit_exceeded", RateLimitError),
+    ],
+)
+def test_a_specific_type_decides_over_the_status_and_a_generic_one_only_without(
+    status: int | None, kind: str, code: str | None, cls: type[ProviderError]
+) -> None:
+    error = ProviderError.for_status(status, "m", provider="p", type=kind, code=code)
+    assert type(error) is cls
+    assert (error.status, error.type, error.code) == (status, kind, code)
+    assert COMMON_ERROR_TYPES.error_class(status, kind, code) is cls
+
+
+def test_a_provider_s_own_types_are_laid_over_the_common_ones() -> None:
+    types = COMMON_ERROR_TYPES.extend(
+        specific={"capacity_exceeded": OverloadedError},
+        generic={"invalid_request_error": BadRequestError},
+    )
+    assert types.error_class(503, None, "capacity_exceeded") is OverloadedError
+    assert types.error_class(None, "invalid_request_error", None) is BadRequestError
+    assert types.error_class(404, "invalid_request_error", None) is NotFoundError
+    assert types.error_class(401, "api_error", None) is AuthenticationError
+    # The common ones are left as they were.
+    assert COMMON_ERROR_TYPES.error_class(None, "invalid_request_error", None) is ProviderError
+    error = ProviderError.for_status(
+        None, "m", provider="p", type="invalid_request_error", types=types
+    )
+    assert type(error) is BadRequestError

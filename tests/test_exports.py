@@ -112,7 +112,9 @@ def test_the_export_list() -> None:
 
 def test_the_codec_export_list() -> None:
     assert sorted(interlingua.codec.__all__) == [
+        "COMMON_ERROR_TYPES",
         "EFFORT_BUDGETS",
+        "ErrorTypes",
         "PROVIDER_DATA_SECTIONS",
         "ProviderData",
         "ProviderEntry",

@@ -23,6 +23,7 @@ InterlinguaError
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -31,11 +32,13 @@ if TYPE_CHECKING:
     from interlingua._response import ChatResponse
 
 __all__ = [
+    "COMMON_ERROR_TYPES",
     "AdapterNotFoundError",
     "AuthenticationError",
     "BadRequestError",
     "CassetteError",
     "DecodeError",
+    "ErrorTypes",
     "HistoryFormatError",
     "InterlinguaError",
     "InvalidDataError",
@@ -234,14 +237,12 @@ class ProviderError(InterlinguaError):
         request_id: str | None = None,
         failed_generation: str | None = None,
         retry_after: float | None = None,
+        types: ErrorTypes | None = None,
     ) -> ProviderError:
-        """The most specific subclass for an HTTP status, or, inside a stream, for
-        the provider's error type or code."""
-        subclass = (
-            _ERRORS_BY_TYPE.get(type or "")
-            or _ERRORS_BY_TYPE.get(code or "")
-            or _subclass_for_status(status)
-        )
+        """The subclass that the HTTP status (None inside a stream), the
+        provider's error type and its code say, by `types` (the provider's
+        `ErrorTypes`; `COMMON_ERROR_TYPES` by default)."""
+        subclass = (types or COMMON_ERROR_TYPES).error_class(status, type, code)
         return subclass(
             message,
             provider=provider,
@@ -307,21 +308,85 @@ _ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {
     529: OverloadedError,
 }
 
-# In-stream errors carry no status, only the provider's type (Anthropic's,
-# OpenAI's and Mistral's names). Each of these kinds is worth retrying.
-_ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
-    "overloaded_error": OverloadedError,
-    "rate_limit_error": RateLimitError,
-    "rate_limit_exceeded": RateLimitError,
-    "rate_limited": RateLimitError,
-    "api_error": ServerError,
-    "server_error": ServerError,
-}
+
+@dataclass(frozen=True, slots=True)
+class ErrorTypes:
+    """The error types and codes that name a class of `ProviderError`, beside
+    the HTTP status, in two kinds:
+
+    - `specific`: a condition that the status may not name, which decides
+      whatever the status (an `overloaded_error` is worth a retry with any
+      status; Groq answers one request over its tokens-per-minute limit 413
+      `rate_limit_exceeded`);
+    - `generic`: only the broad kind of error, which the status names better
+      (Ollama answers a bad key 401 `api_error`, OpenAI 401
+      `invalid_request_error`): it decides only where there is no status, for
+      an error inside a stream.
+
+    So a class is found by a specific type or code, else by the status, else
+    (no status) by a generic type or code; the code first, as the narrower
+    (OpenAI's `invalid_api_key` of an `invalid_request_error`).
+    `COMMON_ERROR_TYPES` holds the names several providers share; an adapter
+    adds its own (`COMMON_ERROR_TYPES.extend(...)`) and passes them to
+    `ProviderError.for_status`.
+    """
+
+    specific: Mapping[str, type[ProviderError]] = field(default_factory=dict)
+    generic: Mapping[str, type[ProviderError]] = field(default_factory=dict)
+
+    def extend(
+        self,
+        *,
+        specific: Mapping[str, type[ProviderError]] | None = None,
+        generic: Mapping[str, type[ProviderError]] | None = None,
+    ) -> ErrorTypes:
+        """These types with a provider's own laid over them."""
+        return ErrorTypes(
+            {**self.specific, **(specific or {})}, {**self.generic, **(generic or {})}
+        )
+
+    def error_class(
+        self, status: int | None, kind: str | None, code: str | None
+    ) -> type[ProviderError]:
+        """The class of an error answered with `status` (None inside a stream),
+        of type `kind` and code `code`."""
+        found = _named(self.specific, kind, code)
+        if found is None and status is not None:
+            return _subclass_for_status(status)
+        return found or _named(self.generic, kind, code) or ProviderError
+
+
+def _named(
+    table: Mapping[str, type[ProviderError]], kind: str | None, code: str | None
+) -> type[ProviderError] | None:
+    return table.get(code or "") or table.get(kind or "")
+
+
+# The names Anthropic's, OpenAI's and Mistral's errors share.
+COMMON_ERROR_TYPES = ErrorTypes(
+    specific={
+        "overloaded_error": OverloadedError,
+        "rate_limit_error": RateLimitError,
+        "rate_limit_exceeded": RateLimitError,
+        "rate_limited": RateLimitError,
+        "insufficient_quota": RateLimitError,  # a 429 that no wait mends (OpenAI)
+        "invalid_api_key": AuthenticationError,
+    },
+    generic={
+        "api_error": ServerError,
+        "server_error": ServerError,
+    },
+)
 
 # A 429 that no wait mends: the account is out of credit (OpenAI).
 _FINAL_TYPES = frozenset({"insufficient_quota"})
 
-_RETRYABLE_TYPES = frozenset(_ERRORS_BY_TYPE)
+# The in-stream errors (no status) worth retrying: a rate limit's, or the server's.
+_RETRYABLE_TYPES = frozenset(
+    name
+    for name, cls in {**COMMON_ERROR_TYPES.specific, **COMMON_ERROR_TYPES.generic}.items()
+    if issubclass(cls, RateLimitError | ServerError)
+)
 
 
 _PROVIDER_ERRORS: dict[str, type[ProviderError]] = {

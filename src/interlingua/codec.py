@@ -5,8 +5,10 @@ error, turning an SDK object back into its wire dict, keeping the fields the
 core does not model (`leftover`, `other_fields`, `overlay`) in the one layout
 of `provider_data` (`keep`, `kept`: see `interlingua._provider_data`),
 rewriting tool-call ids to fit a provider's rules, deterministically, so a
-call and its result stay paired, and `resolve_report`, the report an encoder
-fills (the caller's, or one that warns).
+call and its result stay paired, `resolve_report`, the report an encoder
+fills (the caller's, or one that warns), and `ErrorTypes`, the error types and
+codes that pick a `ProviderError`'s class beside the HTTP status
+(`COMMON_ERROR_TYPES`, which an adapter extends with its own).
 
 Wire bodies and core values never share mutable objects, so changing a body
 never changes a frozen request, history or response, nor the other way round;
@@ -39,7 +41,7 @@ from interlingua._elsewhere import (
     report_other_response_data,
     sent_messages,
 )
-from interlingua._errors import DecodeError, format_path
+from interlingua._errors import COMMON_ERROR_TYPES, DecodeError, ErrorTypes, format_path
 from interlingua._provider_data import (
     PROVIDER_DATA_SECTIONS,
     ProviderData,
@@ -57,8 +59,10 @@ if TYPE_CHECKING:
     from interlingua._stream import StreamEvent
 
 __all__ = [
+    "COMMON_ERROR_TYPES",
     "EFFORT_BUDGETS",
     "PROVIDER_DATA_SECTIONS",
+    "ErrorTypes",
     "ProviderData",
     "ProviderEntry",
     "StreamDecoder",

@@ -1,10 +1,11 @@
 """Errors: an Anthropic error body <-> interlingua's typed `ProviderError`.
 
 Anthropic answers an error with `{"type": "error", "error": {"type": ...,
-"message": ...}, "request_id": ...}`; the status picks the subclass
-(`ProviderError.for_status`), or the error type when there is no status (an
-error event inside a stream: `overloaded_error` is an `OverloadedError`,
-`invalid_request_error` a `BadRequestError`). A body that is not such an
+"message": ...}, "request_id": ...}`; the status picks the subclass, unless
+the type names a condition it may not (`overloaded_error`, `rate_limit_error`:
+the core's `COMMON_ERROR_TYPES`); the error type alone picks it when there is
+no status (an error event inside a stream: `invalid_request_error` is a
+`BadRequestError`, `api_error` a `ServerError`). A body that is not such an
 object (a proxy's HTML page) is kept as it came, and the message says what
 little is known.
 
@@ -27,7 +28,7 @@ from interlingua import (
     RateLimitError,
     ServerError,
 )
-from interlingua.codec import copy_json, error_text, json_or_text
+from interlingua.codec import COMMON_ERROR_TYPES, copy_json, error_text, json_or_text
 from interlingua_anthropic._wire import PROVIDER, WireDict
 
 __all__ = ["ERROR_TYPES", "decode_error", "encode_error", "error_event"]
@@ -52,6 +53,11 @@ _TYPES_BY_CLASS = {
     cls: name for name, (_, cls) in reversed(ERROR_TYPES.items()) if cls is not ProviderError
 }
 _API_ERROR = "api_error"
+# Anthropic's types but the common specific ones say no more than their status:
+# they decide in a stream only.
+_DECODED_TYPES = COMMON_ERROR_TYPES.extend(
+    generic={name: cls for name, (_, cls) in ERROR_TYPES.items()}
+)
 
 
 def decode_error(status: int | None, body: Any) -> ProviderError:
@@ -70,9 +76,7 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         "body": data,
         "request_id": _text(data.get("request_id")) if isinstance(data, dict) else None,
     }
-    if status is None and kind in ERROR_TYPES:
-        return ERROR_TYPES[kind][1](message, status=None, **fields)
-    return ProviderError.for_status(status, message, **fields)
+    return ProviderError.for_status(status, message, types=_DECODED_TYPES, **fields)
 
 
 def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:

@@ -2,10 +2,12 @@
 
 OpenAI answers an error with `{"error": {"message", "type", "param", "code"}}`
 (both APIs, and inside a Chat Completions stream); a bare error object is read
-alike. The status picks the subclass, or, inside a stream (no status), the
-type or code (`rate_limit_exceeded` is a `RateLimitError`). The body is kept as
-received; one that is no such object (a proxy's HTML page) gives its text as
-the message.
+alike. The subclass is the core's rule (`interlingua.codec.ErrorTypes`): a
+specific type or code (`rate_limit_exceeded`, `insufficient_quota`,
+`invalid_api_key`) decides; else the status (a 401 `api_error` is an
+`AuthenticationError`); else, inside a stream (no status), a generic type
+(`server_error` is a `ServerError`). The body is kept as received; one that is
+no such object (a proxy's HTML page) gives its text as the message.
 
 `encode_error` writes a typed error as that body, for a gateway answering in
 OpenAI's format: its status is the error's own, or the one its class stands
@@ -29,7 +31,7 @@ from interlingua import (
     RateLimitError,
     ServerError,
 )
-from interlingua.codec import error_text, json_or_text
+from interlingua.codec import ErrorTypes, error_text, json_or_text
 
 __all__ = [
     "decode_error",
@@ -63,9 +65,15 @@ def decode_error(status: int | None, body: Any, *, provider: str) -> ProviderErr
 
 
 def typed_error(
-    status: int | None, payload: Any, error: Mapping[str, Any], *, provider: str
+    status: int | None,
+    payload: Any,
+    error: Mapping[str, Any],
+    *,
+    provider: str,
+    types: ErrorTypes | None = None,
 ) -> ProviderError:
-    """The typed error that `error` (the error object of `payload`) describes."""
+    """The typed error that `error` (the error object of `payload`) describes,
+    its class picked by `types` (the server's own, else the common ones)."""
     message = error.get("message")
     if not isinstance(message, str) or not message:
         message = error_text(status, payload)
@@ -77,6 +85,7 @@ def typed_error(
         type=kind if isinstance(kind, str) else None,
         code=error_code(code),
         body=payload,
+        types=types,
     )
 
 

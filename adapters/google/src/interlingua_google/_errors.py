@@ -2,11 +2,12 @@
 
 Google answers an error with `{"error": {"code": 400, "message": ...,
 "status": "INVALID_ARGUMENT", "details": [...]}}` (the `google.rpc.Status`
-of its API design guide). `status` is the error's type; the HTTP status
-picks the subclass (`ProviderError.for_status`), or the `status` when there
-is none (an error inside a stream). A `google.rpc.RetryInfo` detail's
-`retryDelay` (`"30s"`) is the retry-after; a `google.rpc.ErrorInfo`'s
-`reason` (`API_KEY_INVALID`) is the code.
+of its API design guide). `status` is the error's type, which says no more
+than the HTTP status it goes with: the HTTP status picks the subclass
+(`ProviderError.for_status`), or the `status` when there is none (an error
+inside a stream). A `google.rpc.RetryInfo` detail's `retryDelay` (`"30s"`)
+is the retry-after; a `google.rpc.ErrorInfo`'s `reason` (`API_KEY_INVALID`)
+is the code.
 
     status                 HTTP    class
     INVALID_ARGUMENT,      400     BadRequestError
@@ -44,7 +45,7 @@ from interlingua import (
     RateLimitError,
     ServerError,
 )
-from interlingua.codec import copy_json, error_text, json_or_text
+from interlingua.codec import COMMON_ERROR_TYPES, copy_json, error_text, json_or_text
 from interlingua_google._wire import PROVIDER, WireDict
 
 __all__ = ["STATUSES", "decode_error", "encode_error", "retry_delay"]
@@ -69,7 +70,12 @@ STATUSES: dict[str, tuple[int, type[ProviderError]]] = {
     "DEADLINE_EXCEEDED": (504, ServerError),
 }
 _STATUS_BY_CODE = {code: name for name, (code, _) in reversed(STATUSES.items())}
-_AUTH_REASONS = frozenset({"API_KEY_INVALID", "API_KEY_EXPIRED"})
+# Quirk: a bad key is a 400 whose reason is `API_KEY_INVALID` (the docstring's
+# words): the reason decides over the status; a `status` name, in a stream only.
+_DECODED_TYPES = COMMON_ERROR_TYPES.extend(
+    specific={"API_KEY_INVALID": AuthenticationError, "API_KEY_EXPIRED": AuthenticationError},
+    generic={name: cls for name, (_, cls) in STATUSES.items()},
+)
 _RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
 _ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
@@ -93,11 +99,7 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         "retry_after": retry_delay(details),
     }
     message = _text(error.get("message")) or error_text(status, data)
-    if reason in _AUTH_REASONS:
-        return AuthenticationError(message, status=status, **fields)
-    if status is None and kind in STATUSES:
-        return STATUSES[kind][1](message, status=None, **fields)
-    return ProviderError.for_status(status, message, **fields)
+    return ProviderError.for_status(status, message, types=_DECODED_TYPES, **fields)
 
 
 def retry_delay(details: list[Any]) -> float | None:

@@ -13,9 +13,11 @@ where its SDK raises the bare error object. Groq adds:
 - a 413 whose code is `rate_limit_exceeded`: one request larger than the
   tokens-per-minute limit, a `RateLimitError` that no retry mends.
 
-The status picks the subclass; inside a stream (no status) the type or code
-does. The request id comes from the body where it has one. `encode_error`
-writes OpenAI's body back, with the error's `failed_generation`.
+The status picks the subclass, unless a code names a condition it may not
+(`capacity_exceeded`, the core's `rate_limit_exceeded` and `invalid_api_key`);
+inside a stream (no status) the type does too (`invalid_request_error` is a
+`BadRequestError`). The request id comes from the body where it has one.
+`encode_error` writes OpenAI's body back, with the error's `failed_generation`.
 """
 
 from __future__ import annotations
@@ -24,12 +26,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import (
-    AuthenticationError,
     BadRequestError,
     OverloadedError,
     ProviderError,
 )
-from interlingua.codec import json_or_text
+from interlingua.codec import COMMON_ERROR_TYPES, json_or_text
 from interlingua_chat_completions._errors import (
     error_fields,
     error_object,
@@ -44,13 +45,12 @@ __all__ = ["decode_error", "encode_error"]
 # quickly with status 498 and error capacity_exceeded", docs/flex-processing).
 _ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {498: OverloadedError}
 
-# Groq's error codes and types the core does not know, for errors without a
-# status (in a stream); with one, the status decides.
-_ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
-    "capacity_exceeded": OverloadedError,
-    "invalid_api_key": AuthenticationError,
-    "invalid_request_error": BadRequestError,
-}
+# Groq's error codes and types the core does not know: the flex tier at
+# capacity whatever the status; a request refused, in a stream only.
+_DECODED_TYPES = COMMON_ERROR_TYPES.extend(
+    specific={"capacity_exceeded": OverloadedError},
+    generic={"invalid_request_error": BadRequestError},
+)
 
 
 def decode_error(status: int | None, body: Any) -> ProviderError:
@@ -58,8 +58,9 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
     stream) and its body, as JSON text, bytes or parsed."""
     payload = json_or_text(body)
     error = error_object(payload)
-    typed = typed_error(status, payload, error, provider=PROVIDER)
-    return _subclass(status, typed)(
+    typed = typed_error(status, payload, error, provider=PROVIDER, types=_DECODED_TYPES)
+    subclass = _ERRORS_BY_STATUS.get(status, type(typed)) if status is not None else type(typed)
+    return subclass(
         typed.message,
         provider=PROVIDER,
         status=status,
@@ -78,21 +79,6 @@ def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
     if error.failed_generation is not None:
         fields["failed_generation"] = error.failed_generation
     return error_status(error), {"error": fields}
-
-
-def _subclass(status: int | None, typed: ProviderError) -> type[ProviderError]:
-    """The class the core chose for `typed`, or Groq's own where the core knows
-    neither the status nor, in a stream, the type or code."""
-    if status is not None:
-        return _ERRORS_BY_STATUS.get(status, type(typed))
-    if type(typed) is not ProviderError:
-        return type(typed)
-    # The code first: it is the narrower (`invalid_api_key` of an `invalid_request_error`).
-    return (
-        _ERRORS_BY_TYPE.get(typed.code or "")
-        or _ERRORS_BY_TYPE.get(typed.type or "")
-        or ProviderError
-    )
 
 
 def _request_id(payload: Any, error: Mapping[str, Any]) -> str | None:

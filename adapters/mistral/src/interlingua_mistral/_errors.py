@@ -9,9 +9,12 @@ text of one); its gateway answers `{"detail": "Unauthorized"}` or
 `{"message": ..., "request_id": ...}`. The message names each validation
 error's place (`body.messages[0].user.name: Extra inputs are not permitted`).
 
-The status picks the subclass; inside a stream (no status) Mistral's type
-does (`rate_limited` is a `RateLimitError`). The body is kept as received; one
-that is no JSON object (a proxy's HTML page) gives its text as the message.
+The status picks the subclass, unless the type names a condition it may not
+(`rate_limited` is a `RateLimitError`: the core's `COMMON_ERROR_TYPES`);
+inside a stream (no status) Mistral's other types do too
+(`invalid_request_error` is a `BadRequestError`). The body is kept as
+received; one that is no JSON object (a proxy's HTML page) gives its text as
+the message.
 `encode_error` writes the `{"object": "error", ...}` object back.
 """
 
@@ -25,7 +28,7 @@ from interlingua import (
     BadRequestError,
     ProviderError,
 )
-from interlingua.codec import error_text, format_path, json_or_text
+from interlingua.codec import COMMON_ERROR_TYPES, error_text, format_path, json_or_text
 from interlingua_chat_completions._errors import (
     error_code,
     error_fields,
@@ -36,12 +39,14 @@ from interlingua_mistral._wire import PROVIDER
 
 __all__ = ["decode_error", "encode_error"]
 
-# Mistral's error types the core does not know, for errors without a status
-# (in a stream); with one, the status decides.
-_ERRORS_BY_TYPE: dict[str, type[ProviderError]] = {
-    "authentication_error": AuthenticationError,
-    "invalid_request_error": BadRequestError,
-}
+# Mistral's error types the core does not know, each saying no more than its
+# status: they decide in a stream only.
+_DECODED_TYPES = COMMON_ERROR_TYPES.extend(
+    generic={
+        "authentication_error": AuthenticationError,
+        "invalid_request_error": BadRequestError,
+    }
+)
 
 
 def decode_error(status: int | None, body: Any) -> ProviderError:
@@ -65,10 +70,7 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         or _message(error.get("detail"))
         or error_text(status, payload)
     )
-    subclass = _ERRORS_BY_TYPE.get(kind or "") if status is None else None
-    if subclass is not None:
-        return subclass(message, status=status, **fields)
-    return ProviderError.for_status(status, message, **fields)
+    return ProviderError.for_status(status, message, types=_DECODED_TYPES, **fields)
 
 
 def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
