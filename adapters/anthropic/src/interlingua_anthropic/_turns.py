@@ -207,9 +207,10 @@ _SYSTEM_TURN_MODELS = re.compile(
     r"claude-(?:opus-4-8|opus-5|sonnet-5-5|haiku-5-5|fable-5|mythos-5)(?![0-9])"
 )
 # Quirk: a system turn must "immediately follow a user message" (or an assistant one ending
-# in server tool use) and "either be the last entry in messages or be followed by an
-# assistant turn" (the page's placement rules: "role 'system' must precede an 'assistant'
-# message or end the array"); system messages in a row go as one turn.
+# in server tool use), "either be the last entry in messages or be followed by an assistant
+# turn", and not be next to another (the page's placement rules; users report the 400
+# "role 'system' must precede an 'assistant' message or end the array"): system messages in
+# a row go as one turn.
 _SYSTEM_PLACE = (
     "Anthropic takes a system turn inside messages only right after a user turn, and "
     "before an assistant turn or at the end"
