@@ -229,6 +229,27 @@ async def test_a_complete_call_through_the_async_sdk() -> None:
     assert requested(replay) == [f"POST {MESSAGES_PATH}"] * len(replay.sent)
 
 
+def test_a_system_turn_inside_messages_goes_through_the_sdk_as_claude_code_sends_it() -> None:
+    """Claude Code's shape: the user's turn, then `{"role": "system", ...}`, to
+    claude-opus-4-8, streamed; the body the SDK sends is the recorded one."""
+    (interaction,) = recorded("anthropic/system_in_messages.json")
+    assert interaction.request is not None
+    replay = in_order([interaction])
+    request = decode_request(interaction.request.json)
+    report = TranslationReport(strict=True)
+
+    response = accumulate(AnthropicClient(sdk(replay.client())).stream(request, report=report))
+
+    assert replay.sent == [interaction.request.json]
+    assert replay.sent[0]["messages"][-1] == {
+        "role": "system",
+        "content": request.messages[-1].text,
+    }
+    assert response == accumulate(decode_stream(interaction.response.stream_payloads()))
+    assert response.finish_reason is FinishReason.TOOL_CALLS
+    assert requested(replay) == [f"POST {MESSAGES_PATH}"]
+
+
 def test_a_mistral_prefix_goes_to_anthropic_as_the_prefill_it_is() -> None:
     (interaction,) = recorded("anthropic/prefill.json")
     (mistral,) = recorded("mistral/prefix.json")

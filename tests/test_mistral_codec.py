@@ -39,6 +39,7 @@ from interlingua import (
     ToolCallStart,
     ToolChoice,
     ToolResultPart,
+    TranslationError,
     TranslationReport,
     UsageEvent,
     accumulate,
@@ -272,15 +273,62 @@ def test_mistrals_own_ids_and_thinking_go_back_unchanged() -> None:
     assert report.losses == []
 
 
-def test_a_history_ending_in_a_system_message_is_refused_naming_the_message() -> None:
+def test_a_history_ending_in_a_system_message_sends_it_as_a_user_message_reported() -> None:
+    """Claude Code's history: the user's turn, then a system message (Anthropic
+    takes it there); Mistral serves no history ending in one."""
     request = ChatRequest(
-        model="mistral-large-latest", messages=(Message.user("Hi"), Message.system("Be brief."))
+        model="mistral-large-latest",
+        messages=(
+            Message.system("Be brief."),
+            Message.user("Which files define an entry point?"),
+            Message.system("Only use the exact tools provided."),
+        ),
     )
-    with pytest.raises(InvalidDataError) as caught:
-        encode_request(request)
-    assert caught.value.path == "messages[1]"
-    assert "user or tool message" in str(caught.value)
-    assert str(caught.value).endswith("not a system message")
+    report = TranslationReport()
+
+    body = encode_request(request, report=report)
+
+    assert body["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Which files define an entry point?"},
+        {"role": "user", "content": "Only use the exact tools provided."},
+    ]
+    (loss,) = report.losses
+    assert (loss.path, loss.kind) == ("messages[2]", "transformed")
+    assert "Expected last role User or Tool" in loss.reason
+    assert request.messages[2] == Message.system("Only use the exact tools provided.")
+    with pytest.raises(TranslationError) as caught:
+        encode_request(request, report=TranslationReport(strict=True))
+    assert (caught.value.path, caught.value.kind) == ("messages[2]", "transformed")
+
+
+def test_system_messages_ending_a_tool_turn_go_as_user_messages_after_the_bridge() -> None:
+    request = ChatRequest(
+        model="mistral-large-latest",
+        messages=(
+            Message.user("Weather in Oslo?"),
+            Message.assistant(ToolCallPart(id="OsLo12345", name="get_weather")),
+            Message.tool_result("OsLo12345", "snow"),
+            Message.system("Answer in French."),
+            Message.system("Use metric units."),
+        ),
+    )
+    report = TranslationReport()
+
+    body = encode_request(request, report=report)
+
+    assert [(m["role"], m.get("content")) for m in body["messages"][2:]] == [
+        ("tool", "snow"),
+        ("assistant", "OK"),
+        ("user", "Answer in French."),
+        ("user", "Use metric units."),
+    ]
+    # Each system message sent as a user message, then the bridge put before the first.
+    assert [(loss.path, "Expected last role" in loss.reason) for loss in report.losses] == [
+        ("messages[3]", True),
+        ("messages[4]", True),
+        ("messages[3]", False),
+    ]
 
 
 def test_a_last_assistant_message_that_says_it_is_no_prefix_is_refused() -> None:

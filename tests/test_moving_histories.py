@@ -187,6 +187,9 @@ RETRY_TOOL = ToolSpec(
 )
 
 ANTHROPIC_MODEL = "claude-haiku-4-5-20251001"
+# A model that takes a system turn inside `messages` (Anthropic's mid-conversation system
+# messages), as Claude Code sends one after the user's turn.
+SYSTEM_TURN_MODEL = "claude-opus-4-8"
 MISTRAL_MODEL = "mistral-large-latest"
 GROQ_MODEL = "openai/gpt-oss-120b"  # a reasoning model: takes its reasoning back
 OPENROUTER_MODEL = "anthropic/claude-sonnet-4.5"
@@ -429,10 +432,13 @@ def check_strict_mode(
 
 
 def to_anthropic(
-    history: ChatHistory, *tools: ToolSpec, reasoning: ReasoningConfig | None = THINKING
+    history: ChatHistory,
+    *tools: ToolSpec,
+    reasoning: ReasoningConfig | None = THINKING,
+    model: str = ANTHROPIC_MODEL,
 ) -> tuple[dict[str, Any], TranslationReport]:
     request = ChatRequest(
-        model=ANTHROPIC_MODEL,
+        model=model,
         messages=tuple(history.messages),
         tools=tools,
         max_tokens=64000,
@@ -441,7 +447,7 @@ def to_anthropic(
     body, report = send(
         anthropic_adapter.encode_request, request, history, takes_reasoning_of="anthropic"
     )
-    check_anthropic_rules(body)
+    check_anthropic_rules(body, system_turns=model == SYSTEM_TURN_MODEL)
     return body, report
 
 
@@ -564,12 +570,20 @@ def blocks(turn: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
-def check_anthropic_rules(body: dict[str, Any]) -> None:
-    """Messages API: system text at the top only, the first turn a user's, turns
+def check_anthropic_rules(body: dict[str, Any], *, system_turns: bool = False) -> None:
+    """Messages API: system text at the top, or (`system_turns`: a model that takes
+    them, Claude Opus 4.8 and later) in a system turn right after a user turn and
+    before an assistant turn or at the end; the first turn a user's, turns
     alternating, each turn's tool_use blocks answered by the tool_result blocks
     that open the next turn (and only those), ids of [a-zA-Z0-9_-], no empty text
     and no turn of whitespace text only."""
-    turns = body["messages"]
+    roles = [turn["role"] for turn in body["messages"]]
+    for before, role, after in zip([None, *roles[:-1]], roles, [*roles[1:], None], strict=True):
+        if role == "system":
+            assert system_turns, "a system turn for a model that takes none"
+            assert before == "user", "a system turn right after a user turn"
+            assert after in {"assistant", None}, "a system turn before an assistant turn or last"
+    turns = [turn for turn in body["messages"] if turn["role"] != "system"]
     assert [turn["role"] for turn in turns][:1] == ["user"]
     assert {turn["role"] for turn in turns} <= {"user", "assistant"}
     for before, after in pairwise(turns):
@@ -1241,6 +1255,47 @@ def test_a_conversation_moves_from_anthropic_to_openai_mistral_and_groq_and_back
         598 + 75 + 50 + 149,
         92 + 15 + 81 + 17,
     )
+
+
+def test_claude_codes_system_turn_moves_to_mistral_and_chat_completions_and_back_in_place(
+    tmp_path: Path,
+) -> None:
+    """Claude Code's request: the user's turn, then a system turn (which Claude Opus
+    4.8 takes there). Ending the history, it goes to Mistral as a user message
+    (reported), to Chat Completions in place; once answered, in place to both, and
+    back to Anthropic where it came."""
+    (interaction,) = load_cassette(FIXTURES / "anthropic" / "system_in_messages.json").interactions
+    assert interaction.request is not None
+    request = anthropic_adapter.decode_request(interaction.request.json)
+    history = saved_and_loaded(ChatHistory(messages=list(request.messages)), tmp_path)
+    only_tools = interaction.request.json["messages"][1]["content"]
+
+    body, report = to_mistral(history, *request.tools)
+    assert body["messages"][-1] == {"role": "user", "content": only_tools}
+    assert losses(report) == [("messages[2]", "transformed")]
+    body, report = to_chat_completions(history, *request.tools)
+    assert body["messages"][-1] == {"role": "system", "content": only_tools}
+    assert losses(report) == []
+
+    stream = interaction.response.stream_payloads()
+    history.add_response(accumulate(anthropic_adapter.decode_stream(stream)))
+    (call,) = history.last_message.tool_calls
+    history.add_message(Message.tool_result(call.id, "src/bookshop/cli.py"))
+    history = saved_and_loaded(history, tmp_path)
+    for target in (to_mistral, to_chat_completions):
+        body, report = target(history, *request.tools)
+        assert [m["role"] for m in body["messages"]] == [
+            "system", "user", "system", "assistant", "tool"
+        ]  # fmt: skip
+        # Only the call's id may change (Mistral's 9 characters), alike in its result.
+        assert {path for path, _ in losses(report)} <= {
+            "messages[3].parts[1].id",
+            "messages[4].parts[0].tool_call_id",
+        }
+    body, report = to_anthropic(history, *request.tools, reasoning=None, model=SYSTEM_TURN_MODEL)
+    assert body["messages"][:2] == interaction.request.json["messages"]
+    assert [turn["role"] for turn in body["messages"]] == ["user", "system", "assistant", "user"]
+    assert losses(report) == []
 
 
 def openrouter_weather_loop() -> ChatHistory:

@@ -26,19 +26,22 @@ Round trips are exact: `encode_request(decode_request(body)) == body`.
   role has the form `separate_turn: True`, so a decoded body keeps its turns.
 
 Encoding a history from any provider meets Anthropic's rules on the wire
-only, reporting each change; the request is never changed. System messages go
-to the top-level `system` (one found after the conversation began is moved
-there, reported), but for those decoded from `messages`, which go back there:
-Anthropic takes a system turn in `messages` on Claude Opus 4.8 and later only
-("mid-conversation system messages"), and the codec does not judge by model.
-Parts and turns meet Anthropic's rules (`_rules`): what it cannot take is left
-out or changed on the wire, reported; what cannot be mended raises
-`InvalidDataError` naming the message and part.
+only, reporting each change; the request is never changed. The leading system
+messages go to the top-level `system`. A system message decoded from
+`messages` goes back there, whatever the model (a body for Anthropic is
+Anthropic's to judge). One from elsewhere, after the conversation began, goes
+in its place as a system turn where the model takes one ("mid-conversation
+system messages": Claude Opus 4.8 and later) and its place meets Anthropic's
+rules (after a user turn, before an assistant turn or at the end), else to the
+top-level `system`, reported (`_turns`). Parts and turns meet Anthropic's
+rules (`_rules`): what it cannot take is left out or changed on the wire,
+reported; what cannot be mended raises `InvalidDataError` naming the message
+and part.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from interlingua import (
@@ -62,6 +65,7 @@ from interlingua.codec import (
     report_other_providers,
     resolve_report,
     sent_messages,
+    wire_model,
 )
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
 from interlingua_anthropic._rules import fit_thinking, fit_thinking_settings
@@ -73,6 +77,7 @@ from interlingua_anthropic._turns import (
     check_turn_not_empty,
     results_first,
     strip_final_whitespace,
+    system_turn_refused,
 )
 from interlingua_anthropic._wire import (
     PROVIDER,
@@ -85,8 +90,8 @@ from interlingua_anthropic._wire import (
 
 __all__ = ["decode_request", "encode_request"]
 
-# The wire turn each role's messages go in (system text goes to the top level,
-# unless it came in a system turn).
+# The wire turn each role's messages go in (a system message not sent as a system
+# turn goes to the top-level `system`).
 _TURN_ROLES: dict[Role, WireRole] = {
     "user": "user",
     "tool": "user",
@@ -143,8 +148,9 @@ def encode_request(
     check_tool_pairs(request.messages)
     options = request.options_for(PROVIDER)
     messages = sent_messages(request, PROVIDER, report)
-    system = _encode_system(messages, report)
-    turns = _encode_turns(messages, report)
+    in_place = _system_turns(messages, wire_model(request.model, PROVIDER), report)
+    system = _encode_system(messages, in_place, report)
+    turns = _encode_turns(messages, in_place, report)
     body = encode_settings(request, report)
     report_other_providers(request, PROVIDER, report)
     if system is not None:
@@ -284,12 +290,38 @@ def _message(
 # --- encoding ---
 
 
+def _system_turns(
+    messages: Sequence[Message], model: str, report: TranslationReport
+) -> frozenset[int]:
+    """The system messages that go as turns inside `messages`, by index: those
+    decoded from there, and those from elsewhere after the conversation began
+    where the model and their place allow; every other one after it began is
+    moved to the top-level `system`, reported."""
+    in_place: set[int] = set()
+    began = False
+    for i, message in enumerate(messages):
+        if message.role != "system":
+            began = True
+        elif _in_messages(message):
+            in_place.add(i)
+            began = True
+        elif began:
+            if (refused := system_turn_refused(messages, i, model)) is None:
+                in_place.add(i)
+            else:
+                report.transformed(f"messages[{i}]", refused)
+    return frozenset(in_place)
+
+
 def _encode_system(
-    messages: Sequence[Message], report: TranslationReport
+    messages: Sequence[Message], in_place: frozenset[int], report: TranslationReport
 ) -> str | list[WireDict] | None:
+    """The top-level `system`: the system messages that go in no turn."""
     blocks: list[WireDict] = []
     sources: list[Message] = []
-    for i, message in _system_messages(messages, report):
+    for i, message in enumerate(messages):
+        if message.role != "system" or i in in_place:
+            continue
         sources.append(message)
         blocks.extend(block for _, block in _encode_parts(message, f"messages[{i}]", report))
     if not blocks:
@@ -298,21 +330,6 @@ def _encode_system(
     if text is None or len(sources) > 1 or _format(sources[0]) == "blocks":
         return blocks
     return text
-
-
-def _system_messages(
-    messages: Sequence[Message], report: TranslationReport
-) -> Iterator[tuple[int, Message]]:
-    leading = True
-    for i, message in enumerate(messages):
-        if message.role != "system" or _in_messages(message):
-            leading = False
-            continue
-        if not leading:
-            report.transformed(
-                f"messages[{i}]", "Anthropic takes system text at the top only; moved there"
-            )
-        yield i, message
 
 
 def _encode_parts(
@@ -328,29 +345,36 @@ def _encode_parts(
     return blank_text_left_out(pairs, report)
 
 
-def _encode_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireDict]:
-    turns = results_first(_merged_turns(messages, report), report)
+def _encode_turns(
+    messages: Sequence[Message], in_place: frozenset[int], report: TranslationReport
+) -> list[WireDict]:
+    turns = results_first(_merged_turns(messages, in_place, report), report)
     strip_final_whitespace(turns, report)
     return [_render(turn) for turn in turns]
 
 
-def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireTurn]:
-    """The turns of the messages, consecutive ones of a wire role merged unless
-    a message is marked as a turn of its own; a system turn is never merged."""
+def _merged_turns(
+    messages: Sequence[Message], in_place: frozenset[int], report: TranslationReport
+) -> list[WireTurn]:
+    """The turns of the messages (system messages `in_place` among them),
+    consecutive ones of a wire role merged unless a message is marked as a turn
+    of its own (as a decoded turn that followed one of its role is)."""
     turns: list[WireTurn] = []
-    talk = [(i, m) for i, m in enumerate(messages) if m.role != "system" or _in_messages(m)]
+    talk = [(i, m) for i, m in enumerate(messages) if m.role != "system" or i in in_place]
     for position, (i, message) in enumerate(talk):
         path = f"messages[{i}]"
         blocks = _encode_parts(message, path, report)
         last = position == len(talk) - 1
-        if not blocks and not check_turn_not_empty(message, path, report, last=last):
+        if not blocks and (
+            (message.role == "system" and not _in_messages(message))  # its text, reported
+            or not check_turn_not_empty(message, path, report, last=last)
+        ):
             continue
         role = _TURN_ROLES[message.role]
         entry = kept(message, PROVIDER)  # read once: the message's forms and its fields
         forms = cast(MessageForms, entry.get("forms", {}))
         fields = [entry["fields"]] if entry.get("fields") else []
-        merged = role != "system" and not forms.get("separate_turn")
-        if merged and turns and turns[-1].role == role:
+        if not forms.get("separate_turn") and turns and turns[-1].role == role:
             turns[-1].blocks.extend(blocks)
             turns[-1].fields.extend(fields)
         else:

@@ -7,10 +7,15 @@ and part (`interlingua.sanitize()` repairs it); so does a user turn left with
 nothing to send. Order and whitespace are mended on the wire, reported.
 
 On every encoding's path: a part's path is written only for a finding.
+
+A system message after the conversation began goes in its place, as a system
+turn, to a model that takes one (`takes_system_turns`) where the place meets
+Anthropic's rules (`system_turn_refused`); else to the top-level `system`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import groupby
 from operator import attrgetter
@@ -24,6 +29,8 @@ __all__ = [
     "check_turn_not_empty",
     "results_first",
     "strip_final_whitespace",
+    "system_turn_refused",
+    "takes_system_turns",
 ]
 
 _REQUEST = f"request for {PROVIDER}"
@@ -187,3 +194,45 @@ def strip_final_whitespace(turns: list[WireTurn], report: TranslationReport) -> 
             return
         blocks.pop()
         report.dropped(path, f"whitespace-only text at the end: {_FINAL_WHITESPACE}")
+
+
+# --- system turns inside `messages` ---
+
+# Quirk: a `{"role": "system"}` turn inside `messages` ("mid-conversation system messages",
+# no beta header) is taken by Claude Opus 4.8, which Anthropic's page names, and by the
+# models after it that SDKs tracking Anthropic's model pages name (Opus 5 and 5.5, Sonnet
+# 5.5, Haiku 5.5, Fable 5 and 5.1, Mythos 5 and 5.1; reports on Sonnet 5 disagree, so it is
+# left out); an earlier model answers 400 "role 'system' is not supported on this model".
+_SYSTEM_TURN_MODELS = re.compile(
+    r"claude-(?:opus-4-8|opus-5|sonnet-5-5|haiku-5-5|fable-5|mythos-5)(?![0-9])"
+)
+# Quirk: a system turn must "immediately follow a user message" (or an assistant one ending
+# in server tool use), "either be the last entry in messages or be followed by an assistant
+# turn", and not be next to another (the page's placement rules; users report the 400
+# "role 'system' must precede an 'assistant' message or end the array"): system messages in
+# a row go as one turn.
+_SYSTEM_PLACE = (
+    "Anthropic takes a system turn inside messages only right after a user turn, and "
+    "before an assistant turn or at the end"
+)
+
+
+def takes_system_turns(model: str) -> bool:
+    """Whether `model` (its id as sent) takes a system turn inside `messages`."""
+    return _SYSTEM_TURN_MODELS.match(model) is not None
+
+
+def system_turn_refused(messages: Sequence[Message], index: int, model: str) -> str | None:
+    """Why system message `index`, after the conversation began, goes to the
+    top-level `system` rather than in its place as a system turn; None: it
+    goes in its place. Other system messages beside it go in the same turn."""
+    if not takes_system_turns(model):
+        return (
+            f"{model} takes system text at the top only (a system turn inside messages is "
+            f"Claude Opus 4.8's and later models'); moved there"
+        )
+    before = next((m.role for m in reversed(messages[:index]) if m.role != "system"), None)
+    after = next((m.role for m in messages[index + 1 :] if m.role != "system"), "assistant")
+    if before in ("user", "tool") and after == "assistant":
+        return None
+    return f"{_SYSTEM_PLACE}; moved to the top-level system"

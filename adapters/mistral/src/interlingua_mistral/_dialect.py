@@ -3,8 +3,9 @@
 What Mistral does its own way, each from the module that holds it: its
 content chunks (`_parts`), finish reasons (`_finish`), usage (`_usage`),
 error bodies (`_errors`) and rules (`_rules`: 9-character tool-call ids, the
-last message, no user message right after a tool message, `prefix: true` on a
-last assistant message); and, as data,
+last message, ending system messages sent as user messages, no user message
+right after a tool message, `prefix: true` on a last assistant message); and,
+as data,
 `max_tokens`, `random_seed`, `tool_choice: "any"`, no user id field, no
 `refusal` field, no empty assistant message ("Assistant message must have
 either content or tool_calls", error 3240), the `tool_calls: null` every
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from interlingua import ChatRequest, ProviderError
+from interlingua import ChatRequest, ProviderError, TranslationReport
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_mistral._errors import decode_error, encode_error
 from interlingua_mistral._finish import FINISH_REASONS
@@ -29,6 +30,7 @@ from interlingua_mistral._rules import (
     TOOL_CALL_ID_LENGTH,
     TOOL_USER_BRIDGE,
     check_last_message,
+    system_ending_as_user,
 )
 from interlingua_mistral._usage import MISTRAL_USAGE
 from interlingua_mistral._wire import PROVIDER
@@ -39,6 +41,9 @@ __all__ = ["CODEC", "MISTRAL", "MistralDialect"]
 @dataclass(frozen=True, eq=False)
 class MistralDialect(ChatCompletionsDialect):
     """Chat Completions as Mistral speaks it; see the module doc."""
+
+    def sent_request(self, request: ChatRequest, report: TranslationReport) -> ChatRequest:
+        return system_ending_as_user(request, report)
 
     def check_request(self, request: ChatRequest) -> None:
         check_last_message(request.messages)

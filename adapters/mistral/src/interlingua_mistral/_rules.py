@@ -3,8 +3,10 @@ Mistral's own words (its 400 texts, as users have reported them).
 
 The Chat Completions rules hold too (every tool call answered, right after
 its message); these are Mistral's own. Where the call survives a change, the
-encoder makes it and reports it; where it would not (a history ending in a
-system message), the history is refused before sending with
+encoder makes it and reports it: a history ending in system messages (Claude
+Code's `{"role": "system"}` after the user's turn) sends them as user
+messages (`system_ending_as_user`); where it would not (an assistant message
+that keeps `prefix: false` last), the history is refused before sending with
 `InvalidDataError` naming the message. A history ending in an assistant
 message (a prefill, as Anthropic takes it) goes with `prefix: true` on that
 message, Mistral's own form of the same request, unreported.
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from interlingua import InvalidDataError, Message
+from interlingua import ChatRequest, InvalidDataError, Message, TranslationReport
 from interlingua.codec import kept
 from interlingua_mistral._wire import PROVIDER
 
@@ -29,6 +31,7 @@ __all__ = [
     "audio_format",
     "check_last_message",
     "sniff_audio",
+    "system_ending_as_user",
 ]
 
 # "Tool call id was turn1_0 but must be a-z, A-Z, 0-9, with a length of 9."
@@ -47,7 +50,19 @@ TOOL_USER_BRIDGE = "OK"
 # The encoder sends it true on a last assistant message (as the Vercel AI SDK's
 # Mistral provider does), unless the message keeps a `prefix` of its own.
 PREFILL_FIELD = "prefix"
-_LAST_ROLES = ("user", "tool")
+
+# Quirk: Mistral serves no history ending in a system message ("Expected last role User or
+# Tool (or Assistant with prefix True) for serving but got system"), and takes no system
+# message right after an assistant or tool message ("Unexpected role 'system' after role
+# 'assistant'", as users report it), so the text moved before the last user message would be
+# refused in any conversation past its first turn. Sent as a user message in its place, it
+# is still the last thing the model reads before answering; it loses a system message's
+# authority, reported.
+_SYSTEM_ENDING = (
+    "sent as a user message: Mistral serves a history ending in a user or tool message "
+    "(or an assistant message with prefix: true), not a system message ('Expected last "
+    "role User or Tool (or Assistant with prefix True) for serving but got system')"
+)
 
 # What `document_url` reads (a URL or a data URL), and `input_audio` (bare
 # base64 of a wav or mp3 file; the wire does not say which).
@@ -63,27 +78,42 @@ _OBJECT_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 _AUDIO_MAGIC = (("UklGR", "audio/wav"), ("SUQz", "audio/mpeg"), ("//", "audio/mpeg"))
 
 
+def system_ending_as_user(request: ChatRequest, report: TranslationReport) -> ChatRequest:
+    """`request` with the system messages that end its history (those after the
+    last message of another role) as user messages, each reported."""
+    messages = request.messages
+    start = len(messages)
+    while start and messages[start - 1].role == "system":
+        start -= 1
+    if start == len(messages):
+        return request
+    ending = []
+    for index in range(start, len(messages)):
+        report.transformed(f"messages[{index}]", _SYSTEM_ENDING)
+        ending.append(messages[index].model_copy(update={"role": "user"}))
+    return request.model_copy(update={"messages": (*messages[:start], *ending)})
+
+
 def check_last_message(messages: Sequence[Message]) -> None:
     """The history ends as Mistral serves it, else `InvalidDataError` naming
-    the last message."""
+    the last message (ending system messages are sent as user messages first,
+    `system_ending_as_user`)."""
     if not messages:
         raise InvalidDataError([("messages", "Mistral needs at least one message")])
     index, last = len(messages) - 1, messages[-1]
-    if last.role in _LAST_ROLES:
+    if last.role != "assistant":
         return
-    if last.role == "system":
-        found = "a system message"
-    else:  # an assistant message, sent with `prefix: true` unless it keeps another
-        prefix = kept(last, PROVIDER).get("fields", {}).get(PREFILL_FIELD, True)
-        if prefix is True:
-            return
-        found = f"an assistant message with prefix: {json.dumps(prefix)}"
+    # sent with `prefix: true` unless it keeps another
+    prefix = kept(last, PROVIDER).get("fields", {}).get(PREFILL_FIELD, True)
+    if prefix is True:
+        return
     raise InvalidDataError(
         [
             (
                 f"messages[{index}]",
                 f"Mistral serves a history ending in a user or tool message (or an assistant "
-                f"message with prefix: true), not {found}",
+                f"message with prefix: true), not an assistant message with prefix: "
+                f"{json.dumps(prefix)}",
             )
         ],
         subject="request for mistral",
