@@ -28,6 +28,7 @@ from typing import Any, Literal, cast
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
 from interlingua.codec import WireReader, copy_json, kept, report_other_providers
+from interlingua_google._rules import STRICT_ALWAYS
 from interlingua_google._schema import json_schema
 from interlingua_google._wire import PROVIDER, RequestForms, WireDict
 
@@ -212,6 +213,8 @@ def _encode_format(
             for name in ("name", "description"):
                 if getattr(response_format, name):
                     report.dropped(f"response_format.{name}", "Gemini takes the schema alone")
+            if response_format.strict is False:
+                report.dropped("response_format.strict", STRICT_ALWAYS)
             schema = response_format.json_schema
             if original is not None and json_schema(original) == schema:
                 return {"responseMimeType": _JSON, "responseSchema": copy_json(original)}
