@@ -151,6 +151,7 @@ def request_facts(request: ChatRequest) -> dict[str, Any]:
         "parts": [kind(part) for message in request.messages for part in message.parts],
         "tools": [tool.name for tool in request.tools],
         "settings": (request.temperature, request.top_p, request.max_tokens, request.stop),
+        "format": request.response_format.type if request.response_format else None,
     }
 
 
@@ -188,7 +189,12 @@ def wire_request_facts(body: dict[str, Any]) -> dict[str, Any]:
         field(generation, "maxOutputTokens"),
         tuple(field(generation, "stopSequences", ())),
     )
-    return {"roles": roles, "parts": parts, "tools": tools, "settings": settings}
+    # JSON mode, with a schema (JSON Schema or Google's OpenAPI subset) or without.
+    schemas = [field(generation, name) for name in ("responseJsonSchema", "responseSchema")]
+    format = None
+    if field(generation, "responseMimeType") == "application/json":
+        format = "json_schema" if any(schemas) else "json_object"
+    return {"roles": roles, "parts": parts, "tools": tools, "settings": settings, "format": format}
 
 
 def wire_kind(part: dict[str, Any], role: str) -> str:

@@ -39,8 +39,8 @@ EXTRA_MODULES = {
     # The stream encoder (gateways): `_stream` holds the decoder, and both do not fit in 450 lines;
     # the turn rules (tool pairs, results first, whitespace), beside `_rules`, which they outgrew.
     "interlingua_anthropic": frozenset({"_stream_encoder", "_turns"}),
-    # The stream encoder, apart as above.
-    "interlingua_google": frozenset({"_stream_encoder"}),
+    # The stream encoder, apart as above; Google's OpenAPI schema subset read as JSON Schema.
+    "interlingua_google": frozenset({"_stream_encoder", "_schema"}),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one;
     # `<think>` tags split from content; tool calls in streams, read and written (numbered, or
     # whole); the stream encoder, apart as above; and the values its decoders build as data.

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import groupby
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from interlingua import ChatRequest, Message, Role, ToolCallPart, ToolResultPart, TranslationReport
 from interlingua.codec import (
@@ -74,6 +74,10 @@ __all__ = ["decode_request", "encode_request"]
 
 _TOP_KEYS = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _GENERATION = GENERATION_KEYS | {"responseMimeType", "responseJsonSchema", "responseSchema"}
+_SETTINGS: tuple[Literal["generationConfig", "toolConfig"], ...] = (
+    "generationConfig",
+    "toolConfig",
+)
 _THINKING = frozenset({"thinkingBudget", "thinkingLevel", "includeThoughts"})
 _CONTENT_KEYS = frozenset({"role", "parts"})
 _ROLES: dict[Role, WireRole] = {"user": "user", "tool": "user", "assistant": "model"}
@@ -106,14 +110,17 @@ def _decode_request(body: dict[str, Any]) -> ChatRequest:
         snaked,
         "toolConfig",
     )
-    # An object sent empty goes back empty; one the settings took whole is theirs.
-    empty = {key for key in ("generationConfig", "toolConfig") if values.get(key) == {}}
-    settings = decode_settings(generation, tool_config)
+    forms = RequestForms(snake_case=snaked) if snaked else RequestForms()
+    # An object sent empty goes back empty, a form (it says nothing: no loss elsewhere);
+    # one the settings took whole is theirs.
+    if empty := [key for key in _SETTINGS if values.get(key) == {}]:
+        forms["empty"] = empty
+    settings = decode_settings(generation, tool_config, forms)
     system = _decode_system(values.get("systemInstruction"))
     messages = _decode_contents(_reader.field(values, "contents", "", list, None) or [])
     specs, layout = decode_tools(values.get("tools"))
     for key, rest in (("generationConfig", generation), ("toolConfig", tool_config)):
-        if rest or key in empty:
+        if rest:
             options[key] = rest
     if layout is not None:
         options["tools"] = layout
@@ -124,7 +131,7 @@ def _decode_request(body: dict[str, Any]) -> ChatRequest:
         tools=specs,
         **settings,
         provider_options={PROVIDER: options} if options else {},
-        provider_data=keep(PROVIDER, forms=RequestForms(snake_case=snaked) if snaked else None),
+        provider_data=keep(PROVIDER, forms=forms),
     )
 
 
@@ -228,16 +235,17 @@ def encode_request(
     messages = sent_messages(request, PROVIDER, report)
     book = CallBook(messages)
     generation, tool_config = encode_settings(request, report)
+    forms = cast(RequestForms, kept(request, PROVIDER).get("forms", {}))
+    empty = forms.get("empty", ())
     body: WireDict = {"contents": _encode_contents(messages, report, book)}
     if (system := _encode_system(messages, report, book)) is not None:
         body["systemInstruction"] = system
     if (tools := encode_tools(request.tools, options.pop("tools", None), report)) is not None:
         body["tools"] = tools
     for key, built in (("generationConfig", generation), ("toolConfig", tool_config)):
-        if built or key in options:
+        if built or key in options or key in empty:
             body[key] = overlay(built, copy_json(options.pop(key, {})))
     body = overlay(body, copy_json(options))
-    forms = cast(RequestForms, kept(request, PROVIDER).get("forms", {}))
     return respelled(body, forms.get("snake_case"))
 
 

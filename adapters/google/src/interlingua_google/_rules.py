@@ -16,6 +16,9 @@
   required): the name is found from the call it answers.
 - A file by id points into another provider's store: left out.
 - Another provider's opaque blocks go back to that provider only.
+- A response schema is always followed ("the model's response always follows
+  your defined schema", Vertex AI's structured output guide): a format that
+  asked for less (`strict: false`) is reported.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from interlingua_google._wire import PROVIDER
 __all__ = [
     "DUMMY_SIGNATURE",
     "SIGNATURE_FILLED",
+    "STRICT_ALWAYS",
     "file_left_out",
     "opaque_left_out",
     "reasoning_left_out",
@@ -43,6 +47,8 @@ SIGNATURE_FILLED = (
     "the first call of a turn; sent with the dummy signature 'skip_thought_signature_validator' "
     "that Google's thought-signatures guide gives for histories from other models"
 )
+
+STRICT_ALWAYS = "Gemini always holds the output to the schema"
 
 
 def reasoning_left_out(part: ReasoningPart) -> str | None:

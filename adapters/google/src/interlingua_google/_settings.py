@@ -9,23 +9,28 @@ fields of the same meaning.
     thinkingConfig.thinkingLevel              ReasoningConfig.effort (lower case)
     responseMimeType application/json         ResponseFormat json_object, or json_schema
       + responseJsonSchema                    with the schema
+      + responseSchema (OpenAPI subset)       with the JSON Schema it means (`_schema`); the
+                                              schema as it came is the request's form
     toolConfig.functionCallingConfig.mode     ToolChoice AUTO auto, ANY required (with one
       (+ allowedFunctionNames)                allowed name: that tool), NONE none
 
 Every other field (`candidateCount`, the penalties, `responseModalities`,
-`responseSchema`, `includeThoughts`, `logprobs`, `VALIDATED` mode, several
-allowed names, ...) stays on the wire as it came, in the request's options.
+`includeThoughts`, `logprobs`, `VALIDATED` mode, several allowed names, a
+schema beside another MIME type, ...) stays on the wire as it came, in the
+request's options.
 Names come in camelCase (`_request` reads both spellings). Gemini has no
 parallel-tool-calls switch and no end-user field: either is reported.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
-from interlingua.codec import WireReader, copy_json, report_other_providers
-from interlingua_google._wire import PROVIDER, WireDict
+from interlingua.codec import WireReader, copy_json, kept, report_other_providers
+from interlingua_google._rules import STRICT_ALWAYS
+from interlingua_google._schema import json_schema
+from interlingua_google._wire import PROVIDER, RequestForms, WireDict
 
 __all__ = ["GENERATION_KEYS", "decode_settings", "encode_settings"]
 
@@ -48,9 +53,12 @@ _reader = WireReader(PROVIDER)
 # --- decoding: each takes the camelCase object and takes out what it models ---
 
 
-def decode_settings(generation: WireDict, tool_config: WireDict) -> dict[str, Any]:
+def decode_settings(
+    generation: WireDict, tool_config: WireDict, forms: RequestForms
+) -> dict[str, Any]:
     """The `ChatRequest` fields of `generationConfig` and `toolConfig`; what
-    is decoded is taken out of both (what stays is kept as it came)."""
+    is decoded is taken out of both (what stays is kept as it came), the form
+    it was written in put in `forms`."""
     path = "generationConfig"
     settings: dict[str, Any] = {
         "temperature": _take(generation, "temperature", path, float),
@@ -59,7 +67,7 @@ def decode_settings(generation: WireDict, tool_config: WireDict) -> dict[str, An
         "seed": _take(generation, "seed", path, int),
         "stop": tuple(_strings(_take(generation, "stopSequences", path, list) or [], path)),
         "reasoning": _decode_reasoning(generation),
-        "response_format": _decode_format(generation),
+        "response_format": _decode_format(generation, forms),
         "tool_choice": _decode_choice(tool_config),
     }
     if type(generation.get("topK")) is int:
@@ -103,18 +111,20 @@ def _decode_reasoning(generation: WireDict) -> ReasoningConfig | None:
     return ReasoningConfig(budget_tokens=None if budget in (None, -1) else budget, effort=effort)
 
 
-def _decode_format(generation: WireDict) -> ResponseFormat | None:
+def _decode_format(generation: WireDict, forms: RequestForms) -> ResponseFormat | None:
     if generation.get("responseMimeType") != _JSON:
         return None
-    schema = generation.get("responseJsonSchema")
-    if schema is None and "responseSchema" in generation:
-        return None  # Google's OpenAPI subset: kept as it came
+    key = "responseJsonSchema" if "responseJsonSchema" in generation else "responseSchema"
+    schema = generation.get(key)
     if schema is not None and not isinstance(schema, dict):
         return None
     del generation["responseMimeType"]
     if schema is None:
-        return ResponseFormat(type="json_object")
-    del generation["responseJsonSchema"]
+        return ResponseFormat(type="json_object")  # a null schema stays as it came
+    del generation[key]
+    if key == "responseSchema":
+        forms["response_schema"] = schema
+        schema = json_schema(schema)
     return ResponseFormat(type="json_schema", json_schema=schema)
 
 
@@ -157,7 +167,10 @@ def encode_settings(request: ChatRequest, report: TranslationReport) -> tuple[Wi
     if (thinking := _encode_thinking(request.reasoning, report)) is not None:
         generation["thinkingConfig"] = thinking
     if request.response_format is not None:
-        generation.update(_encode_format(request.response_format, report))
+        forms = cast(RequestForms, kept(request, PROVIDER).get("forms", {}))
+        generation.update(
+            _encode_format(request.response_format, forms.get("response_schema"), report)
+        )
     tool_config: WireDict = {}
     if request.tool_choice is not None:
         tool_config["functionCallingConfig"] = _encode_choice(request.tool_choice)
@@ -186,7 +199,11 @@ def _encode_thinking(
     return config
 
 
-def _encode_format(response_format: ResponseFormat, report: TranslationReport) -> WireDict:
+def _encode_format(
+    response_format: ResponseFormat, original: WireDict | None, report: TranslationReport
+) -> WireDict:
+    """The format's fields: a JSON Schema as `responseJsonSchema`, or as the
+    `responseSchema` it was read from, while it is still that schema's."""
     match response_format.type:
         case "text":
             return {}
@@ -196,8 +213,12 @@ def _encode_format(response_format: ResponseFormat, report: TranslationReport) -
             for name in ("name", "description"):
                 if getattr(response_format, name):
                     report.dropped(f"response_format.{name}", "Gemini takes the schema alone")
-            schema = copy_json(response_format.json_schema)
-            return {"responseMimeType": _JSON, "responseJsonSchema": schema}
+            if response_format.strict is False:
+                report.dropped("response_format.strict", STRICT_ALWAYS)
+            schema = response_format.json_schema
+            if original is not None and json_schema(original) == schema:
+                return {"responseMimeType": _JSON, "responseSchema": copy_json(original)}
+            return {"responseMimeType": _JSON, "responseJsonSchema": copy_json(schema)}
 
 
 def _encode_choice(choice: ToolChoice) -> WireDict:

@@ -183,10 +183,15 @@ class RequestForms(TypedDict, total=False):
     """A request body: the names written in snake_case (`systemInstruction`,
     `generationConfig.thinkingConfig.thinkingBudget`), the `tools` entries
     each declaration went in (a list of lists of names, where not all in
-    one first entry), and a `topK` or effort written as it came."""
+    one first entry), and a `topK` or effort written as it came.
+    `response_schema`: the `responseSchema` (Google's OpenAPI subset) as it
+    came, sent back in its place while the request's JSON Schema is the one
+    read from it. `empty`: `generationConfig` or `toolConfig` sent as `{}`."""
 
     snake_case: list[str]
     tool_layout: list[Any]
+    response_schema: WireDict
+    empty: list[Literal["generationConfig", "toolConfig"]]
 
 
 class ResponseForms(TypedDict, total=False):
