@@ -113,6 +113,7 @@ def test_the_export_list() -> None:
 def test_the_codec_export_list() -> None:
     assert sorted(interlingua.codec.__all__) == [
         "EFFORT_BUDGETS",
+        "MissingResults",
         "PROVIDER_DATA_SECTIONS",
         "ProviderData",
         "ProviderEntry",
@@ -135,6 +136,7 @@ def test_the_codec_export_list() -> None:
         "kept",
         "leftover",
         "merge_provider_data",
+        "missing_results",
         "other_fields",
         "overlay",
         "reasoning_as_text",
