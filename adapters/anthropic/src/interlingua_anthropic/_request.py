@@ -51,6 +51,7 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import (
+    MissingResults,
     WireReader,
     copy_json,
     depth_checked,
@@ -68,6 +69,7 @@ from interlingua_anthropic._rules import fit_thinking, fit_thinking_settings
 from interlingua_anthropic._settings import decode_settings, encode_settings
 from interlingua_anthropic._tools import decode_tools, encode_tools
 from interlingua_anthropic._turns import (
+    answer_missing,
     blank_text_left_out,
     check_tool_pairs,
     check_turn_not_empty,
@@ -140,11 +142,11 @@ def encode_request(
     strict mode). Raises `InvalidDataError` for a history Anthropic would reject.
     """
     report = resolve_report(report, PROVIDER)
-    check_tool_pairs(request.messages)
+    missing = check_tool_pairs(request.messages, report)
     options = request.options_for(PROVIDER)
     messages = sent_messages(request, PROVIDER, report)
     system = _encode_system(messages, report)
-    turns = _encode_turns(messages, report)
+    turns = _encode_turns(messages, report, missing)
     body = encode_settings(request, report)
     report_other_providers(request, PROVIDER, report)
     if system is not None:
@@ -328,10 +330,26 @@ def _encode_parts(
     return blank_text_left_out(pairs, report)
 
 
-def _encode_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireDict]:
-    turns = results_first(_merged_turns(messages, report), report)
+def _encode_turns(
+    messages: Sequence[Message], report: TranslationReport, missing: MissingResults
+) -> list[WireDict]:
+    turns = _merged_turns(messages, report)
+    if missing:
+        turns = answer_missing(turns, lambda path: _missing_result(missing, path, report))
+    turns = results_first(turns, report)
     strip_final_whitespace(turns, report)
     return [_render(turn) for turn in turns]
+
+
+def _missing_result(
+    missing: MissingResults, path: str, report: TranslationReport
+) -> WireDict | None:
+    """The tool_result block sent for the call at `path` if it has no result,
+    built as any result is; what that changes on the wire is the call's report."""
+    result = missing.answering(path, report)
+    if result is None:
+        return None
+    return encode_part(result, path, TranslationReport(), role="user", in_request=True)
 
 
 def _merged_turns(messages: Sequence[Message], report: TranslationReport) -> list[WireTurn]:
