@@ -538,7 +538,7 @@ def test_an_assistant_message_left_empty_is_left_out() -> None:
     assert [loss.path for loss in losses] == ["messages[1].parts[0]", "messages[1]"]
 
 
-def test_a_tool_call_without_its_result_raises_naming_the_call() -> None:
+def test_a_tool_call_without_its_result_raises_naming_the_call_in_strict_mode() -> None:
     request = ChatRequest(
         model="claude-haiku-4-5",
         messages=(
@@ -549,10 +549,31 @@ def test_a_tool_call_without_its_result_raises_naming_the_call() -> None:
     )
 
     with pytest.raises(InvalidDataError) as raised:
-        encode_request(request, report=TranslationReport())
+        encode_request(request, report=TranslationReport(strict=True))
 
     assert raised.value.path == "messages[1].parts[0]"
     assert "sanitize" in str(raised.value)
+
+
+def test_a_tool_call_answered_a_turn_late_raises_naming_the_call_and_the_result() -> None:
+    request = ChatRequest(
+        model="claude-haiku-4-5",
+        messages=(
+            Message.user("Hi"),
+            Message.assistant(ToolCallPart(id="call_1", name="get_weather")),
+            Message.user("Never mind"),
+            Message.assistant("OK."),
+            Message.tool_result("call_1", "sunny"),
+        ),
+    )
+
+    with pytest.raises(InvalidDataError) as raised:
+        encode_request(request, report=TranslationReport())
+
+    assert [path for path, _ in raised.value.problems] == [
+        "messages[1].parts[0]",
+        "messages[4].parts[0]",
+    ]
 
 
 def test_a_result_answering_no_call_raises_naming_the_result() -> None:

@@ -14,6 +14,7 @@ from interlingua import (
     TranslationReport,
     sanitize,
 )
+from interlingua.codec import missing_results
 
 CALL_A = ToolCallPart(id="a", name="f")
 CALL_B = ToolCallPart(id="b", name="g")
@@ -149,3 +150,52 @@ def test_sanitize_does_not_change_its_input() -> None:
     messages = [Message.assistant(CALL_A)]
     sanitize(messages, repair=True)
     assert messages == [Message.assistant(CALL_A)]
+
+
+# --- the same repair on the wire: `missing_results`, for encoders ---
+
+
+def test_missing_results_are_sanitize_s_for_calls_the_conversation_went_on_without() -> None:
+    messages = [
+        Message.user("go"),
+        Message.assistant(CALL_A, CALL_B),
+        result("a"),
+        Message.user("b is 5"),
+    ]
+    report = TranslationReport(target="openai")
+
+    missing = missing_results(messages, report)
+
+    assert missing.places == {(1, 1)}
+    assert missing.after(1, report) is None
+    assert report.losses == []  # reported when the encoder takes the result
+    added = missing.after(2, report)
+    assert added is not None
+    assert sanitize(messages, repair=True) == [*messages[:3], added, messages[3]]
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("messages[1].parts[1]", "transformed")
+    ]
+    assert "tool call 'b' (g) has no result" in report.losses[0].reason
+    assert missing.answering("messages[1].parts[1]", TranslationReport()) == added.parts[0]
+    assert missing.answering("messages[1].parts[0]", TranslationReport()) is None
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [Message.user("go"), Message.assistant(CALL_A)],
+        [Message.user("go"), Message.assistant(CALL_A, CALL_B), result("a")],
+        [Message.assistant(CALL_A), Message.user("wait"), result("a")],
+    ],
+    ids=["the history ends with the call", "with its results", "answered later"],
+)
+def test_no_result_is_missing_where_the_history_ends_or_has_one(messages: list[Message]) -> None:
+    missing = missing_results(messages, TranslationReport())
+    assert not missing
+    assert missing.places == frozenset()
+
+
+def test_no_result_is_missing_in_strict_mode() -> None:
+    messages = [Message.assistant(CALL_A), Message.user("5")]
+    assert missing_results(messages, TranslationReport()).places == {(0, 0)}
+    assert not missing_results(messages, TranslationReport(strict=True))

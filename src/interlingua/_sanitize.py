@@ -5,24 +5,32 @@ after it. It is incomplete when a call has no result there; most providers
 reject such a request. Each change is recorded in a `TranslationReport` (the
 one report of the library) with the path of the message or part in the input:
 `messages[3]` dropped, `messages[3].parts[1]` answered, and why.
+
+`missing_results` is the same repair on the wire only, for an encoder whose
+provider rejects a call without its result: a call the conversation went on
+without answering (a message follows its group) is sent with the error result
+`sanitize(repair=True)` would add, reported; the history is not changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from interlingua._messages import Message
 from interlingua._parts import TextPart, ToolCallPart, ToolResultPart
 from interlingua._report import TranslationReport
 
-__all__ = ["sanitize"]
+__all__ = ["MissingResults", "missing_results", "sanitize"]
+
+# What the error result of a call with none says.
+PLACEHOLDER = "The tool call was not completed."
 
 
 def sanitize(
     messages: Sequence[Message],
     *,
     repair: bool = False,
-    placeholder: str = "The tool call was not completed.",
+    placeholder: str = PLACEHOLDER,
     report: TranslationReport | None = None,
 ) -> list[Message]:
     """The messages with every incomplete tool-call group removed or repaired.
@@ -100,15 +108,7 @@ class _Group:
                 f"messages[{self.start}].parts[{index}]",
                 f"tool call {part.id!r} ({part.name}) had no result: answered with an error",
             )
-        results = tuple(
-            ToolResultPart(
-                tool_call_id=part.id,
-                name=part.name,
-                content=(TextPart(text=placeholder),),
-                is_error=True,
-            )
-            for _, part in self.missing
-        )
+        results = tuple(_error_result(part, placeholder) for _, part in self.missing)
         return Message(role="tool", parts=results)
 
     def _results_for(self, index: int, answer: Message, call_ids: set[str]) -> Message | None:
@@ -129,3 +129,105 @@ class _Group:
         if len(parts) == len(answer.parts):
             return answer
         return answer.model_copy(update={"parts": tuple(parts)}) if parts else None
+
+
+def _error_result(call: ToolCallPart, placeholder: str = PLACEHOLDER) -> ToolResultPart:
+    """The error result the repair gives `call`, which has none."""
+    return ToolResultPart(
+        tool_call_id=call.id,
+        name=call.name,
+        content=(TextPart(text=placeholder),),
+        is_error=True,
+    )
+
+
+# A call with no result: its message's index, its own, and the call.
+_Call = tuple[int, int, ToolCallPart]
+
+
+class MissingResults:
+    """The results an encoder sends for the tool calls a conversation went on
+    without answering (`missing_results`): `sanitize(repair=True)`'s error
+    results, on the wire only. Each call is reported, as transformed at its
+    path, when the encoder takes its result."""
+
+    __slots__ = ("_after", "_by_path", "places")
+
+    def __init__(self, after: dict[int, list[_Call]]) -> None:
+        self._after = after
+        calls = [call for group in after.values() for call in group]
+        self._by_path = {f"messages[{i}].parts[{j}]": call for i, j, call in calls}
+        # The calls' places (message, part): what the encoder's check counts as answered.
+        self.places: Collection[tuple[int, int]] = frozenset((i, j) for i, j, _ in calls)
+
+    def __bool__(self) -> bool:
+        return bool(self._after)
+
+    def after(self, index: int, report: TranslationReport) -> Message | None:
+        """The `tool` message sent after message `index` (the calls' message, or
+        the last `tool` message right after it), or None."""
+        calls = self._after.get(index)
+        if calls is None:
+            return None
+        results = (self._answer(f"messages[{i}].parts[{j}]", call, report) for i, j, call in calls)
+        return Message(role="tool", parts=tuple(results))
+
+    def answering(self, path: str, report: TranslationReport) -> ToolResultPart | None:
+        """The result sent for the call at `path` (`messages[i].parts[j]`), or None."""
+        call = self._by_path.get(path)
+        return None if call is None else self._answer(path, call, report)
+
+    @staticmethod
+    def _answer(path: str, call: ToolCallPart, report: TranslationReport) -> ToolResultPart:
+        report.transformed(
+            path,
+            f"tool call {call.id!r} ({call.name}) has no result, and the conversation went on "
+            f"after it; {report.target} rejects a call without its result: answered with "
+            f"the error result sanitize(repair=True) adds, {PLACEHOLDER!r}",
+        )
+        return _error_result(call)
+
+
+_NO_RESULTS_MISSING = MissingResults({})
+
+
+def missing_results(messages: Sequence[Message], report: TranslationReport) -> MissingResults:
+    """The results to send for the tool calls of `messages` that no later
+    `tool` message answers, where the conversation went on (a message follows
+    the calls' message and the `tool` messages right after it).
+
+    For an encoder whose provider rejects a call without its result: the
+    history took it (Gemini answers such a request), and the nearest request
+    the target takes answers the call with an error. None in strict mode,
+    where such a call is an error as any unanswered one; none for a call the
+    history ends with (its result may be on its way), nor for one answered
+    later (where a result may stand is the target's rule, its check's to judge).
+    """
+    if report.strict:
+        return _NO_RESULTS_MISSING
+    answered: dict[str, int] = {}  # a call's id: the last message with a result for it
+    for index, message in enumerate(messages):
+        if message.role == "tool":
+            for part in message.parts:
+                if isinstance(part, ToolResultPart):
+                    answered[part.tool_call_id] = index
+    after: dict[int, list[_Call]] = {}
+    for index, message in enumerate(messages):
+        if message.role != "assistant":
+            continue
+        calls = [
+            (index, j, part)
+            for j, part in enumerate(message.parts)
+            # By the tag first: a failing isinstance check of a pydantic class goes through ABCMeta.
+            if part.type == "tool_call"
+            and isinstance(part, ToolCallPart)
+            and answered.get(part.id, -1) < index
+        ]
+        if not calls:
+            continue
+        end = index + 1
+        while end < len(messages) and messages[end].role == "tool":
+            end += 1
+        if end < len(messages):
+            after[end - 1] = calls
+    return MissingResults(after) if after else _NO_RESULTS_MISSING

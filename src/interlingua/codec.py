@@ -5,10 +5,12 @@ error, turning an SDK object back into its wire dict, keeping the fields the
 core does not model (`leftover`, `other_fields`, `overlay`) in the one layout
 of `provider_data` (`keep`, `kept`: see `interlingua._provider_data`),
 rewriting tool-call ids to fit a provider's rules, deterministically, so a
-call and its result stay paired, `resolve_report`, the report an encoder
-fills (the caller's, or one that warns), and `ErrorTypes`, the error types and
-codes that pick a `ProviderError`'s class beside the HTTP status
-(`COMMON_ERROR_TYPES`, which an adapter extends with its own).
+call and its result stay paired, `missing_results`, the results an encoder
+sends for the calls a conversation went on without answering,
+`resolve_report`, the report an encoder fills (the caller's, or one that
+warns), and `ErrorTypes`, the error types and codes that pick a
+`ProviderError`'s class beside the HTTP status (`COMMON_ERROR_TYPES`, which
+an adapter extends with its own).
 
 Wire bodies and core values never share mutable objects, so changing a body
 never changes a frozen request, history or response, nor the other way round;
@@ -53,6 +55,7 @@ from interlingua._provider_data import (
     wire_fields,
 )
 from interlingua._report import resolve_report
+from interlingua._sanitize import MissingResults, missing_results
 
 if TYPE_CHECKING:
     from interlingua._gateway import WireEvent
@@ -63,6 +66,7 @@ __all__ = [
     "EFFORT_BUDGETS",
     "PROVIDER_DATA_SECTIONS",
     "ErrorTypes",
+    "MissingResults",
     "ProviderData",
     "ProviderEntry",
     "StreamDecoder",
@@ -84,6 +88,7 @@ __all__ = [
     "kept",
     "leftover",
     "merge_provider_data",
+    "missing_results",
     "other_fields",
     "overlay",
     "reasoning_as_text",

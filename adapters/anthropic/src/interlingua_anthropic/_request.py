@@ -54,6 +54,7 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import (
+    MissingResults,
     WireReader,
     copy_json,
     depth_checked,
@@ -72,6 +73,7 @@ from interlingua_anthropic._rules import fit_thinking, fit_thinking_settings
 from interlingua_anthropic._settings import decode_settings, encode_settings
 from interlingua_anthropic._tools import decode_tools, encode_tools
 from interlingua_anthropic._turns import (
+    answer_missing,
     blank_text_left_out,
     check_tool_pairs,
     check_turn_not_empty,
@@ -145,12 +147,12 @@ def encode_request(
     strict mode). Raises `InvalidDataError` for a history Anthropic would reject.
     """
     report = resolve_report(report, PROVIDER)
-    check_tool_pairs(request.messages)
+    missing = check_tool_pairs(request.messages, report)
     options = request.options_for(PROVIDER)
     messages = sent_messages(request, PROVIDER, report)
     in_place = _system_turns(messages, wire_model(request.model, PROVIDER), report)
     system = _encode_system(messages, in_place, report)
-    turns = _encode_turns(messages, in_place, report)
+    turns = _encode_turns(messages, in_place, report, missing)
     body = encode_settings(request, report)
     report_other_providers(request, PROVIDER, report)
     if system is not None:
@@ -346,11 +348,28 @@ def _encode_parts(
 
 
 def _encode_turns(
-    messages: Sequence[Message], in_place: frozenset[int], report: TranslationReport
+    messages: Sequence[Message],
+    in_place: frozenset[int],
+    report: TranslationReport,
+    missing: MissingResults,
 ) -> list[WireDict]:
-    turns = results_first(_merged_turns(messages, in_place, report), report)
+    turns = _merged_turns(messages, in_place, report)
+    if missing:
+        turns = answer_missing(turns, lambda path: _missing_result(missing, path, report))
+    turns = results_first(turns, report)
     strip_final_whitespace(turns, report)
     return [_render(turn) for turn in turns]
+
+
+def _missing_result(
+    missing: MissingResults, path: str, report: TranslationReport
+) -> WireDict | None:
+    """The tool_result block sent for the call at `path` if it has no result,
+    built as any result is; what that changes on the wire is the call's report."""
+    result = missing.answering(path, report)
+    if result is None:
+        return None
+    return encode_part(result, path, TranslationReport(), role="user", in_request=True)
 
 
 def _merged_turns(

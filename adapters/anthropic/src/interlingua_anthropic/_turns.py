@@ -1,7 +1,10 @@
 """What Anthropic accepts of a request's turns, with its own words.
 
-Turns are seen as Anthropic sees them, consecutive turns of a role merged. An
-unanswered call, or a result answering none, cannot be mended without
+Turns are seen as Anthropic sees them, consecutive turns of a role merged. A
+call the conversation went on without answering is sent with an error result
+in the next user turn (the core's `missing_results`, reported at the call;
+`answer_missing`). A call the history ends with, or answered elsewhere than
+in the next user turn, or a result answering none, cannot be mended without
 changing the conversation and raises `InvalidDataError` naming each message
 and part (`interlingua.sanitize()` repairs it); so does a user turn left with
 nothing to send. Order and whitespace are mended on the wire, reported.
@@ -16,14 +19,16 @@ Anthropic's rules (`system_turn_refused`); else to the top-level `system`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from itertools import groupby
+from collections.abc import Callable, Collection, Sequence
+from itertools import groupby, takewhile
 from operator import attrgetter
 
 from interlingua import InvalidDataError, Message, ToolCallPart, ToolResultPart, TranslationReport
+from interlingua.codec import MissingResults, missing_results
 from interlingua_anthropic._wire import PROVIDER, WireDict, WireTurn
 
 __all__ = [
+    "answer_missing",
     "blank_text_left_out",
     "check_tool_pairs",
     "check_turn_not_empty",
@@ -68,11 +73,15 @@ def _is_text(block: WireDict) -> bool:
     return block.get("type") == "text" and isinstance(block.get("text"), str)
 
 
-def check_tool_pairs(messages: Sequence[Message]) -> None:
+def check_tool_pairs(messages: Sequence[Message], report: TranslationReport) -> MissingResults:
     """Every tool call answered in the next user turn, every result there
-    answering a call of the assistant turn before; else `InvalidDataError`.
-    A part's tag is read before its class: an isinstance check of a pydantic
-    class that fails goes through ABCMeta in Python."""
+    answering a call of the assistant turn before; else `InvalidDataError`;
+    but for the calls the conversation went on without answering, whose error
+    results the encoder sends (returned: the core's `missing_results`, put in
+    place by `answer_missing`). A part's tag is read before its class: an
+    isinstance check of a pydantic class that fails goes through ABCMeta in Python."""
+    missing = missing_results(messages, report)
+    answered = missing.places
     problems: list[Problem] = []
     calls: dict[str, Place] = {}  # the calls of the assistant turn before
     results: dict[str, Place] | None = None  # those of the user turn being read
@@ -86,27 +95,61 @@ def check_tool_pairs(messages: Sequence[Message]) -> None:
                     results[part.tool_call_id] = (i, j)
             continue
         if results is not None:
-            problems += _unpaired(calls, results)
+            problems += _unpaired(calls, results, answered)
             calls, results = {}, None
         for j, part in enumerate(message.parts):
             if part.type == "tool_call" and isinstance(part, ToolCallPart):
                 calls[part.id] = (i, j)
     if results is not None:
-        problems += _unpaired(calls, results)
+        problems += _unpaired(calls, results, answered)
     if problems:
         raise InvalidDataError(problems, subject=_REQUEST)
+    return missing
 
 
-def _unpaired(calls: dict[str, Place], results: dict[str, Place]) -> list[Problem]:
+def _unpaired(
+    calls: dict[str, Place], results: dict[str, Place], answered: Collection[Place]
+) -> list[Problem]:
     """The calls of an assistant turn the user turn after leaves unanswered, and
     the results there answering none of them; paths are written only for these."""
     if calls.keys() == results.keys():
         return []
     unanswered = [
-        (at, _UNANSWERED.format(call)) for call, at in calls.items() if call not in results
+        (at, _UNANSWERED.format(call))
+        for call, at in calls.items()
+        if call not in results and at not in answered
     ]
     unasked = [(at, _UNASKED.format(call)) for call, at in results.items() if call not in calls]
     return [(f"messages[{i}].parts[{j}]", said) for (i, j), said in unanswered + unasked]
+
+
+def answer_missing(
+    turns: list[WireTurn], result_for: Callable[[str], WireDict | None]
+) -> list[WireTurn]:
+    """The turns with the results the encoder sends for calls that have none
+    (`result_for(path)`: the tool_result block for the call at `path`, else
+    None) in the user turn after their assistant turn, after its own
+    tool_result blocks and before the user's text, or in a user turn of their
+    own where the next turn is not a user turn: Anthropic wants each call's
+    result there ("tool_use ids were found without tool_result blocks
+    immediately after")."""
+    fitted: list[WireTurn] = []
+    owed: list[tuple[str, WireDict]] = []  # the results due in the next user turn
+    for turn in turns:
+        if owed and turn.role == "user":
+            answered = len(list(takewhile(_is_result, turn.blocks)))
+            turn.blocks[answered:answered] = owed
+        elif owed:
+            fitted.append(WireTurn("user", owed))
+        fitted.append(turn)
+        owed = []
+        if turn.role == "assistant":
+            owed = [
+                (path, block) for path, _ in turn.blocks if (block := result_for(path)) is not None
+            ]
+    if owed:
+        fitted.append(WireTurn("user", owed))
+    return fitted
 
 
 def check_turn_not_empty(

@@ -7,7 +7,8 @@ Invariants:
   content, `system` or `developer`, `max_tokens` or `max_completion_tokens`)
   is kept in `provider_data`/`provider_options` (see `_wire`).
 - A history the server would reject (an unanswered tool call, `check_request`)
-  raises `InvalidDataError` before anything is built (`_rules`).
+  raises `InvalidDataError` before anything is built (`_rules`); a call the
+  conversation went on without answering goes with an error result after it.
 - Encoding never changes the request. What the wire cannot take is left out
   and reported: reasoning the dialect does not take back (`PartEncoder.reasoning`;
   as marked text by the request's `foreign_reasoning`), other providers' opaque
@@ -119,7 +120,7 @@ class _Encoder:
         self.legacy_calls: dict[str, str] = {}
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
-        check_tool_pairs(request.messages, self.provider, adjacent=True)
+        self.missing = check_tool_pairs(request.messages, self.provider, self.report, adjacent=True)
         self.dialect.check_request(request)
         self.model = request.model
         options = dict(request.options_for(self.provider))
@@ -165,6 +166,10 @@ class _Encoder:
                     out.extend(self.tool_results(message, entry, index, moved))
                 case _:
                     assert_never(message.role)
+            if (results := self.missing.after(index, self.report)) is not None:
+                quiet = _Encoder(self.dialect, TranslationReport())  # the calls' report says it
+                quiet.legacy_calls = self.legacy_calls
+                out.extend(quiet.tool_results(results, {}, index, []))
         if moved:
             self.after_tool(out, len(messages) - 1)
             out.append({"role": "user", "content": moved})

@@ -3,14 +3,16 @@ with OpenAI's own words (its 400 text, or its SDK's or documentation's).
 
 Where the call survives a change, the encoder makes it and reports it (a
 rewritten tool-call id, stop sequences past the limit, tool settings without
-tools, a nameless schema, a file the wire cannot carry); where a change would
-alter the conversation (unpaired tool calls and results), `InvalidDataError`
-names each message and part.
+tools, a nameless schema, a file the wire cannot carry, a call the
+conversation went on without answering sent with an error result, found by the
+core's `missing_results`); where a change would alter the conversation (a call the
+history ends with, or answered elsewhere than right after it; a result
+answering no call), `InvalidDataError` names each message and part.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,7 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
+from interlingua.codec import MissingResults, missing_results
 
 __all__ = [
     "AUDIO_FORMATS",
@@ -158,9 +161,17 @@ FILE_FIELDS = FileFields(
 
 
 def check_tool_pairs(
-    messages: Sequence[Message], target: str, *, adjacent: bool, continued: bool = False
-) -> None:
-    """Every tool call answered and every result answering a call, else `InvalidDataError`.
+    messages: Sequence[Message],
+    target: str,
+    report: TranslationReport,
+    *,
+    adjacent: bool,
+    continued: bool = False,
+) -> MissingResults:
+    """Every tool call answered and every result answering a call, else
+    `InvalidDataError`; but for the calls the conversation went on without
+    answering, whose error results the encoder sends (returned: the core's
+    `missing_results`, none in strict mode).
 
     Chat Completions wants results right after their calls' message: "An
     assistant message with 'tool_calls' must be followed by tool messages
@@ -171,6 +182,8 @@ def check_tool_pairs(
     Completions); else anywhere after them (the Responses API). `continued`: the
     request continues a stored response, whose calls a result may answer.
     """
+    missing = missing_results(messages, report)
+    answered = missing.places
     problems: list[tuple[str, str]] = []
     open_calls: dict[str, tuple[int, int]] = {}  # id: (message, part)
     for index, message in enumerate(messages):
@@ -185,15 +198,16 @@ def check_tool_pairs(
                     problems.append((part_path(index, position), problem))
             continue
         if adjacent and open_calls:
-            problems += _unanswered(open_calls, target)
+            problems += _unanswered(open_calls, target, answered)
             open_calls = {}
         if message.role == "assistant":  # the only role that holds calls (`Message` checks)
             for position, part in enumerate(message.parts):
                 if isinstance(part, ToolCallPart):
                     open_calls[part.id] = (index, position)
-    problems += _unanswered(open_calls, target)
+    problems += _unanswered(open_calls, target, answered)
     if problems:
         raise InvalidDataError(problems, subject=f"request for {target}")
+    return missing
 
 
 def part_path(index: int, position: int, key: str = "") -> str:
@@ -204,13 +218,16 @@ def part_path(index: int, position: int, key: str = "") -> str:
     return f"messages[{index}].parts[{position}]"
 
 
-def _unanswered(calls: dict[str, tuple[int, int]], target: str) -> list[tuple[str, str]]:
+def _unanswered(
+    calls: dict[str, tuple[int, int]], target: str, answered: Collection[tuple[int, int]]
+) -> list[tuple[str, str]]:
     return [
         (
             part_path(*where),
             f"tool call {call_id!r} has no result, which {target} rejects; {_REPAIR}",
         )
         for call_id, where in calls.items()
+        if where not in answered
     ]
 
 

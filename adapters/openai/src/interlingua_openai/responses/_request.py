@@ -9,16 +9,17 @@ first system message goes back as `instructions`.
 
 Invariants: `encode_request(decode_request(body)) == body` for any body the
 API takes; a history the API would reject (a call without its output, an
-output without its call unless the request continues a stored response)
-raises `InvalidDataError` first (`_rules`), and so does a token limit below
-its minimum; encoding never changes the request, and what the wire cannot take
-is reported: reasoning made by another provider (encrypted reasoning goes
-back to the Responses API only), other providers' opaque parts, files from
-the model, audio in a message, a file in another provider's file store, the
-error flag of a tool output, settings it lacks or cannot hold (`_settings`),
-a system message flagged as
-`instructions` that is not the first message (sent as a system message in
-the input), and tool-call ids that break OpenAI's rules (rewritten).
+output without its call unless the request continues a stored response) raises
+`InvalidDataError` first (`_rules`), but for a call the conversation went on
+without answering, sent with an error `function_call_output` after it (the
+core's `missing_results`, reported at the call); encoding never changes the
+request, and what the wire cannot take is reported: reasoning made by another
+provider (encrypted reasoning goes back to the Responses API only), other
+providers' opaque parts, files from the model, audio in a message, a file in
+another provider's file store, the error flag of a tool output, settings it
+lacks or cannot hold (`_settings`), a system message flagged as `instructions`
+that is not the first message (sent as a system message in the input), and
+tool-call ids that break OpenAI's rules (rewritten).
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class _Encoder:
     def request(self, request: ChatRequest) -> dict[str, Any]:
         options = dict(request.options_for(PROVIDER))
         continued = bool(options.get("previous_response_id") or options.get("conversation"))
-        check_tool_pairs(request.messages, continued=continued)
+        self.missing = check_tool_pairs(request.messages, self.report, continued=continued)
         body: dict[str, Any] = {"model": wire_model(request.model, PROVIDER)}
         self.input(body, sent_messages(request, PROVIDER, self.report))
         tools = encode_tools(request.tools, options.pop("tools", None))
@@ -126,6 +127,9 @@ class _Encoder:
                 )
             sent.append(message)
             items.extend(self.message(message, index))
+            if (results := self.missing.after(index, self.report)) is not None:
+                # Built as any output is; what that changes is the calls' report.
+                items.extend(_Encoder(TranslationReport()).message(results, index))
         if (
             len(sent) == 1
             and _forms(sent[0]).get("input") == "string"

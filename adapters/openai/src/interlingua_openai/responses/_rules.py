@@ -3,8 +3,10 @@ with OpenAI's own words (its 400 text, or its SDK's types).
 
 Where the call survives a change, the encoder makes it and reports it (a
 rewritten `call_id`, a file a message cannot carry, a token limit below the
-minimum raised to it); where a change would alter what was asked (unpaired
-calls and outputs), `InvalidDataError` names the message, part or field. The
+minimum raised to it, a call the conversation went on without answering sent
+with an error output: the core's `missing_results`); where a change would
+alter what was asked (a call the history ends with, an output answering no
+call), `InvalidDataError` names the message, part or field. The
 Chat Completions rules on files (`interlingua_chat_completions._rules`) hold
 here too.
 """
@@ -20,7 +22,7 @@ from interlingua import (
     TextPart,
     TranslationReport,
 )
-from interlingua.codec import fitted_tool_call_id, kept
+from interlingua.codec import MissingResults, fitted_tool_call_id, kept
 from interlingua_chat_completions import _rules as chat_rules
 from interlingua_chat_completions._rules import FileFields
 from interlingua_openai.responses._wire import PROVIDER
@@ -62,12 +64,18 @@ FILE_FIELDS = FileFields(
 _API = "the Responses API"
 
 
-def check_tool_pairs(messages: Sequence[Message], *, continued: bool) -> None:
+def check_tool_pairs(
+    messages: Sequence[Message], report: TranslationReport, *, continued: bool
+) -> MissingResults:
     """Every call answered and every output answering a call, anywhere after it
-    in the input: "No tool output found for function call ...". `continued`: the
-    request continues a stored response (`previous_response_id`,
-    `conversation`), whose calls an output may answer."""
-    chat_rules.check_tool_pairs(messages, PROVIDER, adjacent=False, continued=continued)
+    in the input: "No tool output found for function call ..."; but for the
+    calls the conversation went on without answering, whose error outputs the
+    encoder sends (returned). `continued`: the request continues a stored
+    response (`previous_response_id`, `conversation`), whose calls an output
+    may answer."""
+    return chat_rules.check_tool_pairs(
+        messages, PROVIDER, report, adjacent=False, continued=continued
+    )
 
 
 def fit_call_id(tool_call_id: str, path: str, report: TranslationReport) -> str:
