@@ -197,6 +197,9 @@ XAI_MODEL = "grok-3-mini"
 # Through OpenRouter, Anthropic's model reasons, signs the reasoning (a `reasoning.text`
 # entry of `reasoning_details`) and calls `get_weather` (the project's own recording).
 OPENROUTER_WEATHER = FIXTURES / "openrouter/reasoning_details_tool_round_trip.json"
+# grok-3-mini reasons (`reasoning_content`) and answers; the next turn sends it
+# back (the project's own recording).
+XAI_REASONING = FIXTURES / "xai/reasoning_content_two_turns.json"
 QWEN_MODEL = "qwen/qwen3-32b"  # another
 GROQ_PLAIN_MODEL = "llama-3.3-70b-versatile"  # takes none back
 THINKING = ReasoningConfig(budget_tokens=1024)
@@ -507,8 +510,8 @@ def to_openrouter(
 
 def to_xai(history: ChatHistory, *tools: ToolSpec) -> tuple[dict[str, Any], TranslationReport]:
     request = ChatRequest(model=XAI_MODEL, messages=tuple(history.messages), tools=tools)
-    body, report = send(xai_adapter.encode_request, request, history, takes_reasoning_of=None)
-    check_chat_completions_rules(body)  # xAI takes no reasoning back either
+    body, report = send(xai_adapter.encode_request, request, history, takes_reasoning_of="xai")
+    check_xai_rules(body, history)
     return body, report
 
 
@@ -642,6 +645,21 @@ def check_chat_completions_rules(body: dict[str, Any]) -> None:
         if message["role"] == "tool":
             assert isinstance(message["content"], str), "a tool message takes text only"
         assert not {"reasoning", "reasoning_content"} & message.keys()
+
+
+def check_xai_rules(body: dict[str, Any], history: ChatHistory) -> None:
+    """xAI: Chat Completions' rules, but for its own reasoning, which each
+    assistant message carries back in `reasoning_content`, as it came, and no other."""
+    sent = [wire.get("reasoning_content") for wire in body["messages"]]
+    made = [
+        "".join(part.text for part in message.reasoning if part.provider == "xai") or None
+        for message in history
+    ]
+    assert [text for text in sent if text] == [text for text in made if text]
+    rest = [
+        {k: v for k, v in wire.items() if k != "reasoning_content"} for wire in body["messages"]
+    ]
+    check_chat_completions_rules({**body, "messages": rest})
 
 
 def check_openrouter_rules(body: dict[str, Any], history: ChatHistory) -> None:
@@ -1328,6 +1346,28 @@ def test_openrouter_s_signed_reasoning_goes_back_to_openrouter_only_in_place(
 
     body, report = to_openrouter(saved_and_loaded(history, tmp_path), WEATHER_TOOL)
     assert body == sent
+
+
+def test_xai_s_reasoning_goes_back_to_xai_only_as_it_came(tmp_path: Path) -> None:
+    first, second = load_cassette(XAI_REASONING).interactions
+    assert first.request is not None
+    assert second.request is not None
+    request = xai_adapter.decode_request(first.request.json)
+    history = ChatHistory(messages=list(request.messages))
+    history.add_response(answer(first, xai_adapter))
+    history.add_message(Message.user("And 101*4?"))
+    history = saved_and_loaded(history, tmp_path)
+    (thought,) = history.messages[2].reasoning
+    assert thought.provider == "xai"
+
+    body, report = to_xai(history)
+
+    assert report.losses == []
+    assert body["messages"] == second.request.json["messages"]
+    others = (to_anthropic, to_chat_completions, to_responses, to_mistral, to_groq, to_openrouter)
+    for target in (*others, to_google):
+        body, report = target(history)
+        assert ("messages[2].parts[0]", "dropped") in losses(report), target
 
 
 def test_an_application_may_change_the_body_it_sends_without_changing_the_history() -> None:

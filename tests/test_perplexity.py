@@ -26,6 +26,7 @@ from conftest import (
 from interlingua import (
     AuthenticationError,
     FinishReason,
+    TranslationReport,
     accumulate,
 )
 from interlingua.testing import Replay
@@ -92,6 +93,22 @@ def test_perplexity_s_search_settings_are_its_own_options() -> None:
     }
     assert request.max_tokens == body["max_tokens"]
     assert encode_request(request, report=strict()) == body
+
+
+def test_tool_settings_without_tools_are_left_out_each_reported_once() -> None:
+    (interaction,) = recorded("perplexity/citations_answer.json")
+    assert interaction.request is not None
+    body = interaction.request.json
+    with_settings = {**body, "tool_choice": "none", "parallel_tool_calls": False}
+    report = TranslationReport()
+
+    sent = encode_request(decode_request(with_settings), report=report)
+
+    assert sent == body
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("tool_choice", "dropped"),
+        ("parallel_tool_calls", "dropped"),
+    ]
 
 
 def test_a_streamed_reasoning_answer_splits_its_think_tags_and_keeps_its_sources() -> None:

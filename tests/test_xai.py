@@ -6,10 +6,19 @@ traffic (xAI is recorded elsewhere through its gRPC SDK only)."""
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import pytest
 
+import interlingua_cerebras
+import interlingua_deepseek
+import interlingua_groq
+import interlingua_mistral
+import interlingua_ollama
+import interlingua_openai
+import interlingua_openai_compatible
+import interlingua_openrouter
 import interlingua_xai
 from chat_corpus import assert_stream_written_again
 from conftest import (
@@ -29,10 +38,12 @@ from interlingua import (
     FinishReason,
     Message,
     ReasoningPart,
-    TranslationError,
+    ToolChoice,
     TranslationReport,
     accumulate,
+    translate_request,
 )
+from interlingua.codec import reasoning_as_text
 from interlingua.testing import Replay
 from interlingua_xai import (
     PROVIDER,
@@ -47,6 +58,18 @@ from interlingua_xai import (
 
 URL = "https://api.x.ai/v1/chat/completions"
 KEY = fake_key("xai-")
+# The Chat Completions dialects that take tool settings (Perplexity has no tools).
+CHAT_DIALECTS = (
+    interlingua_openai,
+    interlingua_groq,
+    interlingua_mistral,
+    interlingua_deepseek,
+    interlingua_cerebras,
+    interlingua_ollama,
+    interlingua_openai_compatible,
+    interlingua_openrouter,
+    interlingua_xai,
+)
 
 
 def client(replay: Replay) -> XAIClient:
@@ -88,7 +111,7 @@ def test_reasoning_content_is_xai_s_reasoning_and_the_answer_round_trips() -> No
         assert same_json(encode_response(response, report=strict()), body)
 
 
-def test_reasoning_does_not_go_back_to_xai_and_that_is_reported() -> None:
+def test_xai_s_reasoning_goes_back_to_xai_as_it_came() -> None:
     first, second = recorded("xai/reasoning_content_two_turns.json")
     assert first.request is not None
     assert second.request is not None
@@ -97,17 +120,88 @@ def test_reasoning_does_not_go_back_to_xai_and_that_is_reported() -> None:
     follow_up = request.model_copy(
         update={"messages": (*request.messages, answer.message, Message.user("And 101*4?"))}
     )
-    report = TranslationReport()
 
-    body = encode_request(follow_up, report=report)
+    body = encode_request(follow_up, report=strict())
 
     assert body == second.request.json
-    assert body["messages"][2] == {"role": "assistant", "content": "303"}
-    assert [(loss.path, loss.kind) for loss in report.losses] == [
-        ("messages[2].parts[0]", "dropped")
+    message = first.response.json["choices"][0]["message"]
+    assert body["messages"][2] == {
+        "role": "assistant",
+        "content": message["content"],
+        "reasoning_content": message["reasoning_content"],
+    }
+
+
+def test_every_earlier_answer_s_reasoning_content_goes_back_each_turn() -> None:
+    replay = in_order(recorded("xai/reasoning_content_sent_back.json"))
+    history: list[Message] = []
+    answers = []
+
+    with client(replay) as xai:
+        for interaction in replay.interactions:
+            assert interaction.request is not None
+            sent = interaction.request.json
+            if not history:  # the system message and the first question
+                history.extend(decode_request(sent).messages)
+            else:  # the answers so far, as they came, and the next question
+                history.append(Message.user(sent["messages"][-1]["content"]))
+            turn = decode_request(sent).model_copy(update={"messages": tuple(history)})
+            answers.append(xai.complete(turn, report=strict()))
+            history.append(answers[-1].message)
+
+    assert replay.sent == bodies(replay.interactions)
+    for interaction, answer in zip(replay.interactions, answers, strict=True):
+        message = interaction.response.json["choices"][0]["message"]
+        reasoning = [message["reasoning_content"]] if "reasoning_content" in message else []
+        assert [(p.provider, p.text) for p in answer.message.reasoning] == [
+            (PROVIDER, text) for text in reasoning
+        ]
+        assert answer.text == message["content"]
+    sent_back = [
+        m.get("reasoning_content") for m in replay.sent[-1]["messages"] if m["role"] == "assistant"
     ]
-    with pytest.raises(TranslationError):
-        encode_request(follow_up, report=strict())
+    assert sent_back == [
+        i.response.json["choices"][0]["message"]["reasoning_content"]
+        for i in replay.interactions[:-1]
+    ]
+
+
+def test_parallel_tool_calls_without_tools_goes_back_as_it_came() -> None:
+    replay = in_order(recorded("xai/parallel_tool_calls_without_tools.json"))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+    body = interaction.request.json
+    assert "tools" not in body
+
+    request = decode_request(body)
+
+    assert (request.parallel_tool_calls, request.tools) == (body["parallel_tool_calls"], ())
+    assert encode_request(request, report=strict()) == body
+    with client(replay) as xai:
+        answer = xai.complete(request, report=strict())
+    assert replay.sent == bodies(replay.interactions)
+    assert answer.text == interaction.response.json["choices"][0]["message"]["content"]
+    # The body's own form is xAI's alone: to OpenAI, which refuses the setting
+    # without tools, it is left out, and that is reported.
+    translation = translate_request(body, source=PROVIDER, target="openai")
+    assert "parallel_tool_calls" not in translation.body
+    assert [(loss.path, loss.kind) for loss in translation.losses] == [
+        ("parallel_tool_calls", "dropped")
+    ]
+
+
+@pytest.mark.parametrize("adapter", CHAT_DIALECTS, ids=lambda adapter: adapter.PROVIDER)
+def test_every_chat_completions_dialect_sends_its_own_tool_settings_back(
+    adapter: ModuleType,
+) -> None:
+    (interaction,) = recorded("xai/parallel_tool_calls_without_tools.json")
+    assert interaction.request is not None
+    body = {**interaction.request.json, "tool_choice": "none"}
+
+    request = adapter.decode_request(body)
+
+    assert (request.parallel_tool_calls, request.tool_choice) == (False, ToolChoice.none())
+    assert same_json(adapter.encode_request(request, report=strict()), body)
 
 
 def test_a_streamed_answer_accumulates_to_the_answer_and_is_written_again() -> None:
@@ -171,14 +265,28 @@ def test_reasoning_of_another_provider_is_left_out_of_xai_requests() -> None:
     (interaction,) = recorded("xai/stream_reasoning_content.json")
     assert interaction.request is not None
     request = decode_request(interaction.request.json)
-    foreign = Message.assistant(
-        ReasoningPart(text="hm", signature="c2ln", provider="anthropic"), "4"
-    )
+    thought = ReasoningPart(text="hm", signature="c2ln", provider="anthropic")
+    foreign = Message.assistant(thought, "4")
+    with_foreign = request.model_copy(update={"messages": (*request.messages, foreign)})
     report = TranslationReport()
 
-    body = encode_request(
-        request.model_copy(update={"messages": (*request.messages, foreign)}), report=report
-    )
+    body = encode_request(with_foreign, report=report)
 
     assert body["messages"][-1] == {"role": "assistant", "content": "4"}
-    assert [loss.path for loss in report.losses] == ["messages[1].parts[0]"]
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("messages[1].parts[0]", "dropped")
+    ]
+    # Asked for, its readable text goes as marked text, never as xAI's reasoning.
+    as_text = with_foreign.model_copy(update={"foreign_reasoning": "text"})
+    report = TranslationReport()
+    body = encode_request(as_text, report=report)
+    assert body["messages"][-1] == {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": reasoning_as_text(thought)},
+            {"type": "text", "text": "4"},
+        ],
+    }
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("messages[1].parts[0]", "transformed")
+    ]

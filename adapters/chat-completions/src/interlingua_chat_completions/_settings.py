@@ -23,7 +23,8 @@ Every other field, and any value the core cannot hold exactly (a null, an
 `allowed_tools` choice, a schema without a name), stays in
 `provider_options[<provider>]` verbatim. The forms the modelled fields came in
 (`_wire.RequestForms`: which of two names, a lone stop string, an explicit
-`stream: false`) are kept for that provider alone, and no loss elsewhere.
+`stream: false`, tool settings without tools) are kept for that provider
+alone, and no loss elsewhere.
 
 What the wire cannot hold is reported: a token budget or an off switch for
 reasoning, the schema fields of a plain format, stop sequences past the
@@ -239,7 +240,8 @@ def encode_settings(
             return required
         return encode_tool_choice(choice, typed=forms.get("tool_choice_typed", True))
 
-    body = encode_tool_settings(request, report, encode_choice, has_tools=has_tools)
+    alone = forms.get("tool_settings") == "without_tools"  # as the body came
+    body = encode_tool_settings(request, report, encode_choice, has_tools=has_tools or alone)
     _encode_sampling(body, request, forms, dialect, report)
     if request.reasoning is not None:
         body.update(_encode_reasoning(request.reasoning, options, forms, dialect, report))
@@ -320,10 +322,13 @@ def decode_settings(
     context, user_field = settings.end_user(names)
     if user_field is not None and user_field != dialect.user_field:
         forms["user_field"] = user_field
+    parallel = settings.scalar("parallel_tool_calls", bool)
+    if (tool_choice is not None or parallel is not None) and not body.get("tools"):
+        forms["tool_settings"] = "without_tools"
     return {
         "context": context,
         "tool_choice": tool_choice,
-        "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
+        "parallel_tool_calls": parallel,
         "max_tokens": settings.max_tokens(dialect.max_tokens_field),
         "temperature": settings.number("temperature"),
         "top_p": settings.number("top_p"),

@@ -171,6 +171,10 @@ class RequestForms(TypedDict, total=False):
     """The word the body used for "call a tool", when not the dialect's first."""
     tool_choice_typed: Literal[False]
     """A named function's choice came without its `"type": "function"`."""
+    tool_settings: Literal["without_tools"]
+    """`tool_choice` or `parallel_tool_calls` came in a body without tools: they
+    go back so to this API, which judges them (xAI answers such a body 200),
+    where a request from elsewhere leaves them out (`_rules.tool_settings`)."""
     user_field: str
     """The name the end user's id came in (`user`), when not the dialect's."""
     reasoning_field: Literal["reasoning_effort"]

@@ -12,17 +12,20 @@ requests and streams alike.
 Each entry goes back to OpenRouter in its place, as it came (its `format`,
 `index` and `id` are the part's `fields`): a signature another model made
 reaches that model again through OpenRouter. The `reasoning` text is written
-again from the parts (their texts joined), and kept verbatim where it says
-something else (null beside encrypted details, say). To any other provider
-these parts go by the core's rules: a signature or encrypted data never, the
-text as that provider's encoder decides, each loss reported.
+again from the parts (their texts joined) where it repeated them; where it
+did not (absent, null, or another text: a client sends a signed entry back
+alone), the entries' parts say so (the form `in_reasoning`), no `reasoning`
+is written from them, and the message's own goes back as it came. To any
+other provider these parts go by the core's rules: a signature or encrypted
+data never, the text as that provider's encoder decides, each loss reported.
 
 In a stream, each delta's `reasoning_details` are pieces of entries, told
 apart by their `index` and `type`: a text entry's pieces are `ReasoningDelta`s
 and `ReasoningSignature`s of one part, an encrypted entry a whole part; the
-delta's `reasoning` repeats their text and says nothing more. A stream
-written for OpenRouter (a gateway's) sends each piece back as a piece of its
-entry (`encode_piece`), its text in `reasoning` too.
+delta's `reasoning` repeats their text and says nothing more (where it does
+not, the part says so as for a message). A stream written for OpenRouter (a
+gateway's) sends each piece back as a piece of its entry (`encode_piece`), its
+text in `reasoning` too where it came so.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from interlingua import (
 )
 from interlingua.codec import (
     ProviderData,
+    ProviderEntry,
     WireReader,
     copy_json,
     keep,
@@ -63,8 +67,9 @@ REASONING_KEYS = frozenset({"reasoning", "reasoning_details"})
 _DETAIL_INDEX = -10_000
 
 
-def decode_detail(entry: Any, path: str, read: WireReader) -> ReasoningPart:
-    """One `reasoning_details` entry as a part."""
+def decode_detail(entry: Any, path: str, read: WireReader, *, repeated: bool) -> ReasoningPart:
+    """One `reasoning_details` entry as a part; `repeated`: whether the message's
+    `reasoning` repeated the entries' text."""
     entry = read.object(entry, path)
     kind = read.field(entry, "type", path, str)
     field = DETAIL_TYPES.get(kind)
@@ -74,6 +79,8 @@ def decode_detail(entry: Any, path: str, read: WireReader) -> ReasoningPart:
     if field is not None and isinstance(entry.get(field), str):
         modelled.add(field)
         values["redacted_data" if field == "data" else "text"] = entry[field]
+        if not repeated and field != "data" and entry[field]:
+            forms["in_reasoning"] = False
     elif field == "text":
         forms["text"] = "absent"
     if kind == "reasoning.text" and isinstance(entry.get("signature"), str):
@@ -90,21 +97,24 @@ def decode_reasoning(
     details = message.get("reasoning_details")
     text = message.get("reasoning")
     if isinstance(details, list) and details:
+        # A client may send the entries back without the `reasoning` that repeated
+        # them (the signed entry alone): then none is written from them.
+        repeated = bool(text) and text == _entries_text(details)
         where = f"{path}.reasoning_details"
-        parts = [decode_detail(entry, f"{where}[{i}]", read) for i, entry in enumerate(details)]
-        said = {"reasoning_details"}
-        if isinstance(text, str) and text and text == _joined(parts):
-            said.add("reasoning")
-        return parts, frozenset(said)
+        parts = [
+            decode_detail(entry, f"{where}[{i}]", read, repeated=repeated)
+            for i, entry in enumerate(details)
+        ]
+        return parts, REASONING_KEYS if repeated else frozenset({"reasoning_details"})
     if text is None:
         return [], frozenset()
     text = read.field(message, "reasoning", path, str)
     return [ReasoningPart(text=text, provider=read.provider)], frozenset({"reasoning"})
 
 
-def encode_detail(part: ReasoningPart, provider: str) -> dict[str, Any] | None:
-    """A part's `reasoning_details` entry, None for a part of the `reasoning` text alone."""
-    entry = kept(part, provider)
+def encode_detail(part: ReasoningPart, entry: ProviderEntry) -> dict[str, Any] | None:
+    """A part's `reasoning_details` entry (`entry`: what the part keeps), None for
+    a part of the `reasoning` text alone."""
     forms = entry.get("forms", {})
     kind = forms.get("detail")
     if kind is None:
@@ -122,9 +132,17 @@ def encode_detail(part: ReasoningPart, provider: str) -> dict[str, Any] | None:
 
 
 def encode_reasoning(parts: Sequence[ReasoningPart], wire: dict[str, Any], provider: str) -> None:
-    """A message's `reasoning` text and its `reasoning_details`, from its parts in order."""
-    details = [detail for part in parts if (detail := encode_detail(part, provider)) is not None]
-    if text := _joined(parts):
+    """A message's `reasoning` text and its `reasoning_details`, from its parts in
+    order; the text of an entry that came without it is not written there."""
+    texts: list[str] = []
+    details: list[dict[str, Any]] = []
+    for part in parts:
+        entry = kept(part, provider)
+        if (detail := encode_detail(part, entry)) is not None:
+            details.append(detail)
+        if not part.redacted and entry.get("forms", {}).get("in_reasoning") is not False:
+            texts.append(part.text)
+    if text := "".join(texts):
         wire["reasoning"] = text
     if details:
         wire["reasoning_details"] = details
@@ -136,7 +154,8 @@ def encode_piece(
     """The delta of a streamed piece of an entry's text or signature, the entry's
     fields with it; None for reasoning that is no entry, or an empty piece."""
     entry = (data or {}).get(provider, {})
-    kind = entry.get("forms", {}).get("detail")
+    forms = entry.get("forms", {})
+    kind = forms.get("detail")
     field = DETAIL_TYPES.get(kind or "")
     if kind is None or field == "data" or not (text or signature):
         return None
@@ -146,12 +165,21 @@ def encode_piece(
     if signature:
         piece["signature"] = signature
     piece.update(copy_json(entry.get("fields", {})))
-    delta: dict[str, Any] = {"reasoning": text} if text else {}
+    repeated = text and forms.get("in_reasoning") is not False
+    delta: dict[str, Any] = {"reasoning": text} if repeated else {}
     return {**delta, "reasoning_details": [piece]}
 
 
-def _joined(parts: Sequence[ReasoningPart]) -> str:
-    return "".join(part.text for part in parts if not part.redacted)
+def _entries_text(details: Sequence[Any]) -> str:
+    """The readable text of `reasoning_details` entries (or of one delta's pieces),
+    joined, read from the wire: what a `reasoning` beside them repeats."""
+    texts: list[str] = []
+    for entry in details:
+        kind = entry.get("type") if isinstance(entry, Mapping) else None
+        field = DETAIL_TYPES.get(kind) if isinstance(kind, str) else None
+        if field is not None and field != "data" and isinstance(entry.get(field), str):
+            texts.append(entry[field])
+    return "".join(texts)
 
 
 class DetailsStream:
@@ -165,6 +193,7 @@ class DetailsStream:
         self.plain_index = plain_index  # the part of the `reasoning` text alone
         self.entries: dict[tuple[Any, str], int] = {}  # (index, type) -> part index
         self.sent: dict[int, dict[str, Any]] = {}  # the fields each part was given
+        self.apart: set[int] = set()  # the parts said to be without `reasoning`
 
     def feed(self, delta: Mapping[str, Any], path: str, read: WireReader) -> list[StreamEvent]:
         details = read.field(delta, "reasoning_details", path, list, None) or []
@@ -172,9 +201,12 @@ class DetailsStream:
             text = read.field(delta, "reasoning", path, str, None)
             plain = ReasoningDelta(index=self.plain_index, text=text or "", provider=self.provider)
             return [plain] if text else []
+        pieces = _entries_text(details)
+        repeated = not pieces or delta.get("reasoning") == pieces
         events: list[StreamEvent] = []
         for i, entry in enumerate(details):
-            events += self.piece(decode_detail(entry, f"{path}.reasoning_details[{i}]", read))
+            where = f"{path}.reasoning_details[{i}]"
+            events += self.piece(decode_detail(entry, where, read, repeated=repeated))
         return events
 
     def piece(self, part: ReasoningPart) -> list[StreamEvent]:
@@ -198,6 +230,11 @@ class DetailsStream:
             self.sent[index] = dict(fields)
         else:
             index = known
+        if entry.get("forms", {}).get("in_reasoning") is False and index not in self.apart:
+            # Said once, before its text: the deltas do not repeat it in `reasoning`.
+            self.apart.add(index)
+            said = keep(self.provider, forms=ReasoningForms(in_reasoning=False))[self.provider]
+            events.append(PartDataEvent(index=index, provider=self.provider, data=said))
         if part.text:
             events.append(ReasoningDelta(index=index, text=part.text, provider=self.provider))
         if part.signature:

@@ -14,7 +14,10 @@ text, and `reasoning_details`, one entry per block of the model that made it
 each with its `format` (`anthropic-claude-v1`, `openai-responses-v1`, ...),
 `index` and, for some, `id`. Each entry is a `ReasoningPart` of provider
 `openrouter`; the entry's other fields are the part's `fields`, and its type
-the part's form `detail`.
+the part's form `detail`. A message may carry entries with text and no
+`reasoning` repeating it (absent, or null: a client sends the entries back
+alone): the form `in_reasoning` says so, and their text is not written in
+`reasoning`, which goes back as it came.
 """
 
 from __future__ import annotations
@@ -49,3 +52,7 @@ class ReasoningForms(TypedDict, total=False):
     is the message's `reasoning` text alone."""
     text: Literal["absent"]
     """The entry had no text of its own (a signature alone)."""
+    in_reasoning: Literal[False]
+    """The message's (or the stream delta's) `reasoning` did not repeat the
+    entry's text: it was absent, null or another text, which the message keeps
+    as it came. The text goes back in the entry alone, not in `reasoning`."""

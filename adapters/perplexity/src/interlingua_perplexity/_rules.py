@@ -64,7 +64,12 @@ def without_tools(request: ChatRequest, report: TranslationReport) -> ChatReques
         _without_tool_parts(message, index, report)
         for index, message in enumerate(request.messages)
     )
-    if not request.tools and all(map(operator.is_, messages, request.messages)):
+    settings = (request.tool_choice, request.parallel_tool_calls)
+    if (
+        not request.tools
+        and settings == (None, None)
+        and all(map(operator.is_, messages, request.messages))
+    ):
         return request  # nothing left out (a message with nothing to leave out is itself)
     update = {"tools": (), "tool_choice": None, "parallel_tool_calls": None}
     return request.model_copy(update={**update, "messages": messages})

@@ -6,10 +6,14 @@ What xAI does its own way: the reasoning of its reasoning models
 the sources Live Search used and the call's cost (`_usage`); and error bodies
 whose `error` is a string, a bad key answered 400 (`_errors`).
 
-Reasoning does not go back: xAI's chat completions take no reasoning in an
-assistant message (its documentation gives reasoning back only through the
-Responses API's encrypted reasoning items), so it is left out of requests and
-reported, as it is for OpenAI.
+xAI's own reasoning goes back to it as it came, in the assistant message's
+`reasoning_content`: its chat completions take it there (a client that sends
+each earlier answer's `reasoning_content` back is answered 200, by grok-3-mini,
+grok-code-fast-1 and grok-4-1-fast-non-reasoning alike). Reasoning made
+elsewhere is left out (reported), or sent as marked text where the request
+asks (`foreign_reasoning`), as for any provider: the chat completions have no
+field for encrypted reasoning, which xAI takes back through its Responses API
+only ("it has no field for the model's encrypted reasoning").
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interlingua import ProviderError, ReasoningPart
+from interlingua import ProviderError
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_xai._errors import decode_error
 from interlingua_xai._usage import XAI_USAGE
@@ -29,9 +33,6 @@ __all__ = ["CODEC", "XAI", "XAIDialect"]
 @dataclass(frozen=True, eq=False)
 class XAIDialect(ChatCompletionsDialect):
     """Chat Completions as xAI speaks it; see the module doc."""
-
-    def takes_reasoning(self, part: ReasoningPart, model: str) -> bool:
-        return False
 
     def decode_error(self, status: int | None, body: Any) -> ProviderError:
         return decode_error(status, body)
