@@ -5,7 +5,8 @@ error, turning an SDK object back into its wire dict, keeping the fields the
 core does not model (`leftover`, `other_fields`, `overlay`) in the one layout
 of `provider_data` (`keep`, `kept`: see `interlingua._provider_data`),
 rewriting tool-call ids to fit a provider's rules, deterministically, so a
-call and its result stay paired, and `resolve_report`, the report an encoder
+call and its result stay paired, meeting what a target caps (`_limits`: the
+least reasoning a model has, the length of a field), and `resolve_report`, the report an encoder
 fills (the caller's, or one that warns).
 
 Wire bodies and core values never share mutable objects, so changing a body
@@ -40,6 +41,12 @@ from interlingua._elsewhere import (
     sent_messages,
 )
 from interlingua._errors import DecodeError, format_path
+from interlingua._limits import (
+    ModelRules,
+    ReasoningOff,
+    fitted_length,
+    sent_off,
+)
 from interlingua._provider_data import (
     PROVIDER_DATA_SECTIONS,
     ProviderData,
@@ -59,8 +66,10 @@ if TYPE_CHECKING:
 __all__ = [
     "EFFORT_BUDGETS",
     "PROVIDER_DATA_SECTIONS",
+    "ModelRules",
     "ProviderData",
     "ProviderEntry",
+    "ReasoningOff",
     "StreamDecoder",
     "StreamEncoder",
     "WireReader",
@@ -73,6 +82,7 @@ __all__ = [
     "encode_events",
     "error_text",
     "fit_tool_call_id",
+    "fitted_length",
     "fitted_tool_call_id",
     "format_path",
     "json_or_text",
@@ -90,6 +100,7 @@ __all__ = [
     "report_other_response_data",
     "resolve_report",
     "sent_messages",
+    "sent_off",
     "wire_fields",
     "wire_model",
 ]

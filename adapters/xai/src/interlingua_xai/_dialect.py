@@ -9,7 +9,8 @@ whose `error` is a string, a bad key answered 400 (`_errors`).
 Reasoning does not go back: xAI's chat completions take no reasoning in an
 assistant message (its documentation gives reasoning back only through the
 Responses API's encrypted reasoning items), so it is left out of requests and
-reported, as it is for OpenAI.
+reported, as it is for OpenAI. Reasoning turned off goes as each model
+takes it (`_rules`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from interlingua import ProviderError, ReasoningPart
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_xai._errors import decode_error
+from interlingua_xai._rules import LEAST_REASONING
 from interlingua_xai._usage import XAI_USAGE
 from interlingua_xai._wire import PROVIDER
 
@@ -42,5 +44,6 @@ XAI = XAIDialect(
     reasoning_field="reasoning_content",
     usage=XAI_USAGE,
     message_defaults={"refusal": None},
+    least_reasoning=LEAST_REASONING,
 )
 CODEC = ChatCompletionsCodec(XAI)
