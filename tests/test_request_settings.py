@@ -36,7 +36,8 @@ CACHED = "openai/responses_prompt_cache_key.json"
 def recorded(name: str) -> dict[str, Any]:
     """The body of the one request a fixture recorded, answered 200."""
     (interaction,) = load_cassette(FIXTURES / name).interactions
-    assert interaction.request is not None and interaction.response.status == 200
+    assert interaction.request is not None
+    assert interaction.response.status == 200
     body: dict[str, Any] = interaction.request.json
     return body
 
@@ -69,7 +70,8 @@ def test_thinking_disabled_is_reasoning_off_and_the_effort_beside_it_stays_anthr
 
     assert request.reasoning == ReasoningConfig(enabled=False)
     assert request.options_for("anthropic")["output_config"] == {"effort": "high"}
-    assert request.context is not None and request.context.user_id == body["metadata"]["user_id"]
+    assert request.context is not None
+    assert request.context.user_id == body["metadata"]["user_id"]
     report = TranslationReport(strict=True)
     assert same_json(get_adapter("anthropic").encode_request(request, report=report), body)
 
@@ -151,7 +153,8 @@ def test_reasoning_off_said_by_another_api_is_off_everywhere() -> None:
     }
     for source, body in said.items():
         request = get_adapter(source).decode_request(body)
-        assert request.reasoning is not None and not request.reasoning.enabled
+        assert request.reasoning is not None
+        assert not request.reasoning.enabled
         wire, losses = sent(body, source, "anthropic", "claude-haiku-4-5")
         assert wire["thinking"] == {"type": "disabled"}
         assert "output_config" not in wire
