@@ -136,7 +136,7 @@ def test_the_codec_export_list() -> None:
         "json_or_text",
         "keep",
         "kept",
-            "leftover",
+        "leftover",
         "merge_provider_data",
         "other_fields",
         "overlay",
