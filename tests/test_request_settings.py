@@ -27,6 +27,7 @@ from interlingua import (
     get_adapter,
     translate_request,
 )
+from interlingua.codec import ReasoningOff, fitted_length, sent_off
 from interlingua.testing import load_cassette
 
 TITLE = "anthropic/title_thinking_disabled.json"
@@ -300,3 +301,15 @@ def test_anthropic_takes_a_user_id_up_to_256_characters() -> None:
     assert [
         (loss.path, loss.kind) for loss in report.losses if loss.path.startswith("context")
     ] == [USER_FITTED]
+
+
+def test_a_digest_is_cut_to_a_cap_under_64_and_a_model_is_matched_by_its_own_name() -> None:
+    report = TranslationReport()
+    assert fitted_length("x" * 41, 40, "p", report, "at most 40") == digest("x" * 41)[:40]
+    assert fitted_length("x" * 40, 40, "p", report, "at most 40") == "x" * 40
+    assert [(loss.path, loss.kind) for loss in report.losses] == [("p", "transformed")]
+    rules = ((r"gpt-oss-.*", ReasoningOff("low")),)
+    unknown = ReasoningOff(said="not known")
+    assert sent_off("OpenAI/GPT-OSS-20B", rules, TranslationReport(strict=True), unknown) == "low"
+    with pytest.raises(TranslationError):
+        sent_off("llama-3.3-70b", rules, TranslationReport(strict=True), unknown)
