@@ -197,7 +197,6 @@ def test_json_schema_from_elsewhere_goes_whole_to_parameters_json_schema() -> No
     ("reasoning", "thinking"),
     [
         (ReasoningConfig(budget_tokens=2048), {"thinkingBudget": 2048}),
-        (ReasoningConfig(enabled=False), {"thinkingBudget": 0}),
         (ReasoningConfig(), {"thinkingBudget": -1}),
         (ReasoningConfig(effort="high"), {"thinkingLevel": "HIGH"}),
     ],
@@ -209,6 +208,50 @@ def test_reasoning_goes_to_the_thinking_config_and_back(
 
     assert body["generationConfig"] == {"thinkingConfig": thinking}
     assert decode_request(body).reasoning == reasoning
+
+
+# (model, the thinkingConfig reasoning turned off is sent as, the loss): Google's thinking
+# guide, "set thinking_budget to 0 ... Gemini 2.5 Flash and Gemini 2.5 Flash-Lite",
+# "Thinking can't be turned off for Gemini 2.5 Pro", Gemini 3's levels (no off).
+THINKING_OFF = [
+    ("gemini-2.5-flash", {"thinkingBudget": 0}, None),
+    ("models/gemini-2.5-flash-lite", {"thinkingBudget": 0}, None),
+    ("gemini-2.5-pro", {"thinkingBudget": 128}, "transformed"),
+    ("google:gemini-3-pro-preview", {"thinkingLevel": "LOW"}, "transformed"),
+    ("gemini-3-flash-preview", {"thinkingLevel": "MINIMAL"}, "transformed"),
+    ("gemini-2.0-flash", None, None),
+    ("", {"thinkingBudget": 0}, None),  # a model the rules do not know: Google's off switch
+]
+
+
+@pytest.mark.parametrize(("model", "thinking", "loss"), THINKING_OFF, ids=str)
+def test_reasoning_turned_off_is_the_least_thinking_each_model_has(
+    model: str, thinking: dict[str, Any] | None, loss: str | None
+) -> None:
+    for config in (ReasoningConfig(enabled=False), ReasoningConfig(effort="none")):
+        request = ChatRequest(model=model, messages=(Message.user("Title?"),), reasoning=config)
+        report = TranslationReport()
+
+        body = encode_request(request, report=report)
+
+        assert body.get("generationConfig", {}).get("thinkingConfig") == thinking
+        assert [(lost.path, lost.kind) for lost in report.losses] == (
+            [] if loss is None else [("reasoning.enabled", loss)]
+        )
+
+
+def test_a_thinking_level_with_thinking_off_is_no_setting_and_goes_back_as_it_came() -> None:
+    # Gemini refuses a level beside a budget; the core holds no effort with reasoning off.
+    thinking = {"thinkingBudget": 0, "thinkingLevel": "HIGH"}
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+        "generationConfig": {"thinkingConfig": thinking},
+    }
+
+    request = decode_request(body)
+
+    assert request.reasoning is None
+    assert encode_request(request, report=TranslationReport(strict=True)) == body
 
 
 def test_settings_gemini_has_no_place_for_are_reported() -> None:

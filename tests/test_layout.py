@@ -55,7 +55,7 @@ EXTRA_MODULES = {
 # in `_dialect`, its client, and only the skeleton modules where it adds to the
 # wire (package -> those).
 DIALECT_MODULES = {
-    "interlingua_cerebras": frozenset({"_errors", "_parts"}),
+    "interlingua_cerebras": frozenset({"_errors", "_parts", "_rules"}),
     "interlingua_deepseek": frozenset({"_rules", "_usage"}),
     "interlingua_groq": frozenset({"_errors", "_rules", "_usage"}),
     "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
@@ -64,7 +64,7 @@ DIALECT_MODULES = {
     "interlingua_openai_compatible": frozenset(),
     "interlingua_openrouter": frozenset({"_errors", "_parts", "_settings", "_usage"}),
     "interlingua_perplexity": frozenset({"_rules", "_usage"}),
-    "interlingua_xai": frozenset({"_errors", "_usage"}),
+    "interlingua_xai": frozenset({"_errors", "_rules", "_usage"}),
 }
 DIALECT_SKELETON = frozenset({"__init__", "_wire", "_dialect", "_client"})
 MAX_MODULE_LINES = 450

@@ -339,7 +339,8 @@ def around(message: dict[str, Any]) -> list[dict[str, Any]]:
         {"tool_choice": {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": []}}},
         {"response_format": {"type": "json_object"}},
         {"response_format": {"type": "json_schema", "json_schema": {"name": "x"}}},
-        {"reasoning_effort": "none"},
+        {"reasoning_effort": "none", "model": "gpt-5.1"},
+        {"reasoning_effort": "high"},
         {"tools": [{"type": "custom", "custom": {"name": "sql"}}, WEATHER_WIRE]},
         {"tools": [{"type": "function", "function": {"name": "noargs"}}]},
         {"functions": [{"name": "f", "parameters": {}}], "function_call": "auto"},
@@ -779,34 +780,56 @@ def test_response_format_fields_the_wire_cannot_hold_are_reported(
     assert losses(report) == expected
 
 
-@pytest.mark.parametrize(
-    ("config", "effort", "expected"),
-    [
-        (
-            ReasoningConfig(effort="low", budget_tokens=2048),
-            "low",
-            [("reasoning.budget_tokens", "dropped")],
-        ),
-        (
-            ReasoningConfig(enabled=False, budget_tokens=2048),
-            None,
-            [
-                ("reasoning.budget_tokens", "dropped"),
-                ("reasoning.enabled", "dropped"),
-            ],
-        ),
-        (ReasoningConfig(enabled=False, effort="high"), "high", [("reasoning.enabled", "dropped")]),
-        (ReasoningConfig(enabled=False, effort="none"), "none", []),
-    ],
-    ids=["effort and budget", "off with a budget", "off with an effort", "off as effort none"],
-)
-def test_each_reasoning_setting_the_wire_cannot_hold_is_reported(
-    config: ReasoningConfig, effort: str | None, expected: list[tuple[str, str]]
-) -> None:
+def test_a_budget_beside_an_effort_is_reported() -> None:
+    config = ReasoningConfig(effort="low", budget_tokens=2048)
     report = TranslationReport()
     body = encode_request(ChatRequest(model="o4-mini", reasoning=config), report=report)
+    assert body["reasoning_effort"] == "low"
+    assert losses(report) == [("reasoning.budget_tokens", "dropped")]
+
+
+OFF = ReasoningConfig(enabled=False)
+NONE = ReasoningConfig(effort="none")
+
+
+# (model, reasoning off as the source said it, the effort sent, the losses): the least
+# each OpenAI model family has ("gpt-5.1 defaults to none"; "All models before gpt-5.1
+# ... do not support none"; o-series: low, medium, high; no field without reasoning).
+LEAST_EFFORTS = [
+    ("gpt-5.1", OFF, "none", []),
+    ("gpt-5.2-2025-12-11", NONE, "none", []),
+    ("gpt-5", OFF, "minimal", [("reasoning.enabled", "transformed")]),
+    ("gpt-5-mini", NONE, "minimal", [("reasoning.enabled", "transformed")]),
+    ("gpt-5-nano-2025-08-07", OFF, "minimal", [("reasoning.enabled", "transformed")]),
+    ("gpt-5.1-codex", OFF, "low", [("reasoning.enabled", "transformed")]),
+    ("o3", OFF, "low", [("reasoning.enabled", "transformed")]),
+    ("o4-mini", NONE, "low", [("reasoning.enabled", "transformed")]),
+    ("gpt-5-pro", OFF, None, [("reasoning.enabled", "dropped")]),
+    ("o1-mini", OFF, None, [("reasoning.enabled", "dropped")]),
+    ("gpt-4o", OFF, None, []),
+    ("gpt-4.1-mini", NONE, None, []),
+    ("openai:gpt-5.1", OFF, "none", []),
+    # A model the rules do not know: "none" as the request said it, else nothing (reported).
+    ("ft:my-model", NONE, "none", []),
+    ("ft:my-model", OFF, None, [("reasoning.enabled", "dropped")]),
+]
+
+
+@pytest.mark.parametrize(("model", "config", "effort", "expected"), LEAST_EFFORTS, ids=str)
+def test_reasoning_turned_off_sends_the_least_effort_the_model_has(
+    model: str, config: ReasoningConfig, effort: str | None, expected: list[tuple[str, str]]
+) -> None:
+    report = TranslationReport()
+    body = encode_request(ChatRequest(model=model, reasoning=config), report=report)
     assert body.get("reasoning_effort") == effort
+    assert "reasoning_effort" in body or effort is None
     assert losses(report) == expected
+    if expected:
+        with pytest.raises(TranslationError):
+            encode_request(
+                ChatRequest(model=model, reasoning=config),
+                report=TranslationReport(strict=True),
+            )
 
 
 def test_tool_choice_and_parallel_tool_calls_without_tools_are_left_out_and_reported() -> None:

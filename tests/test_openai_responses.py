@@ -891,9 +891,10 @@ def test_response_format_and_reasoning_fields_the_wire_cannot_hold_are_reported(
     report = TranslationReport()
     body = encode_request(nameless, report=report)
     assert body["text"]["format"]["name"] == "response"
-    assert "reasoning" not in body
+    # gpt-5-mini cannot turn reasoning off ("do not support none"): its least effort.
+    assert body["reasoning"] == {"effort": "minimal"}
     assert losses(report) == [
-        ("reasoning.enabled", "dropped"),
+        ("reasoning.enabled", "transformed"),
         ("response_format.name", "transformed"),
     ]
 

@@ -19,7 +19,7 @@ reported as transformed. Redacted reasoning has no text to send and is left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from interlingua._parts import ContentPart, ReasoningPart, TextPart, ToolResultPart
@@ -54,13 +54,22 @@ _ANSWER_BOOKKEEPING = _BOOKKEEPING | {
 }
 
 
-def report_other_providers(request: ChatRequest, provider: str, report: TranslationReport) -> None:
+def report_other_providers(
+    request: ChatRequest,
+    provider: str,
+    report: TranslationReport,
+    shared: Mapping[str, Collection[str]] | None = None,
+) -> None:
     """Every setting in another provider's `provider_options`, and every wire
     field another provider's messages, parts and tools carry, each by its own
-    name, as dropped: it is that provider's to read, not `provider`'s."""
+    name, as dropped: it is that provider's to read, not `provider`'s. `shared`
+    names, per provider, the settings `provider` takes as they came (another
+    API of the same provider's), which are sent, not dropped."""
     for name, settings in request.provider_options.items():
+        sent = (shared or {}).get(name, ())
         for key in settings if name != provider else ():
-            report.dropped(f"provider_options.{name}.{key}", f"a setting of {name}'s, not sent")
+            if key not in sent:
+                report.dropped(f"provider_options.{name}.{key}", f"a setting of {name}'s, not sent")
     report_other_fields(request.messages, provider, report)
     for index, tool in enumerate(request.tools):
         report_other_data(tool.provider_data, f"tools[{index}]", provider, report)

@@ -14,6 +14,10 @@ from interlingua._tools import ToolChoice, ToolSpec
 
 __all__ = ["ChatRequest", "ReasoningConfig", "ResponseFormat"]
 
+# The effort that turns reasoning off (OpenAI's since gpt-5.1, Groq's, Cerebras', Mistral's).
+_OFF_EFFORT = "none"
+_OFF_EFFORTS = (None, _OFF_EFFORT)
+
 
 class ReasoningConfig(CoreModel):
     """Whether and how hard the model should think before answering.
@@ -21,12 +25,35 @@ class ReasoningConfig(CoreModel):
     `budget_tokens` (Anthropic, Mistral) and `effort` (OpenAI's `low`, `medium`,
     `high`...) are each used where the target understands them. `enabled`
     with neither lets the provider decide (Anthropic's adaptive thinking).
+
+    `enabled=False` turns reasoning off, and then says nothing of how much: no
+    budget, and no effort but `"none"`, the word OpenAI's and others' efforts
+    have for off (`ReasoningConfig(effort="none")` is off), kept so that a body
+    says it back as it came. Each encoder sends the least reasoning the
+    target's model has, reporting what is not off (`interlingua.codec.ReasoningOff`).
     """
 
     enabled: bool = True
     budget_tokens: int | None = None
     effort: str | None = None
     summary: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _effort_none_is_off(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("effort") == _OFF_EFFORT and "enabled" not in data:
+            return {**data, "enabled": False}
+        return data
+
+    @model_validator(mode="after")
+    def _off_says_no_more(self) -> ReasoningConfig:
+        if self.enabled and self.effort == _OFF_EFFORT:
+            raise ValueError(f"effort {_OFF_EFFORT!r} turns reasoning off: enabled must be False")
+        if not self.enabled and (self.budget_tokens is not None or self.effort not in _OFF_EFFORTS):
+            raise ValueError(
+                f"reasoning turned off takes no budget, and no effort but {_OFF_EFFORT!r}"
+            )
+        return self
 
 
 class ResponseFormat(CoreModel):

@@ -5,10 +5,11 @@ error, turning an SDK object back into its wire dict, keeping the fields the
 core does not model (`leftover`, `other_fields`, `overlay`) in the one layout
 of `provider_data` (`keep`, `kept`: see `interlingua._provider_data`),
 rewriting tool-call ids to fit a provider's rules, deterministically, so a
-call and its result stay paired, `missing_results`, the results an encoder
-sends for the calls a conversation went on without answering,
-`resolve_report`, the report an encoder fills (the caller's, or one that
-warns), and `ErrorTypes`, the error types and codes that pick a
+call and its result stay paired, meeting what a target caps (`_limits`:
+the least reasoning a model has, the length of a field), `missing_results`,
+the results an encoder sends for the calls a conversation went on without
+answering, `resolve_report`, the report an encoder fills (the caller's, or
+one that warns), and `ErrorTypes`, the error types and codes that pick a
 `ProviderError`'s class beside the HTTP status (`COMMON_ERROR_TYPES`, which
 an adapter extends with its own).
 
@@ -44,6 +45,12 @@ from interlingua._elsewhere import (
     sent_messages,
 )
 from interlingua._errors import COMMON_ERROR_TYPES, DecodeError, ErrorTypes, format_path
+from interlingua._limits import (
+    ModelRules,
+    ReasoningOff,
+    fitted_length,
+    sent_off,
+)
 from interlingua._provider_data import (
     PROVIDER_DATA_SECTIONS,
     ProviderData,
@@ -67,8 +74,10 @@ __all__ = [
     "PROVIDER_DATA_SECTIONS",
     "ErrorTypes",
     "MissingResults",
+    "ModelRules",
     "ProviderData",
     "ProviderEntry",
+    "ReasoningOff",
     "StreamDecoder",
     "StreamEncoder",
     "WireReader",
@@ -81,6 +90,7 @@ __all__ = [
     "encode_events",
     "error_text",
     "fit_tool_call_id",
+    "fitted_length",
     "fitted_tool_call_id",
     "format_path",
     "json_or_text",
@@ -99,6 +109,7 @@ __all__ = [
     "report_other_response_data",
     "resolve_report",
     "sent_messages",
+    "sent_off",
     "wire_fields",
     "wire_model",
 ]

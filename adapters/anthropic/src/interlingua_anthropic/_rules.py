@@ -5,6 +5,9 @@ Parts (`empty_text`, `reasoning_left_out`, `file_left_out`, `opaque_left_out`,
 `file_changed`, `unsent_file_fields`, `TOOL_ID_CHARACTERS`): what Anthropic
 cannot take is left out (or changed) on the wire and reported.
 
+The end user's id (`fit_user_id`): at most 256 characters, else a digest of
+itself, reported.
+
 Thinking (`fit_thinking`, `fit_thinking_settings`): of the settings Anthropic
 refuses with thinking on (its extended-thinking guide, "feature
 compatibility"), a sampling setting is left out and a forced tool choice is
@@ -21,6 +24,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from interlingua import FilePart, InvalidDataError, OpaquePart, ReasoningPart, TranslationReport
+from interlingua.codec import fitted_length
 from interlingua_anthropic._wire import PROVIDER, BlockRole, Thinking, WireDict
 
 __all__ = [
@@ -34,6 +38,7 @@ __all__ = [
     "file_left_out",
     "fit_thinking",
     "fit_thinking_settings",
+    "fit_user_id",
     "opaque_left_out",
     "reasoning_left_out",
     "unsent_file_fields",
@@ -47,6 +52,9 @@ IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/we
 MIN_THINKING_BUDGET = 1024
 # `output_config.effort` levels; the API rejects others (`xhigh` on some models only).
 EFFORTS = frozenset({"low", "medium", "high", "max", "xhigh"})
+
+# `metadata.user_id`: "maxLength 256" (the Messages API reference).
+USER_ID_MAX_LENGTH = 256
 
 _THINKING_ON = frozenset({"enabled", "adaptive"})
 _FORCED_CHOICES = frozenset({"any", "tool"})
@@ -149,6 +157,12 @@ def unsent_file_fields(part: FilePart) -> Iterator[tuple[str, str]]:
         yield "filename", "Anthropic's image blocks have no file name (documents have a title)"
     if part.detail is not None:
         yield "detail", "Anthropic has no image detail setting"
+
+
+def fit_user_id(user_id: str, report: TranslationReport) -> str:
+    """The end user's id as `metadata.user_id` takes it (`USER_ID_MAX_LENGTH`)."""
+    said = f"Anthropic's metadata.user_id takes at most {USER_ID_MAX_LENGTH}"
+    return fitted_length(user_id, USER_ID_MAX_LENGTH, "context.user_id", report, said)
 
 
 # --- thinking ---

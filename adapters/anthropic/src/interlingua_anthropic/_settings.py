@@ -9,14 +9,18 @@
       disable_parallel_tool_use                 parallel_tool_calls, negated
     thinking enabled + budget_tokens            ReasoningConfig(budget_tokens=...)
              adaptive / disabled                ReasoningConfig() / ReasoningConfig(enabled=False)
-    output_config.effort (with thinking)        ReasoningConfig.effort
+    output_config.effort (with thinking on)     ReasoningConfig.effort
     output_config.format json_schema            ResponseFormat(type="json_schema")
-    metadata.user_id                            context.user_id
+    metadata.user_id                            context.user_id (at most 256 characters,
+                                                else a digest: `_rules`)
 
 `encode_settings` is pure but for the report, so `decode_request` finds what
 to keep in `provider_options` by comparing a body with the encoding of what
 it decoded (`leftover`): `thinking.display`, the rest of `metadata`, an
-effort sent without thinking, `"stream": false`, `"stop_sequences": []`.
+effort sent without thinking or with thinking disabled (Claude Code's title
+calls send `"effort": "high"` beside `"thinking": {"type": "disabled"}`: how
+long its answer may be, not how hard to think), `"stream": false`,
+`"stop_sequences": []`.
 
 An unset `max_tokens`, which the API requires, is `DEFAULT_MAX_TOKENS` plus
 any thinking budget (the budget is spent out of `max_tokens`), reported as
@@ -39,7 +43,7 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import WireReader, copy_json, wire_model
-from interlingua_anthropic._rules import EFFORTS
+from interlingua_anthropic._rules import EFFORTS, fit_user_id
 from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER, Thinking, WireDict
 from interlingua_anthropic._wire import ToolChoice as WireToolChoice
 
@@ -105,7 +109,8 @@ def _decode_tool_choice(value: Any) -> tuple[ToolChoice | None, bool | None]:
 
 def _decode_reasoning(thinking: Any, output_config: Any) -> ReasoningConfig | None:
     """Thinking, with the effort that goes with it. An effort sent without
-    thinking is not reasoning in the core's sense and stays on the wire."""
+    thinking, or with thinking disabled, is not reasoning in the core's sense
+    and stays on the wire."""
     if thinking is None:
         return None
     config = _reader.object(thinking, "thinking")
@@ -116,7 +121,7 @@ def _decode_reasoning(thinking: Any, output_config: Any) -> ReasoningConfig | No
         case "adaptive":
             reasoning = ReasoningConfig()
         case "disabled":
-            reasoning = ReasoningConfig(enabled=False)
+            return ReasoningConfig(enabled=False)
         case _:
             return None
     effort = output_config.get("effort") if isinstance(output_config, dict) else None
@@ -162,7 +167,7 @@ def encode_settings(request: ChatRequest, report: TranslationReport) -> WireDict
     if output_config := _encode_output_config(request, report):
         body["output_config"] = output_config
     if request.context is not None and request.context.user_id is not None:
-        body["metadata"] = {"user_id": request.context.user_id}
+        body["metadata"] = {"user_id": fit_user_id(request.context.user_id, report)}
     _report_unsent(request, report)
     return body
 
@@ -200,7 +205,9 @@ def _encode_thinking(reasoning: ReasoningConfig | None) -> Thinking | None:
 
 def _encode_output_config(request: ChatRequest, report: TranslationReport) -> WireDict:
     config: WireDict = {}
-    effort = request.reasoning.effort if request.reasoning else None
+    # Reasoning turned off says no effort: its "none" is said by `thinking` alone.
+    reasoning = request.reasoning
+    effort = reasoning.effort if reasoning is not None and reasoning.enabled else None
     if effort in EFFORTS:
         config["effort"] = effort
     elif effort is not None:

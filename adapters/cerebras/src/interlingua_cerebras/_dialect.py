@@ -8,7 +8,8 @@ of its content (`"raw"`, GLM and Qwen), both a `ReasoningPart` of provider
 `user` field, no `refusal` or `annotations` in a message, no `logprobs` in a
 choice, no audio or document parts, and the usage of a stream on the chunk
 that finishes it. `reasoning_effort` (`"none"` turns GLM's
-reasoning off) is the request's reasoning effort, sent as it came. Its error
+reasoning off) is the request's reasoning effort, sent as it came; reasoning
+turned off goes as each model takes it (`_rules`). Its error
 bodies are the error object bare, and are written back so (`_errors`).
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 from interlingua import ProviderError
 from interlingua_cerebras._errors import encode_error, is_error
 from interlingua_cerebras._parts import CerebrasPartEncoder
+from interlingua_cerebras._rules import LEAST_REASONING
 from interlingua_cerebras._wire import PROVIDER
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 
@@ -50,5 +52,6 @@ CEREBRAS = CerebrasDialect(
     audio_formats={},
     document_parts=False,
     usage_chunk=False,
+    least_reasoning=LEAST_REASONING,
 )
 CODEC = ChatCompletionsCodec(CEREBRAS)

@@ -95,6 +95,14 @@ What a dialect decides (Groq, say, subclasses and overrides these):
 - `reasoning_setting()`: the request's reasoning setting in a body field of
   the dialect's own (OpenRouter's `reasoning` object, `_settings` of its
   package); None: `reasoning_effort`.
+- `least_reasoning`: what each model takes for reasoning turned off
+  (`interlingua.codec.ReasoningOff`, the first pattern matching the model's
+  name): an effort (OpenAI's gpt-5.1 `none`, gpt-5 `minimal`), body fields of
+  their own (DeepSeek's `thinking`), or none for a model without reasoning;
+  a model none matches is sent no effort, reported. OpenAI's by default.
+- `shared_settings`: per other API of the same provider, the request settings
+  of the same names and meaning this one takes (OpenAI's Chat Completions and
+  Responses API: `prompt_cache_key` and the like), sent as they came.
 """
 
 from __future__ import annotations
@@ -111,12 +119,13 @@ from interlingua import (
     ReasoningPart,
     TranslationReport,
 )
-from interlingua.codec import ProviderData, WireReader, fitted_tool_call_id
+from interlingua.codec import ModelRules, ProviderData, WireReader, fitted_tool_call_id
 from interlingua_chat_completions._errors import decode_error, encode_error
 from interlingua_chat_completions._finish import FINISH_REASONS
 from interlingua_chat_completions._rules import (
     AUDIO_FORMATS,
     MAX_STOP_SEQUENCES,
+    OPENAI_LEAST_REASONING,
     TOOL_CALL_ID_CHARACTERS,
     TOOL_CALL_ID_MAX_LENGTH,
 )
@@ -197,6 +206,8 @@ class ChatCompletionsDialect:
     document_parts: bool = True
     part_decoder: type[PartDecoder] | None = None
     part_encoder: type[PartEncoder] | None = None
+    least_reasoning: ModelRules = OPENAI_LEAST_REASONING
+    shared_settings: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def takes_reasoning(self, part: ReasoningPart, model: str) -> bool:
         """Whether `part` may go back in an assistant message's `reasoning_field`

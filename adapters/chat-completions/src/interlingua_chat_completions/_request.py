@@ -135,7 +135,7 @@ class _Encoder:
         for key, value in options.items():
             if key not in body:
                 body[key] = copy_json(value)
-        report_other_providers(request, self.provider, self.report)
+        report_other_providers(request, self.provider, self.report, self.dialect.shared_settings)
         return body
 
     # --- messages ---

@@ -3,11 +3,13 @@ with OpenAI's own words (its 400 text, or its SDK's or documentation's).
 
 Where the call survives a change, the encoder makes it and reports it (a
 rewritten tool-call id, stop sequences past the limit, tool settings without
-tools, a nameless schema, a file the wire cannot carry, a call the
-conversation went on without answering sent with an error result, found by the
-core's `missing_results`); where a change would alter the conversation (a call the
-history ends with, or answered elsewhere than right after it; a result
-answering no call), `InvalidDataError` names each message and part.
+tools, a nameless schema, a file the wire cannot carry, reasoning turned off
+where the model cannot turn it off, an end user's id or a session too long, a
+call the conversation went on without answering sent with an error result,
+found by the core's `missing_results`); where a change would alter the
+conversation (a call the history ends with, or answered elsewhere than right
+after it; a result answering no call), `InvalidDataError` names each message
+and part.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interlingua import (
+    ChatRequest,
     FilePart,
     InvalidDataError,
     Message,
@@ -24,7 +27,14 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import MissingResults, missing_results
+from interlingua.codec import (
+    MissingResults,
+    ModelRules,
+    ReasoningOff,
+    copy_json,
+    fitted_length,
+    missing_results,
+)
 
 __all__ = [
     "AUDIO_FORMATS",
@@ -33,18 +43,24 @@ __all__ = [
     "MAX_STOP_SEQUENCES",
     "MEDIA_TYPES",
     "OPENAI_FILE_STORE",
+    "OPENAI_LEAST_REASONING",
+    "OPENAI_SHARED_SETTINGS",
+    "PROMPT_CACHE_KEY_MAX_LENGTH",
     "STREAM_ONLY_OPTIONS",
     "TOOL_CALL_ID_CHARACTERS",
     "TOOL_CALL_ID_MAX_LENGTH",
+    "USER_ID_MAX_LENGTH",
     "FileFields",
     "bridge_tool_turn",
     "check_tool_pairs",
+    "encode_context",
     "fit_stop",
     "guess_media_type",
     "joined_text",
     "part_path",
     "says_something",
     "schema_name",
+    "take_shared",
     "takes_file",
     "tool_settings",
 ]
@@ -61,6 +77,22 @@ TOOL_CALL_ID_MAX_LENGTH = 40
 # (reported). The first ones are sent (`fit_stop`): the model may write past one
 # it was not given, a loss the call survives.
 MAX_STOP_SEQUENCES = 4
+
+# "Invalid 'safety_identifier': string too long. Expected a string with maximum
+# length 64, but got a string with length 150 instead." (`string_above_max_length`,
+# reported, and the same of `user`; the SDK's docstring says 128, OpenAI answers
+# 64). An end user's id past it goes as a digest of itself (`encode_context`).
+USER_ID_MAX_LENGTH = 64
+# "Invalid 'prompt_cache_key': string too long. Expected a string with maximum
+# length 64" (reported): a session id past it goes as a digest (`encode_context`).
+PROMPT_CACHE_KEY_MAX_LENGTH = 64
+
+# The request settings OpenAI's two APIs both have, of one meaning (the SDK's
+# `CompletionCreateParams` and `ResponseCreateParams`): a request read from one
+# sends them to the other as they came (`shared_settings`), and to no one else.
+OPENAI_SHARED_SETTINGS = frozenset(
+    {"prompt_cache_key", "prompt_cache_retention", "safety_identifier", "user"}
+)
 
 # "Missing required parameter: 'response_format.json_schema.name'": a nameless
 # schema is sent under this one (`schema_name`).
@@ -299,3 +331,72 @@ def joined_text(
         path, f"{provider} takes an assistant turn's text as one string; parts joined"
     )
     return "\n\n".join(str(item.get("text", item.get("refusal", ""))) for item in items)
+
+
+# What OpenAI's models take for reasoning turned off, in both APIs (`reasoning_effort`,
+# `reasoning.effort`). The API reference: "gpt-5.1 defaults to none, which does not
+# perform reasoning"; "All models before gpt-5.1 default to medium reasoning effort,
+# and do not support none"; "The gpt-5-pro model defaults to (and only supports)
+# high reasoning effort". A model without reasoning takes no effort at all
+# ("Unsupported parameter: 'reasoning_effort' is not supported with this model.").
+_DATED = r"(-\d{4}-\d{2}-\d{2})?"
+_NO_NONE = "OpenAI's {} cannot turn reasoning off ('do not support none')"
+OPENAI_LEAST_REASONING: ModelRules = (
+    (
+        rf"gpt-5-pro{_DATED}",
+        ReasoningOff(said="OpenAI's gpt-5-pro reasons at 'high' only ('only supports high')"),
+    ),
+    # The codex models take `low`, `medium`, `high` ("neither offers a minimal").
+    (rf"gpt-5(\.1)?-codex(-mini|-max)?{_DATED}", ReasoningOff("low", _NO_NONE.format("codex"))),
+    (rf"gpt-5\.\d+{_DATED}", ReasoningOff("none")),
+    (rf"gpt-5(-mini|-nano)?{_DATED}", ReasoningOff("minimal", _NO_NONE.format("gpt-5"))),
+    (
+        rf"o1-(mini|preview){_DATED}",
+        ReasoningOff(said="OpenAI's o1-mini and o1-preview always reason, and take no effort"),
+    ),
+    (rf"o[134](-mini|-pro)?{_DATED}", ReasoningOff("low", _NO_NONE.format("o-series"))),
+    (r"(gpt-4|gpt-3\.5|chatgpt-4o|gpt-5-chat).*", ReasoningOff()),
+)
+
+
+# --- the settings both APIs (and every dialect) send beside the modelled ones ---
+
+
+def take_shared(
+    options: dict[str, Any], request: ChatRequest, shared: Mapping[str, frozenset[str]]
+) -> None:
+    """Into `options`, the settings of each API in `shared` that this one takes
+    as they came (the request's own options first)."""
+    for name, keys in shared.items():
+        for key, value in request.options_for(name).items():
+            if key in keys and key not in options:
+                options[key] = copy_json(value)
+
+
+def encode_context(
+    options: dict[str, Any],
+    request: ChatRequest,
+    *,
+    user_field: str | None,
+    report: TranslationReport,
+) -> None:
+    """The context's user and session, where the request does not name them itself
+    (both APIs: `safety_identifier`, the legacy `user`, `prompt_cache_key`), each
+    at most 64 characters, else a digest of itself, reported; a server with no
+    `user_field` is sent no user (reported)."""
+    context = request.context
+    if context is None:
+        return
+    named = {"user", "safety_identifier"} & options.keys()
+    if context.user_id is not None and user_field is None:
+        report.dropped("context.user_id", f"{report.target} has no field for the end user's id")
+    elif context.user_id is not None and user_field is not None and not named:
+        said = f"{report.target}'s {user_field} takes at most {USER_ID_MAX_LENGTH}"
+        options[user_field] = fitted_length(
+            context.user_id, USER_ID_MAX_LENGTH, "context.user_id", report, said
+        )
+    if context.session_id is not None and "prompt_cache_key" not in options:
+        said = f"{report.target}'s prompt_cache_key takes at most {PROMPT_CACHE_KEY_MAX_LENGTH}"
+        options["prompt_cache_key"] = fitted_length(
+            context.session_id, PROMPT_CACHE_KEY_MAX_LENGTH, "context.session_id", report, said
+        )

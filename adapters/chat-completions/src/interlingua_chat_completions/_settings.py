@@ -16,19 +16,22 @@ settings); the rest is Chat Completions'.
                 {"type": "function", ...}       ToolChoice.tool(name) (a left-out type kept)
     parallel_tool_calls                         parallel_tool_calls
     stream                                      stream (an explicit false is kept)
-    safety_identifier | user (the dialect's)    context.user_id (the name used is kept)
-    prompt_cache_key                            context.session_id (encoding)
+    safety_identifier | user (the dialect's)    context.user_id (the name used is kept;
+                                                at most 64 characters, else a digest)
+    prompt_cache_key                            context.session_id (encoding; the same)
 
 Every other field, and any value the core cannot hold exactly (a null, an
 `allowed_tools` choice, a schema without a name), stays in
 `provider_options[<provider>]` verbatim. The forms the modelled fields came in
 (`_wire.RequestForms`: which of two names, a lone stop string, an explicit
-`stream: false`, tool settings without tools) are kept for that provider
-alone, and no loss elsewhere.
+`stream: false`, tool settings without tools) are kept for that provider alone.
 
-What the wire cannot hold is reported: a token budget or an off switch for
-reasoning, the schema fields of a plain format, stop sequences past the
-dialect's limit, tool settings without tools (`_rules`), other providers' options.
+What the wire cannot hold is reported: a token budget, reasoning turned off
+where the model cannot (its least is sent: the dialect's `least_reasoning`),
+the schema fields of a plain format, stop sequences past the dialect's limit,
+tool settings without tools, an end user's id or session too long (`_rules`),
+other providers' options but the settings of the same name another API of the
+provider shares (the dialect's `shared_settings`), sent as they came.
 """
 
 from __future__ import annotations
@@ -44,9 +47,24 @@ from interlingua import (
     ToolChoice,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, effort_for_budget, kept
+from interlingua.codec import (
+    ModelRules,
+    ReasoningOff,
+    WireReader,
+    copy_json,
+    effort_for_budget,
+    kept,
+    sent_off,
+    wire_model,
+)
 from interlingua_chat_completions._dialect import ChatCompletionsDialect, ReasoningSetting
-from interlingua_chat_completions._rules import fit_stop, schema_name, tool_settings
+from interlingua_chat_completions._rules import (
+    encode_context,
+    fit_stop,
+    schema_name,
+    take_shared,
+    tool_settings,
+)
 from interlingua_chat_completions._tools import encode_tool_choice, named_function
 from interlingua_chat_completions._wire import RequestForms
 
@@ -55,7 +73,6 @@ __all__ = [
     "SettingsReader",
     "decode_schema",
     "decode_settings",
-    "encode_context",
     "encode_effort",
     "encode_format",
     "encode_settings",
@@ -188,19 +205,27 @@ def encode_tool_settings(
     return tool_settings(settings, report, has_tools=has_tools)
 
 
-def encode_effort(config: ReasoningConfig, report: TranslationReport, api: str) -> str | None:
-    """The effort to send; each other thing the config says is reported. A token
-    budget alone goes as the effort it means (`codec.effort_for_budget`)."""
-    if config.budget_tokens is not None and config.effort is None and config.enabled:
+def encode_effort(
+    config: ReasoningConfig, report: TranslationReport, api: str, model: str, rules: ModelRules
+) -> Any:
+    """The effort to send (or, where `model` turns reasoning off with fields of
+    its own, those fields: a dict); each other thing the config says is
+    reported. A token budget alone goes as the effort it means
+    (`codec.effort_for_budget`); reasoning turned off, as the least `model`
+    has (`rules`, the first pattern matching its name)."""
+    if not config.enabled:
+        # A model `rules` do not know: "none" goes as the request said it (the
+        # provider judges); without it, what would turn reasoning off is not known.
+        unknown = f"{api} has no switch known to turn reasoning off for {model!r}"
+        off = ReasoningOff(config.effort, None if config.effort else unknown)
+        return sent_off(model, rules, report, off)
+    if config.budget_tokens is not None and config.effort is None:
         effort = effort_for_budget(config.budget_tokens)
         reason = f"{api} takes an effort, not a token budget"
         report.transformed("reasoning.budget_tokens", f"{reason}: {effort!r} sent")
         return effort
     if config.budget_tokens is not None:
         report.dropped("reasoning.budget_tokens", f"{api} takes an effort, not a token budget")
-    if not config.enabled and config.effort != "none":
-        sent = f"effort {config.effort!r} sent" if config.effort else "the model's default applies"
-        report.dropped("reasoning.enabled", f"{api} has no switch to turn reasoning off; {sent}")
     return config.effort
 
 
@@ -244,7 +269,8 @@ def encode_settings(
     body = encode_tool_settings(request, report, encode_choice, has_tools=has_tools or alone)
     _encode_sampling(body, request, forms, dialect, report)
     if request.reasoning is not None:
-        body.update(_encode_reasoning(request.reasoning, options, forms, dialect, report))
+        model = wire_model(request.model, dialect.provider)
+        body.update(_encode_reasoning(request.reasoning, model, options, forms, dialect, report))
     if request.response_format is not None:
         kind, schema = encode_format(request.response_format, report)
         body["response_format"] = (
@@ -254,6 +280,7 @@ def encode_settings(
         body["stream"] = True
     elif forms.get("stream") is False:
         body["stream"] = False
+    take_shared(options, request, dialect.shared_settings)
     user_field = forms.get("user_field", dialect.user_field)
     encode_context(options, request, user_field=user_field, report=report)
     return body
@@ -261,6 +288,7 @@ def encode_settings(
 
 def _encode_reasoning(
     config: ReasoningConfig,
+    model: str,
     options: dict[str, Any],
     forms: Mapping[str, Any],
     dialect: ChatCompletionsDialect,
@@ -273,9 +301,11 @@ def _encode_reasoning(
         if isinstance(options.get(setting.field), dict):
             wire.update(copy_json(options.pop(setting.field)))
         return {setting.field: wire}
-    effort = encode_effort(config, report, "Chat Completions")
+    effort = encode_effort(config, report, "Chat Completions", model, dialect.least_reasoning)
     if config.summary is not None:
         report.dropped("reasoning.summary", "Chat Completions returns no reasoning")
+    if isinstance(effort, dict):
+        return copy_json(effort)  # the fields that turn the model's reasoning off
     return {} if effort is None else {"reasoning_effort": effort}
 
 
@@ -418,28 +448,3 @@ def _decode_response_format(wire: Mapping[str, Any]) -> ResponseFormat | None:
         case {"type": "json_schema", "json_schema": dict(spec)} if len(wire) == 2:
             return decode_schema(spec, frozenset())
     return None
-
-
-# --- what both APIs do with the rest of a request ---
-
-
-def encode_context(
-    options: dict[str, Any],
-    request: ChatRequest,
-    *,
-    user_field: str | None = "safety_identifier",
-    report: TranslationReport | None = None,
-) -> None:
-    """The context's user and session, where the request does not name them itself
-    (both APIs: `safety_identifier`, the legacy `user`, `prompt_cache_key`); a
-    server with no `user_field` is sent no user (reported)."""
-    context = request.context
-    if context is None:
-        return
-    named = {"user", "safety_identifier"} & options.keys()
-    if context.user_id is not None and user_field is None and report is not None:
-        report.dropped("context.user_id", f"{report.target} has no field for the end user's id")
-    elif context.user_id is not None and user_field is not None and not named:
-        options[user_field] = context.user_id
-    if context.session_id is not None:
-        options.setdefault("prompt_cache_key", context.session_id)

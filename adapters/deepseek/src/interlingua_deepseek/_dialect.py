@@ -14,7 +14,8 @@ code does not correctly pass back reasoning_content, the API will return a 400
 error"). DeepSeek's own reasoning is therefore always sent back as it came, as
 the recorded tool loops do, and a tool-call turn without it gets an empty one
 (`_rules`). Its `thinking` setting (`{"type": "enabled"}`) is
-a provider option, kept as sent.
+a provider option, kept as sent; reasoning turned off goes as `thinking:
+{"type": "disabled"}`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from interlingua import ChatRequest, TranslationReport
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
-from interlingua_deepseek._rules import with_tool_turn_reasoning
+from interlingua_deepseek._rules import LEAST_REASONING, with_tool_turn_reasoning
 from interlingua_deepseek._usage import DEEPSEEK_USAGE
 from interlingua_deepseek._wire import PROVIDER
 
@@ -49,5 +50,6 @@ DEEPSEEK = DeepSeekDialect(
     audio_formats={},
     document_parts=False,
     usage_chunk=False,
+    least_reasoning=LEAST_REASONING,
 )
 CODEC = ChatCompletionsCodec(DEEPSEEK)

@@ -7,7 +7,8 @@ participate in the context concatenation and must be passed back to the API
 in all subsequent user interaction rounds"; a request without it is refused
 (400, "The reasoning_content in the thinking mode must be passed back to the
 API"). Thinking mode is on unless the request turns it off (`thinking:
-{"type": "disabled"}`) or names the non-thinking model `deepseek-chat`.
+{"type": "disabled"}`, which reasoning turned off is sent as) or names the
+non-thinking model `deepseek-chat`.
 
 An assistant message of such a turn with no reasoning of DeepSeek's (a
 history made elsewhere, or reasoning left out) is sent with an empty
@@ -20,9 +21,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from interlingua import ChatRequest, Message, ReasoningPart, TranslationReport
+from interlingua.codec import ModelRules, ReasoningOff
 from interlingua_deepseek._wire import NON_THINKING_MODELS, PROVIDER
 
-__all__ = ["TOOL_TURN_REASONING", "thinking_on", "with_tool_turn_reasoning"]
+__all__ = ["LEAST_REASONING", "TOOL_TURN_REASONING", "thinking_on", "with_tool_turn_reasoning"]
+
+# Reasoning turned off: DeepSeek's thinking-mode guide, "Thinking Mode Toggle":
+# `{"thinking": {"type": "enabled/disabled"}}` ("Thinking mode is enabled by
+# default"), and no `reasoning_effort` beside it ("thinking options type cannot be
+# disabled when reasoning_effort is set", 400, as users report it).
+LEAST_REASONING: ModelRules = ((r".*", ReasoningOff({"thinking": {"type": "disabled"}})),)
 
 TOOL_TURN_REASONING = (
     "DeepSeek's thinking mode needs reasoning_content back on every assistant message "
@@ -31,10 +39,12 @@ TOOL_TURN_REASONING = (
 
 
 def thinking_on(request: ChatRequest) -> bool:
-    """Whether `request` runs in DeepSeek's thinking mode (its default)."""
+    """Whether `request` runs in DeepSeek's thinking mode (its default): not when
+    it sends `thinking` disabled, or turns reasoning off (`LEAST_REASONING`)."""
     thinking = request.options_for(PROVIDER).get("thinking")
     disabled = isinstance(thinking, dict) and thinking.get("type") == "disabled"
-    return not disabled and request.model not in NON_THINKING_MODELS
+    off = thinking is None and request.reasoning is not None and not request.reasoning.enabled
+    return not (disabled or off) and request.model not in NON_THINKING_MODELS
 
 
 def with_tool_turn_reasoning(request: ChatRequest, report: TranslationReport) -> ChatRequest:

@@ -19,6 +19,7 @@
 - A response schema is always followed ("the model's response always follows
   your defined schema", Vertex AI's structured output guide): a format that
   asked for less (`strict: false`) is reported.
+- Reasoning turned off goes as each model takes it (`LEAST_THINKING`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ from __future__ import annotations
 import base64
 
 from interlingua import FilePart, OpaquePart, ReasoningPart
+from interlingua.codec import ModelRules, ReasoningOff
 from interlingua_google._wire import PROVIDER
 
 __all__ = [
     "DUMMY_SIGNATURE",
+    "LEAST_THINKING",
+    "OFF",
     "SIGNATURE_FILLED",
     "STRICT_ALWAYS",
     "file_left_out",
@@ -81,3 +85,24 @@ def unsent_file_fields(part: FilePart) -> list[tuple[str, str]]:
     if part.detail is not None:
         unsent.append(("detail", "Gemini has no detail setting per part"))
     return unsent
+
+
+# What Gemini's models take for reasoning turned off. Google's thinking guide: "If you
+# set thinking_budget to 0 when using Gemini 2.5 Flash and Gemini 2.5 Flash-Lite, no
+# thought content is returned"; "Thinking can't be turned off for Gemini 2.5 Pro"
+# (its 400: "Thinking can't be disabled for this model"; a budget of 128 at least);
+# Gemini 3 takes a `thinkingLevel` and no off ("If you use the thinking_level parameter
+# with a model earlier than Gemini 3, the model returns an error"): `LOW` for Pro,
+# `MINIMAL` for Flash. Gemini 2.0 and 1.5 do not think: no field. A model none of
+# these match is sent the budget 0.
+OFF: dict[str, int] = {"thinkingBudget": 0}
+LEAST_THINKING: ModelRules = (
+    (r"gemini-2\.5-flash.*", ReasoningOff(OFF)),
+    (
+        r"gemini-2\.5-pro.*",
+        ReasoningOff({"thinkingBudget": 128}, "Gemini 2.5 Pro cannot turn thinking off"),
+    ),
+    (r"gemini-3.*-flash.*", ReasoningOff({"thinkingLevel": "MINIMAL"}, "Gemini 3 has no off")),
+    (r"gemini-3.*", ReasoningOff({"thinkingLevel": "LOW"}, "Gemini 3 has no off")),
+    (r"gemini-(1\.|2\.0).*", ReasoningOff()),
+)

@@ -4,8 +4,9 @@ fields of the same meaning.
     generationConfig                          core
     temperature, topP, topK (an integer)      temperature, top_p, top_k
     maxOutputTokens, stopSequences, seed      max_tokens, stop, seed
-    thinkingConfig.thinkingBudget             ReasoningConfig: 0 disabled, -1 (dynamic)
-                                              enabled, else budget_tokens
+    thinkingConfig.thinkingBudget             ReasoningConfig: 0 disabled (as each model
+                                              takes it: `_rules`), -1 (dynamic) enabled,
+                                              else budget_tokens
     thinkingConfig.thinkingLevel              ReasoningConfig.effort (lower case)
     responseMimeType application/json         ResponseFormat json_object, or json_schema
       + responseJsonSchema                    with the schema
@@ -27,8 +28,16 @@ from __future__ import annotations
 from typing import Any, Literal, cast
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
-from interlingua.codec import WireReader, copy_json, kept, report_other_providers
-from interlingua_google._rules import STRICT_ALWAYS
+from interlingua.codec import (
+    ReasoningOff,
+    WireReader,
+    copy_json,
+    kept,
+    report_other_providers,
+    sent_off,
+    wire_model,
+)
+from interlingua_google._rules import LEAST_THINKING, OFF, STRICT_ALWAYS
 from interlingua_google._schema import json_schema
 from interlingua_google._wire import PROVIDER, RequestForms, WireDict
 
@@ -99,15 +108,15 @@ def _decode_reasoning(generation: WireDict) -> ReasoningConfig | None:
         return None
     if level is not None and level not in _LEVELS:
         return None
-    if budget is None and level is None:
-        return None
+    if (budget is None and level is None) or (budget == 0 and level is not None):
+        return None  # nothing, or a level with thinking off (Gemini refuses both): kept
     config.pop("thinkingBudget", None)
     config.pop("thinkingLevel", None)
     if not config:
         del generation["thinkingConfig"]
     effort = level.lower() if isinstance(level, str) else None
     if budget == 0:
-        return ReasoningConfig(enabled=False, effort=effort)
+        return ReasoningConfig(enabled=False)
     return ReasoningConfig(budget_tokens=None if budget in (None, -1) else budget, effort=effort)
 
 
@@ -164,7 +173,7 @@ def encode_settings(request: ChatRequest, report: TranslationReport) -> tuple[Wi
     generation.update((key, value) for key, value in scalars.items() if value is not None)
     if request.stop:
         generation["stopSequences"] = list(request.stop)
-    if (thinking := _encode_thinking(request.reasoning, report)) is not None:
+    if (thinking := _encode_thinking(request.reasoning, request.model, report)) is not None:
         generation["thinkingConfig"] = thinking
     if request.response_format is not None:
         forms = cast(RequestForms, kept(request, PROVIDER).get("forms", {}))
@@ -179,23 +188,24 @@ def encode_settings(request: ChatRequest, report: TranslationReport) -> tuple[Wi
 
 
 def _encode_thinking(
-    reasoning: ReasoningConfig | None, report: TranslationReport
+    reasoning: ReasoningConfig | None, model: str, report: TranslationReport
 ) -> WireDict | None:
     if reasoning is None:
         return None
+    if reasoning.summary is not None:
+        report.dropped("reasoning.summary", "Gemini has no summary setting (includeThoughts)")
+    if not reasoning.enabled:
+        off = sent_off(wire_model(model, PROVIDER), LEAST_THINKING, report, ReasoningOff(OFF))
+        return None if off is None else dict(off)
     config: WireDict = {}
     if reasoning.effort is not None and reasoning.effort.upper() in _LEVELS:
         config["thinkingLevel"] = reasoning.effort.upper()
     elif reasoning.effort is not None:
         report.dropped("reasoning.effort", f"Gemini has no thinking level {reasoning.effort!r}")
-    if not reasoning.enabled:
-        config["thinkingBudget"] = 0
-    elif reasoning.budget_tokens is not None:
+    if reasoning.budget_tokens is not None:
         config["thinkingBudget"] = reasoning.budget_tokens
     elif "thinkingLevel" not in config:
         config["thinkingBudget"] = -1  # Google's "dynamic thinking": the model decides
-    if reasoning.summary is not None:
-        report.dropped("reasoning.summary", "Gemini has no summary setting (includeThoughts)")
     return config
 
 

@@ -8,7 +8,8 @@ last chunk's `x_groq.usage` (beside the `x_groq.id` of its first); error
 bodies with `failed_generation`
 (`_errors`); and the fields it refuses (`_rules`): no `refusal`, no
 `stream_options`, no documents or audio in a user message, reasoning back only
-to a model that takes it. A tool message's `name` goes back as it came, as
+to a model that takes it; reasoning turned off as each model takes it
+(`none` for qwen3, the least `low` for gpt-oss). A tool message's `name` goes back as it came, as
 for any Chat Completions server (`_rules` says why no other is sent).
 """
 
@@ -21,7 +22,11 @@ from typing import Any
 from interlingua import ChatRequest, ProviderError, ReasoningPart
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_groq._errors import decode_error, encode_error
-from interlingua_groq._rules import check_reasoning_settings, takes_reasoning_field
+from interlingua_groq._rules import (
+    LEAST_REASONING,
+    check_reasoning_settings,
+    takes_reasoning_field,
+)
 from interlingua_groq._usage import GROQ_USAGE
 from interlingua_groq._wire import PROVIDER
 
@@ -82,5 +87,6 @@ GROQ = GroqDialect(
     usage=GROQ_USAGE,
     user_field="user",
     usage_chunk=False,
+    least_reasoning=LEAST_REASONING,
 )
 CODEC = ChatCompletionsCodec(GROQ)

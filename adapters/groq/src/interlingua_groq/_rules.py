@@ -18,9 +18,15 @@ none, and the call the result answers, in the same request, names the tool.
 from __future__ import annotations
 
 from interlingua import ChatRequest, InvalidDataError
+from interlingua.codec import ModelRules, ReasoningOff
 from interlingua_groq._wire import PROVIDER
 
-__all__ = ["REASONING_MODELS", "check_reasoning_settings", "takes_reasoning_field"]
+__all__ = [
+    "LEAST_REASONING",
+    "REASONING_MODELS",
+    "check_reasoning_settings",
+    "takes_reasoning_field",
+]
 
 # "messages[1].reasoning: reasoning is not supported with this model": the
 # models whose assistant messages take their reasoning back, by name.
@@ -43,3 +49,14 @@ def check_reasoning_settings(request: ChatRequest) -> None:
             [(f"provider_options.{PROVIDER}.include_reasoning", problem)],
             subject=f"request for {PROVIDER}",
         )
+
+
+# What Groq's models take for reasoning turned off (the `groq` SDK's `reasoning_effort`:
+# "qwen3 models support `none` to disable reasoning"; "openai/gpt-oss-20b and
+# openai/gpt-oss-120b support 'low', 'medium', or 'high'"). Its other models do not
+# reason ("reasoning_effort is not supported with this model"): no field.
+LEAST_REASONING: ModelRules = (
+    (r"qwen3.*", ReasoningOff("none")),
+    (r"gpt-oss-.*", ReasoningOff("low", "Groq's gpt-oss models cannot turn reasoning off")),
+    (r"(llama|kimi-k2-instruct|gemma|mistral-saba|allam).*", ReasoningOff()),
+)

@@ -5,8 +5,8 @@ content chunks (`_parts`), finish reasons (`_finish`), usage (`_usage`),
 error bodies (`_errors`) and rules (`_rules`: 9-character tool-call ids, the
 last message, ending system messages sent as user messages, no user message
 right after a tool message, `prefix: true` on a last assistant message); and,
-as data,
-`max_tokens`, `random_seed`, `tool_choice: "any"`, no user id field, no
+as data, `max_tokens`, `random_seed`, `tool_choice: "any"`, reasoning turned
+off as each model takes it (`_rules`), no user id field, no
 `refusal` field, no empty assistant message ("Assistant message must have
 either content or tool_calls", error 3240), the `tool_calls: null` every
 answer has, the `p` padding of stream chunks, the tool calls a stream sends
@@ -25,6 +25,7 @@ from interlingua_mistral._errors import decode_error, encode_error
 from interlingua_mistral._finish import FINISH_REASONS
 from interlingua_mistral._parts import MistralPartDecoder, MistralPartEncoder
 from interlingua_mistral._rules import (
+    LEAST_REASONING,
     PREFILL_FIELD,
     TOOL_CALL_ID_CHARACTERS,
     TOOL_CALL_ID_LENGTH,
@@ -84,5 +85,6 @@ MISTRAL = MistralDialect(
     empty_assistant=False,
     part_decoder=MistralPartDecoder,
     part_encoder=MistralPartEncoder,
+    least_reasoning=LEAST_REASONING,
 )
 CODEC = ChatCompletionsCodec(MISTRAL)

@@ -18,12 +18,13 @@ import json
 from collections.abc import Sequence
 
 from interlingua import ChatRequest, InvalidDataError, Message, TranslationReport
-from interlingua.codec import kept
+from interlingua.codec import ModelRules, ReasoningOff, kept
 from interlingua_mistral._wire import PROVIDER
 
 __all__ = [
     "AUDIO_MEDIA_TYPES",
     "DOCUMENT_MEDIA_TYPES",
+    "LEAST_REASONING",
     "PREFILL_FIELD",
     "TOOL_CALL_ID_CHARACTERS",
     "TOOL_CALL_ID_LENGTH",
@@ -128,3 +129,14 @@ def sniff_audio(data: str) -> str:
 def audio_format(media_type: str) -> str:
     """The `format` of an `input_audio` object holding audio of `media_type`."""
     return _OBJECT_FORMATS.get(media_type) or media_type.partition("/")[2]
+
+
+# What Mistral's models take for reasoning turned off. Its adjustable-reasoning guide:
+# `reasoning_effort` on mistral-small-latest (Small 4) and mistral-medium-3-5, "none"
+# (the model "thinks minimally and the thinking chunk is omitted") or "high"; Magistral
+# models always reason, with no such setting; its other models do not reason: no field.
+LEAST_REASONING: ModelRules = (
+    (r"mistral-small-(latest|2603)|mistral-medium-(3[.-]5.*|latest)", ReasoningOff("none")),
+    (r"magistral-.*", ReasoningOff(said="Mistral's Magistral models always reason")),
+    (r"(mistral|ministral|codestral|devstral|pixtral|open-mi[sx]tral)-.*", ReasoningOff()),
+)

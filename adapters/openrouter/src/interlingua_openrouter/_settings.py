@@ -13,8 +13,9 @@ written where they already imply it is the form `reasoning_enabled`. Its
 other fields (`exclude`) stay in the request's options, laid over the object
 when it goes back to OpenRouter and reported for any other provider. An
 object the core cannot hold exactly (both an effort and a budget, a value of
-another type, no effort, budget or switch at all) is kept whole there, as
-sent. A `reasoning_effort` sent to OpenRouter goes back as it came.
+another type, no effort, budget or switch at all, a switch off beside an
+effort or budget that would turn it on) is kept whole there, as sent. A
+`reasoning_effort` sent to OpenRouter goes back as it came.
 
 Going out, a budget beside an effort is left out (OpenRouter takes one), and
 so is a summary: both reported.
@@ -83,7 +84,16 @@ def _holds(said: Mapping[str, Any]) -> bool:
         isinstance(value, _MODELLED[key]) and (key == "enabled" or not isinstance(value, bool))
         for key, value in said.items()
     )
-    return typed and bool(said) and not {"effort", "max_tokens"} <= said.keys()
+    return typed and bool(said) and not {"effort", "max_tokens"} <= said.keys() and _one_way(said)
+
+
+def _one_way(said: Mapping[str, Any]) -> bool:
+    """Whether the switch and the effort or budget say one thing: reasoning off
+    says no budget and no effort but "none", and "none" is off."""
+    effort, enabled = said.get("effort"), said.get("enabled")
+    if enabled is False:
+        return "max_tokens" not in said and effort in (None, "none")
+    return not (enabled is True and effort == "none")
 
 
 REASONING = ReasoningObject()

@@ -14,6 +14,7 @@ elsewhere is left out (reported), or sent as marked text where the request
 asks (`foreign_reasoning`), as for any provider: the chat completions have no
 field for encrypted reasoning, which xAI takes back through its Responses API
 only ("it has no field for the model's encrypted reasoning").
+Reasoning turned off goes as each model takes it (`_rules`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 from interlingua import ProviderError
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_xai._errors import decode_error
+from interlingua_xai._rules import LEAST_REASONING
 from interlingua_xai._usage import XAI_USAGE
 from interlingua_xai._wire import PROVIDER
 
@@ -43,5 +45,6 @@ XAI = XAIDialect(
     reasoning_field="reasoning_content",
     usage=XAI_USAGE,
     message_defaults={"refusal": None},
+    least_reasoning=LEAST_REASONING,
 )
 CODEC = ChatCompletionsCodec(XAI)

@@ -45,7 +45,12 @@ from interlingua.codec import (
 from interlingua_chat_completions._rules import part_path
 from interlingua_openai.responses._parts import PartDecoder, PartEncoder, default_content_form
 from interlingua_openai.responses._rules import check_tool_pairs, fit_call_id
-from interlingua_openai.responses._settings import MODELLED, decode_settings, encode_settings
+from interlingua_openai.responses._settings import (
+    MODELLED,
+    SHARED,
+    decode_settings,
+    encode_settings,
+)
 from interlingua_openai.responses._tools import decode_tools, encode_tools
 from interlingua_openai.responses._wire import (
     PROVIDER,
@@ -104,7 +109,7 @@ class _Encoder:
         for key, value in options.items():
             if key not in body:
                 body[key] = copy_json(value)
-        report_other_providers(request, PROVIDER, self.report)
+        report_other_providers(request, PROVIDER, self.report, SHARED)
         return body
 
     # --- input ---

@@ -12,14 +12,19 @@ meaning (read with the Chat Completions `SettingsReader`).
                 {"type": "function", "name"}    ToolChoice.tool(name)
     parallel_tool_calls                         parallel_tool_calls
     stream                                      stream (an explicit false is kept)
-    safety_identifier | user                    context.user_id (the name used is kept)
-    prompt_cache_key                            context.session_id (encoding)
+    safety_identifier | user                    context.user_id (the name used is kept;
+                                                at most 64 characters, else a digest)
+    prompt_cache_key                            context.session_id (encoding; the same)
 
 Every other field, what `reasoning` and `text` hold beside the effort, summary
 and format, and any value the core cannot hold exactly stay in
 `provider_options["openai-responses"]` verbatim. Reported: `stop`, `seed`,
-`top_k` (the API has none), a token budget or an off switch for reasoning,
-tool settings without tools (a stored `prompt` may bring its own tools).
+`top_k` (the API has none), a token budget, reasoning turned off where the
+model cannot turn it off (its least effort is sent: OpenAI's models, as in
+Chat Completions), an end user's id or session too long, tool settings
+without tools (a stored `prompt` may bring its own tools). The settings of
+the same name a Chat Completions request for OpenAI has (`SHARED`:
+`prompt_cache_key`, `prompt_cache_retention`, ...) are sent as they came.
 """
 
 from __future__ import annotations
@@ -28,20 +33,26 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice, TranslationReport
-from interlingua.codec import WireReader, copy_json, kept, other_fields
+from interlingua.codec import WireReader, copy_json, kept, other_fields, wire_model
+from interlingua_chat_completions._rules import (
+    OPENAI_LEAST_REASONING,
+    OPENAI_SHARED_SETTINGS,
+    encode_context,
+    take_shared,
+)
 from interlingua_chat_completions._settings import (
     SettingsReader,
     decode_effort,
     decode_schema,
-    encode_context,
     encode_effort,
     encode_format,
     encode_tool_settings,
 )
+from interlingua_openai._wire import PROVIDER as CHAT_COMPLETIONS
 from interlingua_openai.responses._rules import fit_max_output_tokens
 from interlingua_openai.responses._wire import PROVIDER, RequestForms
 
-__all__ = ["MODELLED", "decode_settings", "encode_settings"]
+__all__ = ["MODELLED", "SHARED", "decode_settings", "encode_settings"]
 
 # The body fields the core models (directly, or through `_request` and `_tools`).
 MODELLED = frozenset(
@@ -61,6 +72,8 @@ MODELLED = frozenset(
     }
 )
 _API = "the Responses API"
+# The settings a Chat Completions request for OpenAI has that this API takes as they came.
+SHARED = {CHAT_COMPLETIONS: OPENAI_SHARED_SETTINGS}
 
 
 def encode_settings(
@@ -78,13 +91,15 @@ def encode_settings(
             report.dropped(name, f"{_API} has no {name}")
     if request.stop:
         report.dropped("stop", f"{_API} has no stop sequences")
-    _encode_reasoning(body, request.reasoning, options, report)
+    _encode_reasoning(body, request, options, report)
     _encode_text(body, request.response_format, options, report)
     explicit, sent = "stream" in options, options.pop("stream", None)
     if request.stream or explicit:
         body["stream"] = True if request.stream else sent
+    take_shared(options, request, SHARED)
     forms = kept(request, PROVIDER).get("forms", {})
-    encode_context(options, request, user_field=forms.get("user_field", "safety_identifier"))
+    user_field = forms.get("user_field", "safety_identifier")
+    encode_context(options, request, user_field=user_field, report=report)
     return body
 
 
@@ -94,13 +109,16 @@ def _encode_tool_choice(choice: ToolChoice) -> Any:
 
 def _encode_reasoning(
     body: dict[str, Any],
-    config: ReasoningConfig | None,
+    request: ChatRequest,
     options: dict[str, Any],
     report: TranslationReport,
 ) -> None:
     modelled: dict[str, Any] = {}
-    if config is not None:
-        if (effort := encode_effort(config, report, _API)) is not None:
+    if (config := request.reasoning) is not None:
+        model = wire_model(request.model, PROVIDER)
+        if (
+            effort := encode_effort(config, report, _API, model, OPENAI_LEAST_REASONING)
+        ) is not None:
             modelled["effort"] = effort
         if config.summary is not None:
             modelled["summary"] = config.summary

@@ -1,0 +1,84 @@
+"""What a target caps, met on the wire: the least reasoning a model has where
+a request turns reasoning off, and the length of a string field
+(`interlingua.codec` re-exports these).
+
+The rules themselves are each target's, in its `_rules.py` with the
+provider's words: a table of model names to what turns reasoning off there
+(`ReasoningOff`), and the length each capped field takes. These helpers apply
+them the same way in every adapter, and report what is not as the request
+said: the least reasoning of a model that cannot turn it off (transformed),
+none sent to a model that always reasons (dropped), a value too long sent as
+a digest of itself (transformed).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from interlingua._report import TranslationReport
+
+__all__ = ["ModelRules", "ReasoningOff", "fitted_length", "sent_off"]
+
+# A sha256 digest in hex: what stands in for a value too long (its first `limit` characters).
+_DIGEST_LENGTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningOff:
+    """What a model is sent for reasoning turned off.
+
+    `setting` is the target's value that turns reasoning off, or that gives the
+    least the model has (None: no field at all, for a model without a
+    reasoning setting). `said` is why that is not off, in the provider's words
+    (None: it is off, or the model does not reason), reported.
+    """
+
+    setting: Any = None
+    said: str | None = None
+
+
+# (pattern, what turns reasoning off): the first pattern matching the whole model name wins.
+ModelRules = Sequence[tuple[str, ReasoningOff]]
+
+
+def sent_off(
+    model: str, rules: ModelRules, report: TranslationReport, unknown: ReasoningOff
+) -> Any:
+    """The setting that turns reasoning off for `model`, from the first of
+    `rules` whose pattern matches its whole name (in lower case, without an
+    organisation or `models/` before a slash), else `unknown`; what is not off
+    is reported at `reasoning.enabled`: the least reasoning sent as
+    transformed, no field as dropped."""
+    name = model.rsplit("/", 1)[-1].lower()
+    off = next((off for pattern, off in rules if _pattern(pattern).fullmatch(name)), unknown)
+    if off.said is not None and off.setting is not None:
+        report.transformed("reasoning.enabled", f"{off.said}; its least, {off.setting!r}, sent")
+    elif off.said is not None:
+        report.dropped("reasoning.enabled", f"{off.said}; the model's default applies")
+    return off.setting
+
+
+def fitted_length(value: str, limit: int, path: str, report: TranslationReport, said: str) -> str:
+    """`value` when it has at most `limit` characters, else the first `limit`
+    (at most 64) hex characters of its sha256 digest: the same value gives the
+    same stand-in at every call, and two values do not meet. `said` is the
+    provider's rule, reported at `path` as transformed."""
+    if len(value) <= limit:
+        return value
+    # surrogatepass: a string decoded from JSON may hold a lone surrogate.
+    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+    fitted = digest[: min(limit, _DIGEST_LENGTH)]
+    report.transformed(
+        path, f"{len(value)} characters, where {said}; sent as its sha256 digest, {fitted!r}"
+    )
+    return fitted
+
+
+@functools.cache
+def _pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
