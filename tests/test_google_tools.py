@@ -241,17 +241,21 @@ def test_every_recorded_tool_schema_is_json_schema_elsewhere(path: Any) -> None:
     for call in load_cassette(from_corpus(path)).for_provider("google"):
         assert call.request is not None
         body = call.request.json
-        wire = {d["name"]: d for d in declarations(body) if "parameters" in d}
-        if not wire:
+        recorded = {
+            declaration["name"]: lowered(declaration["parameters"])
+            for declaration in declarations(body)
+            if "parameters" in declaration
+        }
+        if not recorded:
             continue
         request = decode_request(body)
 
         there = translate_request(body, source="google", target="openai")
 
+        decoded = {tool.name: tool.parameters for tool in request.tools}
         sent = {tool["function"]["name"]: tool["function"] for tool in there.body["tools"]}
-        for name, declaration in wire.items():
-            schema = lowered(declaration["parameters"])
-            assert next(t for t in request.tools if t.name == name).parameters == schema
+        for name, schema in recorded.items():
+            assert decoded[name] == schema
             assert sent[name]["parameters"] == schema
         assert same_json(encode_request(request), body)
 
