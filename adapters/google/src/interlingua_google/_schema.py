@@ -1,5 +1,6 @@
 """Google's schema, "a select subset of an OpenAPI 3.0 schema object" (a
-`responseSchema`), read as the JSON Schema that means the same.
+`responseSchema`, a function declaration's `parameters`), read as the JSON
+Schema that means the same.
 
     Schema                              JSON Schema
     type "OBJECT" (or "object")         "object"; `TYPE_UNSPECIFIED`: no type

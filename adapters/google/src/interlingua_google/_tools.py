@@ -1,13 +1,18 @@
 """Tool definitions: the request's `tools` list <-> `ToolSpec`s.
 
 A function declaration is a `ToolSpec`: `name`, `description`, and its
-schema as `parameters`, from `parametersJsonSchema` (JSON Schema, taken
-whole) or `parameters` (Google's OpenAPI subset); which of the two it came
-in is its form `schema`, and a declaration made elsewhere sends its JSON
-Schema as `parametersJsonSchema`, which takes any JSON Schema ("the
+schema as `parameters`, in JSON Schema: `parametersJsonSchema` taken whole,
+or `parameters`, Google's OpenAPI subset (which `@ai-sdk/google` and the
+`google-genai` SDK write: `type: "OBJECT"`, `nullable`, ...), read as the
+JSON Schema it means (`_schema`), so that every other API gets a schema it
+takes. The `parameters` as it came is the declaration's form `parameters`,
+sent back in its place while the tool's JSON Schema is still the one read
+from it; a schema from elsewhere, or one changed since, goes as
+`parametersJsonSchema`, which takes any JSON Schema ("the
 parametersJsonSchema field ... accepts a JSON Schema"), so no keyword of it
-is refused. Its other fields (`response`, `behavior`, a null) are its
-provider data's `fields`.
+is refused. Whether a declaration had no schema at all is its form `schema`.
+Its other fields (`response`, `behavior`, a null) are its provider data's
+`fields`.
 
 Google's own tools (`googleSearch`, `codeExecution`, `urlContext`,
 `fileSearch`, any other entry) have no core form and no meaning elsewhere:
@@ -24,6 +29,7 @@ from typing import Any, cast
 
 from interlingua import ToolSpec, TranslationReport
 from interlingua.codec import WireReader, copy_json, keep, kept, overlay
+from interlingua_google._schema import json_schema
 from interlingua_google._wire import PROVIDER, ToolForms, WireDict, respelled, snake, spelled
 
 __all__ = ["DECLARATIONS", "decode_tools", "encode_tools"]
@@ -66,13 +72,19 @@ def _decode_declaration(raw: Any, path: str) -> ToolSpec:
     schema_key = next((k for k in ("parametersJsonSchema", "parameters") if k in values), None)
     if schema_key is not None and "parameters" in values and "parametersJsonSchema" in values:
         fields["parameters"] = values.pop("parameters")  # both given: the JSON Schema is modeled
-    forms = ToolForms(schema=schema_key or "absent")
+    schema = _reader.field(values, schema_key, path, dict) if schema_key else {}
+    forms = ToolForms()
+    if schema_key == "parameters":
+        forms["parameters"] = schema
+        schema = json_schema(schema)
+    else:
+        forms["schema"] = schema_key or "absent"
     if snaked := [name for name in snaked if name in values]:
         forms["snake_case"] = snaked
     return ToolSpec(
         name=_reader.field(values, "name", path, str),
         description=_reader.field(values, "description", path, str, None),
-        parameters=_reader.field(values, schema_key, path, dict) if schema_key else {},
+        parameters=schema,
         provider_data=keep(PROVIDER, fields=fields, forms=forms),
     )
 
@@ -114,12 +126,21 @@ def _declaration(spec: ToolSpec, path: str, report: TranslationReport) -> WireDi
     declaration: WireDict = {"name": spec.name}
     if spec.description is not None:
         declaration["description"] = spec.description
-    schema = forms.get("schema", "parametersJsonSchema")
-    if schema != "absent" or spec.parameters:
-        key = "parametersJsonSchema" if schema == "absent" else schema
-        declaration[key] = copy_json(spec.parameters)
+    declaration.update(_schema_field(spec, forms))
     if spec.strict is not None:
         report.dropped(f"{path}.strict", "Gemini has no strict setting for a function")
     if fields := entry.get("fields"):
         declaration = overlay(declaration, copy_json(fields))
     return respelled(declaration, forms.get("snake_case"))
+
+
+def _schema_field(spec: ToolSpec, forms: ToolForms) -> WireDict:
+    """The declaration's schema: the `parameters` it was read from while the
+    spec's JSON Schema is still that one's, else `parametersJsonSchema`
+    (none where the declaration had none and the spec has none)."""
+    original = forms.get("parameters")
+    if original is not None and json_schema(original) == spec.parameters:
+        return {"parameters": copy_json(original)}
+    if forms.get("schema") == "absent" and not spec.parameters:
+        return {}
+    return {"parametersJsonSchema": copy_json(spec.parameters)}

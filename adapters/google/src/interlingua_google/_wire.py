@@ -171,11 +171,14 @@ class MessageForms(TypedDict, total=False):
 
 
 class ToolForms(TypedDict, total=False):
-    """A function declaration: the schema's field (`parameters`, the OpenAPI
-    subset, or `parametersJsonSchema`, JSON Schema whole; absent: none) and
-    the names written in snake_case."""
+    """A function declaration. `parameters`: its `parameters` (Google's
+    OpenAPI subset) as it came, sent back in its place while the tool's
+    JSON Schema is the one read from it. `schema`: a schema in
+    `parametersJsonSchema` (JSON Schema, whole), or `"absent"`, none.
+    `snake_case`: the names written in snake_case."""
 
-    schema: Literal["parameters", "parametersJsonSchema", "absent"]
+    parameters: WireDict
+    schema: Literal["parametersJsonSchema", "absent"]
     snake_case: list[str]
 
 
