@@ -29,6 +29,7 @@ import json
 import re
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -51,7 +52,7 @@ from conftest import (
     from_corpus,
     recorded,
 )
-from interlingua import ErrorEvent, TranslationReport, get_adapter
+from interlingua import ChatResponse, ErrorEvent, TranslationReport, get_adapter
 from interlingua.testing import Interaction
 
 # API -> (corpus folder, cassette provider, how its endpoints' URL paths end);
@@ -303,3 +304,42 @@ def test_an_answer_that_says_not_when_it_was_made_is_stamped_with_the_time_of_wr
 
     assert type(body["created_at"]) is int
     assert abs(body["created_at"] - time.time()) < 60
+
+
+# --- a Gemini answer blocked by a safety setting, on Vertex AI ---
+
+
+def blocked_gemini_answer() -> tuple[dict[str, Any], ChatResponse]:
+    (call,) = recorded("google/vertex_safety_blocked.json")
+    wire = call.response.json
+    return wire, get_adapter("google").decode_response(wire)
+
+
+def test_a_blocked_answer_written_for_groq_finishes_as_groq_can_say() -> None:
+    wire, response = blocked_gemini_answer()
+    assert wire["candidates"][0]["finishReason"] == "SAFETY"
+    report = TranslationReport()
+
+    body = get_adapter("groq").encode_response(response, report=report)
+
+    assert answer_refusal("groq", body) is None, answer_refusal("groq", body)
+    # The groq SDK's `ChatCompletion` takes no `content_filter`.
+    assert body["choices"][0]["finish_reason"] == "stop"
+    (changed,) = [loss for loss in report.losses if loss.path == "finish_reason"]
+    assert changed.kind == "transformed"
+    assert "content_filter" in changed.reason
+
+
+def test_an_answer_written_for_the_responses_api_keeps_the_time_its_wire_gave() -> None:
+    wire, response = blocked_gemini_answer()
+    made = datetime.fromisoformat(wire["createTime"].replace("Z", "+00:00"))
+
+    body = interlingua_openai.responses.encode_response(response, report=TranslationReport())
+
+    assert answer_refusal("openai-responses", body) is None
+    assert body["created_at"] == int(made.timestamp())
+    assert (body["status"], body["incomplete_details"]) == (
+        "incomplete",
+        {"reason": "content_filter"},
+    )
+    assert body["output"] == []
