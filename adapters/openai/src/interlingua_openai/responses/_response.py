@@ -181,6 +181,7 @@ def encode_body(
     output = PartEncoder(report, output=True).assistant_items(response.message.parts, "message")
     usage = RESPONSES_USAGE.encode(response.usage, report, elsewhere="fields" not in entry)
     usage = overlay(usage, copy_json(entry.get("echo", {}).get("usage", {})))
+    body: dict[str, Any]
     if "fields" in entry:
         body = {"id": response.id or "", "model": response.model or "", "output": output}
         body["usage"] = usage
