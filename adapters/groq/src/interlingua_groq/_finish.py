@@ -19,6 +19,8 @@ from interlingua import FinishReason
 
 __all__ = ["FINISH_REASONS"]
 
+# Quirk: Groq's API reference (the groq SDK's `ChatCompletion`, generated from it) gives
+# an answer's `finish_reason` as "stop", "length", "tool_calls" or "function_call" only.
 FINISH_REASONS: dict[str, FinishReason] = {
     "stop": FinishReason.STOP,
     "length": FinishReason.LENGTH,
