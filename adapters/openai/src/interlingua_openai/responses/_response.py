@@ -16,11 +16,11 @@ answer), reported.
 A response made elsewhere is written with every field the SDK's `Response`
 requires, in this API's own forms (`Head`):
 
-- its id is `resp_` and 50 hex digits derived from the upstream's id (the same
-  answer, the same id; an id already in this form is kept), and each output
-  item's that has none is its kind's prefix (`msg_`, `fc_`, `rs_`, `ctc_`) and
-  50 hex digits derived from the response's id and the item's call id, or its
-  place (`with_ids`);
+- its id is `resp_` and 50 hex digits derived from the upstream's name and id
+  (the same answer, the same id; an id already in this form is kept), and each
+  output item's that has none is its kind's prefix (`msg_`, `fc_`, `rs_`,
+  `ctc_`) and 50 hex digits derived from the response's id and the item's call
+  id, or its place (`with_ids`);
 - `created_at` is the upstream's creation time where its wire gave one (Chat
   Completions' `created`, Gemini's `createTime`), else the time of writing;
 - the settings the API echoes from the request (`parallel_tool_calls`,
@@ -154,7 +154,8 @@ def head_of(response: ChatResponse) -> Head:
     elif upstream.startswith("resp_"):
         response_id = upstream
     else:
-        response_id = derived_id("resp", upstream)
+        # The provider too: two providers' ids may be the same text.
+        response_id = derived_id("resp", response.provider or "", upstream)
     return Head(response_id, created_time(response.provider_data) or int(time.time()))
 
 
