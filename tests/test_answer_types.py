@@ -135,12 +135,12 @@ def answer_refusal(writer: str, body: dict[str, Any]) -> str | None:
     return refusal(answer_type, body)
 
 
-def stream_refusals(writer: str, payloads: list[Any], *, errs: bool) -> list[str]:
+def stream_refusals(writer: str, payloads: list[Any], *, ends_in_error: bool) -> list[str]:
     """Why the SDK refuses each payload of a stream written for `writer` (none when
-    it takes them all); `errs`: the stream ends in an error."""
+    it takes them all); `ends_in_error`: the stream ends in an error."""
     _, event_type = SDK_TYPES.get(writer, CHAT_COMPLETION)
     events = [payload for payload in payloads if isinstance(payload, dict)]  # no `[DONE]`
-    if errs and writer != "openai-responses":
+    if ends_in_error and writer != "openai-responses":
         events = events[:-1]  # the API's error body, no event
     found = (refusal(event_type(event), event) for event in events)
     return [reason for reason in found if reason is not None]
@@ -192,13 +192,18 @@ def cases(streamed: bool) -> list[Any]:
             for n, call in enumerate(cassette(path).interactions):
                 if call.response.status == 200:
                     found.append((fixture_source(path, call), f"fixtures/{path.name}#{n}", call))
-    return [
-        pytest.param(source, writer, call, id=f"{source}:{name}->{writer}")
-        for source, name, call in found
-        if isinstance(call, MissingCorpus) or (payloads_of(call) is not None) == streamed
-        for writer in WRITERS
-        if writer != source
-    ]
+    params = []
+    for source, name, call in found:
+        if isinstance(call, MissingCorpus):
+            # One case, which skips (fails in CI), naming the folder.
+            params.append(pytest.param(source, source, call, id=f"{source}:{name}"))
+        elif (payloads_of(call) is not None) == streamed:
+            params += [
+                pytest.param(source, writer, call, id=f"{source}:{name}->{writer}")
+                for writer in WRITERS
+                if writer != source
+            ]
+    return params
 
 
 @pytest.mark.parametrize(("source", "writer", "call"), cases(streamed=False))
@@ -222,8 +227,10 @@ def test_every_stream_written_for_another_api_is_one_its_sdk_takes(
 
     written = get_adapter(writer).encode_stream(events, report=TranslationReport())
 
-    errs = any(isinstance(event, ErrorEvent) for event in events)
-    refused = stream_refusals(writer, [event.data for event in written], errs=errs)
+    ends_in_error = any(isinstance(event, ErrorEvent) for event in events)
+    refused = stream_refusals(
+        writer, [event.data for event in written], ends_in_error=ends_in_error
+    )
     assert refused == [], refused[0]
 
 
