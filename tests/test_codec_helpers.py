@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from interlingua.codec import (
     WireReader,
     as_wire_dict,
     copy_json,
+    created_time,
     decode_events,
     dump_arguments,
     fit_tool_call_id,
@@ -190,3 +192,20 @@ def test_decode_events_feeds_every_payload_then_finishes() -> None:
 
     texts = [event.text for event in decode_events(Echo(), [1, 2])]  # type: ignore[attr-defined]
     assert texts == ["1", "2", "end after 2"]
+
+
+def test_when_an_answer_was_made_is_read_from_any_provider_s_wire_field() -> None:
+    vertex = "2026-05-27T16:41:09.262118Z"
+    made = int(datetime.fromisoformat(vertex.replace("Z", "+00:00")).timestamp())
+    assert created_time({"openai": {"fields": {"object": "chat.completion", "created": 1780}}}) == (
+        1780
+    )
+    assert created_time({"google": {"fields": {"createTime": vertex}}}) == made
+    assert created_time({"google": {"fields": {"create_time": "2026-05-27T18:41:09+02:00"}}}) == (
+        made
+    )
+    # A field that says nothing of when: none is made up.
+    assert created_time({"anthropic": {"fields": {"stop_sequence": None}}}) is None
+    assert created_time({"openai": {"fields": {"created": 0}}}) is None
+    assert created_time({"openai": {"fields": {"created": True}}}) is None
+    assert created_time({"google": {"fields": {"createTime": "yesterday"}}}) is None

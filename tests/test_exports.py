@@ -126,6 +126,7 @@ def test_the_codec_export_list() -> None:
         "WireReader",
         "as_wire_dict",
         "copy_json",
+        "created_time",
         "decode_events",
         "depth_checked",
         "dump_arguments",

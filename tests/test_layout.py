@@ -57,7 +57,7 @@ EXTRA_MODULES = {
 DIALECT_MODULES = {
     "interlingua_cerebras": frozenset({"_errors", "_parts", "_rules"}),
     "interlingua_deepseek": frozenset({"_rules", "_usage"}),
-    "interlingua_groq": frozenset({"_errors", "_rules", "_usage"}),
+    "interlingua_groq": frozenset({"_errors", "_finish", "_rules", "_usage"}),
     "interlingua_mistral": frozenset({"_errors", "_rules", "_finish", "_usage", "_parts"}),
     "interlingua_ollama": frozenset(),
     "interlingua_openai": frozenset(),

@@ -6,8 +6,10 @@ kept for the Responses API alone, and streams accumulated to the response
 from __future__ import annotations
 
 import copy
-import hashlib
 import itertools
+import json
+import re
+import time
 from typing import Any
 
 import pytest
@@ -480,24 +482,25 @@ def test_a_response_made_elsewhere_gets_the_output_item_shapes() -> None:
         finish_reason=FinishReason.LENGTH,
         usage=TokenUsage(input_tokens=10, output_tokens=5),
     )
-    assert encode_response(response) == {
-        "id": "msg_01",
+    body = encode_response(response)
+    message_id, call_id = (item["id"] for item in body["output"])
+    assert body == {
+        "id": body["id"],
         "object": "response",
-        "created_at": 0,
-        "model": "claude-sonnet-4-5",
+        "created_at": body["created_at"],
         "status": "incomplete",
         "incomplete_details": {"reason": "max_output_tokens"},
+        "model": "claude-sonnet-4-5",
         "output": [
             {
+                "id": message_id,
                 "type": "message",
-                "id": "msg_1",
                 "status": "completed",
                 "role": "assistant",
                 "content": [{"type": "output_text", "text": "Hello", "annotations": []}],
             },
             {
-                # An id as the API gives its items, derived from the call id (as streamed).
-                "id": "fc_" + hashlib.sha256(b"toolu_01").hexdigest()[:48],
+                "id": call_id,
                 "type": "function_call",
                 "call_id": "toolu_01",
                 "name": "f",
@@ -505,8 +508,48 @@ def test_a_response_made_elsewhere_gets_the_output_item_shapes() -> None:
                 "status": "completed",
             },
         ],
-        "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15},
+        # What every response echoes of its request: the API's defaults here.
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": 10,
+            "output_tokens": 5,
+            "total_tokens": 15,
+            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
     }
+    Response.model_validate_json(json.dumps(body), strict=True)
+    # Ids as the API gives them, derived from Anthropic's message id and the call's id.
+    assert re.fullmatch(r"resp_[0-9a-f]{50}", body["id"])
+    assert re.fullmatch(r"msg_[0-9a-f]{50}", message_id)
+    assert re.fullmatch(r"fc_[0-9a-f]{50}", call_id)
+    assert encode_response(response)["output"] == body["output"]
+    # Anthropic's answer says not when it was made: the time of writing.
+    assert abs(body["created_at"] - time.time()) < 60
+
+
+def test_ids_of_a_response_made_elsewhere_are_stable_and_distinct() -> None:
+    def answer(upstream_id: str, call_ids: list[str]) -> ChatResponse:
+        calls = [ToolCallPart(id=call, name="f", arguments="{}") for call in call_ids]
+        return ChatResponse(
+            id=upstream_id, provider="anthropic", message=Message.assistant("Hi", *calls)
+        )
+
+    first = encode_response(answer("msg_01", ["toolu_01", "toolu_02"]))
+    other = encode_response(answer("msg_02", ["toolu_01", "toolu_02"]))
+    ids = [first["id"], *(item["id"] for item in first["output"])]
+    others = [other["id"], *(item["id"] for item in other["output"])]
+    assert ids == [encode_response(answer("msg_01", ["toolu_01", "toolu_02"]))["id"], *ids[1:]]
+    assert len(set(ids)) == len(ids) == 4  # the response, its message, its two calls
+    assert not set(ids) & set(others)  # another answer: other ids, the same call ids too
+    # A call's item id says which call it is, wherever it stands in the answer.
+    alone = encode_response(answer("msg_01", ["toolu_02"]))
+    assert alone["output"][1]["id"] == first["output"][2]["id"]
+    # A response already named in this API's form keeps its id.
+    named = answer("resp_0ecff685e411ca7b0069e063569c7c819bbc74c80d853802e6", [])
+    assert encode_response(named)["id"] == named.id
 
 
 def test_the_fixture_stream_accumulates_to_the_completed_response() -> None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import functools
 import json
+import re
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -377,23 +379,36 @@ def test_the_gateway_translates_a_stream_into_this_api() -> None:
         "response.completed",
     ]
     assert written[4]["delta"] == "Hi"
-    assert written[-1]["response"]["id"] == "msg_01Xq"
-    # Opened as the API opens a response: what is known of it, nothing output yet.
+    final = written[-1]["response"]
+    # An id in this API's form, derived from Anthropic's: the same answer, the same id.
+    assert re.fullmatch(r"resp_[0-9a-f]{50}", final["id"])
+    again = translate_stream(events, source="anthropic", target="openai-responses")
+    assert [event.data["response"]["id"] for event in again if "response" in event.data] == [
+        final["id"]
+    ] * 3
+    # Anthropic's stream says not when it was made: the time of writing.
+    assert abs(final["created_at"] - time.time()) < 60
+    # Opened as the API opens a response: what is known of it, nothing output yet,
+    # and the settings every response echoes (their defaults: the request is not here).
     assert (
         written[0]["response"]
         == written[1]["response"]
         == {
-            "id": "msg_01Xq",
+            "id": final["id"],
             "object": "response",
-            "created_at": 0,
+            "created_at": final["created_at"],
             "status": "in_progress",
             "model": "claude",
             "output": [],
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
             "usage": None,
         }
     )
     # The message item gets the id `encode_response` gives it, from its start.
-    assert written[-1]["response"]["output"][0]["id"] == written[2]["item"]["id"] == "msg_1"
+    assert final["output"][0]["id"] == written[2]["item"]["id"]
+    assert re.fullmatch(r"msg_[0-9a-f]{50}", final["output"][0]["id"])
 
 
 # --- what the wire cannot take, reported once ---
@@ -476,9 +491,7 @@ def test_a_call_made_elsewhere_gets_an_item_id_derived_from_its_call_id() -> Non
     assert [item["call_id"] for item in added] == ["toolu_01A", "toolu_01B"]
     first, second = (item["id"] for item in added)
     assert first != second
-    assert all(
-        len(item_id) == len("fc_") + 48 and item_id.startswith("fc_") for item_id in (first, second)
-    )
+    assert all(re.fullmatch(r"fc_[0-9a-f]{50}", item_id) for item_id in (first, second))
     assert [p["item_id"] for p in of_type(written, "response.function_call_arguments.delta")] == [
         first,
         second,
@@ -609,12 +622,17 @@ def test_an_error_of_another_api_mid_stream_ends_it_as_a_failed_response() -> No
         accumulate(interlingua_anthropic.decode_stream(payloads))
     written = encoded(interlingua_anthropic.decode_stream(payloads))
     assert [p["type"] for p in written][-1] == "response.failed"
-    assert written[-1]["response"]["error"] == {"code": "overloaded_error", "message": "Overloaded"}
+    # A code of this API's (the SDK's `ResponseError` takes no other), Anthropic's type beside.
+    assert written[-1]["response"]["error"] == {
+        "code": "server_error",
+        "message": "Overloaded",
+        "type": "overloaded_error",
+    }
     assert written[-1]["response"]["status"] == "failed"
     failed, recorded = failure(written), source.value
     assert type(failed.error) is type(recorded.error) is OverloadedError
     assert failed.error.message == recorded.error.message == "Overloaded"
-    assert failed.error.code == recorded.error.type
+    assert failed.error.type == recorded.error.type
     assert failed.partial is not None
     assert failed.partial.text == "Hi"
 

@@ -494,7 +494,8 @@ CHAT_WIRE = {S: "stop", L: "length", T: "tool_calls", F: "content_filter"}
 WIRE_FINISH: dict[str, dict[FinishReason, Any]] = {
     "anthropic": {S: "end_turn", L: "max_tokens", T: "tool_use", P: "pause_turn", F: "refusal"},
     "openai": CHAT_WIRE,
-    "groq": CHAT_WIRE,
+    # Groq's reference (its SDK's `ChatCompletion`) has no `content_filter`.
+    "groq": {S: "stop", L: "length", T: "tool_calls"},
     "mistral": {S: "stop", L: "length", T: "tool_calls", E: "error"},
     "openai-responses": {
         S: ("completed", None),

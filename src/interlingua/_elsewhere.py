@@ -19,7 +19,10 @@ reported as transformed. Redacted reasoning has no text to send and is left out.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Collection, Iterable, Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from interlingua._parts import ContentPart, ReasoningPart, TextPart, ToolResultPart
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from interlingua._response import ChatResponse
 
 __all__ = [
+    "created_time",
     "reasoning_as_text",
     "report_other_data",
     "report_other_fields",
@@ -44,14 +48,35 @@ __all__ = [
 # A wire object's bookkeeping (its id, its place in a list, its kind, its
 # status) means nothing to another provider: leaving it out loses nothing.
 _BOOKKEEPING = frozenset({"id", "index", "object", "role", "status", "type"})
-# And an answer's, when it was made: each API stamps its own answers, or none.
-_ANSWER_BOOKKEEPING = _BOOKKEEPING | {
-    "created",
-    "created_at",
-    "completed_at",
-    "createTime",
-    "updateTime",
-}
+# Where an answer says when it was made: Chat Completions' `created` and the
+# Responses API's `created_at` (Unix seconds), Gemini's `createTime` (RFC 3339).
+_MADE_AT = ("created", "created_at", "createTime", "create_time")
+# And an answer's, when it was made: each API stamps its own answers (`created_time`).
+_ANSWER_BOOKKEEPING = _BOOKKEEPING | {*_MADE_AT, "completed_at", "updateTime"}
+_RFC3339 = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)")
+
+
+def created_time(data: ProviderData) -> int | None:
+    """When the answer whose `provider_data` is `data` was made, in Unix
+    seconds, as any provider's wire said it (an API writing another's answer
+    stamps it with its time); None when none says."""
+    for entry in data.values():
+        fields = entry.get("fields", {})
+        for key in _MADE_AT:
+            if (seconds := _seconds(fields.get(key))) is not None:
+                return seconds
+    return None
+
+
+def _seconds(value: Any) -> int | None:
+    if type(value) is int and value > 0:
+        return value
+    if type(value) is float and math.isfinite(value) and value > 0:
+        return int(value)
+    if isinstance(value, str) and (match := _RFC3339.fullmatch(value)):
+        offset = "+00:00" if match[2] == "Z" else match[2]
+        return int(datetime.fromisoformat(match[1] + offset).timestamp())
+    return None
 
 
 def report_other_providers(

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 from interlingua._adapter import split_model
 from interlingua._call_ids import fit_tool_call_id, fitted_tool_call_id
 from interlingua._elsewhere import (
+    created_time,
     reasoning_as_text,
     report_other_data,
     report_other_fields,
@@ -83,6 +84,7 @@ __all__ = [
     "WireReader",
     "as_wire_dict",
     "copy_json",
+    "created_time",
     "decode_events",
     "depth_checked",
     "dump_arguments",

@@ -287,7 +287,8 @@ class ResponseEncoder:
         body["choices"] = [self.choice(answer, index) for index, answer in enumerate(answers)]
         if forms.get("choices") == "empty":
             body["choices"] = []
-        usage = self.dialect.usage.encode(response.usage, self.report)
+        elsewhere = "fields" not in entry
+        usage = self.dialect.usage.encode(response.usage, self.report, elsewhere=elsewhere)
         extra = entry.get("echo", {}).get("usage")
         body["usage"] = overlay(usage, copy_json(extra)) if extra else usage
         report_other_response(response, self.provider, self.report)

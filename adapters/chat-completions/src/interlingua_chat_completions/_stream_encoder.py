@@ -36,8 +36,7 @@ Invariants:
   content item's own fields; the `<think>` form of reasoning whose text went in the
   reasoning field already) is not sent.
 - Lazy: an event's chunks leave when it arrives; only the finish chunk waits for the last
-  event (the usage some dialects put on it, calls streamed whole). The stream ends with
-  `[DONE]`, or with an error chunk and nothing after it.
+  event (its usage, calls streamed whole); `[DONE]` ends the stream, or an error chunk does.
 - Each loss is reported once, at `message.parts[i]` of the response the events describe
   (another provider's response fields at `provider_data.<provider>.fields.<name>`).
 """
@@ -204,7 +203,8 @@ class ChatStreamEncoder:
                 self.fields.update(fields)
                 self.pending.update(fields)
             case UsageEvent():
-                usage = self.dialect.usage.encode(event.usage)
+                elsewhere = self.source != self.provider
+                usage = self.dialect.usage.encode(event.usage, elsewhere=elsewhere)
                 extra = kept(event, self.provider).get("echo", {}).get("usage")
                 self.usage = overlay(usage, copy_json(extra)) if extra else usage
             case FinishEvent():

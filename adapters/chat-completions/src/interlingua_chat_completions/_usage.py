@@ -15,6 +15,10 @@ under its dotted path (`prompt_tokens_details.audio_tokens`); the modelled
 details are mirrored there too, so that a detail object that was sent (even
 with zeros) is sent back: the core fields win when the two disagree.
 
+An answer made elsewhere is written with every count the API's SDK requires
+(`required`: Groq's `cached_tokens` beside any other prompt detail), zero
+where its usage has none.
+
 Invariant: for a usage object `u`, `(usage, extra) = shape.decode_kept(u, ...)`
 gives `overlay(shape.encode(usage), extra) == u`: `extra` is what `TokenUsage`
 cannot hold (a null group, a non-count detail, an unknown key such as a
@@ -52,6 +56,11 @@ class UsageShape:
     extra_counts: tuple[str, ...] = ()
     # Other names of the cache reads (an older or a second form of the same count).
     cache_read_also: tuple[str, ...] = ()
+    # The detail counts the API's SDK requires in their group (Groq's `cached_tokens`):
+    # an answer made elsewhere is written with each in each group written, zero where
+    # its usage has none, and with every group of them where `groups_required`.
+    required: tuple[str, ...] = ()
+    groups_required: bool = False
 
     def __post_init__(self) -> None:
         _MIRRORS.update((self.cache_read, self.cache_write, self.reasoning, *self.cache_read_also))
@@ -104,10 +113,13 @@ class UsageShape:
                 return False
         return True
 
-    def encode(self, usage: TokenUsage, report: TranslationReport | None = None) -> dict[str, Any]:
+    def encode(
+        self, usage: TokenUsage, report: TranslationReport | None = None, *, elsewhere: bool = False
+    ) -> dict[str, Any]:
         """The usage object; each detail it has no place for (another provider's
         breakdown: Anthropic's cache lifetimes, Perplexity's cost), unless a
-        zero, is reported to `report` as dropped."""
+        zero, is reported to `report` as dropped. `elsewhere`: the usage of an
+        answer made elsewhere, written with the counts the SDK requires."""
         details: dict[str, Any] = dict(usage.details)
         counts = [
             (self.cache_write, usage.cache_write_tokens),
@@ -132,6 +144,11 @@ class UsageShape:
                 out[key] = value
             elif report is not None and value and key not in _MIRRORS:
                 report.dropped(f"usage.details.{key}", "another provider's usage breakdown")
+        if elsewhere:
+            for key in self.required:
+                group, _, leaf = key.partition(".")
+                if self.groups_required or group in out:
+                    out.setdefault(group, {}).setdefault(leaf, 0)
         return out
 
 

@@ -5,12 +5,13 @@ What Groq does its own way: reasoning in the assistant's `reasoning` field
 `<think>` tags at the start of its content (`"raw"`), both a `ReasoningPart`
 of provider `groq`; usage with its timings (`_usage`), in a stream in the
 last chunk's `x_groq.usage` (beside the `x_groq.id` of its first); error
-bodies with `failed_generation`
-(`_errors`); and the fields it refuses (`_rules`): no `refusal`, no
-`stream_options`, no documents or audio in a user message, reasoning back only
-to a model that takes it; reasoning turned off as each model takes it
-(`none` for qwen3, the least `low` for gpt-oss). A tool message's `name` goes back as it came, as
-for any Chat Completions server (`_rules` says why no other is sent).
+bodies with `failed_generation` (`_errors`); finish reasons without
+`content_filter` (`_finish`); and the fields it refuses (`_rules`): no
+`refusal`, no `stream_options`, no documents or audio in a user message,
+reasoning back only to a model that takes it; reasoning turned off as each
+model takes it (`none` for qwen3, the least `low` for gpt-oss). A tool
+message's `name` goes back as it came, as for any Chat Completions server
+(`_rules` says why no other is sent).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from interlingua import ChatRequest, ProviderError, ReasoningPart
 from interlingua_chat_completions import ChatCompletionsCodec, ChatCompletionsDialect
 from interlingua_groq._errors import decode_error, encode_error
+from interlingua_groq._finish import FINISH_REASONS
 from interlingua_groq._rules import (
     LEAST_REASONING,
     check_reasoning_settings,
@@ -82,6 +84,7 @@ GROQ = GroqDialect(
     refusal_field=False,
     audio_formats={},
     document_parts=False,
+    finish_reasons=FINISH_REASONS,
     think_tags=True,
     message_defaults={},
     usage=GROQ_USAGE,

@@ -8,7 +8,10 @@
     completion_time, total_time
 
 In a stream the usage comes in the last chunk's `x_groq.usage`
-(`_dialect.GroqDialect.stream_usage`), with no option asked.
+(`_dialect.GroqDialect.stream_usage`), with no option asked. A detail group
+of another provider's answer (Anthropic's cache writes) is written with the
+count Groq's SDK requires in it (`cached_tokens`, `reasoning_tokens`), zero
+where the answer has none.
 """
 
 from __future__ import annotations
@@ -20,5 +23,8 @@ from interlingua_chat_completions._usage import CHAT_USAGE
 __all__ = ["GROQ_USAGE"]
 
 GROQ_USAGE = replace(
-    CHAT_USAGE, extra_counts=("queue_time", "prompt_time", "completion_time", "total_time")
+    CHAT_USAGE,
+    extra_counts=("queue_time", "prompt_time", "completion_time", "total_time"),
+    # The groq SDK's `PromptTokensDetails` and `CompletionTokensDetails` require these.
+    required=("prompt_tokens_details.cached_tokens", "completion_tokens_details.reasoning_tokens"),
 )

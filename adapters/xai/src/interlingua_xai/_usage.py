@@ -40,8 +40,10 @@ class XAIUsageShape(UsageShape):
         output = counted.output_tokens + counted.reasoning_tokens
         return counted.model_copy(update={"output_tokens": output})
 
-    def encode(self, usage: TokenUsage, report: TranslationReport | None = None) -> dict[str, Any]:
-        out = super().encode(usage, report)
+    def encode(
+        self, usage: TokenUsage, report: TranslationReport | None = None, *, elsewhere: bool = False
+    ) -> dict[str, Any]:
+        out = super().encode(usage, report, elsewhere=elsewhere)
         out[self.output] = usage.output_tokens - usage.reasoning_tokens
         return out
 

@@ -264,7 +264,6 @@ class PartEncoder:
     def __init__(self, report: TranslationReport, *, output: bool) -> None:
         self.report = report
         self.output = output
-        self.messages = 0
 
     def assistant_items(self, parts: Sequence[ContentPart], path: str) -> list[dict[str, Any]]:
         """The items of the parts of the message at `path`."""
@@ -325,13 +324,9 @@ class PartEncoder:
         return _Group(fields, item)
 
     def new_message(self) -> dict[str, Any]:
-        self.messages += 1
-        return {
-            "type": "message",
-            "id": f"msg_{self.messages}",
-            "status": "completed",
-            "role": "assistant",
-        }
+        """A message item for text made elsewhere; its id is given by its place
+        (`_response.with_ids`)."""
+        return {"type": "message", "status": "completed", "role": "assistant"}
 
     def output_part(self, part: TextPart | RefusalPart, entry: ProviderEntry) -> dict[str, Any]:
         if isinstance(part, RefusalPart):

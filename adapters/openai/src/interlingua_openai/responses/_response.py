@@ -12,11 +12,27 @@ so is what `TokenUsage` cannot hold of the usage (`_wire.ResponseForms`,
 `_wire.ResponseEcho`). A response made elsewhere gets the status its finish
 reason gives, and its `alternatives` are left out (a Responses body holds one
 answer), reported.
+
+A response made elsewhere is written with every field the SDK's `Response`
+requires, in this API's own forms (`Head`):
+
+- its id is `resp_` and 50 hex digits derived from the upstream's name and id
+  (the same answer, the same id; an id already in this form is kept), and each
+  output item's that has none is its kind's prefix (`msg_`, `fc_`, `rs_`,
+  `ctc_`) and 50 hex digits derived from the response's id and the item's call
+  id, or its place (`with_ids`);
+- `created_at` is the upstream's creation time where its wire gave one (Chat
+  Completions' `created`, Gemini's `createTime`), else the time of writing;
+- the settings the API echoes from the request (`parallel_tool_calls`,
+  `tool_choice`, `tools`), which an answer does not carry, are the API's
+  defaults (`ECHOED_DEFAULTS`);
+- its usage has both detail groups, their counts zero where the answer has none.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +41,7 @@ from interlingua import ChatResponse, ContentPart, Message, TokenUsage, Translat
 from interlingua.codec import (
     WireReader,
     copy_json,
+    created_time,
     depth_checked,
     keep,
     kept,
@@ -38,9 +55,13 @@ from interlingua_openai.responses._usage import RESPONSES_USAGE
 from interlingua_openai.responses._wire import PROVIDER, ResponseEcho, ResponseForms
 
 __all__ = [
+    "ECHOED_DEFAULTS",
+    "Head",
     "KeptResponse",
     "decode_response",
+    "encode_body",
     "encode_response",
+    "head_of",
     "kept_response",
     "with_id",
     "with_ids",
@@ -111,26 +132,67 @@ def kept_response(body: Mapping[str, Any], path: str, read: WireReader) -> KeptR
     return KeptResponse(None, {}, fields, forms)
 
 
+# The settings a response echoes from its request, which the SDK's `Response`
+# requires: an answer made elsewhere does not carry the request, so the API's defaults.
+ECHOED_DEFAULTS: dict[str, Any] = {"parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """The id and creation time of a response made elsewhere, as this API writes them."""
+
+    id: str
+    created_at: int
+
+
+def head_of(response: ChatResponse) -> Head:
+    """The `Head` of `response`, made elsewhere: an id derived from the upstream's
+    (from the answer itself where it has none), its creation time or now."""
+    upstream = response.id
+    if upstream is None:
+        response_id = derived_id("resp", response.model_dump_json())
+    elif upstream.startswith("resp_"):
+        response_id = upstream
+    else:
+        # The provider too: two providers' ids may be the same text.
+        response_id = derived_id("resp", response.provider or "", upstream)
+    return Head(response_id, created_time(response.provider_data) or int(time.time()))
+
+
+def derived_id(prefix: str, *seeds: str) -> str:
+    """`<prefix>_` and 50 hex digits, as this API's ids, derived from `seeds`."""
+    # surrogatepass: an id decoded from JSON may hold a lone surrogate.
+    seed = "\n".join(seeds).encode("utf-8", "surrogatepass")
+    return f"{prefix}_{hashlib.sha256(seed).hexdigest()[:50]}"
+
+
 def encode_response(
     response: ChatResponse, *, report: TranslationReport | None = None
 ) -> dict[str, Any]:
     """The Responses API body for `response`; losses go to `report`."""
-    report = resolve_report(report, PROVIDER)
+    return encode_body(response, resolve_report(report, PROVIDER))
+
+
+def encode_body(
+    response: ChatResponse, report: TranslationReport, head: Head | None = None
+) -> dict[str, Any]:
+    """The body for `response`; one made elsewhere with `head` (`head_of` it by
+    default: a stream gives the one its start was written with)."""
     entry = kept(response, PROVIDER)
-    usage = RESPONSES_USAGE.encode(response.usage, report)
-    body: dict[str, Any] = {
-        "id": response.id or "",
-        "model": response.model or "",
-        "output": PartEncoder(report, output=True).assistant_items(
-            response.message.parts, "message"
-        ),
-        "usage": overlay(usage, copy_json(entry.get("echo", {}).get("usage", {}))),
-    }
+    output = PartEncoder(report, output=True).assistant_items(response.message.parts, "message")
+    usage = RESPONSES_USAGE.encode(response.usage, report, elsewhere="fields" not in entry)
+    usage = overlay(usage, copy_json(entry.get("echo", {}).get("usage", {})))
+    body: dict[str, Any]
     if "fields" in entry:
+        body = {"id": response.id or "", "model": response.model or "", "output": output}
+        body["usage"] = usage
         body.update(copy_json(entry["fields"]))
     else:
-        status = copy_json(encode_status(response, report))
-        body.update({"object": "response", "created_at": 0, **status})
+        head = head or head_of(response)
+        body = {"id": head.id, "object": "response", "created_at": head.created_at}
+        body.update(copy_json(encode_status(response, report)))
+        body.update(model=response.model or "", output=output, **copy_json(ECHOED_DEFAULTS))
+        body["usage"] = usage
     for key in entry.get("forms", {}).get("absent", ()):
         body.pop(key, None)
     for index, _ in enumerate(response.alternatives):
@@ -140,13 +202,18 @@ def encode_response(
 
 
 # The prefix of the ids this API gives its items, by item type.
-_ID_PREFIXES = {"function_call": "fc", "custom_tool_call": "ctc", "reasoning": "rs"}
+_ID_PREFIXES = {
+    "message": "msg",
+    "function_call": "fc",
+    "custom_tool_call": "ctc",
+    "reasoning": "rs",
+}
 
 
-def with_id(item: dict[str, Any], output_index: int) -> dict[str, Any]:
-    """`item` with its id first. A call or reasoning item made elsewhere (it has
-    none) gets an id derived from its `call_id` (which says what call it is,
-    wherever it stands), or else from its place in the output, with the prefix
+def with_id(item: dict[str, Any], output_index: int, response_id: str) -> dict[str, Any]:
+    """`item` with its id first. An item made elsewhere (it has none) gets an id
+    derived from the response's and the item's `call_id` (which says what call
+    it is, wherever it stands), or else its place in the output, with the prefix
     this API gives such items; any other item is as it came."""
     own = item.get("id")
     if isinstance(own, str):
@@ -156,15 +223,16 @@ def with_id(item: dict[str, Any], output_index: int) -> dict[str, Any]:
         return item
     call_id = item.get("call_id")
     if isinstance(call_id, str) and call_id:
-        # surrogatepass: an id decoded from JSON may hold a lone surrogate.
-        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
-        return {"id": f"{prefix}_{digest[:48]}", **item}
-    return {"id": f"{prefix}_{output_index + 1}", **item}
+        return {"id": derived_id(prefix, response_id, call_id), **item}
+    return {"id": derived_id(prefix, response_id, str(output_index)), **item}
 
 
 def with_ids(response: dict[str, Any]) -> dict[str, Any]:
     """`response` whose output items all have the ids their stream items had."""
     output = response.get("output")
+    response_id = str(response.get("id", ""))
     if isinstance(output, list):
-        response["output"] = [with_id(item, index) for index, item in enumerate(output)]
+        response["output"] = [
+            with_id(item, index, response_id) for index, item in enumerate(output)
+        ]
     return response

@@ -30,18 +30,25 @@ Invariants:
   `in_progress`, model, `output: []`, `usage: null`, and the fields the
   stream's start kept (this API's own start keeps the settings it echoes);
   only fields the final response has too, so the two never disagree. What
-  the core does not know yet is not written early.
-- Every item carries its id from its `added` event on: its own, or for a call
-  (reasoning) made elsewhere one derived from its `call_id` (its place), the
-  same in its done item and the final response (`_response.with_id`, which
-  `encode_response` applies to every body).
+  the core does not know yet is not written early. A stream made elsewhere
+  gets the id and `created_at` of `encode_response` (`_response.Head`), fixed
+  at its start and written in its final response too; one that names no
+  answer, a random id.
+- Every item carries its id from its `added` event on: its own, or for an
+  item made elsewhere one derived from the response's id and its `call_id`
+  (its place), the same in its done item and the final response
+  (`_response.with_id`, which `encode_response` applies to every body).
 - An `ErrorEvent` ends the stream: this API's own `error` event is written
-  back as one; any other error as `response.failed`, holding what arrived.
+  back as one; any other error as `response.failed`, holding what arrived,
+  its error's `code` one of this API's and its own type or code as `type`.
 """
 
 from __future__ import annotations
 
+import secrets
+import time
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from typing_extensions import assert_never
 
@@ -71,9 +78,9 @@ from interlingua import (
     UsageEvent,
     WireEvent,
 )
-from interlingua.codec import copy_json, encode_events, resolve_report
+from interlingua.codec import copy_json, encode_events, kept, resolve_report
 from interlingua_openai.responses._parts import PartEncoder
-from interlingua_openai.responses._response import encode_response
+from interlingua_openai.responses._response import Head, encode_body, head_of
 from interlingua_openai.responses._stream_items import (
     CONTENT_KINDS,
     Call,
@@ -115,8 +122,34 @@ _PART_KINDS: dict[type[object], str] = {
 _CREATED_HEAD = ("id", "object", "created_at")
 # The event that ends a stream, by the final response's status.
 _ENDINGS = {"incomplete": "response.incomplete", "failed": "response.failed"}
-# The `code` of a failed response whose error has none, by the error's class.
+# The `code` of a failed response whose error has none of this API's, by its class.
 _FAILURE_CODES = {"RateLimitError": "rate_limit_exceeded"}
+# The codes of a failed response's `error` (the SDK's `ResponseError.code`).
+_ERROR_CODES = frozenset(
+    {
+        "server_error",
+        "rate_limit_exceeded",
+        "invalid_prompt",
+        "data_residency_mismatch",
+        "bio_policy",
+        "misalignment_policy_violation",
+        "vector_store_timeout",
+        "invalid_image",
+        "invalid_image_format",
+        "invalid_base64_image",
+        "invalid_image_url",
+        "image_too_large",
+        "image_too_small",
+        "image_parse_error",
+        "image_content_policy_violation",
+        "invalid_image_mode",
+        "image_file_too_large",
+        "unsupported_image_media_type",
+        "empty_image_file",
+        "failed_to_download_image",
+        "image_file_not_found",
+    }
+)
 
 
 def encode_stream(
@@ -131,6 +164,12 @@ def stream_encoder(*, report: TranslationReport | None = None) -> ResponsesStrea
     """An encoder fed one event at a time, for a gateway whose events arrive one by
     one (`encode_stream` is it over an iterable)."""
     return ResponsesStreamEncoder(report=report)
+
+
+def _unnamed() -> Head:
+    """The head of a stream that names no answer: nothing it carries says which
+    answer it is, so a random id in this API's form, and the time now."""
+    return Head(f"resp_{secrets.token_hex(25)}", int(time.time()))
 
 
 class _Once(TranslationReport):
@@ -162,6 +201,7 @@ class ResponsesStreamEncoder:
         self.latest: dict[int, Part] = {}  # the part last begun at each index
         self.pending: Part | None = None  # a part opened empty, not on the wire yet
         self.open: list[Item] = []  # one item, or calls started together
+        self.head: Head | None = None  # a response made elsewhere: its id and time
         self.started = False
         self.ended = False
 
@@ -200,13 +240,18 @@ class ResponsesStreamEncoder:
         self.ended = True
         out = [] if self.started else self.start()
         out += self.settle() + self.close_open()
-        response = encode_response(self.whole.response(), report=self.report)
+        response = encode_body(self.whole.response(), self.report, self.head)
         ending = _ENDINGS.get(str(response.get("status")), "response.completed")
         return [*out, self.wire.emit(ending, response=response)]
 
     def start(self) -> list[WireEvent]:
         self.started = True
-        body = encode_response(self.whole.response(), report=self.report)
+        so_far = self.whole.response()
+        if "fields" not in kept(so_far, PROVIDER):
+            # Made elsewhere: the id and time written now are the final response's.
+            self.head = head_of(so_far) if so_far.id is not None else _unnamed()
+        body = encode_body(so_far, self.report, self.head)
+        self.wire.response_id = body["id"]
         # As the API opens a stream, in its order: nothing output, nothing counted
         # yet; in progress, unless this API's own start said otherwise (`queued`).
         head = {key: body.pop(key) for key in _CREATED_HEAD if key in body}
@@ -299,8 +344,21 @@ class ResponsesStreamEncoder:
             return [self.wire.emit("error", code=event.code, message=event.message, param=param)]
         failed = self.whole.response().model_copy(update={"finish_reason": FinishReason.ERROR})
         # Failed, whatever status the start's fields said.
-        response = {**encode_response(failed, report=self.report), "status": "failed"}
+        response = {**encode_body(failed, self.report, self.head), "status": "failed"}
         if response.get("error") is None:
-            code = event.code or event.error_type or _FAILURE_CODES.get(event.error_class or "")
-            response["error"] = {"code": code or "server_error", "message": event.message}
+            response["error"] = _failure(event)
         return [self.wire.emit("response.failed", response=response)]
+
+
+def _failure(event: ErrorEvent) -> dict[str, Any]:
+    """A failed response's `error` for another API's error: a `code` of this
+    API's (the error's own, its class's, else `server_error`), and the error's
+    own type (or code) as its `type`, as the API records an error's original type."""
+    given = event.code or event.error_type
+    if given in _ERROR_CODES:
+        return {"code": given, "message": event.message}
+    code = _FAILURE_CODES.get(event.error_class or "", "server_error")
+    error: dict[str, Any] = {"code": code, "message": event.message}
+    if given is not None:
+        error["type"] = event.error_type or given
+    return error

@@ -21,8 +21,8 @@ An item begins as the part codec (`PartEncoder`) writes its first part so far,
 and is done as it writes the parts accumulated, so the item done is the one
 `encode_response` puts in the response. An item carries its own id from its
 `added` event on (this API's stream gives it there); one made elsewhere gets
-an id derived from it (`with_id`), the same in every event of the item and in
-the final response; text made elsewhere gets the `msg_` id the codec gives it.
+an id derived from the response's and its call id or place (`with_id`), the
+same in every event of the item and in the final response.
 """
 
 from __future__ import annotations
@@ -80,14 +80,15 @@ _CALLS = {
 
 
 class Wire:
-    """What a stream's items write with: the part codec (one for the stream, so
-    it counts the messages it makes as `encode_response` does), the sequence
-    numbers, and the output indexes."""
+    """What a stream's items write with: the part codec, the sequence numbers,
+    the output indexes, and the id of the response (set as the stream starts),
+    which the ids of items made elsewhere derive from."""
 
     def __init__(self, encoder: PartEncoder) -> None:
         self.encoder = encoder
         self.sequence = 0
         self.outputs = 0
+        self.response_id = ""
 
     def emit(self, kind: str, **fields: Any) -> WireEvent:
         payload = {"type": kind, **fields, "sequence_number": self.sequence}
@@ -142,7 +143,7 @@ class Item:
         self.parts: list[Part] = []
         self.output_index = wire.outputs
         wire.outputs += 1
-        self.item = with_id(item, self.output_index)
+        self.item = with_id(item, self.output_index, wire.response_id)
         self.id: str = self.item.get("id", "")
 
     def open(self, part: Part) -> list[WireEvent]:
@@ -271,11 +272,9 @@ class Message(Item):
 
     def __init__(self, wire: Wire, part: Part) -> None:
         self.fields = _message_fields(part)
-        # Text made elsewhere gets the id the codec gives it when it is done: `msg_`
-        # and its count, the messages before it being done by then.
+        # Text made elsewhere gets an id derived from its place (`with_id`).
         item = {
             "type": "message",
-            "id": f"msg_{wire.encoder.messages + 1}",
             "role": "assistant",
             **copy_json(self.fields or {}),
             "status": "in_progress",
@@ -336,7 +335,7 @@ class Message(Item):
         for other in others:
             # Parts of one item whose kept fields differ (a stream cut off inside it).
             first["content"] = [*first["content"], *other["content"]]
-        return [*out, self.done(first)]
+        return [*out, self.done(with_id(first, self.output_index, self.wire.response_id))]
 
 
 def _message_fields(part: Part) -> dict[str, Any] | None:

@@ -10,7 +10,9 @@ Completions `UsageShape` (see `interlingua_chat_completions._usage`) under other
     output_tokens_details.reasoning_tokens      reasoning_tokens
 
 Every other count of the detail groups is kept in `TokenUsage.details`; what
-`TokenUsage` cannot hold comes back from `decode_kept` to keep beside it.
+`TokenUsage` cannot hold comes back from `decode_kept` to keep beside it. The
+usage of an answer made elsewhere has both groups and the three counts above
+in them, zero where the answer has none, as the API writes every usage.
 """
 
 from __future__ import annotations
@@ -26,4 +28,11 @@ RESPONSES_USAGE = UsageShape(
     cache_read="input_tokens_details.cached_tokens",
     cache_write="input_tokens_details.cache_write_tokens",
     reasoning="output_tokens_details.reasoning_tokens",
+    # The SDK's `ResponseUsage` requires both groups and these counts in them.
+    required=(
+        "input_tokens_details.cached_tokens",
+        "input_tokens_details.cache_write_tokens",
+        "output_tokens_details.reasoning_tokens",
+    ),
+    groups_required=True,
 )
