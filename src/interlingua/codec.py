@@ -51,6 +51,7 @@ from interlingua._provider_data import (
     wire_fields,
 )
 from interlingua._report import resolve_report
+from interlingua._tools import freeform_arguments, freeform_input, freeform_piece
 
 if TYPE_CHECKING:
     from interlingua._gateway import WireEvent
@@ -75,6 +76,9 @@ __all__ = [
     "fit_tool_call_id",
     "fitted_tool_call_id",
     "format_path",
+    "freeform_arguments",
+    "freeform_input",
+    "freeform_piece",
     "json_or_text",
     "keep",
     "kept",

@@ -49,6 +49,12 @@ from interlingua.codec import (
     sent_messages,
     wire_model,
 )
+from interlingua_chat_completions._calls import (
+    custom_tool_names,
+    decode_tool_calls,
+    decode_tool_message,
+    encode_tool_call,
+)
 from interlingua_chat_completions._data import MessageData, message_data
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._parts import (
@@ -69,13 +75,7 @@ from interlingua_chat_completions._rules import (
 )
 from interlingua_chat_completions._settings import decode_settings, encode_settings, modelled
 from interlingua_chat_completions._think import with_think
-from interlingua_chat_completions._tools import (
-    decode_tool_calls,
-    decode_tool_message,
-    decode_tools,
-    encode_tool_call,
-    encode_tools,
-)
+from interlingua_chat_completions._tools import decode_tools, encode_tools
 from interlingua_chat_completions._wire import (
     AudioReference,
     MessageEcho,
@@ -117,11 +117,13 @@ class _Encoder:
         # go as `function` messages, matched by name (a `tool` message would answer
         # no `tool_calls` and be refused).
         self.legacy_calls: dict[str, str] = {}
+        self.custom_tools: frozenset[str] = frozenset()  # the names sent as custom tools
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
         check_tool_pairs(request.messages, self.provider, adjacent=True)
         self.dialect.check_request(request)
         self.model = request.model
+        self.custom_tools = custom_tool_names(request.tools, self.provider)
         options = dict(request.options_for(self.provider))
         body: dict[str, Any] = {
             "model": wire_model(request.model, self.provider),
@@ -269,7 +271,7 @@ class _Encoder:
         whole = "tool_call" in entry.get("echo", {})
         path = part_path(index, position, "id")
         call_id = part.id if whole else self.dialect.fit_call_id(part.id, path, self.report)
-        turn.tool_calls.append(encode_tool_call(part, call_id, entry))
+        turn.tool_calls.append(encode_tool_call(part, call_id, entry, self.custom_tools))
 
     def tool_results(
         self, message: Message, entry: ProviderEntry, index: int, moved: list[dict[str, Any]]

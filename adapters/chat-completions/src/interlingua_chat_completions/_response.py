@@ -52,12 +52,12 @@ from interlingua.codec import (
     report_other_response,
     resolve_report,
 )
+from interlingua_chat_completions._calls import decode_tool_calls, encode_tool_call
 from interlingua_chat_completions._data import text_data
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import decode_finish_reason, encode_finish_reason
 from interlingua_chat_completions._parts import part_decoder, part_encoder
 from interlingua_chat_completions._think import think_prefix, with_think
-from interlingua_chat_completions._tools import decode_tool_calls, encode_tool_call
 from interlingua_chat_completions._wire import (
     AudioAnswer,
     FileEcho,

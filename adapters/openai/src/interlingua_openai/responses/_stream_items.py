@@ -187,22 +187,27 @@ class Item:
 
 
 class Call(Item):
-    """A function (or custom tool) call; `streamed` once arguments have come."""
+    """A function (or custom tool) call; `streamed` once arguments have come. A
+    custom call's input streams as one delta when the call is done: its pieces
+    are of the arguments `{"input": ...}` the core holds, escaped."""
 
     def __init__(self, wire: Wire, item: dict[str, Any]) -> None:
         self.prefix, self.field = _CALLS.get(item.get("type", ""), _CALLS["function_call"])
         super().__init__(wire, {**item, "status": "in_progress", self.field: ""})
         self.streamed = False
+        self.held = item.get("type") == "custom_tool_call"
 
     def delta(self, part: Part, event: StreamEvent) -> list[WireEvent]:
         text = text_of(event)
         if not text:
             return []
         self.streamed = True
-        return [self.event(f"{self.prefix}.delta", delta=text)]
+        return [] if self.held else [self.event(f"{self.prefix}.delta", delta=text)]
 
     def ending(self, item: dict[str, Any]) -> list[WireEvent]:
-        return [self.event(f"{self.prefix}.done", **{self.field: item.get(self.field, "")})]
+        text = item.get(self.field, "")
+        held = [self.event(f"{self.prefix}.delta", delta=text)] if self.held and text else []
+        return [*held, self.event(f"{self.prefix}.done", **{self.field: text})]
 
 
 # A reasoning item's text, by where it goes (`forms.text`): the events that
