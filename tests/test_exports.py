@@ -114,6 +114,7 @@ def test_the_export_list() -> None:
 def test_the_codec_export_list() -> None:
     assert sorted(interlingua.codec.__all__) == [
         "EFFORT_BUDGETS",
+        "FreeformText",
         "PROVIDER_DATA_SECTIONS",
         "ProviderData",
         "ProviderEntry",

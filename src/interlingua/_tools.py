@@ -20,6 +20,7 @@ any namespace without `--`, and `str(ToolName.parse(text)) == text` for any text
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -31,6 +32,7 @@ from interlingua._provider_data import OwnedJSON
 __all__ = [
     "FREEFORM_INPUT",
     "FREEFORM_PARAMETERS",
+    "FreeformText",
     "ToolChoice",
     "ToolName",
     "ToolSpec",
@@ -100,6 +102,56 @@ def freeform_piece(text: str, *, first: bool = False, last: bool = False) -> str
     pieces of a stream join into `freeform_arguments` of the whole input."""
     escaped = json.dumps(text, ensure_ascii=False)[1:-1]
     return (_OPEN if first else "") + escaped + (_CLOSE if last else "")
+
+
+_OPENING = re.compile(r'\s*\{\s*"input"\s*:\s*"')
+_HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}$")
+
+
+class FreeformText:
+    """The input of a freeform call as its arguments stream: `feed` each piece of
+    `{"input": "..."}`, get the text that piece completes. Arguments of any
+    other shape give nothing until the end (`freeform_input` of the whole)."""
+
+    __slots__ = ("body", "done", "raw")
+
+    def __init__(self) -> None:
+        self.raw = ""  # the arguments until the input's opening quote
+        self.body: str | None = None  # the escaped input after it, once found
+        self.done = 0  # how much of `body` has been given as text
+
+    def feed(self, piece: str) -> str:
+        if self.body is None:
+            self.raw += piece
+            opening = _OPENING.match(self.raw)
+            if opening is None:
+                return ""
+            self.body, self.raw = self.raw[opening.end() :], ""
+        else:
+            self.body += piece
+        end = self._safe_end()
+        text = json.loads(f'"{self.body[self.done : end]}"')
+        self.done = end
+        return str(text)
+
+    def _safe_end(self) -> int:
+        """Where the escaped text can be cut: before its closing quote, or an escape
+        not yet whole (a high surrogate waits for its low half)."""
+        assert self.body is not None
+        body, index = self.body, self.done
+        while index < len(body) and body[index] != '"':
+            if body[index] != "\\":
+                index += 1
+                continue
+            size = 6 if body[index + 1 : index + 2] == "u" else 2
+            if index + size > len(body):
+                break
+            if _HIGH_SURROGATE.search(body[: index + size]):
+                if index + size + 6 > len(body):
+                    break
+                size += 6
+            index += size
+        return index
 
 
 def freeform_input(arguments: str) -> str | None:

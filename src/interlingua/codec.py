@@ -51,7 +51,12 @@ from interlingua._provider_data import (
     wire_fields,
 )
 from interlingua._report import resolve_report
-from interlingua._tools import freeform_arguments, freeform_input, freeform_piece
+from interlingua._tools import (
+    FreeformText,
+    freeform_arguments,
+    freeform_input,
+    freeform_piece,
+)
 
 if TYPE_CHECKING:
     from interlingua._gateway import WireEvent
@@ -60,6 +65,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EFFORT_BUDGETS",
     "PROVIDER_DATA_SECTIONS",
+    "FreeformText",
     "ProviderData",
     "ProviderEntry",
     "StreamDecoder",
