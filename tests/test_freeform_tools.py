@@ -21,6 +21,7 @@ from interlingua import (
     Message,
     ToolCallPart,
     ToolName,
+    ToolSpec,
     TranslationReport,
     accumulate,
     get_adapter,
@@ -28,7 +29,6 @@ from interlingua import (
     translate_response,
     translate_stream,
 )
-from interlingua._tools import FREEFORM_PARAMETERS
 
 CODEX = recorded("openai/responses_codex_tools.json")
 FIRST, LATER = (call.request.json for call in CODEX)
@@ -547,6 +547,9 @@ def test_a_custom_call_kept_before_freeform_names_goes_back_as_it_came(
     assert sent == expected
 
 
-def test_the_freeform_schema_is_one_string_input() -> None:
-    assert FREEFORM_PARAMETERS["required"] == ["input"]
-    assert FREEFORM_PARAMETERS["properties"]["input"]["type"] == "string"
+def test_a_freeform_spec_is_a_function_of_one_string_input_under_a_name_that_says_so() -> None:
+    spec = ToolSpec.freeform("exec", "Runs a script.", namespace="functions")
+    assert (spec.name, spec.description) == ("functions--exec--freeform", "Runs a script.")
+    assert spec.parameters["required"] == ["input"]
+    assert spec.parameters["properties"]["input"]["type"] == "string"
+    assert ToolName.parse(spec.name) == ToolName("exec", "functions", freeform=True)

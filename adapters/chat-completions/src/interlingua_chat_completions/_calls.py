@@ -45,6 +45,7 @@ from interlingua_chat_completions._wire import ToolCallEcho, ToolCallForms, Tool
 
 __all__ = [
     "call_fragment",
+    "call_kind",
     "custom_call",
     "custom_tool_names",
     "decode_arguments",
@@ -100,7 +101,7 @@ def encode_tool_call(
     if "tool_call" in (echo := entry.get("echo", {})):
         return copy_json(echo["tool_call"])
     forms = entry.get("forms", {})
-    kind = forms.get("type") or _kind(part.name, forms, custom_tools)
+    kind = call_kind(part.name, forms, custom_tools)
     if kind == "custom":
         call = _custom_call(part, call_id)
     else:
@@ -116,8 +117,13 @@ def encode_tool_call(
     return with_fields(call, entry)
 
 
-def _kind(name: str, forms: Mapping[str, Any], custom_tools: Container[str] | None) -> str:
-    """The kind of call a part without its own `type` goes as."""
+def call_kind(
+    name: str, forms: Mapping[str, Any], custom_tools: Container[str] | None = None
+) -> str:
+    """`function` or `custom`: the kind of call a part named `name`, with `forms`,
+    goes as (see `encode_tool_call`)."""
+    if "type" in forms:
+        return str(forms["type"])
     if forms.get("name") == "plain":
         return "function"
     if custom_tools is None:

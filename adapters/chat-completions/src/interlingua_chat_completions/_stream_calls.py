@@ -28,6 +28,7 @@ from interlingua import StreamEvent, ToolCallDelta, ToolCallPart, ToolCallStart
 from interlingua.codec import WireReader, freeform_piece, keep, kept
 from interlingua_chat_completions._calls import (
     call_fragment,
+    call_kind,
     custom_call,
     decode_arguments,
     encode_tool_call,
@@ -148,8 +149,8 @@ class CallWriter:
         return delta
 
     def is_custom(self, event: ToolCallStart) -> bool:
-        part = ToolCallPart(id=event.id, name=event.name, provider_data=event.provider_data)
-        return "custom" in encode_tool_call(part, "", kept(event, self.provider))
+        forms = kept(event, self.provider).get("forms", {})
+        return call_kind(event.name, forms) == "custom"
 
     def more(self, index: int, arguments: str) -> dict[str, Any] | None:
         """The delta of more of a call's arguments; None when the call is held whole."""

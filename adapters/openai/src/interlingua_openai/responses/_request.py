@@ -92,9 +92,10 @@ def _forms(owner: Any) -> dict[str, Any]:
 
 
 class _Encoder:
+    parts: PartEncoder  # made once the request's tools are placed
+
     def __init__(self, report: TranslationReport) -> None:
         self.report = report
-        self.parts = PartEncoder(report, output=False)
         self.items: dict[int, list[dict[str, Any]]] = {}  # tools items, by their place
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
