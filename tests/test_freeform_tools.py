@@ -70,6 +70,8 @@ def expected_schema(tool: dict[str, Any]) -> dict[str, Any]:
 
 
 class _AnyText(str):
+    """Equal to any text that says something: the input's description is ours to word."""
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, str) and bool(other)
 
