@@ -7,13 +7,17 @@ kept its provider data flat. `data/chat_history_v2.json` was written by the
 version-2 format from the project's fixtures, one conversation of each adapter;
 `data/chat_history_v3.json` by the version-3 format, with the messages' times,
 from the fixtures and an Anthropic request in its `metadata.inline` whose tool
-calls say their `caller`.
+calls say their `caller`; `data/chat_history_v4.json` by the version-4 format,
+from the same and the custom calls of Chat Completions and the Responses API
+and a Responses call of a namespace's function, as they were then decoded.
 `metadata.sources` says where each message came from. Loaded today, every
 message must equal the one today's adapters decode from the same body: the
 migrations move each older key into the place the adapter now writes it to,
 and lose nothing (version 1 to 2: provider data into its sections; version 2
 to 3: messages gain `created_at` and `updated_at`, which an older file has not;
-version 3 to 4: an Anthropic call's direct `caller` becomes a form).
+version 3 to 4: an Anthropic call's direct `caller` becomes a form; version 4 to
+5: a custom call is the freeform tool's, a namespace's function call is named
+`<namespace>--<name>`).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from interlingua._migrations import MIGRATIONS
 from interlingua.testing import load_cassette
 
 DATA = Path(__file__).parent / "data"
-FILES = {version: DATA / f"chat_history_v{version}.json" for version in (1, 2, 3)}
+FILES = {version: DATA / f"chat_history_v{version}.json" for version in (1, 2, 3, 4)}
 ADAPTERS: dict[str, ModuleType] = {
     "anthropic": interlingua_anthropic,
     "openai": interlingua_openai,
@@ -97,6 +101,7 @@ def test_the_files_hold_every_adapter_of_their_time() -> None:
     }
     assert {source["adapter"] for source in sources(2)} == set(ADAPTERS)
     assert {source["adapter"] for source in sources(3)} == set(ADAPTERS)
+    assert {source["adapter"] for source in sources(4)} == set(ADAPTERS)
 
 
 @pytest.mark.parametrize(
@@ -132,7 +137,7 @@ def test_a_migrated_history_is_saved_as_the_current_version(tmp_path: Path, vers
     history = ChatHistory.load(FILES[version])
     history.save(tmp_path / "chat.json")
     saved = json.loads((tmp_path / "chat.json").read_text())
-    assert saved["version"] == HISTORY_VERSION == 4
+    assert saved["version"] == HISTORY_VERSION == 5
     assert ChatHistory.load(tmp_path / "chat.json") == history
 
 
@@ -156,3 +161,33 @@ def test_a_version_3_history_keeps_its_times_and_says_a_direct_caller_as_a_form(
         )
         == DOCUMENTS[3]["metadata"]["inline"][0]
     )
+
+
+def test_a_version_4_custom_call_is_the_freeform_tools_and_a_namespace_its_form() -> None:
+    written = [part for m in DOCUMENTS[4]["messages"] for part in m["parts"]]
+    parts = [part for message in loaded(4) for part in message.parts]
+    calls = [
+        (before, after)
+        for before, after in zip(written, parts, strict=True)
+        if before["type"] == "tool_call"
+        and before.get("provider_data", {}).keys() & {"openai", "openai-responses"}
+    ]
+    custom = [(b, a) for b, a in calls if b["provider_data"].get("openai", {}).get("forms")]
+    assert custom
+    assert all(
+        a.name == f"{b['name']}--freeform" and a.parsed_arguments() == {"input": b["arguments"]}
+        for b, a in custom
+    )
+    namespaced = [
+        (b, a)
+        for b, a in calls
+        if "namespace" in b["provider_data"].get("openai-responses", {}).get("fields", {})
+    ]
+    assert namespaced
+    for before, after in namespaced:
+        namespace = before["provider_data"]["openai-responses"]["fields"]["namespace"]
+        assert after.name == f"{namespace}--{before['name']}"
+        assert after.arguments == before["arguments"]
+        entry = after.provider_data["openai-responses"]
+        assert entry["forms"] == {"namespace": namespace}
+        assert "namespace" not in entry.get("fields", {})

@@ -896,7 +896,11 @@ NESTED: dict[str, Any] = {
         },
         {"role": "tool", "tool_call_id": "call_2", "content": "2"},
     ],
-    "tools": [WEATHER_WIRE, {"type": "custom", "custom": {"name": "sql", "format": {"type": "x"}}}],
+    "tools": [
+        WEATHER_WIRE,
+        {"type": "custom", "custom": {"name": "sql", "format": {"type": "x"}}},
+        {"type": "x_search", "x_search": {"sources": [{"type": "web"}]}},
+    ],
     "tool_choice": {
         "type": "allowed_tools",
         "allowed_tools": {"mode": "auto", "tools": [{"type": "function", "function": {}}]},
@@ -915,9 +919,9 @@ def test_a_body_shares_nothing_with_the_request_it_came_from_or_went_to() -> Non
     # The built-in tools kept beside function tools the request no longer has.
     changed = request.model_copy(update={"tools": ()})
     first = encode_request(changed, report=TranslationReport())
-    assert first["tools"] == [NESTED["tools"][1]]
+    assert first["tools"] == [NESTED["tools"][2]]
     poison(first)
-    assert encode_request(changed, report=TranslationReport())["tools"] == [NESTED["tools"][1]]
+    assert encode_request(changed, report=TranslationReport())["tools"] == [NESTED["tools"][2]]
     # Function tools alone, sent from the request's specs.
     tools = decode_request({"model": "gpt-4o", "messages": [], "tools": [WEATHER_WIRE]})
     poison(encode_request(tools))

@@ -239,7 +239,8 @@ def test_the_history_is_grouped_into_turns() -> None:
     )
     assert (request.max_tokens, request.temperature, request.stream) == (500, 1, False)
     assert request.options_for(PROVIDER) == {
-        "tools": HISTORY["tools"],
+        # The list in its order, each function tool as its spec's name.
+        "tools": ["get_weather", HISTORY["tools"][1]],
         "text": {"verbosity": "low"},
         "include": ["reasoning.encrypted_content"],
         "store": False,

@@ -88,7 +88,7 @@ from interlingua._stream import (
     accumulate_async,
 )
 from interlingua._template import MessageTemplate
-from interlingua._tools import ToolChoice, ToolSpec
+from interlingua._tools import ToolChoice, ToolName, ToolSpec
 from interlingua._usage import TokenUsage
 
 __version__ = "0.1.0"
@@ -153,6 +153,7 @@ __all__ = [
     "ToolCallPart",
     "ToolCallStart",
     "ToolChoice",
+    "ToolName",
     "ToolResultContent",
     "ToolResultPart",
     "ToolSpec",

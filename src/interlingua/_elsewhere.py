@@ -93,11 +93,58 @@ def report_other_providers(
     for name, settings in request.provider_options.items():
         sent = (shared or {}).get(name, ())
         for key in settings if name != provider else ():
-            if key not in sent:
-                report.dropped(f"provider_options.{name}.{key}", f"a setting of {name}'s, not sent")
+            if key in sent:
+                continue
+            where = f"provider_options.{name}.{key}"
+            if not _is_tool_list(key, settings[key]):
+                report.dropped(where, f"a setting of {name}'s, not sent")
+                continue
+            _report_tools(settings[key], where, name, report)
     report_other_fields(request.messages, provider, report)
     for index, tool in enumerate(request.tools):
         report_other_data(tool.provider_data, f"tools[{index}]", provider, report)
+
+
+# A tool group's fields the names of its tools carry, or that mean nothing elsewhere.
+_GROUP_KEYS = _BOOKKEEPING | {"name", "tools"}
+
+
+def _is_tool_list(key: str, value: Any) -> bool:
+    """Whether an option is a kept list of tools (`tools`, `additional_tools`): each
+    entry a name (one of the request's tools, sent as such), a tool of the
+    provider's own (an object with its `type`), or a group of them (one holding
+    `tools`). Any other is reported whole, as a setting."""
+    if key != "tools" and not key.endswith("_tools"):
+        return False
+    return isinstance(value, list) and all(_is_tool_entry(entry) for entry in value)
+
+
+def _is_tool_entry(entry: Any) -> bool:
+    if isinstance(entry, str):
+        return True
+    if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
+        return False
+    tools = entry.get("tools", [])
+    return isinstance(tools, list) and all(_is_tool_entry(tool) for tool in tools)
+
+
+def _report_tools(tools: list[Any], path: str, owner: str, report: TranslationReport) -> None:
+    """Each tool of a kept list the target cannot take, at its own path; a name
+    stands for one of the request's tools, sent, and a group for the tools it
+    holds, its own other fields (a namespace's `description`) reported beside."""
+    for index, tool in enumerate(tools):
+        where = f"{path}[{index}]"
+        if isinstance(tool, str):
+            continue
+        kind = tool["type"]
+        if "tools" not in tool:
+            report.dropped(where, f"{owner}'s own {kind!r} tool, which this API has not")
+            continue
+        for key, value in tool.items():
+            if key not in _GROUP_KEYS and _says_something(value):
+                reason = f"the {key!r} of a {kind!r} of {owner}'s, which this API has not"
+                report.dropped(f"{where}.{key}", reason)
+        _report_tools(tool["tools"], f"{where}.tools", owner, report)
 
 
 def report_other_response(response: ChatResponse, provider: str, report: TranslationReport) -> None:

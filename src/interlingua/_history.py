@@ -1,10 +1,11 @@
 """A conversation kept between calls, saved as versioned JSON.
 
 The file is one JSON object: `{"format": "interlingua.chat_history",
-"version": 4, ...}`. A file of an older version is migrated on load (see
+"version": 5, ...}`. A file of an older version is migrated on load (see
 `_migrations`: version 2 keeps provider data in the sections of
 `_provider_data`, version 3 adds the messages' `created_at` and `updated_at`,
-version 4 holds an Anthropic tool call's direct `caller` as a form);
+version 4 holds an Anthropic tool call's direct `caller` as a form, version 5
+names a freeform tool's call and a namespace's function's as `ToolName` does);
 one of a newer version or another format is refused with `HistoryFormatError`,
 and a message that breaks the core's rules raises `InvalidDataError` naming
 the message, part and field.
@@ -31,7 +32,7 @@ from interlingua._usage import TokenUsage
 __all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory"]
 
 HISTORY_FORMAT = "interlingua.chat_history"
-HISTORY_VERSION = 4
+HISTORY_VERSION = 5
 
 
 class ChatHistory(MutableCoreModel):

@@ -14,12 +14,22 @@ Version 4 holds an Anthropic tool call's `caller: {"type": "direct"}` (a call
 the model made itself, the only kind the core holds) as the form
 `caller: "direct"`, not as a field: said outright or not, it is no loss to
 another provider. Any other caller stays a field.
+
+Version 5 names a freeform tool's call and a namespace's function's as every
+API can take them (`interlingua.ToolName`): a custom call (OpenAI's: the form
+`type` `custom` of a Chat Completions dialect, `custom_tool_call` of the
+Responses API) is named `<name>--freeform`, its input the arguments
+`{"input": ...}`; a Responses call's `namespace` field becomes its form, and
+its name `<namespace>--<name>`; a function call of those two APIs whose own
+name would read so keeps the form `name: "plain"`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from interlingua._tools import ToolName, freeform_arguments
 
 __all__ = ["MIGRATIONS"]
 
@@ -189,9 +199,62 @@ def _direct_caller(part: dict[str, Any]) -> dict[str, Any]:
     return {**part, "provider_data": {**data, "anthropic": moved}}
 
 
+def _v4_to_v5(document: dict[str, Any]) -> dict[str, Any]:
+    messages = document.get("messages")
+    if not isinstance(messages, list):
+        return document
+    return {**document, "messages": [_each_part(message, _tool_name) for message in messages]}
+
+
+def _tool_name(part: dict[str, Any]) -> dict[str, Any]:
+    data = part.get("provider_data")
+    name, arguments = part.get("name"), part.get("arguments", "{}")
+    if part.get("type") != "tool_call" or not isinstance(data, dict):
+        return part
+    if not isinstance(name, str) or not isinstance(arguments, str):
+        return part
+    for provider, entry in data.items():
+        if isinstance(entry, dict) and (renamed := _renamed(provider, entry, name, arguments)):
+            name, arguments, migrated = renamed
+            data = {**data, provider: migrated}
+            return {**part, "name": name, "arguments": arguments, "provider_data": data}
+    return part
+
+
+def _renamed(
+    provider: str, entry: dict[str, Any], name: str, arguments: str
+) -> tuple[str, str, dict[str, Any]] | None:
+    """A call's name, arguments and provider entry today; None where they are the same."""
+    responses = provider == "openai-responses"
+    forms = dict(entry.get("forms", {}))
+    fields = dict(entry.get("fields", {}))
+    namespace = fields.get("namespace") if responses else None
+    custom = forms.get("type") == ("custom_tool_call" if responses else "custom")
+    if isinstance(namespace, str) or custom:
+        if isinstance(namespace, str):
+            forms["namespace"] = fields.pop("namespace")
+        else:
+            namespace = None
+        name = str(ToolName(name, namespace, custom))
+        arguments = freeform_arguments(arguments) if custom else arguments
+    elif (responses and not ToolName.parse(name).plain) or (
+        provider == "openai" and ToolName.parse(name).freeform
+    ):
+        forms["name"] = "plain"
+    else:
+        return None
+    migrated = {key: value for key, value in entry.items() if key not in ("forms", "fields")}
+    if fields:
+        migrated["fields"] = fields
+    if forms:
+        migrated["forms"] = forms
+    return name, arguments, migrated
+
+
 # version N -> a function turning a version-N document into version N + 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _v1_to_v2,
     2: _v2_to_v3,
     3: _v3_to_v4,
+    4: _v4_to_v5,
 }

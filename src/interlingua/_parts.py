@@ -120,7 +120,9 @@ class ReasoningPart(CoreModel):
 
 class ToolCallPart(CoreModel):
     """A call the model asks for. `arguments` is the JSON text exactly as produced,
-    kept even when it is not valid JSON; `parsed_arguments()` checks it."""
+    kept even when it is not valid JSON; `parsed_arguments()` checks it. A
+    freeform tool's call (its `name` ends in `--freeform`: `ToolName`) holds the
+    text the model wrote as `{"input": <text>}`."""
 
     type: Literal["tool_call"] = "tool_call"
     id: str

@@ -64,6 +64,12 @@ from interlingua._provider_data import (
 )
 from interlingua._report import resolve_report
 from interlingua._sanitize import MissingResults, missing_results
+from interlingua._tools import (
+    FreeformText,
+    freeform_arguments,
+    freeform_input,
+    freeform_piece,
+)
 
 if TYPE_CHECKING:
     from interlingua._gateway import WireEvent
@@ -74,6 +80,7 @@ __all__ = [
     "EFFORT_BUDGETS",
     "PROVIDER_DATA_SECTIONS",
     "ErrorTypes",
+    "FreeformText",
     "MissingResults",
     "ModelRules",
     "ProviderData",
@@ -95,6 +102,9 @@ __all__ = [
     "fitted_length",
     "fitted_tool_call_id",
     "format_path",
+    "freeform_arguments",
+    "freeform_input",
+    "freeform_piece",
     "json_or_text",
     "keep",
     "kept",

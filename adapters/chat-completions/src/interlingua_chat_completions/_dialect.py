@@ -208,6 +208,9 @@ class ChatCompletionsDialect:
     part_encoder: type[PartEncoder] | None = None
     least_reasoning: ModelRules = OPENAI_LEAST_REASONING
     shared_settings: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # Quirk: custom (freeform) tools are OpenAI's alone; the groq and mistralai SDKs
+    # refuse a `{"type": "custom"}` call ("Input should be 'function'").
+    custom_tools: bool = False
 
     def takes_reasoning(self, part: ReasoningPart, model: str) -> bool:
         """Whether `part` may go back in an assistant message's `reasoning_field`

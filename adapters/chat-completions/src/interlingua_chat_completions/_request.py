@@ -10,12 +10,11 @@ Invariants:
   raises `InvalidDataError` before anything is built (`_rules`); a call the
   conversation went on without answering goes with an error result after it.
 - Encoding never changes the request. What the wire cannot take is left out
-  and reported: reasoning the dialect does not take back (`PartEncoder.reasoning`;
-  as marked text by the request's `foreign_reasoning`), other providers' opaque
-  parts, options and fields, assistant files, files `_rules` refuses, the error
-  flag of a tool result, settings it cannot hold (`_settings`). Reported as
-  transformed: a tool-call id that breaks the dialect's rules, files in a tool
-  result (moved after it).
+  and reported: reasoning the dialect does not take back (as marked text by
+  the request's `foreign_reasoning`), other providers' opaque parts, options
+  and fields, assistant files, files `_rules` refuses, the error flag of a
+  tool result, settings it cannot hold (`_settings`). Reported as transformed:
+  a tool-call id that breaks the dialect's rules, files in a tool result.
 """
 
 from __future__ import annotations
@@ -50,6 +49,12 @@ from interlingua.codec import (
     sent_messages,
     wire_model,
 )
+from interlingua_chat_completions._calls import (
+    custom_tool_names,
+    decode_tool_calls,
+    decode_tool_message,
+    encode_tool_call,
+)
 from interlingua_chat_completions._data import MessageData, message_data
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._parts import (
@@ -70,13 +75,7 @@ from interlingua_chat_completions._rules import (
 )
 from interlingua_chat_completions._settings import decode_settings, encode_settings, modelled
 from interlingua_chat_completions._think import with_think
-from interlingua_chat_completions._tools import (
-    decode_tool_calls,
-    decode_tool_message,
-    decode_tools,
-    encode_tool_call,
-    encode_tools,
-)
+from interlingua_chat_completions._tools import decode_tools, encode_tools
 from interlingua_chat_completions._wire import (
     AudioReference,
     MessageEcho,
@@ -114,15 +113,16 @@ class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
         self.parts = part_encoder(dialect, report)
         self.dialect, self.provider, self.report = dialect, dialect.provider, report
-        # Ids of the calls last sent as a deprecated `function_call`: their results
-        # go as `function` messages, matched by name (a `tool` message would answer
-        # no `tool_calls` and be refused).
+        # Ids of the calls last sent as a deprecated `function_call`: their results go
+        # as `function` messages, matched by name (a `tool` message would be refused).
         self.legacy_calls: dict[str, str] = {}
+        self.custom_tools: frozenset[str] = frozenset()  # the names sent as custom tools
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
         self.missing = check_tool_pairs(request.messages, self.provider, self.report, adjacent=True)
         self.dialect.check_request(request)
         self.model = request.model
+        self.custom_tools = custom_tool_names(request.tools, self.provider)
         options = dict(request.options_for(self.provider))
         body: dict[str, Any] = {
             "model": wire_model(request.model, self.provider),
@@ -274,7 +274,7 @@ class _Encoder:
         whole = "tool_call" in entry.get("echo", {})
         path = part_path(index, position, "id")
         call_id = part.id if whole else self.dialect.fit_call_id(part.id, path, self.report)
-        turn.tool_calls.append(encode_tool_call(part, call_id, entry))
+        turn.tool_calls.append(encode_tool_call(part, call_id, entry, self.custom_tools))
 
     def tool_results(
         self, message: Message, entry: ProviderEntry, index: int, moved: list[dict[str, Any]]

@@ -52,12 +52,16 @@ from interlingua.codec import (
     report_other_response,
     resolve_report,
 )
+from interlingua_chat_completions._calls import (
+    answer_custom_tools,
+    decode_tool_calls,
+    encode_tool_call,
+)
 from interlingua_chat_completions._data import text_data
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import decode_finish_reason, encode_finish_reason
 from interlingua_chat_completions._parts import part_decoder, part_encoder
 from interlingua_chat_completions._think import think_prefix, with_think
-from interlingua_chat_completions._tools import decode_tool_calls, encode_tool_call
 from interlingua_chat_completions._wire import (
     AudioAnswer,
     FileEcho,
@@ -274,6 +278,7 @@ class ResponseEncoder:
         self.parts = part_encoder(dialect, report)
         self.dialect, self.provider, self.report = dialect, dialect.provider, report
         self.message_defaults = {"role": "assistant", "content": None, **dialect.message_defaults}
+        self.custom_tools = answer_custom_tools(dialect.custom_tools)
 
     def response(self, response: ChatResponse) -> dict[str, Any]:
         entry = kept(response, self.provider)
@@ -360,7 +365,7 @@ class ResponseEncoder:
             case ToolCallPart() if forms.get("function_call"):
                 wire["function_call"] = {"name": part.name, "arguments": part.arguments}
             case ToolCallPart():
-                answer.calls.append(encode_tool_call(part, part.id, entry))
+                answer.calls.append(encode_tool_call(part, part.id, entry, self.custom_tools))
             case ReasoningPart() if (prefix := think_prefix(part, self.provider)) is not None:
                 answer.think = prefix
             case ReasoningPart() if (item := self.parts.reasoning_item(part)) is not None:

@@ -251,6 +251,7 @@ class _Choice:
         raw = read.field(choice, "finish_reason", path, str, None)
         if raw is not None and self.raw is None:
             self.raw = raw
+            events.extend(self.calls.close())
             events.extend(self.thought(self.think.finish()) if self.think else ())
             events.extend(self.audio_part())
         if self.raw is not None:

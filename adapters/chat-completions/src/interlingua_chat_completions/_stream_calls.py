@@ -25,9 +25,17 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from interlingua import StreamEvent, ToolCallDelta, ToolCallPart, ToolCallStart
-from interlingua.codec import WireReader, keep, kept
+from interlingua.codec import WireReader, freeform_piece, keep, kept
+from interlingua_chat_completions._calls import (
+    answer_custom_tools,
+    call_fragment,
+    call_kind,
+    custom_call,
+    decode_arguments,
+    encode_tool_call,
+    plain_name,
+)
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
-from interlingua_chat_completions._tools import call_fragment, decode_arguments, encode_tool_call
 
 __all__ = ["CallReader", "CallWriter"]
 
@@ -42,6 +50,16 @@ class CallReader:
         self.started: set[int] = set()  # the numbers of the calls started
         self.ids: dict[str, int] = {}  # a started call's number, by its id
         self.in_chunk: set[int] = set()  # the numbers the current chunk's entries took
+        self.custom: set[int] = set()  # the custom calls whose arguments are still open
+
+    def close(self) -> list[StreamEvent]:
+        """The end of each custom call's arguments, once its choice is finished."""
+        events: list[StreamEvent] = [
+            ToolCallDelta(index=index, arguments=freeform_piece("", last=True))
+            for index in sorted(self.custom)
+        ]
+        self.custom = set()
+        return events
 
     def read(self, calls: list[Any], path: str, read: WireReader) -> list[StreamEvent]:
         """The events of one delta's `tool_calls` (at `path`)."""
@@ -78,14 +96,21 @@ class CallReader:
         arguments = read.field({"arguments": arguments}, "arguments", where, str, None)
         name = read.field(inner, "name", where, str, None) or ""
         call_id = read.field(call, "id", path, str, None) or ""
-        if index in self.started:
+        first = index not in self.started
+        if kind == "custom":
+            # The input, escaped, as the arguments `{"input": ...}` the call decodes to.
+            arguments = freeform_piece(arguments or "", first=first)
+            self.custom.add(index)
+        if not first:
             return [ToolCallDelta(index=index, arguments=arguments)] if arguments else []
         self.started.add(index)
         if call_id:
             self.ids.setdefault(call_id, index)
         # Only the first piece of a call carries its id, name and type.
         if kind == "custom":
-            forms["type"] = "custom"
+            name, forms["type"] = custom_call(name, "")[0], "custom"
+        else:
+            forms.update(plain_name(name))
         if "type" not in call:
             forms["typed"] = False
         numbered = {"index": index} if self.numbered_calls else None
@@ -106,6 +131,9 @@ class CallWriter:
 
     def __init__(self, dialect: ChatCompletionsDialect) -> None:
         self.provider = dialect.provider
+        # Quirk: a streamed call is a function's (the openai SDK's `ChoiceDeltaToolCall`
+        # has no custom type): one made elsewhere goes so; OpenAI's own, as it came.
+        self.custom_tools = answer_custom_tools(server_takes_them=False)
         self.whole_calls = dialect.whole_calls
         self.numbers = itertools.count()  # the wire's `index` of the first choice's calls
         self.written: dict[int, tuple[str, int]] = {}  # a call's kind and number, by event index
@@ -113,8 +141,9 @@ class CallWriter:
         self.pieces: dict[int, list[str]] = {}  # a held call's arguments, by event index
 
     def start(self, event: ToolCallStart) -> dict[str, Any] | None:
-        """The delta of a call's first piece; None when the call is held whole."""
-        if self.whole_calls:
+        """The delta of a call's first piece; None when the call is held whole (a
+        custom call too: its input is written from the arguments complete)."""
+        if self.whole_calls or self.is_custom(event):
             self.pieces[event.index] = pieces = [event.arguments]
             self.held.append((event, pieces))
             return None
@@ -122,6 +151,10 @@ class CallWriter:
         (call,) = delta["tool_calls"]
         self.written[event.index] = ("custom" if "custom" in call else "function", call["index"])
         return delta
+
+    def is_custom(self, event: ToolCallStart) -> bool:
+        forms = kept(event, self.provider).get("forms", {})
+        return call_kind(event.name, forms, self.custom_tools) == "custom"
 
     def more(self, index: int, arguments: str) -> dict[str, Any] | None:
         """The delta of more of a call's arguments; None when the call is held whole."""
@@ -168,4 +201,4 @@ class CallWriter:
         part = ToolCallPart(
             id=event.id, name=event.name, arguments=arguments, provider_data=event.provider_data
         )
-        return encode_tool_call(part, part.id, kept(event, self.provider))
+        return encode_tool_call(part, part.id, kept(event, self.provider), self.custom_tools)

@@ -274,9 +274,9 @@ class ChatStreamEncoder:
         """The chunks held back: the finish chunk, the usage (on it, or apart)."""
         choices = [self.finish_choice()] if self.finish_event is not None else []
         if held := self.calls.finish():
-            # Calls streamed whole go on the finish chunk (Mistral's `content: null` beside).
-            last = choices[0]["delta"] if choices else {}
-            delta = {"content": None, "tool_calls": held, **last}
+            # Calls held whole go on the finish chunk (Mistral's `content: null` beside).
+            last = {"content": None} if self.dialect.whole_calls else {}
+            delta = {**last, "tool_calls": held, **(choices[0]["delta"] if choices else {})}
             choices = [{**choices[0], "delta": delta}] if choices else [self.choice(delta)]
         usage = {}
         if self.usage is not None:

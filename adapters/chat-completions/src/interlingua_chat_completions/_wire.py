@@ -16,7 +16,8 @@ does not take stays an opaque part.
 
 ChatRequest.provider_options[<provider>] holds every body field the core does
 not model, verbatim (`n`, `logprobs`, `stream_options`, `user`, ...), and a
-tools list the core cannot hold exactly; `ChatRequest.provider_data` keeps
+tools list with tools the core does not model (`tools`: each `ToolSpec` as
+its name, any other tool as it came); `ChatRequest.provider_data` keeps
 the forms of the fields it does model (`RequestForms`).
 """
 
@@ -49,6 +50,7 @@ __all__ = [
     "ToolCallEcho",
     "ToolCallForms",
     "ToolResultForms",
+    "ToolSpecEcho",
     "ToolSpecForms",
 ]
 
@@ -123,7 +125,12 @@ class ReasoningForms(TypedDict, total=False):
 
 class ToolCallForms(TypedDict, total=False):
     type: Literal["custom"]
-    """A custom tool's call: `arguments` holds its free-form `input`."""
+    """A custom tool's call: the part is the freeform tool's (its name ends in
+    `--freeform`), its `arguments` `{"input": <input>}`. (A call kept before
+    freeform tools had such names holds its name as it came, and its input as
+    the arguments.)"""
+    name: Literal["plain"]
+    """A function call whose name, as it came, reads as a freeform tool's."""
     function_call: bool
     """True: the deprecated message-level `function_call`, which has no id."""
     arguments: Literal["object", "absent"]
@@ -153,8 +160,16 @@ class ToolSpecForms(TypedDict, total=False):
     """The function had no `parameters` (or a null)."""
     strict: Literal["absent"]
     """The function had no `strict` (or a null)."""
-    type: Literal["absent"]
-    """The tool had no `type` beside its `function` (older Mistral clients)."""
+    type: Literal["absent", "custom"]
+    """The tool had no `type` beside its `function` (older Mistral clients), or
+    was a custom tool (the spec is the core's freeform tool: `ToolSpec.freeform`)."""
+    format: Literal["text"]
+    """The custom tool's `format` was `{"type": "text"}` (a grammar is a field)."""
+
+
+class ToolSpecEcho(TypedDict, total=False):
+    tool: dict[str, Any]
+    """The tool's fields beside `type` and its `function` (or `custom`)."""
 
 
 # --- requests and responses (never saved in a history) ---

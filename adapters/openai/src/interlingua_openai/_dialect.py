@@ -13,6 +13,6 @@ from interlingua_openai.responses._wire import PROVIDER as RESPONSES
 __all__ = ["CODEC", "OPENAI"]
 
 OPENAI = ChatCompletionsDialect(
-    provider=PROVIDER, shared_settings={RESPONSES: OPENAI_SHARED_SETTINGS}
+    provider=PROVIDER, shared_settings={RESPONSES: OPENAI_SHARED_SETTINGS}, custom_tools=True
 )
 CODEC = ChatCompletionsCodec(OPENAI)

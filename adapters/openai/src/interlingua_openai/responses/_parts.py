@@ -5,7 +5,9 @@
     message (user, system): input_text,         TextPart, FilePart (the message: `_request`)
       input_image, input_file
     reasoning                                   ReasoningPart (`_reasoning`)
-    function_call, custom_tool_call             ToolCallPart
+    function_call, custom_tool_call             ToolCallPart, named `<namespace>--<name>` in a
+                                                namespace, a custom call as the freeform tool's
+                                                call (`ToolName`): arguments `{"input": ...}`
     any other item                              OpaquePart (back to this API only)
 
 Requests (input items) and responses (output items) share these: the API
@@ -35,6 +37,7 @@ from interlingua import (
     RefusalPart,
     TextPart,
     ToolCallPart,
+    ToolName,
     ToolResultPart,
     TranslationReport,
 )
@@ -47,12 +50,12 @@ from interlingua_chat_completions._parts import (
     with_fields,
 )
 from interlingua_chat_completions._rules import OPENAI_FILE_STORE, guess_media_type, takes_file
+from interlingua_openai.responses._calls import CallEncoder, decode_call
 from interlingua_openai.responses._reasoning import decode_reasoning, encode_reasoning
 from interlingua_openai.responses._rules import (
     ASSISTANT_CONTENT,
     FILE_FIELDS,
     empty_text_left_out,
-    fit_call_id,
     takes_in_message,
 )
 from interlingua_openai.responses._wire import (
@@ -60,12 +63,10 @@ from interlingua_openai.responses._wire import (
     FileForms,
     OutputTextEcho,
     OutputTextForms,
-    ToolCallForms,
 )
 
 __all__ = ["PartDecoder", "PartEncoder", "default_content_form"]
 
-_ARGUMENTS = {"function_call": "arguments", "custom_tool_call": "input"}
 # The keys of each file content type the codec models (`_file_entry` writes them).
 _FILE_KEYS = {
     "input_image": frozenset({"type", "image_url", "file_id", "detail"}),
@@ -170,18 +171,7 @@ class PartDecoder:
         return decode_reasoning(self.read, item, path)
 
     def tool_call(self, item: Mapping[str, Any], path: str) -> ToolCallPart:
-        kind = item.get("type", "function_call")
-        arguments = _ARGUMENTS[kind]
-        return ToolCallPart(
-            id=self.read.field(item, "call_id", path, str),
-            name=self.read.field(item, "name", path, str),
-            arguments=self.read.field(item, arguments, path, str),
-            provider_data=keep(
-                PROVIDER,
-                fields=other_fields(item, ("type", "call_id", "name", arguments)),
-                forms=ToolCallForms(type=kind) if kind == "custom_tool_call" else None,
-            ),
-        )
+        return decode_call(self.read, item, path)
 
     # --- content parts of input messages ---
 
@@ -261,9 +251,16 @@ class PartEncoder:
     """Core parts to wire items and content parts. `output` builds output items
     (a response body) rather than input items (a request)."""
 
-    def __init__(self, report: TranslationReport, *, output: bool) -> None:
+    def __init__(
+        self,
+        report: TranslationReport,
+        *,
+        output: bool,
+        tools: Mapping[str, ToolName] | None = None,
+    ) -> None:
         self.report = report
         self.output = output
+        self.calls = CallEncoder(report, output=output, tools=tools)
 
     def assistant_items(self, parts: Sequence[ContentPart], path: str) -> list[dict[str, Any]]:
         """The items of the parts of the message at `path`."""
@@ -362,17 +359,7 @@ class PartEncoder:
         return encode_reasoning(part)
 
     def tool_call(self, part: ToolCallPart, id_path: str) -> dict[str, Any]:
-        entry = kept(part, PROVIDER)
-        kind = entry.get("forms", {}).get("type", "function_call")
-        item: dict[str, Any] = {
-            "type": kind,
-            "call_id": fit_call_id(part.id, id_path, self.report),
-            "name": part.name,
-            _ARGUMENTS.get(kind, "arguments"): part.arguments,
-        }
-        if "fields" not in entry and self.output:
-            item["status"] = "completed"
-        return {**item, **copy_json(entry.get("fields", {}))}
+        return self.calls.encode(part, id_path)
 
     def content_part(self, part: ContentPart, path: str) -> dict[str, Any] | None:
         match part:

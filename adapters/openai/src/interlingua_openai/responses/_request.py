@@ -29,7 +29,14 @@ from typing import Any, Literal
 
 from typing_extensions import assert_never
 
-from interlingua import ChatRequest, Message, TextPart, ToolResultPart, TranslationReport
+from interlingua import (
+    ChatRequest,
+    Message,
+    TextPart,
+    ToolResultPart,
+    ToolSpec,
+    TranslationReport,
+)
 from interlingua.codec import (
     WireReader,
     copy_json,
@@ -51,10 +58,11 @@ from interlingua_openai.responses._settings import (
     decode_settings,
     encode_settings,
 )
-from interlingua_openai.responses._tools import decode_tools, encode_tools
+from interlingua_openai.responses._tools import ToolsEncoder, decode_tool_list, decode_tools
 from interlingua_openai.responses._wire import (
     PROVIDER,
     RESULT_ITEMS,
+    TOOLS_ITEM,
     MessageForms,
     RequestForms,
     ToolResultForms,
@@ -90,17 +98,22 @@ def _forms(owner: Any) -> dict[str, Any]:
 
 
 class _Encoder:
+    parts: PartEncoder  # made once the request's tools are placed
+
     def __init__(self, report: TranslationReport) -> None:
         self.report = report
-        self.parts = PartEncoder(report, output=False)
+        self.items: dict[int, list[dict[str, Any]]] = {}  # tools items, by their place
 
     def request(self, request: ChatRequest) -> dict[str, Any]:
         options = dict(request.options_for(PROVIDER))
         continued = bool(options.get("previous_response_id") or options.get("conversation"))
         self.missing = check_tool_pairs(request.messages, self.report, continued=continued)
         body: dict[str, Any] = {"model": wire_model(request.model, PROVIDER)}
+        placing = ToolsEncoder(request.tools)
+        self.place_items(placing.items(options.pop(TOOLS_ITEM, None)), _forms(request))
+        tools = placing.tools(options.pop("tools", None))
+        self.parts = PartEncoder(self.report, output=False, tools=placing.placed)
         self.input(body, sent_messages(request, PROVIDER, self.report))
-        tools = encode_tools(request.tools, options.pop("tools", None))
         if tools is not None:
             body["tools"] = tools
         # A stored prompt (`prompt`) may bring its own tools.
@@ -114,10 +127,18 @@ class _Encoder:
 
     # --- input ---
 
+    def place_items(self, items: list[dict[str, Any]], forms: Mapping[str, Any]) -> None:
+        """Each `additional_tools` item at its place (after the messages, where none is said)."""
+        places = forms.get("additional_tools", [])
+        for number, item in enumerate(items):
+            place = places[number] if number < len(places) else -1
+            self.items.setdefault(place, []).append(item)
+
     def input(self, body: dict[str, Any], messages: Sequence[Message]) -> None:
         items: list[dict[str, Any]] = []
         sent: list[Message] = []
         for index, message in enumerate(messages):
+            items.extend(self.items.pop(index, ()))
             flagged = message.role == "system" and _forms(message).get("instructions")
             if flagged and index == 0:
                 body["instructions"] = message.text
@@ -133,8 +154,13 @@ class _Encoder:
             sent.append(message)
             items.extend(self.message(message, index))
             if (results := self.missing.after(index, self.report)) is not None:
-                # Built as any output is; what that changes is the calls' report.
-                items.extend(_Encoder(TranslationReport()).message(results, index))
+                # Built as any output is (a custom call's as one); what that
+                # changes is the calls' report.
+                quiet = _Encoder(TranslationReport())
+                quiet.parts = self.parts
+                items.extend(quiet.message(results, index))
+        for place in sorted(self.items):  # after the last message
+            items.extend(self.items[place])
         if (
             len(sent) == 1
             and _forms(sent[0]).get("input") == "string"
@@ -167,8 +193,11 @@ class _Encoder:
             reason = "a Responses API tool output has no error flag"
             self.report.dropped(part_path(index, position, "is_error"), reason)
         path = part_path(index, position, "tool_call_id")
+        # The output of a call made elsewhere is of its call's kind.
+        custom = part.tool_call_id in self.parts.calls.custom
+        kind = "custom_tool_call_output" if custom else "function_call_output"
         item: dict[str, Any] = {
-            "type": forms.get("type", "function_call_output"),
+            "type": forms.get("type", kind),
             "call_id": fit_call_id(part.tool_call_id, path, self.report),
         }
         if default_content_form(part.content) == "string" and forms.get("content") != "list":
@@ -203,14 +232,15 @@ class _Decoder:
     def __init__(self) -> None:
         self.read = WireReader(PROVIDER)
         self.parts = PartDecoder()
+        self.item_tools: list[ToolSpec] = []  # the specs of the `additional_tools` items
 
     def request(self, body: dict[str, Any]) -> ChatRequest:
         options = other_fields(body, MODELLED)
         forms: RequestForms = {}
         fields: dict[str, Any] = {
             "model": self.read.field(body, "model", "", str),
-            "messages": self.messages(body, options),
-            "tools": decode_tools(body.get("tools"), self.read, options),
+            "messages": self.messages(body, options, forms),
+            "tools": (*decode_tools(body.get("tools"), self.read, options), *self.item_tools),
             **decode_settings(body, options, forms, self.read),
         }
         if options:
@@ -221,7 +251,9 @@ class _Decoder:
 
     # --- input ---
 
-    def messages(self, body: Mapping[str, Any], options: dict[str, Any]) -> tuple[Message, ...]:
+    def messages(
+        self, body: Mapping[str, Any], options: dict[str, Any], forms: RequestForms
+    ) -> tuple[Message, ...]:
         messages: list[Message] = []
         instructions = body.get("instructions")
         if isinstance(instructions, str):
@@ -236,7 +268,11 @@ class _Decoder:
             data = keep(PROVIDER, forms=MessageForms(input="string"))
             messages.append(Message(role="user", parts=(TextPart(text=wire),), provider_data=data))
         elif wire:
-            messages.extend(_Turns(self).build(self.read.array(wire, "input")))
+            turns = _Turns(self, len(messages))
+            messages.extend(turns.build(self.read.array(wire, "input")))
+            if turns.items:
+                options[TOOLS_ITEM] = turns.items
+                forms["additional_tools"] = turns.places
         elif "input" in body:
             options["input"] = wire  # null or an empty list, as sent
         return tuple(messages)
@@ -263,6 +299,14 @@ class _Decoder:
         ]
         return parts, default_content_form(parts) != "list"
 
+    def tools_item(self, item: dict[str, Any], path: str) -> dict[str, Any]:
+        """An `additional_tools` item: its specs join the request's tools; it is kept
+        with each spec as its name."""
+        tools = self.read.field(item, "tools", path, list)
+        specs, layout = decode_tool_list(tools, f"{path}.tools", self.read)
+        self.item_tools += specs
+        return {**item, "tools": layout}
+
     def tool_result(self, item: Mapping[str, Any], path: str) -> ToolResultPart:
         kind = self.read.field(item, "type", path, str)
         forms: ToolResultForms = {}
@@ -287,21 +331,30 @@ def _is_assistant_item(item: Mapping[str, Any]) -> bool:
 
 
 class _Turns:
-    """Groups the flat `input` list into core messages."""
+    """Groups the flat `input` list into core messages; `additional_tools` items
+    are kept apart (`items`), with the message each came before (`places`)."""
 
-    def __init__(self, decoder: _Decoder) -> None:
+    def __init__(self, decoder: _Decoder, before: int) -> None:
         self.decoder = decoder
+        self.before = before  # the messages before the input's (the instructions)
         self.messages: list[Message] = []
         self.assistant: list[Any] = []
         self.has_text = False
         self.results: list[ToolResultPart] = []
+        self.items: list[dict[str, Any]] = []
+        self.places: list[int] = []
 
     def build(self, items: Sequence[Any]) -> list[Message]:
         read = self.decoder.read
         for index, raw in enumerate(items):
             path = f"input[{index}]"
             item = read.object(raw, path)
-            if item.get("type") in RESULT_ITEMS:
+            if item.get("type") == TOOLS_ITEM:
+                self.close_assistant()
+                self.close_results()
+                self.items.append(self.decoder.tools_item(item, path))
+                self.places.append(self.before + len(self.messages))
+            elif item.get("type") in RESULT_ITEMS:
                 self.close_assistant()
                 self.results.append(self.decoder.tool_result(item, path))
             elif _is_assistant_item(item):

@@ -55,7 +55,8 @@ from interlingua import (
     ToolCallStart,
     UsageEvent,
 )
-from interlingua.codec import WireReader, decode_events, keep, other_fields
+from interlingua.codec import WireReader, decode_events, freeform_piece, keep, other_fields
+from interlingua_openai.responses._calls import call_identity
 from interlingua_openai.responses._errors import decode_error
 from interlingua_openai.responses._finish import decode_finish
 from interlingua_openai.responses._parts import PartDecoder
@@ -66,7 +67,6 @@ from interlingua_openai.responses._wire import (
     OutputTextEcho,
     ReasoningForms,
     ResponseEcho,
-    ToolCallForms,
 )
 
 __all__ = ["ResponsesStreamDecoder", "decode_stream"]
@@ -96,6 +96,7 @@ class ResponsesStreamDecoder:
         self.slots: dict[tuple[int, int], int] = {}
         self.built: dict[int, str] = {}  # the text (or arguments) each slot has so far
         self.messages: dict[int, dict[str, Any]] = {}  # a message item's fields, by output index
+        self.custom: set[int] = set()  # the slots of custom calls
 
     def finish(self) -> list[StreamEvent]:
         """Nothing waits for the end: `response.completed` said it all."""
@@ -159,23 +160,8 @@ class ResponsesStreamDecoder:
         slot = self.slot(output_index)
         where = f"{path}.item"
         match item.get("type"):
-            case "function_call" | "custom_tool_call" as kind:
-                key = "arguments" if kind == "function_call" else "input"
-                arguments = self.read.field(item, key, where, str, None) or ""
-                self.grow(slot, arguments)
-                forms = ToolCallForms(type=kind) if kind == "custom_tool_call" else None
-                # The item's own id, so that an encoder writes it from the start.
-                item_id = self.read.field(item, "id", where, str, None)
-                fields = None if item_id is None else {"id": item_id}
-                return [
-                    ToolCallStart(
-                        index=slot,
-                        id=self.read.field(item, "call_id", where, str, None) or "",
-                        name=self.read.field(item, "name", where, str, None) or "",
-                        arguments=arguments,
-                        provider_data=keep(PROVIDER, fields=fields, forms=forms),
-                    )
-                ]
+            case "function_call" | "custom_tool_call":
+                return [self.call_added(item, slot, where)]
             case "reasoning":
                 # Opens the part in its place, with its id; its summary, if any, follows.
                 self.grow(slot, "")
@@ -187,6 +173,27 @@ class ResponsesStreamDecoder:
             case "message":
                 self.messages[output_index] = other_fields(item, ("content",))
         return []
+
+    def call_added(self, item: Mapping[str, Any], slot: int, path: str) -> ToolCallStart:
+        """A call as it begins: its name and forms as `decode_response` gives them, a
+        custom call's input as the arguments `{"input": ...}` it decodes to."""
+        with_name = {**item, "name": item.get("name") or ""}
+        name, key, forms = call_identity(self.read, with_name, path)
+        arguments = self.read.field(item, key, path, str, None) or ""
+        if key == "input":
+            arguments = freeform_piece(arguments, first=True)
+            self.custom.add(slot)
+        self.grow(slot, arguments)
+        # The item's own id, so that an encoder writes it from the start.
+        item_id = self.read.field(item, "id", path, str, None)
+        fields = None if item_id is None else {"id": item_id}
+        return ToolCallStart(
+            index=slot,
+            id=self.read.field(item, "call_id", path, str, None) or "",
+            name=name,
+            arguments=arguments,
+            provider_data=keep(PROVIDER, fields=fields, forms=forms),
+        )
 
     def content_added(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
         output_index = self.read.field(event, "output_index", path, int)
@@ -224,6 +231,8 @@ class ResponsesStreamDecoder:
     def arguments_delta(self, event: Mapping[str, Any], path: str) -> list[StreamEvent]:
         slot = self.indexes(event, path)
         text = self.read.field(event, "delta", path, str)
+        if slot in self.custom:
+            text = freeform_piece(text)  # escaped: the item done closes it
         self.grow(slot, text)
         return [ToolCallDelta(index=slot, arguments=text)]
 

@@ -320,14 +320,17 @@ class ResponsesStreamEncoder:
         out = [] if together else self.close_open()
         if part.kind in CONTENT_KINDS:
             item: Item = Message(self.wire, part)
-        elif (
-            encoded := self.wire.encoder.assistant_item(part.built(), "message", part.position)
-        ) is None:
+        elif (encoded := self.begun(part)) is None:
             return out  # left out, and reported
         else:
             item = item_for(self.wire, part, encoded)
         self.open.append(item)
         return out + item.open(part)
+
+    def begun(self, part: Part) -> dict[str, Any] | None:
+        """The item a part that is not text begins (None: left out, and reported)."""
+        encoder = self.wire.opening if part.kind == "tool_call" else self.wire.encoder
+        return encoder.assistant_item(part.built(), "message", part.position)
 
     def close_open(self) -> list[WireEvent]:
         done, self.open = self.open, []

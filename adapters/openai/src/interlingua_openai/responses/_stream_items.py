@@ -44,9 +44,10 @@ from interlingua import (
     ToolCallDelta,
     ToolCallPart,
     ToolCallStart,
+    TranslationReport,
     WireEvent,
 )
-from interlingua.codec import copy_json, kept
+from interlingua.codec import FreeformText, copy_json, kept
 from interlingua_openai.responses._parts import PartEncoder
 from interlingua_openai.responses._response import with_id
 from interlingua_openai.responses._wire import PROVIDER
@@ -86,6 +87,9 @@ class Wire:
 
     def __init__(self, encoder: PartEncoder) -> None:
         self.encoder = encoder
+        # A call's item as it begins, from its arguments so far: what it loses is
+        # reported when it is done, from the whole call.
+        self.opening = PartEncoder(TranslationReport(), output=True)
         self.sequence = 0
         self.outputs = 0
         self.response_id = ""
@@ -188,22 +192,33 @@ class Item:
 
 
 class Call(Item):
-    """A function (or custom tool) call; `streamed` once arguments have come."""
+    """A function (or custom tool) call; `streamed` once arguments have come. A
+    custom call's pieces are of the arguments `{"input": ...}` the core holds:
+    its input streams as they complete it (`FreeformText`), what they did not
+    give in a last delta."""
 
     def __init__(self, wire: Wire, item: dict[str, Any]) -> None:
         self.prefix, self.field = _CALLS.get(item.get("type", ""), _CALLS["function_call"])
         super().__init__(wire, {**item, "status": "in_progress", self.field: ""})
         self.streamed = False
+        self.input = FreeformText() if item.get("type") == "custom_tool_call" else None
+        self.sent = ""
 
     def delta(self, part: Part, event: StreamEvent) -> list[WireEvent]:
         text = text_of(event)
         if not text:
             return []
         self.streamed = True
-        return [self.event(f"{self.prefix}.delta", delta=text)]
+        if self.input is not None:
+            text = self.input.feed(text)
+            self.sent += text
+        return [self.event(f"{self.prefix}.delta", delta=text)] if text else []
 
     def ending(self, item: dict[str, Any]) -> list[WireEvent]:
-        return [self.event(f"{self.prefix}.done", **{self.field: item.get(self.field, "")})]
+        text = item.get(self.field, "")
+        rest = text[len(self.sent) :] if self.input and text.startswith(self.sent) else ""
+        last = [self.event(f"{self.prefix}.delta", delta=rest)] if rest else []
+        return [*last, self.event(f"{self.prefix}.done", **{self.field: text})]
 
 
 # A reasoning item's text, by where it goes (`forms.text`): the events that

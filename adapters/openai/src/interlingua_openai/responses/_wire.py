@@ -20,7 +20,8 @@ The list is this adapter's part of the saved history format.
                                         `reasoning_text` (`forms.text`)
     ToolCallPart, ToolResultPart        the item's other fields (`id`, `status`, ...)
     FilePart                            the `leftover` of the content part, nulls included
-    ToolSpec                            the `leftover` of the function tool
+    ToolSpec                            the `leftover` of the function or custom tool (a
+                                        custom tool's grammar `format` among them)
     ChatResponse                        the response's fields but `id`, `model`, `output`,
                                         `usage`, verbatim (`status`, `created_at`, settings)
 
@@ -29,10 +30,21 @@ APIs read one file store. Any other item (a built-in tool's call, an item
 reference) is an `OpaquePart`, whole; a message item's content entry the core
 does not model is one too, as that item with that one entry.
 
+Tools: a function tool is a `ToolSpec`; a custom tool (free text in) the
+core's freeform one (`ToolSpec.freeform`, its name ending in `--freeform`);
+each function and custom tool of a `namespace` one too, named `<namespace>--
+<name>` (`interlingua.ToolName`), and so are the tools of an input
+`additional_tools` item. A call keeps the form of its item (`ToolCallForms`).
+
 ChatRequest.provider_options["openai-responses"] holds every body field the
 core does not model, verbatim (`include`, `store`, `previous_response_id`,
 `truncation`, an explicit `"stream": false`, ...), and what `reasoning` and
-`text` hold beside the effort, summary and format.
+`text` hold beside the effort, summary and format. Where the `tools` list is
+more than function and custom tools (a namespace, a built-in tool:
+`web_search`, `tool_search`, ...), `tools` is that list with each `ToolSpec`
+as its name (in a namespace too), any other tool as it came; and
+`additional_tools` the input's `additional_tools` items, their tools likewise,
+each at the place the request's form `additional_tools` gives.
 """
 
 from __future__ import annotations
@@ -41,13 +53,12 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
-from interlingua_chat_completions import _wire as chat_wire
-
 __all__ = [
     "CALL_ITEMS",
     "PROVIDER",
     "RESPONSES_PATH",
     "RESULT_ITEMS",
+    "TOOLS_ITEM",
     "FileForms",
     "MessageForms",
     "OutputTextEcho",
@@ -67,6 +78,8 @@ RESPONSES_PATH = "/responses"
 # Items that are calls the next request answers, and the answers.
 CALL_ITEMS = ("function_call", "custom_tool_call")
 RESULT_ITEMS = ("function_call_output", "custom_tool_call_output")
+# An input item that offers tools at its place, not a turn of the conversation.
+TOOLS_ITEM = "additional_tools"
 
 
 # --- messages and parts (saved in histories) ---
@@ -106,7 +119,15 @@ class FileForms(TypedDict, total=False):
 
 class ToolCallForms(TypedDict, total=False):
     type: Literal["custom_tool_call"]
-    """A custom tool's call: `arguments` holds its free-form `input`."""
+    """A custom tool's call: the part is the freeform tool's (its name ends in
+    `--freeform`), its `arguments` `{"input": <input>}`. (A call kept before
+    freeform tools had such names holds its name as it came, and its input as
+    the arguments.)"""
+    namespace: str
+    """The call's `namespace`: the part's name is `<namespace>--<name>`."""
+    name: Literal["plain"]
+    """A `function_call` with no namespace whose name reads as a namespace's
+    function or a freeform tool's (`interlingua.ToolName`)."""
 
 
 class ToolResultForms(TypedDict, total=False):
@@ -116,10 +137,17 @@ class ToolResultForms(TypedDict, total=False):
     """A lone text output sent as a list."""
 
 
-# A function tool's forms, as Chat Completions' (`parameters`, `strict`:
-# "absent"). The API reads an omitted `strict` as true, so a spec from elsewhere
-# that leaves it open is sent `strict: false`.
-ToolSpecForms = chat_wire.ToolSpecForms
+class ToolSpecForms(TypedDict, total=False):
+    parameters: Literal["absent"]
+    """The function had no `parameters` (or a null)."""
+    strict: Literal["absent"]
+    """The function had no `strict` (or a null). The API reads an omitted
+    `strict` as true, so a spec from elsewhere that leaves it open is sent
+    `strict: false`."""
+    type: Literal["custom"]
+    """A custom tool: the spec is the core's freeform one (`ToolSpec.freeform`)."""
+    format: Literal["text"]
+    """The custom tool's `format` was `{"type": "text"}` (a grammar is a field)."""
 
 
 # --- requests (never saved in a history) ---
@@ -128,6 +156,9 @@ ToolSpecForms = chat_wire.ToolSpecForms
 class RequestForms(TypedDict, total=False):
     user_field: Literal["user"]
     """The end user's id came in the legacy `user`, not `safety_identifier`."""
+    additional_tools: list[int]
+    """Where each kept `additional_tools` item stood in `input`: the index of the
+    message it came before (the number of messages, after the last)."""
 
 
 # --- responses (never saved in a history) ---
