@@ -350,3 +350,57 @@ def test_an_answer_written_for_the_responses_api_keeps_the_time_its_wire_gave() 
         {"reason": "content_filter"},
     )
     assert body["output"] == []
+
+
+# --- when a Chat Completions answer written from another API was made ---
+
+CHAT_APIS = ("openai", "groq", "mistral", "xai", "openrouter", "deepseek")
+
+
+@pytest.mark.parametrize("target", CHAT_APIS)
+def test_an_answer_written_for_chat_completions_keeps_the_time_its_wire_gave(target: str) -> None:
+    wire, response = blocked_gemini_answer()
+    made = datetime.fromisoformat(wire["createTime"].replace("Z", "+00:00"))
+    (call,) = recorded("openai/chat_parallel_tool_calls_cached.json")
+
+    body = get_adapter(target).encode_response(response, report=TranslationReport())
+    chat = get_adapter(target).encode_response(
+        interlingua_openai.decode_response(call.response.json), report=TranslationReport()
+    )
+
+    assert body["created"] == int(made.timestamp())
+    assert chat["created"] == call.response.json["created"]
+
+
+@pytest.mark.parametrize("target", CHAT_APIS)
+def test_a_chat_completions_answer_that_says_not_when_it_was_made_gets_the_time_of_writing(
+    target: str,
+) -> None:
+    call = recorded("anthropic/tool_round_trip_with_thinking.json")[0]
+    before = int(time.time())
+
+    body = get_adapter(target).encode_response(
+        get_adapter("anthropic").decode_response(call.response.json), report=TranslationReport()
+    )
+
+    assert type(body["created"]) is int
+    assert before <= body["created"] <= time.time()
+
+
+@pytest.mark.parametrize("target", CHAT_APIS)
+def test_every_chunk_of_a_stream_from_another_api_says_one_creation_time(target: str) -> None:
+    (claude,) = recorded("anthropic/stream_thinking_tool_use.json")
+    (gpt,) = recorded("openai/chat_stream_parallel_tool_calls.json")
+    before = int(time.time())
+
+    def created(source: str, call: Interaction) -> set[Any]:
+        events = get_adapter(source).decode_stream(call.response.stream_payloads())
+        chunks = get_adapter(target).encode_stream(events, report=TranslationReport())
+        return {chunk.data["created"] for chunk in chunks if isinstance(chunk.data, dict)}
+
+    (written,) = created("anthropic", claude)
+    assert type(written) is int
+    assert before <= written <= time.time()
+    # OpenAI's stream said when: another Chat Completions API writes that.
+    said = {payload["created"] for payload in gpt.response.stream_payloads()}
+    assert created("openai", gpt) == said

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -364,12 +365,16 @@ def test_an_error_mid_stream_ends_it_with_the_dialects_error_chunk(name: str) ->
 
 
 def test_the_encoder_takes_one_event_at_a_time() -> None:
+    before = int(time.time())
     encoder = interlingua_openai.CODEC.stream_encoder(report=TranslationReport())
     (role,) = encoder.feed(StreamStart(id="chatcmpl-1", model="gpt-4o-mini", provider="openai"))
+    assert isinstance(role.data, dict)
+    # A start that says not when the answer was made: the time the stream starts.
+    assert before <= role.data["created"] <= time.time()
     assert role.data == {
         "id": "chatcmpl-1",
         "object": "chat.completion.chunk",
-        "created": 0,
+        "created": role.data["created"],
         "model": "gpt-4o-mini",
         "choices": [
             {
@@ -383,6 +388,7 @@ def test_the_encoder_takes_one_event_at_a_time() -> None:
     assert encoder.feed(FinishEvent(finish_reason=FinishReason.STOP)) == []  # held to the end
     (finish, done) = encoder.finish()
     assert finish.data["choices"][0]["finish_reason"] == "stop"  # type: ignore[index]
+    assert finish.data["created"] == role.data["created"]  # type: ignore[index]
     assert done == WireEvent(data="[DONE]")
     assert encoder.finish() == []
 

@@ -17,7 +17,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai.types.responses import Response
 
-from conftest import FIXTURES, poison, round_trip_sharing_nothing, same_json
+from conftest import (
+    FIXTURES,
+    assert_sent_as_recorded,
+    in_order,
+    poison,
+    recorded,
+    round_trip_sharing_nothing,
+    same_json,
+)
 from interlingua import (
     ChatRequest,
     ChatResponse,
@@ -56,6 +64,7 @@ from interlingua import (
 from interlingua.testing import load_cassette
 from interlingua_openai.responses import (
     PROVIDER,
+    OpenAIResponsesClient,
     ResponsesStreamDecoder,
     decode_error,
     decode_request,
@@ -65,6 +74,8 @@ from interlingua_openai.responses import (
     encode_response,
 )
 
+# A request with `parallel_tool_calls: false` and no tools, answered 200.
+WITHOUT_TOOLS = "openai/responses_parallel_tool_calls_without_tools.json"
 ENCRYPTED = "gAAAAABp9Qx3Lw7KpT2mVb9RcK4wZs1HnD8PeYx5QaN3uJ6sF0gE2iB7oC4dH1kM8tR5v"
 REASONING_ITEM = {
     "id": "rs_068a2c5e9f1b3d7a",
@@ -978,6 +989,30 @@ def test_tool_choice_and_parallel_tool_calls_without_tools_are_left_out_and_repo
     report = TranslationReport()
     assert encode_request(request, report=report) == {"model": "gpt-5-mini"}
     assert losses(report) == [("tool_choice", "dropped"), ("parallel_tool_calls", "dropped")]
+
+
+def test_the_apis_own_tool_settings_without_tools_go_back_as_they_came() -> None:
+    # A client that sends `parallel_tool_calls: false` on every call, tools or none:
+    # the API answers 200, echoing it beside `tools: []`.
+    replay = in_order(recorded(WITHOUT_TOOLS))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+    body = interaction.request.json
+    assert "tools" not in body
+    assert interaction.response.json["parallel_tool_calls"] == body["parallel_tool_calls"]
+    for sent, choice in ((body, None), ({**body, "tool_choice": "none"}, ToolChoice.none())):
+        request = decode_request(sent)
+        assert (request.parallel_tool_calls, request.tool_choice) == (
+            sent["parallel_tool_calls"],
+            choice,
+        )
+        assert same_json(encode_request(request, report=TranslationReport(strict=True)), sent)
+
+    with OpenAIResponsesClient(api_key="sk-test", http_client=replay.client()) as client:
+        answer = client.complete(decode_request(body), report=TranslationReport(strict=True))
+
+    assert answer == decode_response(interaction.response.json)
+    assert_sent_as_recorded(replay, "https://api.openai.com/v1/responses", "sk-test")
 
 
 def test_a_tool_without_strict_is_sent_not_strict_unless_it_came_so_from_this_api() -> None:

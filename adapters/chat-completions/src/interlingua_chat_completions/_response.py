@@ -17,11 +17,14 @@ Invariants:
   refusal items and unknown items in it as parts of their own; usage fields `TokenUsage` cannot hold
   (a null detail group, a router's `cost`) are kept beside it.
 - `raw_finish_reason` is the wire value; `finish_reason` its meaning.
+- A body made elsewhere gets `object` and `created`: the upstream's creation time
+  where its wire said one (`created_time`), else the time of writing.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -43,7 +46,9 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import (
+    ProviderData,
     copy_json,
+    created_time,
     keep,
     kept,
     merge_provider_data,
@@ -75,12 +80,12 @@ __all__ = [
     "AUDIO_ANSWER_MEDIA_TYPE",
     "Answer",
     "ResponseEncoder",
+    "created_of",
     "decode_response",
     "encode_response",
 ]
 
-# What a body made elsewhere gets for the fields only OpenAI knows.
-_BODY_DEFAULTS: dict[str, Any] = {"object": "chat.completion", "created": 0}
+_BODY_OBJECT = "chat.completion"  # a body's `object`, which one made elsewhere gets
 _BODY_MODELLED = ("id", "model", "choices", "usage")
 _CHOICE_UNNUMBERED = frozenset({"message", "finish_reason"})
 _CHOICE_MODELLED = _CHOICE_UNNUMBERED | {"index"}  # an `index` that is the choice's place
@@ -266,6 +271,12 @@ def _as_object(content: Any) -> Any:
     return content
 
 
+def created_of(data: ProviderData) -> int:
+    """The `created` of an answer made elsewhere, whose `provider_data` is `data`:
+    the upstream's creation time where its wire said one, else the time now."""
+    return created_time(data) or int(time.time())
+
+
 def _audio_answer(audio: Mapping[str, Any]) -> AudioAnswer:
     """What an audio answer keeps beside its data (`id`, `expires_at`, `transcript`)."""
     return cast("AudioAnswer", other_fields(audio, ("data",)))
@@ -283,7 +294,9 @@ class ResponseEncoder:
     def response(self, response: ChatResponse) -> dict[str, Any]:
         entry = kept(response, self.provider)
         forms = entry.get("forms", {})
-        body: dict[str, Any] = {} if "fields" in entry else dict(_BODY_DEFAULTS)
+        body: dict[str, Any] = {}
+        if "fields" not in entry:
+            body = {"object": _BODY_OBJECT, "created": created_of(response.provider_data)}
         if response.id is not None:
             body["id"] = response.id
         if response.model is not None:

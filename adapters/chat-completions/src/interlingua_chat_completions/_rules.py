@@ -52,6 +52,7 @@ __all__ = [
     "USER_ID_MAX_LENGTH",
     "FileFields",
     "bridge_tool_turn",
+    "came_without_tools",
     "check_tool_pairs",
     "encode_context",
     "fit_stop",
@@ -287,6 +288,15 @@ def tool_settings(
             name, f"{report.target} takes it only beside tools, and the request has none"
         )
     return {}
+
+
+def came_without_tools(body: Mapping[str, Any], *settings: Any) -> bool:
+    """Whether the tool `settings` read from `body` (`tool_choice`,
+    `parallel_tool_calls`) came in it without tools: the API they came to judges
+    them (xAI and OpenAI's Responses API answer such a body 200), so they go back
+    to it as they came, where a request from elsewhere leaves them out
+    (`tool_settings`)."""
+    return any(setting is not None for setting in settings) and not body.get("tools")
 
 
 def schema_name(name: str | None, report: TranslationReport) -> str:

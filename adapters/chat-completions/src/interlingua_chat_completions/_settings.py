@@ -59,6 +59,7 @@ from interlingua.codec import (
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect, ReasoningSetting
 from interlingua_chat_completions._rules import (
+    came_without_tools,
     encode_context,
     fit_stop,
     schema_name,
@@ -108,9 +109,7 @@ class SettingsReader:
     goes to `options` verbatim."""
 
     def __init__(self, body: Mapping[str, Any], options: dict[str, Any], read: WireReader) -> None:
-        self.body = body
-        self.options = options
-        self.read = read
+        self.body, self.options, self.read = body, options, read
         self.required_form: str | None = None
 
     def scalar(self, key: str, kind: type[Any]) -> Any:
@@ -353,7 +352,7 @@ def decode_settings(
     if user_field is not None and user_field != dialect.user_field:
         forms["user_field"] = user_field
     parallel = settings.scalar("parallel_tool_calls", bool)
-    if (tool_choice is not None or parallel is not None) and not body.get("tools"):
+    if came_without_tools(body, tool_choice, parallel):
         forms["tool_settings"] = "without_tools"
     return {
         "context": context,

@@ -32,9 +32,10 @@ Invariants:
   `id`, `model` and `RESPONSE_FIELDS`, the first one carries its other fields, the next one
   those that come later, and the finish chunk the choice's and the message's. A stream from
   another API accumulates to the parts the wire holds (its text in one part, its tool calls
-  numbered from 0) and the same usage counts. Part data the chunks have no place for (a
-  content item's own fields; the `<think>` form of reasoning whose text went in the
-  reasoning field already) is not sent.
+  numbered from 0) and the same usage counts; every chunk's `created` is the upstream's
+  time, else the time the stream started. Part data the chunks have no place for (a content
+  item's own fields; the `<think>` form of reasoning whose text went in the reasoning field
+  already) is not sent.
 - Lazy: an event's chunks leave when it arrives; only the finish chunk waits for the last
   event (its usage, calls streamed whole); `[DONE]` ends the stream, or an error chunk does.
 - Each loss is reported once, at `message.parts[i]` of the response the events describe
@@ -84,7 +85,7 @@ from interlingua.codec import (
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import encode_finish_reason
-from interlingua_chat_completions._response import Answer, ResponseEncoder
+from interlingua_chat_completions._response import Answer, ResponseEncoder, created_of
 from interlingua_chat_completions._stream import TEXT_INDEX
 from interlingua_chat_completions._stream_calls import CallWriter
 from interlingua_chat_completions._think import think_form
@@ -127,7 +128,7 @@ class ChatStreamEncoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
         self.dialect, self.provider, self.report = dialect, dialect.provider, report
         self.answer = ResponseEncoder(dialect, report)
-        self.head: dict[str, Any] = {"object": CHUNK_OBJECT, "created": 0}
+        self.head: dict[str, Any] = {"object": CHUNK_OBJECT, "created": created_of({})}
         self.fields: dict[str, Any] = {}  # the response's fields beside the head
         self.pending: dict[str, Any] = {}  # top-level fields for the next chunk
         self.source: str | None = None  # the provider the events came from
@@ -256,7 +257,7 @@ class ChatStreamEncoder:
         self.source = event.provider
         report_other_response_data(event.provider_data, self.provider, self.report, self.seen)
         entry = kept(event, self.provider)
-        fields = copy_json(dict(entry.get("fields", {"created": 0})))
+        fields = copy_json(dict(entry.get("fields", {"created": created_of(event.provider_data)})))
         fields.pop("object", None)
         repeated = {key: fields.pop(key) for key in RESPONSE_FIELDS if key in fields}
         head: dict[str, Any] = {} if event.id is None else {"id": event.id}
@@ -388,9 +389,8 @@ class ChatStreamEncoder:
         """The `<think>` opening and closing not sent yet, into the content as they came."""
         part = self.parts[(index, "reasoning")]
         part.route = _THINK
-        sent_opening, sent_closing = part.tags
-        opening, closing = tags
-        part.tags = (opening, closing)
+        (sent_opening, sent_closing), (opening, closing) = part.tags, tags
+        part.tags = tags
         text = opening[len(sent_opening) :] + closing[len(sent_closing) :]
         return self.emit({"content": text}) if text else []
 

@@ -22,8 +22,9 @@ and format, and any value the core cannot hold exactly stay in
 `top_k` (the API has none), a token budget, reasoning turned off where the
 model cannot turn it off (its least effort is sent: OpenAI's models, as in
 Chat Completions), an end user's id or session too long, tool settings
-without tools (a stored `prompt` may bring its own tools). The settings of
-the same name a Chat Completions request for OpenAI has (`SHARED`:
+without tools (a stored `prompt` may bring its own tools), unless this API's
+own body came so (`RequestForms.tool_settings`): it goes back as it came. The
+settings of the same name a Chat Completions request for OpenAI has (`SHARED`:
 `prompt_cache_key`, `prompt_cache_retention`, ...) are sent as they came.
 """
 
@@ -37,6 +38,7 @@ from interlingua.codec import WireReader, copy_json, kept, other_fields, wire_mo
 from interlingua_chat_completions._rules import (
     OPENAI_LEAST_REASONING,
     OPENAI_SHARED_SETTINGS,
+    came_without_tools,
     encode_context,
     take_shared,
 )
@@ -80,7 +82,9 @@ def encode_settings(
     request: ChatRequest, options: dict[str, Any], report: TranslationReport, has_tools: bool
 ) -> dict[str, Any]:
     """The settings' body fields; what `options` keeps of them is taken out of it."""
-    body = encode_tool_settings(request, report, _encode_tool_choice, has_tools=has_tools)
+    forms = kept(request, PROVIDER).get("forms", {})
+    alone = forms.get("tool_settings") == "without_tools"  # as the body came
+    body = encode_tool_settings(request, report, _encode_tool_choice, has_tools=has_tools or alone)
     if (limit := request.max_tokens) is not None:
         body["max_output_tokens"] = fit_max_output_tokens(limit, report)
     for name in ("temperature", "top_p"):
@@ -97,7 +101,6 @@ def encode_settings(
     if request.stream or explicit:
         body["stream"] = True if request.stream else sent
     take_shared(options, request, SHARED)
-    forms = kept(request, PROVIDER).get("forms", {})
     user_field = forms.get("user_field", "safety_identifier")
     encode_context(options, request, user_field=user_field, report=report)
     return body
@@ -160,10 +163,14 @@ def decode_settings(
     context, user_field = settings.end_user(("safety_identifier", "user"))
     if user_field == "user":
         forms["user_field"] = "user"
+    tool_choice = settings.tool_choice(_named_function)
+    parallel = settings.scalar("parallel_tool_calls", bool)
+    if came_without_tools(body, tool_choice, parallel):
+        forms["tool_settings"] = "without_tools"
     return {
         "context": context,
-        "tool_choice": settings.tool_choice(_named_function),
-        "parallel_tool_calls": settings.scalar("parallel_tool_calls", bool),
+        "tool_choice": tool_choice,
+        "parallel_tool_calls": parallel,
         "max_tokens": settings.scalar("max_output_tokens", int),
         "temperature": settings.number("temperature"),
         "top_p": settings.number("top_p"),

@@ -159,6 +159,10 @@ class RequestForms(TypedDict, total=False):
     additional_tools: list[int]
     """Where each kept `additional_tools` item stood in `input`: the index of the
     message it came before (the number of messages, after the last)."""
+    tool_settings: Literal["without_tools"]
+    """`tool_choice` or `parallel_tool_calls` came in a body without tools: they
+    go back so to this API, which answers such a body 200, where a request from
+    elsewhere leaves them out (`_rules.tool_settings` of Chat Completions)."""
 
 
 # --- responses (never saved in a history) ---
