@@ -68,7 +68,7 @@ def test_a_trailing_call_with_no_result_is_dropped() -> None:
     messages = [Message.user("go"), Message.assistant(CALL_A, CALL_B)]
     assert sanitize(messages) == [Message.user("go")]
     assert changes(messages) == [
-        "messages[1]: dropped: tool calls with no result: 'a' (f), 'b' (g)"
+        "messages[1]: dropped (content): tool calls with no result: 'a' (f), 'b' (g)"
     ]
 
 
@@ -107,8 +107,8 @@ def test_results_that_answer_no_call_are_dropped_by_message_or_part() -> None:
         Message(role="tool", parts=(ToolResultPart(tool_call_id="a"),)),
     ]
     assert changes(messages) == [
-        "messages[1]: dropped: tool results that follow no tool call ('zzz')",
-        "messages[3].parts[0]: dropped: a result for 'stray', a call messages[2] did not make",
+        "messages[1]: dropped (content): tool results that follow no tool call ('zzz')",
+        "messages[3].parts[0]: dropped (content): a result for 'stray', a call messages[2] did not make",
     ]
 
 
@@ -116,8 +116,8 @@ def test_a_tool_message_left_with_no_result_goes_and_is_reported() -> None:
     messages = [Message.assistant(CALL_A), result("a"), result("stray"), Message(role="tool")]
     assert sanitize(messages) == messages[:2]
     assert changes(messages) == [
-        "messages[2].parts[0]: dropped: a result for 'stray', a call messages[0] did not make",
-        "messages[3]: dropped: a tool message with no result",
+        "messages[2].parts[0]: dropped (content): a result for 'stray', a call messages[0] did not make",
+        "messages[3]: dropped (content): a tool message with no result",
     ]
 
 
@@ -140,7 +140,9 @@ def test_every_message_left_out_is_reported() -> None:
 
 def test_a_strict_report_raises_at_the_first_change() -> None:
     messages = [Message.user("go"), Message.assistant(CALL_A)]
-    with pytest.raises(TranslationError, match=r"^messages\[1\]: dropped: tool calls with no"):
+    with pytest.raises(
+        TranslationError, match=r"^messages\[1\]: dropped \(content\): tool calls with no"
+    ):
         sanitize(messages, report=TranslationReport(strict=True))
     clean = messages[:1]
     assert sanitize(clean, report=TranslationReport(strict=True)) == clean

@@ -241,7 +241,7 @@ class _Encoder:
                 turn.audio = {"id": echo["audio"]["id"]}
             case FilePart():
                 reason = "a Chat Completions assistant turn takes no files"
-                self.report.dropped(part_path(index, position), reason)
+                self.report.dropped(part_path(index, position), reason, "content")
             case OpaquePart():
                 path = part_path(index, position)
                 if (item := opaque_item(part, self.provider, path, self.report)) is not None:
@@ -249,7 +249,7 @@ class _Encoder:
             case ToolResultPart():
                 # An assistant message holds none (`Message` checks); kept out all the same.
                 reason = "an assistant message takes no tool result"
-                self.report.dropped(part_path(index, position), reason)
+                self.report.dropped(part_path(index, position), reason, "content")
             case _:
                 assert_never(part)
 
@@ -310,13 +310,14 @@ class _Encoder:
                             where,
                             "a Chat Completions tool message takes text only; "
                             "the file is sent in a user message after the tool results",
+                            "content",
                         )
                         moved.append(file)
                 case _:
                     assert_never(item)
         if part.is_error:
             reason = "a Chat Completions tool message has no error flag"
-            self.report.dropped(part_path(index, position, "is_error"), reason)
+            self.report.dropped(part_path(index, position, "is_error"), reason, "content")
         content = wire_content(items, forms.get("content"), has_other=False)
         if content is not ABSENT:
             moved_all = content == "" and len(moved) > files_before

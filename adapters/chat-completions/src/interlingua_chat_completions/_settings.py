@@ -53,6 +53,7 @@ from interlingua.codec import (
     WireReader,
     copy_json,
     effort_for_budget,
+    format_field_level,
     kept,
     sent_off,
     wire_model,
@@ -222,10 +223,12 @@ def encode_effort(
     if config.budget_tokens is not None and config.effort is None:
         effort = effort_for_budget(config.budget_tokens)
         reason = f"{api} takes an effort, not a token budget"
-        report.transformed("reasoning.budget_tokens", f"{reason}: {effort!r} sent")
+        report.transformed("reasoning.budget_tokens", f"{reason}: {effort!r} sent", "setting")
         return effort
     if config.budget_tokens is not None:
-        report.dropped("reasoning.budget_tokens", f"{api} takes an effort, not a token budget")
+        report.dropped(
+            "reasoning.budget_tokens", f"{api} takes an effort, not a token budget", "setting"
+        )
     return config.effort
 
 
@@ -235,7 +238,11 @@ def encode_format(format: ResponseFormat, report: TranslationReport) -> tuple[st
     if format.type != "json_schema":
         for name in _PLAIN_FORMAT_EXTRAS:
             if getattr(format, name) is not None:
-                report.dropped(f"response_format.{name}", f"a {format.type} format takes no {name}")
+                report.dropped(
+                    f"response_format.{name}",
+                    f"a {format.type} format takes no {name}",
+                    format_field_level(name),
+                )
         return format.type, {}
     fields: dict[str, Any] = {"name": schema_name(format.name, report)}
     fields["schema"] = copy_json(format.json_schema)
@@ -303,7 +310,7 @@ def _encode_reasoning(
         return {setting.field: wire}
     effort = encode_effort(config, report, "Chat Completions", model, dialect.least_reasoning)
     if config.summary is not None:
-        report.dropped("reasoning.summary", "Chat Completions returns no reasoning")
+        report.dropped("reasoning.summary", "Chat Completions returns no reasoning", "hint")
     if isinstance(effort, dict):
         return copy_json(effort)  # the fields that turn the model's reasoning off
     return {} if effort is None else {"reasoning_effort": effort}
@@ -327,7 +334,7 @@ def _encode_sampling(
         if (value := getattr(request, name)) is not None:
             body[field] = value
     if request.top_k is not None:
-        report.dropped("top_k", "Chat Completions has no top_k")
+        report.dropped("top_k", "Chat Completions has no top_k", "setting")
     if request.stop:
         sent = fit_stop(request.stop, dialect.max_stop_sequences, report)
         lone = len(sent) == 1 and forms.get("stop") == "string"
