@@ -98,6 +98,13 @@ class GatewayConfig(BaseModel):
     models: dict[str, Route] = Field(default_factory=dict)
     upstreams: dict[str, UpstreamOptions] = Field(default_factory=dict)
 
+    @field_validator("strict", mode="before")
+    @classmethod
+    def _check_strict(cls, value: Any) -> Any:
+        if value not in (True, False, "setting", "content") or type(value) not in (bool, str):
+            raise ValueError(f'true, false, "setting" or "content", not {value!r}')
+        return value
+
     @field_validator("upstreams")
     @classmethod
     def _check_providers(cls, value: dict[str, UpstreamOptions]) -> dict[str, UpstreamOptions]:

@@ -173,11 +173,8 @@ class AnthropicStreamEncoder:
                 self._merge(event.provider_data)
                 out += self._close()
             case AlternativeEvent():
-                self._report.dropped(
-                    f"alternatives[{event.index}]",
-                    "Anthropic answers with one message; the others are left out",
-                    "content",
-                )
+                reason = "Anthropic answers with one message; the others are left out"
+                self._report.dropped(f"alternatives[{event.index}]", reason, "content")
             case ErrorEvent():
                 self._ended = True
                 error = error_event(event.to_error(self._start.provider))
@@ -319,17 +316,15 @@ class AnthropicStreamEncoder:
             case ReasoningDelta() | ReasoningSignature() if event.provider == PROVIDER:
                 return self._open_block(block, dict(_EMPTY_THINKING), held=True)
             case ReasoningDelta() | ReasoningSignature():
-                reason = reasoning_left_out(ReasoningPart(text="", provider=event.provider))
-                self._report.dropped(
-                    block.path, reason or "reasoning another provider made", "setting"
-                )
+                foreign = ReasoningPart(text="", provider=event.provider)
+                reason = reasoning_left_out(foreign) or "reasoning another provider made"
+                self._report.dropped(block.path, reason, "setting")
                 return []
             case ToolCallStart():
                 return self._open_block(block, self._tool_use(block, event), held=False)
             case ToolCallDelta():
-                self._report.dropped(
-                    block.path, "tool-call arguments of a call that never began", "content"
-                )
+                reason = "tool-call arguments of a call that never began"
+                self._report.dropped(block.path, reason, "content")
                 return []
             case _:
                 assert_never(event)

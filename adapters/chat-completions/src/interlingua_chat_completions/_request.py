@@ -108,6 +108,8 @@ def decode_request(body: Any, dialect: ChatCompletionsDialect) -> ChatRequest:
 
 # --- encoding ---
 
+_FILE_MOVED = "a tool message takes text only; the file goes in a user message after the results"
+
 
 class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
@@ -306,12 +308,7 @@ class _Encoder:
                     if (file := self.parts.file(item, where)) is not None:
                         # Quirk: a tool message takes text only; its files follow
                         # the tool messages in a user message.
-                        self.report.transformed(
-                            where,
-                            "a Chat Completions tool message takes text only; "
-                            "the file is sent in a user message after the tool results",
-                            "content",
-                        )
+                        self.report.transformed(where, _FILE_MOVED, "content")
                         moved.append(file)
                 case _:
                     assert_never(item)

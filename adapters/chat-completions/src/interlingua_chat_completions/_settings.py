@@ -26,12 +26,10 @@ Every other field, and any value the core cannot hold exactly (a null, an
 (`_wire.RequestForms`: which of two names, a lone stop string, an explicit
 `stream: false`, tool settings without tools) are kept for that provider alone.
 
-What the wire cannot hold is reported: a token budget, reasoning turned off
-where the model cannot (its least is sent: the dialect's `least_reasoning`),
-the schema fields of a plain format, stop sequences past the dialect's limit,
-tool settings without tools, an end user's id or session too long (`_rules`),
-other providers' options but the settings of the same name another API of the
-provider shares (the dialect's `shared_settings`), sent as they came.
+What the wire cannot hold is reported: a token budget, reasoning the model
+cannot turn off (its least, `least_reasoning`, is sent), a plain format's schema
+fields, stop sequences past the limit, tool settings without tools, an id too
+long (`_rules`), other providers' options but those `shared_settings` names.
 """
 
 from __future__ import annotations
@@ -220,15 +218,13 @@ def encode_effort(
         unknown = f"{api} has no switch known to turn reasoning off for {model!r}"
         off = ReasoningOff(config.effort, None if config.effort else unknown)
         return sent_off(model, rules, report, off)
+    reason = f"{api} takes an effort, not a token budget"
     if config.budget_tokens is not None and config.effort is None:
         effort = effort_for_budget(config.budget_tokens)
-        reason = f"{api} takes an effort, not a token budget"
         report.transformed("reasoning.budget_tokens", f"{reason}: {effort!r} sent", "setting")
         return effort
     if config.budget_tokens is not None:
-        report.dropped(
-            "reasoning.budget_tokens", f"{api} takes an effort, not a token budget", "setting"
-        )
+        report.dropped("reasoning.budget_tokens", reason, "setting")
     return config.effort
 
 
@@ -238,11 +234,8 @@ def encode_format(format: ResponseFormat, report: TranslationReport) -> tuple[st
     if format.type != "json_schema":
         for name in _PLAIN_FORMAT_EXTRAS:
             if getattr(format, name) is not None:
-                report.dropped(
-                    f"response_format.{name}",
-                    f"a {format.type} format takes no {name}",
-                    format_field_level(name),
-                )
+                reason = f"a {format.type} format takes no {name}"
+                report.dropped(f"response_format.{name}", reason, format_field_level(name))
         return format.type, {}
     fields: dict[str, Any] = {"name": schema_name(format.name, report)}
     fields["schema"] = copy_json(format.json_schema)

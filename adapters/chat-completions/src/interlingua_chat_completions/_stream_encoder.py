@@ -346,9 +346,7 @@ class ChatStreamEncoder:
         if self.dialect.think_tags and provider == self.provider:
             return _THINK  # its `<think>` form comes as it opens (`_think`)
         made_by = f" (made by {provider})" if provider else ""
-        self.report.dropped(
-            path, f"{self.provider}'s stream has no place for reasoning{made_by}", "setting"
-        )
+        self.report.dropped(path, f"{self.provider}'s stream has no reasoning{made_by}", "setting")
         return None
 
     def reasoning(self, event: ReasoningDelta | ReasoningSignature) -> list[WireEvent]:
