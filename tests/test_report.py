@@ -21,7 +21,8 @@ def test_a_report_collects_losses_in_order() -> None:
         TranslationLoss("messages[1].parts[0]", "dropped", "reasoning from anthropic", "setting"),
         TranslationLoss("messages[2].parts[1].id", "transformed", "tool-call id rewritten", "hint"),
     ]
-    assert str(report.losses[0]) == (
+    assert str(report.losses[0]) == "messages[1].parts[0]: dropped: reasoning from anthropic"
+    assert report.losses[0].described() == (
         "messages[1].parts[0]: dropped (setting): reasoning from anthropic"
     )
 

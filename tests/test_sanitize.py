@@ -68,7 +68,7 @@ def test_a_trailing_call_with_no_result_is_dropped() -> None:
     messages = [Message.user("go"), Message.assistant(CALL_A, CALL_B)]
     assert sanitize(messages) == [Message.user("go")]
     assert changes(messages) == [
-        "messages[1]: dropped (content): tool calls with no result: 'a' (f), 'b' (g)"
+        "messages[1]: dropped: tool calls with no result: 'a' (f), 'b' (g)"
     ]
 
 
@@ -107,9 +107,8 @@ def test_results_that_answer_no_call_are_dropped_by_message_or_part() -> None:
         Message(role="tool", parts=(ToolResultPart(tool_call_id="a"),)),
     ]
     assert changes(messages) == [
-        "messages[1]: dropped (content): tool results that follow no tool call ('zzz')",
-        "messages[3].parts[0]: dropped (content): "
-        "a result for 'stray', a call messages[2] did not make",
+        "messages[1]: dropped: tool results that follow no tool call ('zzz')",
+        "messages[3].parts[0]: dropped: a result for 'stray', a call messages[2] did not make",
     ]
 
 
@@ -117,9 +116,8 @@ def test_a_tool_message_left_with_no_result_goes_and_is_reported() -> None:
     messages = [Message.assistant(CALL_A), result("a"), result("stray"), Message(role="tool")]
     assert sanitize(messages) == messages[:2]
     assert changes(messages) == [
-        "messages[2].parts[0]: dropped (content): "
-        "a result for 'stray', a call messages[0] did not make",
-        "messages[3]: dropped (content): a tool message with no result",
+        "messages[2].parts[0]: dropped: a result for 'stray', a call messages[0] did not make",
+        "messages[3]: dropped: a tool message with no result",
     ]
 
 

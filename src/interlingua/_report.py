@@ -66,6 +66,11 @@ class TranslationLoss:
     level: LossLevel = "content"
 
     def __str__(self) -> str:
+        return f"{self.path}: {self.kind}: {self.reason}"
+
+    def described(self) -> str:
+        """The loss on one line with its level, as the command line, the gateway's
+        log line and a warning give it: `<path>: <kind> (<level>): <reason>`."""
         return f"{self.path}: {self.kind} ({self.level}): {self.reason}"
 
 
@@ -116,7 +121,8 @@ class _WarningReport(TranslationReport):
     __slots__ = ()
 
     def _add(self, loss: TranslationLoss) -> None:
-        warnings.warn(f"{self.target}: {loss}", TranslationWarning, stacklevel=_caller_level())
+        message = f"{self.target}: {loss.described()}"
+        warnings.warn(message, TranslationWarning, stacklevel=_caller_level())
 
 
 def _caller_level() -> int:

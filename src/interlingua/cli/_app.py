@@ -178,7 +178,7 @@ def convert(
     )
     sys.stdout.write(converted.output)
     for loss in converted.losses:
-        typer.echo(str(loss), err=True)
+        typer.echo(loss.described(), err=True)
 
 
 @app.command(

@@ -62,7 +62,7 @@ class Attempt:
 
 def describe_losses(losses: list[TranslationLoss]) -> list[str]:
     """Each loss as the log line gives it: `<path>: <kind> (<level>): <reason>`."""
-    return [str(loss) for loss in losses]
+    return [loss.described() for loss in losses]
 
 
 class Upstreams:
