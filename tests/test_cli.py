@@ -97,6 +97,51 @@ def test_strict_fails_with_status_1_on_the_first_loss_and_writes_no_body(tmp_pat
     assert json.loads(lossless.stdout) == BODY
 
 
+def test_strict_takes_the_level_it_fails_from(tmp_path: Path) -> None:
+    # To Mistral: Anthropic's thinking left out (a setting), the ids rewritten (hints).
+    path = write(tmp_path, "r.json", BODY)
+    expected = translate_request(BODY, source="anthropic", target="mistral")
+    assert [loss.level for loss in expected.losses] == ["setting", "hint", "hint"]
+
+    content = run(
+        "convert", "--from", "anthropic", "--strict", "content", "--to", "mistral", str(path)
+    )
+    setting = run(
+        "convert", "--from", "anthropic", "--to", "mistral", "--strict", "setting", str(path)
+    )
+    anything = run("convert", "--from", "anthropic", "--to", "mistral", str(path), "--strict")
+
+    assert content.exit_code == 0, content.stderr
+    assert json.loads(content.stdout) == expected.body
+    assert content.stderr == loss_lines(expected.losses)
+    assert content.stderr.splitlines()[1].startswith(
+        "messages[1].parts[1].id: transformed (hint): "
+    )
+    assert (setting.exit_code, setting.stdout) == (1, "")
+    assert setting.stderr.startswith(
+        "interlingua convert: strict: messages[1].parts[0]: cannot send to mistral "
+        "(dropped, setting): "
+    )
+    assert (anything.exit_code, anything.stderr) == (1, setting.stderr)
+
+
+def test_validate_lists_the_problems_from_the_level_asked(tmp_path: Path) -> None:
+    path = write(tmp_path, "r.json", BODY)
+
+    setting = run(
+        "validate", "--from", "anthropic", "--to", "mistral", "--strict", "setting", str(path)
+    )
+    content = run(
+        "validate", "--from", "anthropic", "--to", "mistral", "--strict", "content", str(path)
+    )
+
+    assert setting.exit_code == 1
+    assert [line.split(": ")[0] for line in setting.stdout.splitlines()] == [
+        "messages[1].parts[0] (setting)"
+    ]
+    assert (content.exit_code, content.stdout) == (0, "")
+
+
 def test_convert_an_answer_body(tmp_path: Path) -> None:
     answer = recorded("anthropic/tool_round_trip_with_thinking.json")[0].response.json
     expected = translate_response(answer, source="anthropic", target="openai")
