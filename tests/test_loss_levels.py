@@ -236,6 +236,25 @@ def test_ai_sdk_googles_structured_output_arrives_whole_elsewhere(target: str) -
     assert json.dumps(schema["properties"]["cuisine"]) in json.dumps(sent.body)
 
 
+def test_a_setting_no_table_knows_counts_as_content() -> None:
+    # Anthropic's `mcp_servers` are tools the model may call; a name the core's
+    # table does not know is refused by strict="content" rather than let by.
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 256,
+        "messages": [{"role": "user", "content": "What changed in the repository?"}],
+        "mcp_servers": [{"type": "url", "url": "https://mcp.example.com/sse", "name": "git"}],
+        "stream": False,
+        "service_tier": "auto",
+    }
+    assert levels(body, "anthropic", "openai") == [
+        ("provider_options.anthropic.mcp_servers", "dropped", "content"),
+        ("provider_options.anthropic.service_tier", "dropped", "hint"),
+    ]
+    with pytest.raises(TranslationError, match=r"mcp_servers: .*\(dropped, content\)"):
+        translate_request(body, source="anthropic", target="openai", strict="content")
+
+
 # --- every report call says its level ---
 
 
