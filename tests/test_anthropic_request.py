@@ -119,7 +119,9 @@ def test_a_tool_round_trip_with_thinking_encodes_to_the_body_anthropic_expects()
         "thinking": {"type": "enabled", "budget_tokens": 2048},
     }
     assert losses == [
-        TranslationLoss("max_tokens", "transformed", "Anthropic requires max_tokens; 6144 sent")
+        TranslationLoss(
+            "max_tokens", "transformed", "Anthropic requires max_tokens; 6144 sent", "setting"
+        )
     ]
 
 
@@ -204,8 +206,10 @@ def test_max_tokens_defaults_and_an_invocation_context_names_the_user() -> None:
         "metadata": {"user_id": "user-42"},
     }
     assert losses == [
-        TranslationLoss("max_tokens", "transformed", "Anthropic requires max_tokens; 4096 sent"),
-        TranslationLoss("seed", "dropped", "Anthropic has no seed"),
+        TranslationLoss(
+            "max_tokens", "transformed", "Anthropic requires max_tokens; 4096 sent", "setting"
+        ),
+        TranslationLoss("seed", "dropped", "Anthropic has no seed", "setting"),
     ]
     assert decode_request(body).context == InvocationContext(user_id="user-42")
 
@@ -323,7 +327,10 @@ def test_files_become_image_and_document_blocks() -> None:
     ]
     assert losses == [
         TranslationLoss(
-            "messages[0].parts[5]", "transformed", "text/markdown is sent as a text/plain document"
+            "messages[0].parts[5]",
+            "transformed",
+            "text/markdown is sent as a text/plain document",
+            "content",
         )
     ]
 
@@ -500,6 +507,7 @@ def test_an_empty_text_part_is_left_out_and_reported() -> None:
             "messages[0].parts[0]",
             "dropped",
             "empty text; Anthropic rejects it ('text content blocks must be non-empty')",
+            "hint",
         )
     ]
 

@@ -272,7 +272,9 @@ def test_a_finish_reason_without_an_anthropic_value_is_reported() -> None:
 
     assert body["stop_reason"] == "end_turn"
     assert report.losses == [
-        TranslationLoss("finish_reason", "transformed", "Anthropic has no error; sent as end_turn")
+        TranslationLoss(
+            "finish_reason", "transformed", "Anthropic has no error; sent as end_turn", "content"
+        )
     ]
 
 

@@ -48,7 +48,7 @@ def write(folder: Path, name: str, value: Any) -> Path:
 
 
 def loss_lines(losses: Any) -> str:
-    return "".join(f"{loss.path}: {loss.kind}: {loss.reason}\n" for loss in losses)
+    return "".join(f"{loss.path}: {loss.kind} ({loss.level}): {loss.reason}\n" for loss in losses)
 
 
 # --- convert ---
@@ -65,7 +65,7 @@ def test_convert_writes_the_target_body_and_the_losses_apart(tmp_path: Path) -> 
     assert json.loads(result.stdout) == expected.body
     assert result.stdout.startswith('{\n  "model": "claude-sonnet-4-6"')
     assert result.stderr == loss_lines(expected.losses)
-    assert result.stderr.splitlines()[0].startswith("messages[1].parts[0]: dropped: ")
+    assert result.stderr.splitlines()[0].startswith("messages[1].parts[0]: dropped (setting): ")
 
 
 def test_convert_reads_standard_input_and_can_change_the_model() -> None:
@@ -89,11 +89,57 @@ def test_strict_fails_with_status_1_on_the_first_loss_and_writes_no_body(tmp_pat
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr == (
-        "interlingua convert: strict: messages[1].parts[0]: cannot send to mistral (dropped): "
+        "interlingua convert: strict: messages[1].parts[0]: cannot send to mistral "
+        "(dropped, setting): "
         "mistral takes no reasoning back (made by anthropic)\n"
     )
     assert lossless.exit_code == 0
     assert json.loads(lossless.stdout) == BODY
+
+
+def test_strict_takes_the_level_it_fails_from(tmp_path: Path) -> None:
+    # To Mistral: Anthropic's thinking left out (a setting), the ids rewritten (hints).
+    path = write(tmp_path, "r.json", BODY)
+    expected = translate_request(BODY, source="anthropic", target="mistral")
+    assert [loss.level for loss in expected.losses] == ["setting", "hint", "hint"]
+
+    content = run(
+        "convert", "--from", "anthropic", "--strict", "content", "--to", "mistral", str(path)
+    )
+    setting = run(
+        "convert", "--from", "anthropic", "--to", "mistral", "--strict", "setting", str(path)
+    )
+    anything = run("convert", "--from", "anthropic", "--to", "mistral", str(path), "--strict")
+
+    assert content.exit_code == 0, content.stderr
+    assert json.loads(content.stdout) == expected.body
+    assert content.stderr == loss_lines(expected.losses)
+    assert content.stderr.splitlines()[1].startswith(
+        "messages[1].parts[1].id: transformed (hint): "
+    )
+    assert (setting.exit_code, setting.stdout) == (1, "")
+    assert setting.stderr.startswith(
+        "interlingua convert: strict: messages[1].parts[0]: cannot send to mistral "
+        "(dropped, setting): "
+    )
+    assert (anything.exit_code, anything.stderr) == (1, setting.stderr)
+
+
+def test_validate_lists_the_problems_from_the_level_asked(tmp_path: Path) -> None:
+    path = write(tmp_path, "r.json", BODY)
+
+    setting = run(
+        "validate", "--from", "anthropic", "--to", "mistral", "--strict", "setting", str(path)
+    )
+    content = run(
+        "validate", "--from", "anthropic", "--to", "mistral", "--strict", "content", str(path)
+    )
+
+    assert setting.exit_code == 1
+    assert [line.split(": ")[0] for line in setting.stdout.splitlines()] == [
+        "messages[1].parts[0] (setting)"
+    ]
+    assert (content.exit_code, content.stdout) == (0, "")
 
 
 def test_convert_an_answer_body(tmp_path: Path) -> None:
@@ -159,7 +205,9 @@ def test_convert_a_saved_history_to_a_request(tmp_path: Path) -> None:
         "system": "Be brief.",
         "messages": [{"role": "user", "content": "Hi"}],
     }
-    assert result.stderr == "max_tokens: transformed: Anthropic requires max_tokens; 4096 sent\n"
+    assert result.stderr == (
+        "max_tokens: transformed (setting): Anthropic requires max_tokens; 4096 sent\n"
+    )
     assert no_model.exit_code == 2
     assert no_model.stderr.endswith("a saved history names no model: pass --model\n")
 
@@ -178,6 +226,11 @@ def test_validate_lists_each_problem_with_its_place_and_exits_1(tmp_path: Path) 
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert [line.split(": ")[0] for line in lines] == [
+        "messages[1].parts[0] (setting)",
+        "messages[1].parts[1].id (hint)",
+        "messages[2].parts[0].tool_call_id (hint)",
+    ]
+    assert [line.split(" (")[0] for line in lines] == [
         "messages[1].parts[0]",
         "messages[1].parts[1].id",
         "messages[2].parts[0].tool_call_id",
@@ -207,7 +260,9 @@ def test_validate_a_history_that_must_be_mended(tmp_path: Path) -> None:
     )
 
     assert result.exit_code == 1
-    assert result.stdout == f"{problem.path}: {problem.rule} (mend the history before sending)\n"
+    assert result.stdout == (
+        f"{problem.path} (content): {problem.rule} (mend the history before sending)\n"
+    )
 
 
 # --- inspect ---
@@ -400,7 +455,7 @@ def test_convert_a_gemini_request_needs_the_model_its_url_names(tmp_path: Path) 
     assert json.loads(result.stdout)["model"] == "claude-sonnet-4-6"
     assert result.stderr == loss_lines(report.losses)
     # Gemini's thought and its signature on the call are left out, each said so.
-    assert "messages[1].parts[0]: dropped: " in result.stderr
+    assert "messages[1].parts[0]: dropped (setting): " in result.stderr
     assert "messages[1].parts[1].provider_data.google.fields.thoughtSignature: dropped" in (
         result.stderr
     )
@@ -424,7 +479,7 @@ def test_convert_a_request_to_gemini_signs_the_calls_made_elsewhere(tmp_path: Pa
     assert result.stderr == loss_lines(expected.losses)
     (call,) = [part for part in body["contents"][1]["parts"] if "functionCall" in part]
     assert base64.b64decode(call["thoughtSignature"]) == b"skip_thought_signature_validator"
-    assert "messages[1].parts[1]: transformed: " in result.stderr
+    assert "messages[1].parts[1]: transformed (hint): " in result.stderr
 
 
 def test_convert_a_gemini_answer_and_an_answer_to_gemini(tmp_path: Path) -> None:
@@ -496,13 +551,14 @@ def test_validate_a_request_for_gemini_and_a_gemini_request(tmp_path: Path) -> N
     )
 
     assert to_gemini.exit_code == 1
-    assert [line.split(": ")[0] for line in to_gemini.stdout.splitlines()] == [
+    assert [line.split(" (")[0] for line in to_gemini.stdout.splitlines()] == [
         "messages[1].parts[0]",  # Anthropic's thinking
         "messages[1].parts[1]",  # the call, sent with Google's dummy signature
     ]
     assert from_gemini.exit_code == 1
     assert from_gemini.stdout.splitlines() == [
-        f"{problem.path}: {problem.rule} ({FIXES[problem.fix]})" for problem in problems
+        f"{problem.path} ({problem.level}): {problem.rule} ({FIXES[problem.fix]})"
+        for problem in problems
     ]
     assert {problem.fix for problem in problems} == {"dropped", "transformed"}
 

@@ -96,6 +96,8 @@ def test_the_demo_as_json_has_a_turn_per_call(as_json: Any) -> None:
         "messages[4].parts[0].tool_call_id",
     ]
     assert "9" in turns[2]["losses"][1]["reason"]  # Mistral's 9-character ids, said why
+    # Anthropic's thinking left out changes how the model goes on; the ids, nothing it reads.
+    assert [loss["level"] for loss in turns[2]["losses"]] == ["setting", *["hint"] * 4]
 
 
 def test_the_json_gemini_turn_goes_to_its_url_and_says_what_changed(as_json: Any) -> None:

@@ -90,7 +90,9 @@ def test_several_problems_are_listed() -> None:
 
 def test_translation_error_says_what_and_where() -> None:
     error = TranslationError("messages[2].parts[0]", "dropped", "no audio", target="anthropic")
-    assert str(error) == "messages[2].parts[0]: cannot send to anthropic (dropped): no audio"
+    assert (
+        str(error) == "messages[2].parts[0]: cannot send to anthropic (dropped, content): no audio"
+    )
 
 
 @pytest.mark.parametrize(

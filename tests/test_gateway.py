@@ -111,6 +111,13 @@ def test_anthropic_requests_go_to_openai(recorded: dict[str, Any] | MissingCorpu
 # Chat Completions settings Anthropic has no field for, reported by name.
 OPENAI_ONLY = ("n", "stream_options", "logprobs", "functions", "function_call", "moderation")
 OPENAI_ONLY += ("web_search_options",)
+# Values those keys have that say nothing to another API: the defaults, and
+# the usage of a stream, which every API's stream gives.
+SAYING_NOTHING: dict[str, tuple[Any, ...]] = {
+    "n": (1,),
+    "logprobs": (False,),
+    "stream_options": ({"include_usage": True},),
+}
 
 
 def texts(content: Any) -> list[str]:
@@ -155,7 +162,11 @@ def losses(report: TranslationReport) -> set[tuple[str, str]]:
 
 
 def openai_to_anthropic_losses(body: dict[str, Any]) -> set[tuple[str, str]]:
-    expected = {(f"provider_options.openai.{key}", "dropped") for key in OPENAI_ONLY if key in body}
+    expected = {
+        (f"provider_options.openai.{key}", "dropped")
+        for key in OPENAI_ONLY
+        if key in body and body[key] not in SAYING_NOTHING.get(key, ())
+    }
     if "max_tokens" not in body and "max_completion_tokens" not in body:
         expected.add(("max_tokens", "transformed"))
     if "seed" in body:

@@ -75,10 +75,25 @@ def test_a_config_file_is_read_whole(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "strict"), [("true", True), ('"setting"', "setting"), ('"content"', "content")]
+)
+def test_strict_takes_true_or_the_level_it_refuses_from(
+    tmp_path: Path, line: str, strict: object
+) -> None:
+    path = tmp_path / "gateway.toml"
+    path.write_text(CONFIG.format(key=KEY).replace("strict = true", f"strict = {line}"))
+    assert load(path).strict == strict
+
+
+@pytest.mark.parametrize(
     ("edit", "message"),
     [
         (("timeout = 30.0", "timeout = -1"), "timeout: Input should be greater than 0"),
         (("strict = true", "stricter = true"), "stricter: Extra inputs are not permitted"),
+        (
+            ("strict = true", 'strict = "hint"'),
+            'strict: Value error, true, false, "setting" or "content", not \'hint\'',
+        ),
         (
             ('"anthropic:claude-sonnet-4-5"]', '"gemini-pro"]'),
             "models.claude-sonnet-4-5.fallbacks[1]: "

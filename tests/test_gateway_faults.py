@@ -649,7 +649,7 @@ def test_losses_go_in_a_header_and_the_log_line(gateway_log: pytest.LogCaptureFi
     with serve(log="json") as gateway, upstream_replay(CHAT_ANSWER) as replay:
         answer = post(gateway.base_url, "/v1/messages", body)
     assert answer.status_code == 200
-    assert answer.headers["x-interlingua-losses"] == "1; messages[1].parts[0] dropped"
+    assert answer.headers["x-interlingua-losses"] == "1; messages[1].parts[0] dropped setting"
     assert float(answer.headers["x-interlingua-overhead-ms"]) >= 0
     (sent,) = replay.sent
     assert [message["role"] for message in sent["messages"]] == ["user", "assistant", "tool"]
@@ -657,7 +657,7 @@ def test_losses_go_in_a_header_and_the_log_line(gateway_log: pytest.LogCaptureFi
     logged = json.loads(line)
     assert logged["upstream"] == "openai:gpt-4.1-mini"
     assert logged["status"] == 200
-    assert logged["losses"][0].startswith("messages[1].parts[0]: dropped: ")
+    assert logged["losses"][0].startswith("messages[1].parts[0]: dropped (setting): ")
     usage = CHAT_ANSWER.response.json["usage"]
     assert logged["usage"]["input_tokens"] == usage["prompt_tokens"]
     assert logged["usage"]["output_tokens"] == usage["completion_tokens"]
@@ -719,7 +719,50 @@ def test_strict_refuses_a_request_with_losses_naming_each() -> None:
     kind, message = anthropic_error(answer.json())
     assert (answer.status_code, kind) == (400, "invalid_request_error")
     assert (
-        "strict: the upstream openai:gpt-4.1-mini cannot take it all: messages[1].parts[0]: dropped"
-        in message
+        "strict: the upstream openai:gpt-4.1-mini cannot take it all: "
+        "messages[1].parts[0]: dropped (setting): " in message
+    )
+    assert replay.requests == []
+
+
+# Claude Code's cache hints and context editing on a tool turn whose thinking
+# block (another provider's reasoning) cannot go to Chat Completions.
+CACHED_TOOL_TURN = {
+    **ANTHROPIC_TOOL_TURN,
+    "model": "openai:gpt-4.1-mini",
+    "system": [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}],
+    "context_management": {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]},
+}
+
+
+def test_strict_content_sends_what_loses_only_hints_and_settings(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    with serve(strict="content", log="json") as gateway, upstream_replay(CHAT_ANSWER) as replay:
+        answer = post(gateway.base_url, "/v1/messages", CACHED_TOOL_TURN)
+    assert answer.status_code == 200
+    assert answer.headers["x-interlingua-losses"] == (
+        "3; messages[2].parts[0] dropped setting, "
+        "provider_options.anthropic.context_management dropped hint, "
+        "messages[0].parts[0].provider_data.anthropic.fields.cache_control dropped hint"
+    )
+    (sent,) = replay.sent
+    assert sent["messages"][0] == {"role": "system", "content": "Be brief."}
+    (line,) = gateway_log.messages
+    assert [loss.split(": ")[1] for loss in json.loads(line)["losses"]] == [
+        "dropped (setting)",
+        "dropped (hint)",
+        "dropped (hint)",
+    ]
+
+
+def test_strict_setting_refuses_a_setting_lost_and_names_no_hint() -> None:
+    with serve(strict="setting") as gateway, upstream_replay(CHAT_ANSWER) as replay:
+        answer = post(gateway.base_url, "/v1/messages", CACHED_TOOL_TURN)
+    kind, message = anthropic_error(answer.json())
+    assert (answer.status_code, kind) == (400, "invalid_request_error")
+    assert message.endswith(
+        "cannot take it all: messages[2].parts[0]: dropped (setting): "
+        "openai takes no reasoning back (made by anthropic)"
     )
     assert replay.requests == []

@@ -1094,6 +1094,7 @@ def test_empty_text_made_elsewhere_is_left_out_and_the_apis_own_goes_back() -> N
             "messages[1].parts[0]",
             "dropped",
             "empty text; the Responses API takes no empty message",
+            "hint",
         )
     ]
     own = {

@@ -11,17 +11,26 @@ from interlingua.codec import resolve_report
 def test_a_report_collects_losses_in_order() -> None:
     report = TranslationReport()
     encoder_report = resolve_report(report, "mistral")
-    encoder_report.dropped("messages[1].parts[0]", "reasoning from anthropic")
-    encoder_report.transformed("messages[2].parts[1].id", "tool-call id rewritten")
+    encoder_report.dropped("messages[1].parts[0]", "reasoning from anthropic", "setting")
+    encoder_report.transformed("messages[2].parts[1].id", "tool-call id rewritten", "hint")
 
     assert encoder_report is report
     assert report.target == "mistral"
     assert len(report) == 2
     assert report.losses == [
-        TranslationLoss("messages[1].parts[0]", "dropped", "reasoning from anthropic"),
-        TranslationLoss("messages[2].parts[1].id", "transformed", "tool-call id rewritten"),
+        TranslationLoss("messages[1].parts[0]", "dropped", "reasoning from anthropic", "setting"),
+        TranslationLoss("messages[2].parts[1].id", "transformed", "tool-call id rewritten", "hint"),
     ]
     assert str(report.losses[0]) == "messages[1].parts[0]: dropped: reasoning from anthropic"
+    assert report.losses[0].described() == (
+        "messages[1].parts[0]: dropped (setting): reasoning from anthropic"
+    )
+
+
+def test_a_loss_no_call_classified_counts_as_content() -> None:
+    report = TranslationReport()
+    report.dropped("messages[0].parts[1]", "a part of a kind the target has not")
+    assert report.losses[0].level == "content"
 
 
 def test_strict_mode_raises_on_the_first_loss() -> None:
@@ -32,8 +41,8 @@ def test_strict_mode_raises_on_the_first_loss() -> None:
 
 def test_without_a_report_every_loss_is_a_warning() -> None:
     report = resolve_report(None, "openai")
-    with pytest.warns(TranslationWarning, match=r"openai: messages\[0\]: dropped: why"):
-        report.dropped("messages[0]", "why")
+    with pytest.warns(TranslationWarning, match=r"openai: messages\[0\]: dropped \(hint\): why"):
+        report.dropped("messages[0]", "why", "hint")
     assert not report
 
 

@@ -140,7 +140,9 @@ def test_every_message_left_out_is_reported() -> None:
 
 def test_a_strict_report_raises_at_the_first_change() -> None:
     messages = [Message.user("go"), Message.assistant(CALL_A)]
-    with pytest.raises(TranslationError, match=r"^messages\[1\]: dropped: tool calls with no"):
+    with pytest.raises(
+        TranslationError, match=r"^messages\[1\]: dropped \(content\): tool calls with no"
+    ):
         sanitize(messages, report=TranslationReport(strict=True))
     clean = messages[:1]
     assert sanitize(clean, report=TranslationReport(strict=True)) == clean

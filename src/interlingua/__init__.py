@@ -62,7 +62,14 @@ from interlingua._parts import (
     ToolResultContent,
     ToolResultPart,
 )
-from interlingua._report import LossKind, TranslationLoss, TranslationReport, TranslationWarning
+from interlingua._report import (
+    LossKind,
+    LossLevel,
+    Strictness,
+    TranslationLoss,
+    TranslationReport,
+    TranslationWarning,
+)
 from interlingua._request import ChatRequest, ReasoningConfig, ResponseFormat
 from interlingua._response import ChatResponse
 from interlingua._sanitize import sanitize
@@ -119,6 +126,7 @@ __all__ = [
     "InvalidDataError",
     "InvocationContext",
     "LossKind",
+    "LossLevel",
     "Message",
     "MessageTemplate",
     "NotFoundError",
@@ -145,6 +153,7 @@ __all__ = [
     "StreamError",
     "StreamEvent",
     "StreamStart",
+    "Strictness",
     "TextDelta",
     "TextPart",
     "TokenUsage",

@@ -58,7 +58,7 @@ def fitted_tool_call_id(
     if fitted != tool_call_id:
         rule = _id_rule(allowed, length, max_length)
         report.transformed(
-            path, f"tool-call id {tool_call_id!r} does not fit {rule}; sent as {fitted!r}"
+            path, f"tool-call id {tool_call_id!r} does not fit {rule}; sent as {fitted!r}", "hint"
         )
     return fitted
 

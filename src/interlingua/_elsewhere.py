@@ -7,7 +7,10 @@ and each wire field of another provider's (Anthropic's `cache_control` on a
 block sent to Chat Completions, its `citations` on a text sent to Mistral, a
 Perplexity answer's `citations` and `search_results` written for Anthropic)
 is reported by its own name as dropped, since only the provider that wrote it
-reads it.
+reads it, at the level its name has (`interlingua._levels`: `cache_control`
+a hint, `temperature` a setting, a name not known there content). A setting
+sent empty or at its default (`include: []`, `stream: false`) says nothing and
+is not reported; nor is a Gemini body's `model`, which the request says.
 
 Reasoning another provider made never goes to the target as reasoning (its
 signature or encrypted data would be refused, or worse, trusted). By default
@@ -25,6 +28,7 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from interlingua._levels import field_level, says_nothing
 from interlingua._parts import ContentPart, ReasoningPart, TextPart, ToolResultPart
 
 if TYPE_CHECKING:
@@ -93,13 +97,14 @@ def report_other_providers(
     for name, settings in request.provider_options.items():
         sent = (shared or {}).get(name, ())
         for key in settings if name != provider else ():
-            if key in sent:
+            value = settings[key]
+            if key in sent or says_nothing(key, value):
                 continue
             where = f"provider_options.{name}.{key}"
-            if not _is_tool_list(key, settings[key]):
-                report.dropped(where, f"a setting of {name}'s, not sent")
+            if not _is_tool_list(key, value):
+                report.dropped(where, f"a setting of {name}'s, not sent", field_level(key))
                 continue
-            _report_tools(settings[key], where, name, report)
+            _report_tools(value, where, name, report)
     report_other_fields(request.messages, provider, report)
     for index, tool in enumerate(request.tools):
         report_other_data(tool.provider_data, f"tools[{index}]", provider, report)
@@ -138,12 +143,12 @@ def _report_tools(tools: list[Any], path: str, owner: str, report: TranslationRe
             continue
         kind = tool["type"]
         if "tools" not in tool:
-            report.dropped(where, f"{owner}'s own {kind!r} tool, which this API has not")
+            report.dropped(where, f"{owner}'s own {kind!r} tool, which this API has not", "content")
             continue
         for key, value in tool.items():
             if key not in _GROUP_KEYS and _says_something(value):
                 reason = f"the {key!r} of a {kind!r} of {owner}'s, which this API has not"
-                report.dropped(f"{where}.{key}", reason)
+                report.dropped(f"{where}.{key}", reason, "content")
         _report_tools(tool["tools"], f"{where}.tools", owner, report)
 
 
@@ -178,7 +183,8 @@ def report_other_response_data(
                 if where in seen:
                     continue
                 seen.add(where)
-            report.dropped(where, f"{name}'s answer field {key!r}, a field only {name} reads")
+            reason = f"{name}'s answer field {key!r}, a field only {name} reads"
+            report.dropped(where, reason, field_level(key))
 
 
 def report_other_fields(
@@ -248,7 +254,7 @@ def report_other_data(
                 if where in seen:
                     continue
                 seen.add(where)
-            report.dropped(where, f"{name}'s {key!r}, a field only {name} reads")
+            report.dropped(where, f"{name}'s {key!r}, a field only {name} reads", field_level(key))
 
 
 def _says_something(value: Any) -> bool:
@@ -288,6 +294,7 @@ def _with_text(message: Message, index: int, provider: str, report: TranslationR
             report.transformed(
                 f"messages[{index}].parts[{position}]",
                 f"reasoning made by {made_by}, sent as text marked <reasoning>",
+                "setting",
             )
             parts.append(TextPart(text=reasoning_as_text(part)))
         else:

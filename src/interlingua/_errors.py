@@ -164,17 +164,21 @@ class ToolArgumentsError(InterlinguaError, ValueError):
 
 
 class TranslationError(InterlinguaError):
-    """Raised in strict mode when a part would be dropped or changed on the wire."""
+    """Raised in strict mode when a part would be dropped or changed on the wire;
+    `level` is the loss's (`content`, `setting` or `hint`)."""
 
-    def __init__(self, path: str, kind: str, reason: str, *, target: str) -> None:
+    def __init__(
+        self, path: str, kind: str, reason: str, *, target: str, level: str = "content"
+    ) -> None:
         self.path = path
         self.kind = kind
         self.reason = reason
         self.target = target
+        self.level = level
         if target:
-            super().__init__(f"{path}: cannot send to {target} ({kind}): {reason}")
+            super().__init__(f"{path}: cannot send to {target} ({kind}, {level}): {reason}")
         else:  # a report no encoder filled: `sanitize`'s
-            super().__init__(f"{path}: {kind}: {reason}")
+            super().__init__(f"{path}: {kind} ({level}): {reason}")
 
 
 class ProviderError(InterlinguaError):

@@ -10,10 +10,12 @@ format from whichever provider it calls.
 
 The names are the adapters' (`anthropic`, `openai`, `openai-responses`,
 `mistral`, `groq`). What the target cannot take is in the result's `losses`,
-each with the path of the part it concerns; `strict=True` raises
-`TranslationError` on the first instead. A stream is translated one payload
-at a time: the first chunk out leaves before the last one comes in, and an
-error mid-stream comes out as the target's own in-stream error.
+each with the path of the part it concerns and its level; `strict=True` raises
+`TranslationError` on the first instead, `strict="setting"` on the first
+setting or content loss, `strict="content"` on the first content loss. A
+stream is translated one payload at a time: the first chunk out leaves before
+the last one comes in, and an error mid-stream comes out as the target's own
+in-stream error.
 
 An adapter that serves streams and errors to a gateway has, beside the six
 codec functions, `encode_stream(events, *, report=None)` (the core's stream
@@ -30,7 +32,14 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from interlingua._adapter import Adapter, get_adapter
 from interlingua._errors import InvalidDataError
-from interlingua._report import LossKind, TranslationLoss, TranslationReport
+from interlingua._report import (
+    LossKind,
+    LossLevel,
+    Strictness,
+    TranslationLoss,
+    TranslationReport,
+    refuses,
+)
 
 if TYPE_CHECKING:
     from interlingua._errors import ProviderError
@@ -79,7 +88,7 @@ class Translation:
     losses: list[TranslationLoss] = field(default_factory=list)
 
 
-def _report(target: str, strict: bool) -> TranslationReport:
+def _report(target: str, strict: Strictness) -> TranslationReport:
     return TranslationReport(target=target, strict=strict)
 
 
@@ -88,7 +97,7 @@ def translate_request(
     *,
     source: str,
     target: str,
-    strict: bool = False,
+    strict: Strictness = False,
     foreign_reasoning: Literal["drop", "text"] = "drop",
 ) -> Translation:
     """A request body in `source`'s format, as `target`'s. The source's
@@ -101,7 +110,9 @@ def translate_request(
     return Translation(get_adapter(target).encode_request(request, report=report), report.losses)
 
 
-def translate_response(body: Any, *, source: str, target: str, strict: bool = False) -> Translation:
+def translate_response(
+    body: Any, *, source: str, target: str, strict: Strictness = False
+) -> Translation:
     """An answer body in `source`'s format, as `target`'s."""
     response = get_adapter(source).decode_response(body)
     report = _report(target, strict)
@@ -144,20 +155,31 @@ class Problem:
     """What a provider would refuse in a request as it stands: where (`path`,
     the message, part and field), the provider's `rule`, and what encoding for
     it does (`fix`: the part left out or changed, and reported; None when the
-    request cannot be sent until the history is mended)."""
+    request cannot be sent until the history is mended), and the `level` of
+    what is lost (`content` where the request cannot be sent)."""
 
     path: str
     rule: str
     fix: LossKind | None
+    level: LossLevel = "content"
 
 
-def validate_request(request: ChatRequest, *, target: str) -> list[Problem]:
+def validate_request(
+    request: ChatRequest, *, target: str, strict: Strictness = True
+) -> list[Problem]:
     """The problems `target` would answer `request` with a 400 for, found before
     sending. Encoding for `target` fixes and reports each one with a `fix`; the
-    others raise `InvalidDataError` there (`interlingua.sanitize` mends most)."""
+    others raise `InvalidDataError` there (`interlingua.sanitize` mends most).
+    `strict` says which fixed ones count, as strict mode would refuse them:
+    `True` all, `"setting"` those of a setting or content, `"content"` those
+    of content; a problem encoding cannot fix counts always."""
     report = _report(target, False)
     try:
         get_adapter(target).encode_request(request, report=report)
     except InvalidDataError as error:
         return [Problem(path, rule, None) for path, rule in error.problems]
-    return [Problem(loss.path, loss.reason, loss.kind) for loss in report.losses]
+    return [
+        Problem(loss.path, loss.reason, loss.kind, loss.level)
+        for loss in report.losses
+        if refuses(strict, loss.level)
+    ]

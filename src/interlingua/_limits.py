@@ -57,9 +57,11 @@ def sent_off(
     name = model.rsplit("/", 1)[-1].lower()
     off = next((off for pattern, off in rules if _pattern(pattern).fullmatch(name)), unknown)
     if off.said is not None and off.setting is not None:
-        report.transformed("reasoning.enabled", f"{off.said}; its least, {off.setting!r}, sent")
+        report.transformed(
+            "reasoning.enabled", f"{off.said}; its least, {off.setting!r}, sent", "setting"
+        )
     elif off.said is not None:
-        report.dropped("reasoning.enabled", f"{off.said}; the model's default applies")
+        report.dropped("reasoning.enabled", f"{off.said}; the model's default applies", "setting")
     return off.setting
 
 
@@ -67,14 +69,17 @@ def fitted_length(value: str, limit: int, path: str, report: TranslationReport, 
     """`value` when it has at most `limit` characters, else the first `limit`
     (at most 64) hex characters of its sha256 digest: the same value gives the
     same stand-in at every call, and two values do not meet. `said` is the
-    provider's rule, reported at `path` as transformed."""
+    provider's rule, reported at `path` as transformed, a hint: what it fits
+    are ids and keys (an end user's id, a prompt cache key), read by no model."""
     if len(value) <= limit:
         return value
     # surrogatepass: a string decoded from JSON may hold a lone surrogate.
     digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
     fitted = digest[: min(limit, _DIGEST_LENGTH)]
     report.transformed(
-        path, f"{len(value)} characters, where {said}; sent as its sha256 digest, {fitted!r}"
+        path,
+        f"{len(value)} characters, where {said}; sent as its sha256 digest, {fitted!r}",
+        "hint",
     )
     return fitted
 

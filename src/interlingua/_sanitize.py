@@ -57,7 +57,9 @@ def sanitize(
             result.extend(group.sanitized(repair, placeholder))
         elif message.role == "tool":
             ids = ", ".join(repr(part.tool_call_id) for part in message.tool_results)
-            changes.dropped(f"messages[{index}]", f"tool results that follow no tool call ({ids})")
+            changes.dropped(
+                f"messages[{index}]", f"tool results that follow no tool call ({ids})", "content"
+            )
         else:
             result.append(message)
         index = end
@@ -96,9 +98,11 @@ class _Group:
             return [self.call, *answers, self._filler(placeholder)]
         calls = ", ".join(f"{part.id!r} ({part.name})" for _, part in self.missing)
         here = f"messages[{self.start}]"
-        self.changes.dropped(here, f"tool calls with no result: {calls}")
+        self.changes.dropped(here, f"tool calls with no result: {calls}", "content")
         for index, _ in self.answers:
-            self.changes.dropped(f"messages[{index}]", f"the results for {here}, dropped")
+            self.changes.dropped(
+                f"messages[{index}]", f"the results for {here}, dropped", "content"
+            )
         return []
 
     def _filler(self, placeholder: str) -> Message:
@@ -107,6 +111,7 @@ class _Group:
             self.changes.transformed(
                 f"messages[{self.start}].parts[{index}]",
                 f"tool call {part.id!r} ({part.name}) had no result: answered with an error",
+                "content",
             )
         results = tuple(_error_result(part, placeholder) for _, part in self.missing)
         return Message(role="tool", parts=results)
@@ -114,7 +119,7 @@ class _Group:
     def _results_for(self, index: int, answer: Message, call_ids: set[str]) -> Message | None:
         """`answer` with only the results for the group's calls; None if none is left."""
         if not answer.parts:
-            self.changes.dropped(f"messages[{index}]", "a tool message with no result")
+            self.changes.dropped(f"messages[{index}]", "a tool message with no result", "content")
             return None
         parts = []
         for number, part in enumerate(answer.tool_results):
@@ -125,6 +130,7 @@ class _Group:
                     f"messages[{index}].parts[{number}]",
                     f"a result for {part.tool_call_id!r}, a call messages[{self.start}] "
                     "did not make",
+                    "content",
                 )
         if len(parts) == len(answer.parts):
             return answer
@@ -184,6 +190,7 @@ class MissingResults:
             f"tool call {call.id!r} ({call.name}) has no result, and the conversation went on "
             f"after it; {report.target} rejects a call without its result: answered with "
             f"the error result sanitize(repair=True) adds, {PLACEHOLDER!r}",
+            "content",
         )
         return _error_result(call)
 

@@ -46,6 +46,7 @@ from interlingua._elsewhere import (
     sent_messages,
 )
 from interlingua._errors import COMMON_ERROR_TYPES, DecodeError, ErrorTypes, format_path
+from interlingua._levels import field_level, file_field_level, format_field_level
 from interlingua._limits import (
     ModelRules,
     ReasoningOff,
@@ -98,9 +99,12 @@ __all__ = [
     "effort_for_budget",
     "encode_events",
     "error_text",
+    "field_level",
+    "file_field_level",
     "fit_tool_call_id",
     "fitted_length",
     "fitted_tool_call_id",
+    "format_field_level",
     "format_path",
     "freeform_arguments",
     "freeform_input",

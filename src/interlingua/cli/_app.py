@@ -3,6 +3,10 @@
 Exit statuses: 0 done; 1 a finding (`validate` found problems, `convert
 --strict` met a loss, the demo's signature proof failed); 2 a usage or input
 error, said in one line on standard error (`--debug` shows the traceback).
+
+`--strict` takes an optional level: alone (or `--strict any`) any loss counts,
+`--strict setting` a loss of a setting or content, `--strict content` a loss
+of content alone.
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from typer.core import TyperCommand
 
 from interlingua._errors import TranslationError
+from interlingua._report import Strictness
 from interlingua.cli._files import InputError, one_line, read
 
 __all__ = ["app", "main"]
@@ -39,6 +45,43 @@ class Color(str, Enum):
     never = "never"
 
 
+class Level(str, Enum):
+    """The losses `--strict` counts: `any`, or those of a level and above."""
+
+    any = "any"
+    setting = "setting"
+    content = "content"
+
+
+def strictness(level: Level | None) -> Strictness:
+    """`--strict`'s level as `TranslationReport.strict` takes it."""
+    if level is None:
+        return False
+    return True if level is Level.any else level.value
+
+
+class OptionalLevel(TyperCommand):
+    """A command whose `--strict` may come without its level: alone it is `--strict any`."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        levels = {level.value for level in Level}
+        given: list[str] = []
+        for index, arg in enumerate(args):
+            given.append(arg)
+            if arg == "--strict" and (index + 1 == len(args) or args[index + 1] not in levels):
+                given.append(Level.any.value)
+        return super().parse_args(ctx, given)
+
+
+Strict = Annotated[
+    Level | None,
+    typer.Option(
+        "--strict",
+        metavar="[LEVEL]",
+        help="Fail (status 1) on a loss: any (the default), or from a level up: setting, content.",
+        show_default=False,
+    ),
+]
 Debug = Annotated[bool, typer.Option("--debug", help="Show the traceback of an error.")]
 FileArg = Annotated[str, typer.Argument(metavar="FILE", help="The input file, or - for stdin.")]
 Target = Annotated[str, typer.Option("--to", metavar="B", help="The target API's adapter.")]
@@ -105,19 +148,21 @@ def demo(
 
 
 @app.command(
-    epilog="Example: interlingua convert --from anthropic --to openai request.json > openai.json"
+    cls=OptionalLevel,
+    epilog="Example: interlingua convert --from anthropic --to openai request.json > openai.json",
 )
 def convert(
     file: FileArg,
     target: Target,
     origin: Origin = None,
     model: Model = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Fail (status 1) on any loss.")] = False,
+    strict: Strict = None,
     debug: Debug = False,
 ) -> None:
     """Convert a request body, an answer body, a recorded stream or a saved
     history to another API's format: the JSON on standard output, what the
-    target could not take on standard error.
+    target could not take on standard error, each with its level (content,
+    setting or hint).
 
     Adapters: anthropic, openai (Chat Completions), openai-responses, mistral, groq, google.
     A stream is server-sent events (data: lines) or a JSON array of payloads.
@@ -127,29 +172,44 @@ def convert(
     converted = _guarded(
         "convert",
         debug,
-        lambda: run(read(file), origin=origin, target=target, strict=strict, model=model),
+        lambda: run(
+            read(file), origin=origin, target=target, strict=strictness(strict), model=model
+        ),
     )
     sys.stdout.write(converted.output)
     for loss in converted.losses:
-        typer.echo(f"{loss.path}: {loss.kind}: {loss.reason}", err=True)
+        typer.echo(loss.described(), err=True)
 
 
-@app.command(epilog="Example: interlingua validate --from anthropic --to mistral request.json")
+@app.command(
+    cls=OptionalLevel,
+    epilog="Example: interlingua validate --from anthropic --to mistral request.json",
+)
 def validate(
     file: FileArg,
     target: Target,
     origin: Origin = None,
     model: Model = None,
+    strict: Strict = None,
     debug: Debug = False,
 ) -> None:
     """List what the target API would refuse in a request body or a saved
-    history, one problem a line with its place; exit status 1 if there are any.
+    history, one problem a line with its place and level; exit status 1 if
+    there are any (with `--strict LEVEL`, any of that level or above).
     """
     from interlingua.cli._convert import describe_problem
     from interlingua.cli._convert import validate as run
 
     problems = _guarded(
-        "validate", debug, lambda: run(read(file), origin=origin, target=target, model=model)
+        "validate",
+        debug,
+        lambda: run(
+            read(file),
+            origin=origin,
+            target=target,
+            model=model,
+            strict=strictness(strict or Level.any),
+        ),
     )
     for problem in problems:
         typer.echo(describe_problem(problem))

@@ -4,7 +4,7 @@ read (`_files`), sent through the core, written in another's, with the losses.
 A request body converts to the target's request, an answer body to its answer,
 a recorded stream to its stream (server-sent events stay server-sent events, a
 JSON array of payloads stays an array) and a saved history to the target's
-request for it. In strict mode the first loss raises `TranslationError`.
+request for it. In strict mode the first loss it refuses raises `TranslationError`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from interlingua._errors import InterlinguaError, TranslationError
 from interlingua._gateway import Problem, format_sse, translate_stream, validate_request
 from interlingua._history import ChatHistory
-from interlingua._report import TranslationLoss, TranslationReport
+from interlingua._report import Strictness, TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
 from interlingua.cli._files import InputError, Source, adapter, one_line
 
@@ -43,7 +43,7 @@ def to_json(value: Any) -> str:
 
 
 def convert(
-    source: Source, *, origin: str | None, target: str, strict: bool, model: str | None
+    source: Source, *, origin: str | None, target: str, strict: Strictness, model: str | None
 ) -> Converted:
     """`source` (in `origin`'s format; None for a history) as `target`'s."""
     report = TranslationReport(target=target, strict=strict)
@@ -106,17 +106,23 @@ def _convert_stream(
 
 
 def validate(
-    source: Source, *, origin: str | None, target: str, model: str | None
+    source: Source,
+    *,
+    origin: str | None,
+    target: str,
+    model: str | None,
+    strict: Strictness = True,
 ) -> list[Problem]:
-    """What `target` would refuse in the request `source` holds."""
+    """What `target` would refuse in the request `source` holds (those of a
+    level `strict` counts)."""
     adapter(target)
     try:
         request = request_of(source, origin, model)
-        return validate_request(request, target=target)
+        return validate_request(request, target=target, strict=strict)
     except InterlinguaError as error:
         raise InputError(f"{source.name}: {one_line(error)}") from error
 
 
 def describe_problem(problem: Problem) -> str:
-    """A problem on one line: its place, the target's rule, what encoding does."""
-    return f"{problem.path}: {problem.rule} ({_FIXES[problem.fix]})"
+    """A problem on one line: its place, its level, the target's rule, what encoding does."""
+    return f"{problem.path} ({problem.level}): {problem.rule} ({_FIXES[problem.fix]})"

@@ -49,7 +49,7 @@ def _count(number: int, thing: str) -> str:
 def _losses(turn: DemoTurn) -> list[str]:
     if not turn.losses:
         return ["nothing: the whole history went as it is"]
-    return [f"{loss.path}: {loss.kind}: {loss.reason}" for loss in turn.losses]
+    return [loss.described() for loss in turn.losses]
 
 
 def _turn_table(number: int, turn: DemoTurn) -> Table:
@@ -174,7 +174,8 @@ def _turn_json(number: int, turn: DemoTurn) -> dict[str, Any]:
         "endpoint": turn.endpoint,
         "sent": turn.sent,
         "losses": [
-            {"path": loss.path, "kind": loss.kind, "reason": loss.reason} for loss in turn.losses
+            {"path": loss.path, "kind": loss.kind, "level": loss.level, "reason": loss.reason}
+            for loss in turn.losses
         ],
         "answer": turn.response.model_dump(mode="json", exclude={"usage"}),
         "usage": usage_json(turn.response.usage),

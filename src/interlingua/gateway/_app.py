@@ -6,7 +6,7 @@ gateway added in headers, one log line per request.
 Headers on every answer the gateway routed:
 
     x-interlingua-upstream       the upstream that answered (`provider:model`)
-    x-interlingua-losses         what it could not take: `<n>; <path> <kind>, ...`
+    x-interlingua-losses         what it could not take: `<n>; <path> <kind> <level>, ...`
     x-interlingua-answer-losses  what the client's API could not take of the answer
     x-interlingua-overhead-ms    the time spent in the gateway, the upstream's left out
 """
@@ -273,8 +273,8 @@ def _model_list_api(request: Request) -> str:
 
 
 def _losses_header(losses: Sequence[TranslationLoss]) -> str:
-    """`<count>; <path> <kind>, ...` in ASCII (a header's reasons would be too long)."""
-    shown = [f"{loss.path} {loss.kind}" for loss in losses[:_MAX_HEADER_LOSSES]]
+    """`<count>; <path> <kind> <level>, ...` in ASCII (a header's reasons would be too long)."""
+    shown = [f"{loss.path} {loss.kind} {loss.level}" for loss in losses[:_MAX_HEADER_LOSSES]]
     more = ", ..." if len(losses) > _MAX_HEADER_LOSSES else ""
     text = f"{len(losses)}; {', '.join(shown)}{more}"
     return text.encode("ascii", "replace").decode("ascii")

@@ -1,7 +1,9 @@
 """The gateway's configuration: a TOML file, validated, with the bad key named.
 
     keys = ["..."]                  # gateway keys a client presents (or INTERLINGUA_GATEWAY_KEYS)
-    strict = false                  # refuse (400) a request the upstream cannot take whole
+    strict = false                  # refuse (400) a request the upstream cannot take whole:
+                                    # true at any loss, "setting" at a setting or content
+                                    # loss, "content" at a content loss alone
     max_body_bytes = 33554432       # larger bodies get the API's 413
     timeout = 600.0                 # seconds an upstream may take, unless its own says
     log = "human"                   # or "json": the line logged per request
@@ -30,6 +32,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from interlingua._adapter import available_adapters, split_model
+from interlingua._report import Strictness
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -88,12 +91,19 @@ class GatewayConfig(BaseModel):
     model_config = _STRICT
 
     keys: tuple[str, ...] = Field(default=(), repr=False)
-    strict: bool = False
+    strict: Strictness = False
     max_body_bytes: int = Field(default=32 * 1024 * 1024, gt=0)
     timeout: float = Field(default=600.0, gt=0)
     log: Literal["human", "json"] = "human"
     models: dict[str, Route] = Field(default_factory=dict)
     upstreams: dict[str, UpstreamOptions] = Field(default_factory=dict)
+
+    @field_validator("strict", mode="before")
+    @classmethod
+    def _check_strict(cls, value: Any) -> Any:
+        if value not in (True, False, "setting", "content") or type(value) not in (bool, str):
+            raise ValueError(f'true, false, "setting" or "content", not {value!r}')
+        return value
 
     @field_validator("upstreams")
     @classmethod

@@ -1,5 +1,6 @@
-"""The one log line of each request: route, upstream, status, usage, losses, the
-time in the gateway and upstream, and the fallbacks taken. `gateway_ms` is the
+"""The one log line of each request: route, upstream, status, usage, losses (each
+`<path>: <kind> (<level>): <reason>`), the time in the gateway and upstream, and
+the fallbacks taken. `gateway_ms` is the
 time the gateway added until its answer's headers left (for a stream, its
 first event), the upstream's left out; `upstream_ms` the upstream's until its
 answer (a stream's first event) came; `total_ms` the request's whole time. JSON (`log = "json"`)

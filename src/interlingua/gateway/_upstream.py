@@ -5,7 +5,9 @@ call that falls back to the next upstream on a retryable error.
 A fallback happens only before anything went to the client: for a stream,
 until its first event came (an error event first is an error like any other).
 What the upstream could not take is in the attempt's `losses`; in strict mode
-it is found before sending, by encoding once more, and refuses the request.
+it is found before sending, by encoding once more, and refuses the request
+when a loss is of the level strict mode refuses (`strict = "content"`: a
+content loss; `true`: any).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import anyio
 from interlingua._adapter import available_adapters, get_adapter, split_model
 from interlingua._clients import get_client_class
 from interlingua._errors import InterlinguaError, ProviderConnectionError, ProviderError
-from interlingua._report import TranslationLoss, TranslationReport
+from interlingua._report import Strictness, TranslationLoss, TranslationReport, refuses
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua._stream import ErrorEvent, StreamEvent
@@ -59,7 +61,8 @@ class Attempt:
 
 
 def describe_losses(losses: list[TranslationLoss]) -> list[str]:
-    return [f"{loss.path}: {loss.kind}: {loss.reason}" for loss in losses]
+    """Each loss as the log line gives it: `<path>: <kind> (<level>): <reason>`."""
+    return [loss.described() for loss in losses]
 
 
 class Upstreams:
@@ -121,7 +124,7 @@ class Upstreams:
         for client in clients.values():
             await client.close()
 
-    async def call(self, request: ChatRequest, *, strict: bool) -> Attempt:
+    async def call(self, request: ChatRequest, *, strict: Strictness) -> Attempt:
         """The first answer of the request's upstreams, falling back on retryable errors."""
         targets = self.route(request.model)
         failed: list[str] = []
@@ -137,10 +140,12 @@ class Upstreams:
             return attempt
         raise AssertionError("a route has at least one upstream")  # pragma: no cover
 
-    async def _attempt(self, target: Target, request: ChatRequest, *, strict: bool) -> Attempt:
+    async def _attempt(
+        self, target: Target, request: ChatRequest, *, strict: Strictness
+    ) -> Attempt:
         sent = request.model_copy(update={"model": target.model})
         if strict:
-            refuse_losses(target, sent)
+            refuse_losses(target, sent, strict)
         client = self.client(target.provider)
         report = TranslationReport(target=target.provider)
         timeout = self.options(target.provider).timeout or self.config.timeout
@@ -179,12 +184,13 @@ async def _first(events: AsyncIterator[StreamEvent], provider: str) -> StreamEve
     return first
 
 
-def refuse_losses(target: Target, request: ChatRequest) -> None:
-    """Strict mode: a 400 naming each part `target` could not take, before sending."""
+def refuse_losses(target: Target, request: ChatRequest, strict: Strictness) -> None:
+    """Strict mode: a 400 naming each part `target` could not take at a level
+    `strict` refuses, before sending."""
     report = TranslationReport(target=target.provider)
     get_adapter(target.provider).encode_request(request, report=report)
-    if report.losses:
-        named = "; ".join(describe_losses(report.losses))
+    if refused := [loss for loss in report.losses if refuses(strict, loss.level)]:
+        named = "; ".join(describe_losses(refused))
         raise bad_request(f"strict: the upstream {target.name} cannot take it all: {named}")
 
 

@@ -54,6 +54,6 @@ def encode_stop_reason(response: ChatResponse, report: TranslationReport) -> str
     if (stop_reason := STOP_REASONS.get(response.finish_reason)) is not None:
         return stop_reason
     report.transformed(
-        "finish_reason", f"Anthropic has no {response.finish_reason}; sent as end_turn"
+        "finish_reason", f"Anthropic has no {response.finish_reason}; sent as end_turn", "content"
     )
     return "end_turn"

@@ -57,6 +57,7 @@ from interlingua.codec import (
     WireReader,
     copy_json,
     dump_arguments,
+    file_field_level,
     fitted_tool_call_id,
     keep,
     kept,
@@ -381,15 +382,15 @@ def encode_part(
     match part:
         case TextPart() | RefusalPart():
             if in_request and (reason := empty_text(part.text)) is not None:
-                report.dropped(path, reason)
+                report.dropped(path, reason, "hint")
                 return None
             if part.type == "refusal":  # the tag: no isinstance check per text part
-                report.transformed(path, REFUSAL_AS_TEXT)
+                report.transformed(path, REFUSAL_AS_TEXT, "content")
             text: TextBlock = {"type": "text", "text": part.text}
             block: Mapping[str, Any] = text
         case ReasoningPart():
             if (reason := reasoning_left_out(part)) is not None:
-                report.dropped(path, reason)
+                report.dropped(path, reason, "setting")
                 return None
             block = _reasoning_block(part)
         case ToolCallPart():
@@ -398,13 +399,13 @@ def encode_part(
             block = _tool_result_block(part, path, report, in_request=in_request)
         case FilePart():
             if (reason := file_left_out(part, role)) is not None:
-                report.dropped(path, reason)
+                report.dropped(path, reason, "content")
                 return None
             _report_file_changes(part, path, report)
             block = _file_block(part)
         case OpaquePart():
             if (reason := opaque_left_out(part)) is not None:
-                report.dropped(path, reason)
+                report.dropped(path, reason, "content")
                 return None
             return copy_json(part.data)
         case _:
@@ -423,7 +424,7 @@ def _tool_use_block(part: ToolCallPart, path: str, report: TranslationReport) ->
     try:
         arguments = part.parsed_arguments()
     except ToolArgumentsError as exc:
-        report.transformed(path, f"{exc}; sent with input {{}}")
+        report.transformed(path, f"{exc}; sent with input {{}}", "content")
         arguments = {}
     tool_use_id = fitted_tool_call_id(part.id, f"{path}.id", report, allowed=TOOL_ID_CHARACTERS)
     block: ToolUseBlock = {
@@ -444,6 +445,6 @@ def said_caller(entry: ProviderEntry) -> dict[str, str] | None:
 
 def _report_file_changes(part: FilePart, path: str, report: TranslationReport) -> None:
     if (reason := file_changed(part)) is not None:
-        report.transformed(path, reason)
+        report.transformed(path, reason, "content")
     for field, reason in unsent_file_fields(part):
-        report.dropped(f"{path}.{field}", reason)
+        report.dropped(f"{path}.{field}", reason, file_field_level(field))

@@ -311,7 +311,7 @@ def _system_turns(
             if (refused := system_turn_refused(messages, i, model)) is None:
                 in_place.add(i)
             else:
-                report.transformed(f"messages[{i}]", refused)
+                report.transformed(f"messages[{i}]", refused, "content")
     return frozenset(in_place)
 
 

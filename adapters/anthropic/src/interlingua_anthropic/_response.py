@@ -151,7 +151,7 @@ def encode_response(
     report = resolve_report(report, PROVIDER)
     if response.alternatives:
         report.dropped(
-            "alternatives", "Anthropic answers with one message; the others are left out"
+            "alternatives", "Anthropic answers with one message; the others are left out", "content"
         )
     body = overlay(
         overlay(_encode_fields(response, report), wire_fields(response, PROVIDER)), _DEFAULTS

@@ -190,6 +190,7 @@ def fit_thinking(body: WireDict, report: TranslationReport) -> None:
         "reasoning",
         "sent with thinking off: with thinking on, Anthropic wants the assistant turn before "
         "the last tool results to start with its thinking block, and this history has none there",
+        "setting",
     )
 
 
@@ -206,7 +207,7 @@ def fit_thinking_settings(body: WireDict, report: TranslationReport) -> None:
             problems.append((path, said))
         else:
             del body[field]
-            report.transformed(path, f"{field} left out: {said}")
+            report.transformed(path, f"{field} left out: {said}", "setting")
     if problems:
         raise InvalidDataError(problems, subject=_REQUEST)
 

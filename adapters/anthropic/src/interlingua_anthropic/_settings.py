@@ -42,7 +42,7 @@ from interlingua import (
     ToolChoice,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, wire_model
+from interlingua.codec import WireReader, copy_json, format_field_level, wire_model
 from interlingua_anthropic._rules import EFFORTS, fit_user_id
 from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER, Thinking, WireDict
 from interlingua_anthropic._wire import ToolChoice as WireToolChoice
@@ -177,7 +177,7 @@ def _max_tokens(request: ChatRequest, report: TranslationReport) -> int:
         return request.max_tokens
     budget = request.reasoning.budget_tokens if request.reasoning else None
     filled = DEFAULT_MAX_TOKENS + (budget or 0)
-    report.transformed("max_tokens", f"Anthropic requires max_tokens; {filled} sent")
+    report.transformed("max_tokens", f"Anthropic requires max_tokens; {filled} sent", "setting")
     return filled
 
 
@@ -211,7 +211,7 @@ def _encode_output_config(request: ChatRequest, report: TranslationReport) -> Wi
     if effort in EFFORTS:
         config["effort"] = effort
     elif effort is not None:
-        report.dropped("reasoning.effort", f"Anthropic has no effort {effort!r}")
+        report.dropped("reasoning.effort", f"Anthropic has no effort {effort!r}", "setting")
     response_format = request.response_format
     if response_format and (output_format := _encode_format(response_format, report)):
         config["format"] = output_format
@@ -224,11 +224,13 @@ def _encode_format(response_format: ResponseFormat, report: TranslationReport) -
         case "text":
             return None
         case "json_object":
-            report.dropped("response_format", "Anthropic has no JSON mode without a schema")
+            report.dropped(
+                "response_format", "Anthropic has no JSON mode without a schema", "content"
+            )
             return None
         case "json_schema":
             for name, reason in _unsent_format_fields(response_format):
-                report.dropped(f"response_format.{name}", reason)
+                report.dropped(f"response_format.{name}", reason, format_field_level(name))
             return {"type": "json_schema", "schema": copy_json(response_format.json_schema)}
         case _:
             assert_never(response_format.type)
@@ -246,6 +248,6 @@ def _unsent_format_fields(response_format: ResponseFormat) -> Iterator[tuple[str
 
 def _report_unsent(request: ChatRequest, report: TranslationReport) -> None:
     if request.seed is not None:
-        report.dropped("seed", "Anthropic has no seed")
+        report.dropped("seed", "Anthropic has no seed", "setting")
     if request.reasoning is not None and request.reasoning.summary is not None:
-        report.dropped("reasoning.summary", "Anthropic has no reasoning summary setting")
+        report.dropped("reasoning.summary", "Anthropic has no reasoning summary setting", "hint")

@@ -173,10 +173,8 @@ class AnthropicStreamEncoder:
                 self._merge(event.provider_data)
                 out += self._close()
             case AlternativeEvent():
-                self._report.dropped(
-                    f"alternatives[{event.index}]",
-                    "Anthropic answers with one message; the others are left out",
-                )
+                reason = "Anthropic answers with one message; the others are left out"
+                self._report.dropped(f"alternatives[{event.index}]", reason, "content")
             case ErrorEvent():
                 self._ended = True
                 error = error_event(event.to_error(self._start.provider))
@@ -313,18 +311,20 @@ class AnthropicStreamEncoder:
             case TextDelta():
                 return self._open_block(block, dict(_EMPTY_TEXT), held=True)
             case RefusalDelta():
-                self._report.transformed(block.path, REFUSAL_AS_TEXT)
+                self._report.transformed(block.path, REFUSAL_AS_TEXT, "content")
                 return self._open_block(block, dict(_EMPTY_TEXT), held=True)
             case ReasoningDelta() | ReasoningSignature() if event.provider == PROVIDER:
                 return self._open_block(block, dict(_EMPTY_THINKING), held=True)
             case ReasoningDelta() | ReasoningSignature():
-                reason = reasoning_left_out(ReasoningPart(text="", provider=event.provider))
-                self._report.dropped(block.path, reason or "reasoning another provider made")
+                foreign = ReasoningPart(text="", provider=event.provider)
+                reason = reasoning_left_out(foreign) or "reasoning another provider made"
+                self._report.dropped(block.path, reason, "setting")
                 return []
             case ToolCallStart():
                 return self._open_block(block, self._tool_use(block, event), held=False)
             case ToolCallDelta():
-                self._report.dropped(block.path, "tool-call arguments of a call that never began")
+                reason = "tool-call arguments of a call that never began"
+                self._report.dropped(block.path, reason, "content")
                 return []
             case _:
                 assert_never(event)
@@ -337,12 +337,14 @@ class AnthropicStreamEncoder:
                 block.path,
                 "it went on after another part began; Anthropic streams one block at a "
                 "time, so the rest goes as a block of its own",
+                "content",
             )
             content = _EMPTY_THINKING if isinstance(event, ReasoningDelta) else _EMPTY_TEXT
             return self._open_block(block, dict(content), held=False)
         self._report.dropped(
             block.path,
             f"a {event.type} after the part's block closed; Anthropic streams one block at a time",
+            "content",
         )
         return []
 
@@ -393,7 +395,7 @@ class AnthropicStreamEncoder:
             start.update(copy_json(fields))
         elif fields:
             self._report.dropped(
-                block.path, f"fields {sorted(fields)} came after the part's block began"
+                block.path, f"fields {sorted(fields)} came after the part's block began", "content"
             )
         if not isinstance(citations, list):
             return []
@@ -402,7 +404,9 @@ class AnthropicStreamEncoder:
         new, block.cited = citations[block.cited :], len(citations)
         if block is not self._open:
             if new:
-                self._report.dropped(block.path, "citations that came after the block closed")
+                self._report.dropped(
+                    block.path, "citations that came after the block closed", "content"
+                )
             return []
         deltas = [{"type": "citations_delta", "citation": copy_json(item)} for item in new]
         return self._send(block, deltas)

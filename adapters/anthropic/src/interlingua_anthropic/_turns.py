@@ -65,6 +65,7 @@ def blank_text_left_out(
             path,
             "whitespace-only text, and nothing else in its message; Anthropic rejects it "
             "('text content blocks must contain non-whitespace text')",
+            "hint",
         )
     return []
 
@@ -166,7 +167,7 @@ def check_turn_not_empty(
         raise InvalidDataError([(path, reason)], subject=_REQUEST)
     if last:
         return True
-    report.dropped(path, "nothing Anthropic takes is left in this assistant message")
+    report.dropped(path, "nothing Anthropic takes is left in this assistant message", "hint")
     return False
 
 
@@ -187,6 +188,7 @@ def results_first(turns: list[WireTurn], report: TranslationReport) -> list[Wire
                 "moved to the front of its user turn: Anthropic merges consecutive user turns "
                 "and wants the tool_result blocks first ('tool_use ids were found without "
                 "tool_result blocks immediately after')",
+                "content",
             )
         blocks = [pair for turn in run for pair in turn.blocks]
         results = [pair for pair in blocks if _is_result(pair)]
@@ -233,10 +235,10 @@ def strip_final_whitespace(turns: list[WireTurn], report: TranslationReport) -> 
             return
         if text.strip():
             blocks[-1] = (path, {**block, "text": text.rstrip()})
-            report.transformed(path, f"trailing whitespace stripped: {_FINAL_WHITESPACE}")
+            report.transformed(path, f"trailing whitespace stripped: {_FINAL_WHITESPACE}", "hint")
             return
         blocks.pop()
-        report.dropped(path, f"whitespace-only text at the end: {_FINAL_WHITESPACE}")
+        report.dropped(path, f"whitespace-only text at the end: {_FINAL_WHITESPACE}", "hint")
 
 
 # --- system turns inside `messages` ---

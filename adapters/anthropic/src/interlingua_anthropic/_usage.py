@@ -78,7 +78,7 @@ def encode_usage(usage: TokenUsage, *, own: bool, report: TranslationReport) -> 
     )
     details = dict(usage.details) if own else {}
     if usage.details and not own:
-        report.dropped("usage.details", "another provider's usage breakdown")
+        report.dropped("usage.details", "another provider's usage breakdown", "hint")
     if usage.reasoning_tokens and THINKING_TOKENS not in details:
         details[THINKING_TOKENS] = usage.reasoning_tokens
     return overlay(counts, _nested(details))

@@ -59,6 +59,6 @@ def encode_finish_reason(
     wire = next((value for value, meaning in reasons.items() if meaning is reason), None)
     if wire is None:
         report.transformed(
-            path, f"{provider} has no {reason.value!r} finish reason; sent as 'stop'"
+            path, f"{provider} has no {reason.value!r} finish reason; sent as 'stop'", "content"
         )
     return wire or "stop"

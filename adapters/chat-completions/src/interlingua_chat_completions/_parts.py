@@ -104,7 +104,7 @@ def opaque_item(
     """An opaque part's item, back to the provider that made it only (else reported)."""
     if part.provider == provider:
         return copy_json(part.data)
-    report.dropped(path, f"a {part.provider} block goes back to {part.provider} only")
+    report.dropped(path, f"a {part.provider} block goes back to {part.provider} only", "content")
     return None
 
 
@@ -240,7 +240,9 @@ class PartEncoder:
         None: it goes in the field."""
         if self.dialect.refusal_field:
             return None
-        self.report.transformed(path, f"{self.provider} has no refusal field; sent as text")
+        self.report.transformed(
+            path, f"{self.provider} has no refusal field; sent as text", "content"
+        )
         return {"type": "text", "text": part.text}
 
     def reasoning_item(self, part: ReasoningPart) -> dict[str, Any] | None:
@@ -262,7 +264,7 @@ class PartEncoder:
         made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
         if part.provider == self.provider:
             made_by = f"not to {model}"
-        self.report.dropped(path, f"{self.provider} takes no reasoning back ({made_by})")
+        self.report.dropped(path, f"{self.provider} takes no reasoning back ({made_by})", "setting")
         return "none", None
 
     def user_item(self, part: ContentPart, index: int, position: int) -> dict[str, Any] | None:
@@ -277,7 +279,7 @@ class PartEncoder:
             case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
                 # A user message holds none (`Message` checks); kept out all the same.
                 reason = f"a user message takes no {part.type}"
-                self.report.dropped(part_path(index, position), reason)
+                self.report.dropped(part_path(index, position), reason, "content")
                 return None
             case _:
                 assert_never(part)
@@ -290,7 +292,7 @@ class PartEncoder:
         kind = forms.get("type") or _default_file_type(part)
         item = _file_item(part, kind, forms, self.dialect)
         if item is None:
-            self.report.dropped(path, _unsendable(part, kind, self.dialect))
+            self.report.dropped(path, _unsendable(part, kind, self.dialect), "content")
             return None
         FILE_FIELDS.report_unsent(part, kind, path, self.report)
         return with_fields(item, entry)

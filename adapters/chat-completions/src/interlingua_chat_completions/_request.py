@@ -108,6 +108,8 @@ def decode_request(body: Any, dialect: ChatCompletionsDialect) -> ChatRequest:
 
 # --- encoding ---
 
+_FILE_MOVED = "a tool message takes text only; the file goes in a user message after the results"
+
 
 class _Encoder:
     def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
@@ -241,7 +243,7 @@ class _Encoder:
                 turn.audio = {"id": echo["audio"]["id"]}
             case FilePart():
                 reason = "a Chat Completions assistant turn takes no files"
-                self.report.dropped(part_path(index, position), reason)
+                self.report.dropped(part_path(index, position), reason, "content")
             case OpaquePart():
                 path = part_path(index, position)
                 if (item := opaque_item(part, self.provider, path, self.report)) is not None:
@@ -249,7 +251,7 @@ class _Encoder:
             case ToolResultPart():
                 # An assistant message holds none (`Message` checks); kept out all the same.
                 reason = "an assistant message takes no tool result"
-                self.report.dropped(part_path(index, position), reason)
+                self.report.dropped(part_path(index, position), reason, "content")
             case _:
                 assert_never(part)
 
@@ -306,17 +308,13 @@ class _Encoder:
                     if (file := self.parts.file(item, where)) is not None:
                         # Quirk: a tool message takes text only; its files follow
                         # the tool messages in a user message.
-                        self.report.transformed(
-                            where,
-                            "a Chat Completions tool message takes text only; "
-                            "the file is sent in a user message after the tool results",
-                        )
+                        self.report.transformed(where, _FILE_MOVED, "content")
                         moved.append(file)
                 case _:
                     assert_never(item)
         if part.is_error:
             reason = "a Chat Completions tool message has no error flag"
-            self.report.dropped(part_path(index, position, "is_error"), reason)
+            self.report.dropped(part_path(index, position, "is_error"), reason, "content")
         content = wire_content(items, forms.get("content"), has_other=False)
         if content is not ABSENT:
             moved_all = content == "" and len(moved) > files_before

@@ -389,7 +389,9 @@ class ResponseEncoder:
             case FilePart() if "audio" in echo:
                 wire["audio"] = {**copy_json(echo["audio"]), "data": part.data}
             case ReasoningPart() | FilePart() | OpaquePart() | ToolResultPart():
-                self.report.dropped(path, f"a Chat Completions answer has no place for {part.type}")
+                self.report.dropped(
+                    path, f"a Chat Completions answer has no place for {part.type}", "content"
+                )
             case _:
                 assert_never(part)
 

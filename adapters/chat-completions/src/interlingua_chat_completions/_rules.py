@@ -32,6 +32,7 @@ from interlingua.codec import (
     ModelRules,
     ReasoningOff,
     copy_json,
+    file_field_level,
     fitted_length,
     missing_results,
 )
@@ -162,7 +163,9 @@ def takes_file(part: FilePart, store: str | None, path: str, report: Translation
     if part.file_id is None or part.provider is None or part.provider == store:
         return True
     where = f"{store}'s" if store else "no"
-    report.dropped(path, f"file {part.file_id!r} is in {part.provider}'s file store, not {where}")
+    report.dropped(
+        path, f"file {part.file_id!r} is in {part.provider}'s file store, not {where}", "content"
+    )
     return False
 
 
@@ -179,7 +182,11 @@ class FileFields:
         taken = self.fields.get(kind, frozenset())
         for name in ("filename", "detail"):
             if getattr(part, name) is not None and name not in taken:
-                report.dropped(f"{path}.{name}", f"a {kind} part of {self.api} has no {name}")
+                report.dropped(
+                    f"{path}.{name}",
+                    f"a {kind} part of {self.api} has no {name}",
+                    file_field_level(name),
+                )
 
 
 # What each content-part type can say of a file beside its bytes.
@@ -270,7 +277,9 @@ def fit_stop(
     """The stop sequences the server takes (the first `limit`); the rest reported."""
     kept = stop if limit is None else stop[:limit]
     for index in range(len(kept), len(stop)):
-        report.dropped(f"stop[{index}]", f"Chat Completions takes at most {limit} stop sequences")
+        report.dropped(
+            f"stop[{index}]", f"Chat Completions takes at most {limit} stop sequences", "setting"
+        )
     return kept
 
 
@@ -285,7 +294,7 @@ def tool_settings(
         return settings
     for name in settings:
         report.dropped(
-            name, f"{report.target} takes it only beside tools, and the request has none"
+            name, f"{report.target} takes it only beside tools, and the request has none", "setting"
         )
     return {}
 
@@ -305,6 +314,7 @@ def schema_name(name: str | None, report: TranslationReport) -> str:
         report.transformed(
             "response_format.name",
             f"{report.target} requires a schema name; sent as {DEFAULT_SCHEMA_NAME!r}",
+            "hint",
         )
     return name or DEFAULT_SCHEMA_NAME
 
@@ -318,7 +328,7 @@ def bridge_tool_turn(
     if bridge is not None and out and out[-1]["role"] == "tool":
         out.append({"role": "assistant", "content": bridge})
         reason = f"{report.target} takes no user message right after a tool message"
-        report.transformed(path, f"{reason}: an assistant turn put between them")
+        report.transformed(path, f"{reason}: an assistant turn put between them", "content")
 
 
 def says_something(wire: Mapping[str, Any], index: int, report: TranslationReport) -> bool:
@@ -328,7 +338,7 @@ def says_something(wire: Mapping[str, Any], index: int, report: TranslationRepor
     if wire.get("content") or wire.get("tool_calls"):
         return True
     reason = f"{report.target} takes no assistant message without content or tool calls"
-    report.dropped(f"messages[{index}]", reason)
+    report.dropped(f"messages[{index}]", reason, "hint")
     return False
 
 
@@ -338,7 +348,7 @@ def joined_text(
     """An assistant turn's content parts as the one string a dialect without
     `assistant_content_parts` takes (reported at `path`)."""
     report.transformed(
-        path, f"{provider} takes an assistant turn's text as one string; parts joined"
+        path, f"{provider} takes an assistant turn's text as one string; parts joined", "hint"
     )
     return "\n\n".join(str(item.get("text", item.get("refusal", ""))) for item in items)
 
@@ -399,7 +409,9 @@ def encode_context(
         return
     named = {"user", "safety_identifier"} & options.keys()
     if context.user_id is not None and user_field is None:
-        report.dropped("context.user_id", f"{report.target} has no field for the end user's id")
+        report.dropped(
+            "context.user_id", f"{report.target} has no field for the end user's id", "hint"
+        )
     elif context.user_id is not None and user_field is not None and not named:
         said = f"{report.target}'s {user_field} takes at most {USER_ID_MAX_LENGTH}"
         options[user_field] = fitted_length(

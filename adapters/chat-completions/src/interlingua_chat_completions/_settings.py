@@ -26,12 +26,10 @@ Every other field, and any value the core cannot hold exactly (a null, an
 (`_wire.RequestForms`: which of two names, a lone stop string, an explicit
 `stream: false`, tool settings without tools) are kept for that provider alone.
 
-What the wire cannot hold is reported: a token budget, reasoning turned off
-where the model cannot (its least is sent: the dialect's `least_reasoning`),
-the schema fields of a plain format, stop sequences past the dialect's limit,
-tool settings without tools, an end user's id or session too long (`_rules`),
-other providers' options but the settings of the same name another API of the
-provider shares (the dialect's `shared_settings`), sent as they came.
+What the wire cannot hold is reported: a token budget, reasoning the model
+cannot turn off (its least, `least_reasoning`, is sent), a plain format's schema
+fields, stop sequences past the limit, tool settings without tools, an id too
+long (`_rules`), other providers' options but those `shared_settings` names.
 """
 
 from __future__ import annotations
@@ -53,6 +51,7 @@ from interlingua.codec import (
     WireReader,
     copy_json,
     effort_for_budget,
+    format_field_level,
     kept,
     sent_off,
     wire_model,
@@ -218,13 +217,13 @@ def encode_effort(
         unknown = f"{api} has no switch known to turn reasoning off for {model!r}"
         off = ReasoningOff(config.effort, None if config.effort else unknown)
         return sent_off(model, rules, report, off)
+    reason = f"{api} takes an effort, not a token budget"
     if config.budget_tokens is not None and config.effort is None:
         effort = effort_for_budget(config.budget_tokens)
-        reason = f"{api} takes an effort, not a token budget"
-        report.transformed("reasoning.budget_tokens", f"{reason}: {effort!r} sent")
+        report.transformed("reasoning.budget_tokens", f"{reason}: {effort!r} sent", "setting")
         return effort
     if config.budget_tokens is not None:
-        report.dropped("reasoning.budget_tokens", f"{api} takes an effort, not a token budget")
+        report.dropped("reasoning.budget_tokens", reason, "setting")
     return config.effort
 
 
@@ -234,7 +233,8 @@ def encode_format(format: ResponseFormat, report: TranslationReport) -> tuple[st
     if format.type != "json_schema":
         for name in _PLAIN_FORMAT_EXTRAS:
             if getattr(format, name) is not None:
-                report.dropped(f"response_format.{name}", f"a {format.type} format takes no {name}")
+                reason = f"a {format.type} format takes no {name}"
+                report.dropped(f"response_format.{name}", reason, format_field_level(name))
         return format.type, {}
     fields: dict[str, Any] = {"name": schema_name(format.name, report)}
     fields["schema"] = copy_json(format.json_schema)
@@ -302,7 +302,7 @@ def _encode_reasoning(
         return {setting.field: wire}
     effort = encode_effort(config, report, "Chat Completions", model, dialect.least_reasoning)
     if config.summary is not None:
-        report.dropped("reasoning.summary", "Chat Completions returns no reasoning")
+        report.dropped("reasoning.summary", "Chat Completions returns no reasoning", "hint")
     if isinstance(effort, dict):
         return copy_json(effort)  # the fields that turn the model's reasoning off
     return {} if effort is None else {"reasoning_effort": effort}
@@ -326,7 +326,7 @@ def _encode_sampling(
         if (value := getattr(request, name)) is not None:
             body[field] = value
     if request.top_k is not None:
-        report.dropped("top_k", "Chat Completions has no top_k")
+        report.dropped("top_k", "Chat Completions has no top_k", "setting")
     if request.stop:
         sent = fit_stop(request.stop, dialect.max_stop_sequences, report)
         lone = len(sent) == 1 and forms.get("stop") == "string"

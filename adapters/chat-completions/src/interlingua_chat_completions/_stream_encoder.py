@@ -347,7 +347,7 @@ class ChatStreamEncoder:
         if self.dialect.think_tags and provider == self.provider:
             return _THINK  # its `<think>` form comes as it opens (`_think`)
         made_by = f" (made by {provider})" if provider else ""
-        self.report.dropped(path, f"{self.provider}'s stream has no place for reasoning{made_by}")
+        self.report.dropped(path, f"{self.provider}'s stream has no reasoning{made_by}", "setting")
         return None
 
     def reasoning(self, event: ReasoningDelta | ReasoningSignature) -> list[WireEvent]:
@@ -368,7 +368,7 @@ class ChatStreamEncoder:
             part.written = True
             return self.emit(delta)
         if route is not None and signature is not None:
-            self.report.dropped(part.path, f"{self.provider} takes no reasoning signature")
+            self.report.dropped(part.path, f"{self.provider} takes no reasoning signature", "hint")
         if route is None or not text:
             return []
         if route == _THINK:

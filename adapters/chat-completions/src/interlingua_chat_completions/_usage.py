@@ -143,7 +143,7 @@ class UsageShape:
             elif not leaf and key in self.extra_counts:
                 out[key] = value
             elif report is not None and value and key not in _MIRRORS:
-                report.dropped(f"usage.details.{key}", "another provider's usage breakdown")
+                report.dropped(f"usage.details.{key}", "another provider's usage breakdown", "hint")
         if elsewhere:
             for key in self.required:
                 group, _, leaf = key.partition(".")

@@ -60,7 +60,7 @@ def with_tool_turn_reasoning(request: ChatRequest, report: TranslationReport) ->
         messages[index] = messages[index].model_copy(
             update={"parts": (*messages[index].parts, empty)}
         )
-        report.transformed(f"messages[{index}]", TOOL_TURN_REASONING)
+        report.transformed(f"messages[{index}]", TOOL_TURN_REASONING, "hint")
     return request.model_copy(update={"messages": tuple(messages)})
 
 

@@ -86,6 +86,6 @@ def encode_finish_reason(response: ChatResponse, report: TranslationReport) -> s
         return value
     nearest = _NEAREST[response.finish_reason]
     report.transformed(
-        "finish_reason", f"Gemini has no {response.finish_reason}; sent as {nearest}"
+        "finish_reason", f"Gemini has no {response.finish_reason}; sent as {nearest}", "content"
     )
     return nearest

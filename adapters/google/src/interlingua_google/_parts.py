@@ -57,7 +57,15 @@ from interlingua import (
     ToolResultPart,
     TranslationReport,
 )
-from interlingua.codec import WireReader, copy_json, dump_arguments, keep, kept, overlay
+from interlingua.codec import (
+    WireReader,
+    copy_json,
+    dump_arguments,
+    file_field_level,
+    keep,
+    kept,
+    overlay,
+)
 from interlingua_google._rules import (
     file_left_out,
     opaque_left_out,
@@ -326,7 +334,7 @@ def encode_part(
             wire: WireDict = {"text": part.text}
         case "reasoning":
             if (reason := reasoning_left_out(part)) is not None:
-                report.dropped(part_path(at), reason)
+                report.dropped(part_path(at), reason, "setting")
                 return None
             wire = {"text": part.text, "thought": True}
             if part.signature is not None:
@@ -337,18 +345,18 @@ def encode_part(
             wire = _result_part(part, forms, at, report, book)
         case "file":
             if (reason := file_left_out(part)) is not None:
-                report.dropped(part_path(at), reason)
+                report.dropped(part_path(at), reason, "content")
                 return None
             if part.provider_data.get(PROVIDER) is None:
                 for name, why in unsent_file_fields(part):
-                    report.dropped(f"{part_path(at)}.{name}", why)
+                    report.dropped(f"{part_path(at)}.{name}", why, file_field_level(name))
             wire = _file_part(part)
         case "refusal":
-            report.transformed(part_path(at), "Gemini has no refusal part; sent as text")
+            report.transformed(part_path(at), "Gemini has no refusal part; sent as text", "content")
             wire = {"text": part.text}
         case "opaque":
             if (reason := opaque_left_out(part)) is not None:
-                report.dropped(part_path(at), reason)
+                report.dropped(part_path(at), reason, "content")
                 return None
             return copy_json(part.data)
         case _:
@@ -376,7 +384,7 @@ def _call_part(
     try:
         args = part.parsed_arguments()
     except ToolArgumentsError as exc:
-        report.transformed(part_path(at), f"{exc}; sent with args {{}}")
+        report.transformed(part_path(at), f"{exc}; sent with args {{}}", "content")
         args = {}
     call: WireDict = {"name": part.name}
     if args or forms.get("args") != "absent":

@@ -261,7 +261,9 @@ def _encode_system(
             continue
         if not leading:
             report.transformed(
-                f"messages[{i}]", "Gemini takes system text in systemInstruction only; moved there"
+                f"messages[{i}]",
+                "Gemini takes system text in systemInstruction only; moved there",
+                "content",
             )
         system.append(message)
         parts_path = f"messages[{i}].parts"
@@ -292,7 +294,9 @@ def _encode_contents(
         parts = _encode_parts(message, i, report, book)
         if message.parts and not parts:
             report.dropped(
-                f"messages[{i}]", "nothing of it is left for Gemini, which refuses an empty content"
+                f"messages[{i}]",
+                "nothing of it is left for Gemini, which refuses an empty content",
+                "hint",
             )
             continue
         entry = kept(message, PROVIDER)
@@ -302,7 +306,7 @@ def _encode_contents(
                 # A tool message's results and the user's text share a content as Gemini
                 # writes them; two user messages become one turn.
                 report.transformed(
-                    f"messages[{i}]", "joined to the user message before it in one content"
+                    f"messages[{i}]", "joined to the user message before it in one content", "hint"
                 )
             contents[-1].setdefault("parts", []).extend(parts)
             last = message.role
@@ -344,4 +348,4 @@ def _sign(call: ToolCallPart, wire: WireDict, at: PartPath, report: TranslationR
     if kept(call, PROVIDER).get("forms", {}).get("signature") == "absent":
         return  # Gemini sent it so
     wire[_SIGNATURE] = DUMMY_SIGNATURE
-    report.transformed(part_path(at), SIGNATURE_FILLED)
+    report.transformed(part_path(at), SIGNATURE_FILLED, "hint")

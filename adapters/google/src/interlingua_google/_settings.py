@@ -32,6 +32,7 @@ from interlingua.codec import (
     ReasoningOff,
     WireReader,
     copy_json,
+    format_field_level,
     kept,
     report_other_providers,
     sent_off,
@@ -193,7 +194,9 @@ def _encode_thinking(
     if reasoning is None:
         return None
     if reasoning.summary is not None:
-        report.dropped("reasoning.summary", "Gemini has no summary setting (includeThoughts)")
+        report.dropped(
+            "reasoning.summary", "Gemini has no summary setting (includeThoughts)", "hint"
+        )
     if not reasoning.enabled:
         off = sent_off(wire_model(model, PROVIDER), LEAST_THINKING, report, ReasoningOff(OFF))
         return None if off is None else dict(off)
@@ -201,7 +204,9 @@ def _encode_thinking(
     if reasoning.effort is not None and reasoning.effort.upper() in _LEVELS:
         config["thinkingLevel"] = reasoning.effort.upper()
     elif reasoning.effort is not None:
-        report.dropped("reasoning.effort", f"Gemini has no thinking level {reasoning.effort!r}")
+        report.dropped(
+            "reasoning.effort", f"Gemini has no thinking level {reasoning.effort!r}", "setting"
+        )
     if reasoning.budget_tokens is not None:
         config["thinkingBudget"] = reasoning.budget_tokens
     elif "thinkingLevel" not in config:
@@ -222,9 +227,13 @@ def _encode_format(
         case _:
             for name in ("name", "description"):
                 if getattr(response_format, name):
-                    report.dropped(f"response_format.{name}", "Gemini takes the schema alone")
+                    report.dropped(
+                        f"response_format.{name}",
+                        "Gemini takes the schema alone",
+                        format_field_level(name),
+                    )
             if response_format.strict is False:
-                report.dropped("response_format.strict", STRICT_ALWAYS)
+                report.dropped("response_format.strict", STRICT_ALWAYS, "setting")
             schema = response_format.json_schema
             if original is not None and json_schema(original) == schema:
                 return {"responseMimeType": _JSON, "responseSchema": copy_json(original)}
@@ -240,7 +249,9 @@ def _encode_choice(choice: ToolChoice) -> WireDict:
 
 def _report_unsent(request: ChatRequest, report: TranslationReport) -> None:
     if request.parallel_tool_calls is not None:
-        report.dropped("parallel_tool_calls", "Gemini has no parallel tool calls setting")
+        report.dropped(
+            "parallel_tool_calls", "Gemini has no parallel tool calls setting", "setting"
+        )
     if request.context is not None and request.context.user_id is not None:
-        report.dropped("context.user_id", "Gemini has no end-user field")
+        report.dropped("context.user_id", "Gemini has no end-user field", "hint")
     report_other_providers(request, PROVIDER, report)

@@ -172,7 +172,7 @@ class GoogleStreamEncoder:
                 return [self._chunk({"text": event.text})]
             case RefusalDelta():
                 self._report.transformed(
-                    part_path(self._at(event.index)), "Gemini has no refusal; as text"
+                    part_path(self._at(event.index)), "Gemini has no refusal; as text", "content"
                 )
                 return [self._chunk({"text": event.text})]
             case ReasoningDelta() | ReasoningSignature() if event.provider != PROVIDER:
@@ -182,6 +182,7 @@ class GoogleStreamEncoder:
                     self._report.dropped(
                         part_path(self._at(event.index)),
                         f"reasoning made by {made_by} goes back to {made_by} only",
+                        "setting",
                     )
                 return []
             case ReasoningDelta():

@@ -127,8 +127,8 @@ def _declaration(spec: ToolSpec, path: str, report: TranslationReport) -> WireDi
     if spec.description is not None:
         declaration["description"] = spec.description
     declaration.update(_schema_field(spec, forms))
-    if spec.strict is not None:
-        report.dropped(f"{path}.strict", "Gemini has no strict setting for a function")
+    if spec.strict:  # strict=False is what Gemini does unasked: nothing lost
+        report.dropped(f"{path}.strict", "Gemini has no strict setting for a function", "setting")
     if fields := entry.get("fields"):
         declaration = overlay(declaration, copy_json(fields))
     return respelled(declaration, forms.get("snake_case"))

@@ -92,7 +92,7 @@ def encode_usage(
     response left out (each written only if it is no longer 0)."""
     tool_use = usage.details.get(_TOOL_USE, 0) if own else 0
     if usage.details and not own:
-        report.dropped("usage.details", "another provider's usage breakdown")
+        report.dropped("usage.details", "another provider's usage breakdown", "hint")
     counts = {
         "promptTokenCount": usage.input_tokens - int(tool_use),
         "cachedContentTokenCount": usage.cache_read_tokens,
@@ -102,7 +102,7 @@ def encode_usage(
         "totalTokenCount": usage.total_tokens,
     }
     if usage.cache_write_tokens:
-        report.dropped("usage.cache_write_tokens", "Gemini counts no cache writes")
+        report.dropped("usage.cache_write_tokens", "Gemini counts no cache writes", "hint")
     if own:
         return {key: n for key, n in counts.items() if n or key not in absent}
     return {key: n for key, n in counts.items() if n or key in _ALWAYS}

@@ -115,7 +115,9 @@ class MistralPartEncoder(PartEncoder):
         chunk = file_chunk(part, entry.get("forms", {}))
         if chunk is None:
             source = "a file id" if part.file_id else "a URL" if part.url else "inline data"
-            self.report.dropped(path, f"Mistral takes no {part.media_type} file by {source}")
+            self.report.dropped(
+                path, f"Mistral takes no {part.media_type} file by {source}", "content"
+            )
             return None
         FILE_FIELDS.report_unsent(part, chunk["type"], path, self.report)
         return with_fields(chunk, entry)

@@ -90,7 +90,7 @@ def system_ending_as_user(request: ChatRequest, report: TranslationReport) -> Ch
         return request
     ending = []
     for index in range(start, len(messages)):
-        report.transformed(f"messages[{index}]", _SYSTEM_ENDING)
+        report.transformed(f"messages[{index}]", _SYSTEM_ENDING, "content")
         ending.append(messages[index].model_copy(update={"role": "user"}))
     return request.model_copy(update={"messages": (*messages[:start], *ending)})
 

@@ -67,14 +67,16 @@ class ReasoningObject:
                 reason = (
                     "OpenRouter takes an effort or a token budget, not both: the effort is sent"
                 )
-                report.dropped("reasoning.budget_tokens", reason)
+                report.dropped("reasoning.budget_tokens", reason, "setting")
         elif config.budget_tokens is not None:
             wire["max_tokens"] = config.budget_tokens
         implied = config.effort != "none"
         if not wire or config.enabled != implied or forms.get("reasoning_enabled"):
             wire["enabled"] = config.enabled
         if config.summary is not None:
-            report.dropped("reasoning.summary", "OpenRouter's reasoning setting takes no summary")
+            report.dropped(
+                "reasoning.summary", "OpenRouter's reasoning setting takes no summary", "hint"
+            )
         return wire
 
 

@@ -56,10 +56,10 @@ def without_tools(request: ChatRequest, report: TranslationReport) -> ChatReques
     out), a call within a message an empty text in its place."""
     # Quirk: its chat completions refuse tools ("Tool calling is not supported for this model").
     for index, _ in enumerate(request.tools):
-        report.dropped(f"tools[{index}]", NO_TOOLS)
+        report.dropped(f"tools[{index}]", NO_TOOLS, "content")
     for name in ("tool_choice", "parallel_tool_calls"):
         if getattr(request, name) is not None:
-            report.dropped(name, NO_TOOLS)
+            report.dropped(name, NO_TOOLS, "setting")
     messages = tuple(
         _without_tool_parts(message, index, report)
         for index, message in enumerate(request.messages)
@@ -78,13 +78,13 @@ def without_tools(request: ChatRequest, report: TranslationReport) -> ChatReques
 def _without_tool_parts(message: Message, index: int, report: TranslationReport) -> Message:
     if message.role == "tool":
         for position, _ in enumerate(message.parts):
-            report.dropped(f"messages[{index}].parts[{position}]", NO_TOOL_RESULTS)
+            report.dropped(f"messages[{index}].parts[{position}]", NO_TOOL_RESULTS, "content")
         return Message(role="user")
     calls = [k for k, part in enumerate(message.parts) if isinstance(part, ToolCallPart)]
     if not calls:
         return message
     for position in calls:
-        report.dropped(f"messages[{index}].parts[{position}]", NO_TOOL_CALLS)
+        report.dropped(f"messages[{index}].parts[{position}]", NO_TOOL_CALLS, "content")
     parts = list(message.parts)
     while parts and isinstance(parts[-1], ToolCallPart):
         parts.pop()  # the calls that end the message leave no place to keep
@@ -107,12 +107,14 @@ def in_turns(
             continue  # its parts are reported where they were left out
         if wire["role"] in ("system", "developer"):
             if turns:
-                report.transformed(f"messages[{index}]", SYSTEM_FIRST)
+                report.transformed(f"messages[{index}]", SYSTEM_FIRST, "content")
             system.append(wire)
         elif turns and turns[-1][1]["role"] == wire["role"]:
             # Quirk: two turns of one role in a row are refused with 400 `invalid_message`.
             report.transformed(
-                f"messages[{index}]", f"{ALTERNATING}: joined to the {wire['role']} turn before"
+                f"messages[{index}]",
+                f"{ALTERNATING}: joined to the {wire['role']} turn before",
+                "hint",
             )
             turns[-1] = (turns[-1][0], _joined(turns[-1][1], _cleaned(wire)))
         else:

@@ -134,6 +134,6 @@ class CallEncoder:
         text = freeform_input(part.arguments)
         if text is None:
             reason = 'the arguments are not {"input": <text>}: sent whole as the input'
-            self.report.transformed(id_path.removesuffix(".id"), reason)
+            self.report.transformed(id_path.removesuffix(".id"), reason, "content")
             return part.arguments
         return text

@@ -86,5 +86,6 @@ def encode_status(response: ChatResponse, report: TranslationReport) -> dict[str
         report.transformed(
             "finish_reason",
             f"the Responses API has no status for {reason.value!r}; sent as completed",
+            "content",
         )
     return FINISH_STATUSES.get(reason, {"status": "completed"})

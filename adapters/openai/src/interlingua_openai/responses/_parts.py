@@ -343,14 +343,14 @@ class PartEncoder:
             case ReasoningPart():
                 made_by = f"made by {part.provider}" if part.provider else "of unknown origin"
                 reason = f"the Responses API takes back only its own reasoning ({made_by})"
-                self.report.dropped(f"{path}.parts[{position}]", reason)
+                self.report.dropped(f"{path}.parts[{position}]", reason, "setting")
             case ToolCallPart():
                 return self.tool_call(part, f"{path}.parts[{position}].id")
             case OpaquePart():
                 return opaque_item(part, PROVIDER, f"{path}.parts[{position}]", self.report)
             case TextPart() | RefusalPart() | FilePart() | ToolResultPart():
                 reason = f"the Responses API takes no {part.type} from the model"
-                self.report.dropped(f"{path}.parts[{position}]", reason)
+                self.report.dropped(f"{path}.parts[{position}]", reason, "content")
             case _:
                 assert_never(part)
         return None
@@ -371,7 +371,9 @@ class PartEncoder:
                 return opaque_item(part, PROVIDER, path, self.report)
             case ReasoningPart() | ToolCallPart() | ToolResultPart() | RefusalPart():
                 # A user or system message holds none (`Message` checks); kept out all the same.
-                self.report.dropped(path, f"a Responses API message takes no {part.type}")
+                self.report.dropped(
+                    path, f"a Responses API message takes no {part.type}", "content"
+                )
             case _:
                 assert_never(part)
         return None
@@ -384,7 +386,9 @@ class PartEncoder:
         kind = forms.get("type") or default_file_type(part.media_type)
         wire = _file_entry(part, kind, forms)
         if wire is None:
-            self.report.dropped(path, f"the Responses API takes no {part.media_type} in a message")
+            self.report.dropped(
+                path, f"the Responses API takes no {part.media_type} in a message", "content"
+            )
             return None
         FILE_FIELDS.report_unsent(part, kind, path, self.report)
         return with_fields(wire, entry)

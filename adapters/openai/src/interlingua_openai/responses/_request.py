@@ -150,6 +150,7 @@ class _Encoder:
                     f"messages[{index}]",
                     f"only a first system message is {_API}'s instructions; "
                     "sent as a system message in its place",
+                    "hint",
                 )
             sent.append(message)
             items.extend(self.message(message, index))
@@ -191,7 +192,7 @@ class _Encoder:
         forms = entry.get("forms", {})
         if part.is_error:
             reason = "a Responses API tool output has no error flag"
-            self.report.dropped(part_path(index, position, "is_error"), reason)
+            self.report.dropped(part_path(index, position, "is_error"), reason, "content")
         path = part_path(index, position, "tool_call_id")
         # The output of a call made elsewhere is of its call's kind.
         custom = part.tool_call_id in self.parts.calls.custom

@@ -196,7 +196,7 @@ def encode_body(
     for key in entry.get("forms", {}).get("absent", ()):
         body.pop(key, None)
     for index, _ in enumerate(response.alternatives):
-        report.dropped(f"alternatives[{index}]", "a Responses API body holds one answer")
+        report.dropped(f"alternatives[{index}]", "a Responses API body holds one answer", "content")
     report_other_response(response, PROVIDER, report)
     return with_ids(body)
 

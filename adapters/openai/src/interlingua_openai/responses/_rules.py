@@ -96,7 +96,7 @@ def empty_text_left_out(part: ContentPart, path: str, report: TranslationReport)
         return False
     # Quirk: the Responses API takes no empty message; Mistral sends `content: ""`
     # beside its tool calls, decoded as an empty text part.
-    report.dropped(path, f"empty text; {_API} takes no empty message")
+    report.dropped(path, f"empty text; {_API} takes no empty message", "hint")
     return True
 
 
@@ -108,6 +108,7 @@ def fit_max_output_tokens(limit: int, report: TranslationReport) -> int:
         "max_tokens",
         f"raised to {MIN_OUTPUT_TOKENS}: {_API} takes at least {MIN_OUTPUT_TOKENS} output "
         f"tokens, not {limit} ('integer below minimum value')",
+        "setting",
     )
     return MIN_OUTPUT_TOKENS
 

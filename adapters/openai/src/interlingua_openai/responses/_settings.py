@@ -92,9 +92,9 @@ def encode_settings(
             body[name] = value
     for name, value in (("top_k", request.top_k), ("seed", request.seed)):
         if value is not None:
-            report.dropped(name, f"{_API} has no {name}")
+            report.dropped(name, f"{_API} has no {name}", "setting")
     if request.stop:
-        report.dropped("stop", f"{_API} has no stop sequences")
+        report.dropped("stop", f"{_API} has no stop sequences", "setting")
     _encode_reasoning(body, request, options, report)
     _encode_text(body, request.response_format, options, report)
     explicit, sent = "stream" in options, options.pop("stream", None)

@@ -301,7 +301,7 @@ class ResponsesStreamEncoder:
     def late(self, part: Part, reason: str) -> None:
         if not part.late:
             part.late = True
-            self.report.transformed(f"message.parts[{part.position}]", reason)
+            self.report.transformed(f"message.parts[{part.position}]", reason, "hint")
 
     def settle(self) -> list[WireEvent]:
         """Places the part that waits, an event of another having come."""
