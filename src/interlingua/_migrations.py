@@ -238,7 +238,7 @@ def _renamed(
         name = str(ToolName(name, namespace, custom))
         arguments = freeform_arguments(arguments) if custom else arguments
     elif (responses and not ToolName.parse(name).plain) or (
-        provider == "openai" and ToolName.parse(name).freeform
+        provider == "openai" and ToolName.says_freeform(name)
     ):
         forms["name"] = "plain"
     else:

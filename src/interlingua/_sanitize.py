@@ -155,26 +155,27 @@ class MissingResults:
     """The results an encoder sends for the tool calls a conversation went on
     without answering (`missing_results`): `sanitize(repair=True)`'s error
     results, on the wire only. Each call is reported, as transformed at its
-    path, when the encoder takes its result."""
+    path, when the encoder takes its result. `MissingResults()` has none."""
 
-    __slots__ = ("_after", "_by_path", "places")
+    __slots__ = ("_after", "_by_path", "places", "sent_after")
 
-    def __init__(self, after: dict[int, list[_Call]]) -> None:
-        self._after = after
-        calls = [call for group in after.values() for call in group]
+    def __init__(self, after: dict[int, list[_Call]] | None = None) -> None:
+        self._after = after or {}
+        calls = [call for group in self._after.values() for call in group]
         self._by_path = {f"messages[{i}].parts[{j}]": call for i, j, call in calls}
         # The calls' places (message, part): what the encoder's check counts as answered.
         self.places: Collection[tuple[int, int]] = frozenset((i, j) for i, j, _ in calls)
+        # The messages a `tool` message of results is sent after (`after`), which
+        # an encoder looks each message up in.
+        self.sent_after: Collection[int] = frozenset(self._after)
 
     def __bool__(self) -> bool:
         return bool(self._after)
 
-    def after(self, index: int, report: TranslationReport) -> Message | None:
-        """The `tool` message sent after message `index` (the calls' message, or
-        the last `tool` message right after it), or None."""
-        calls = self._after.get(index)
-        if calls is None:
-            return None
+    def after(self, index: int, report: TranslationReport) -> Message:
+        """The `tool` message sent after message `index`, one of `sent_after` (the
+        calls' message, or the last `tool` message right after it)."""
+        calls = self._after[index]
         results = (self._answer(f"messages[{i}].parts[{j}]", call, report) for i, j, call in calls)
         return Message(role="tool", parts=tuple(results))
 
@@ -195,7 +196,7 @@ class MissingResults:
         return _error_result(call)
 
 
-_NO_RESULTS_MISSING = MissingResults({})
+_NO_RESULTS_MISSING = MissingResults()
 
 
 def missing_results(messages: Sequence[Message], report: TranslationReport) -> MissingResults:

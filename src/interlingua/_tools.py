@@ -66,12 +66,18 @@ class ToolName:
     @classmethod
     def parse(cls, text: str) -> ToolName:
         """What a core tool name says: `ns--name`, `name--freeform`, or a name alone."""
-        freeform = text.endswith(_FREEFORM) and len(text) > len(_FREEFORM)
+        freeform = cls.says_freeform(text)
         rest = text[: -len(_FREEFORM)] if freeform else text
         namespace, joiner, name = rest.partition(_JOINER)
         if joiner and namespace and name:
             return cls(name, namespace, freeform)
         return cls(rest, None, freeform)
+
+    @staticmethod
+    def says_freeform(text: str) -> bool:
+        """`parse(text).freeform`, without building the name: a codec asks it of
+        every call it decodes or encodes."""
+        return text.endswith(_FREEFORM) and len(text) > len(_FREEFORM)
 
     @property
     def plain(self) -> bool:

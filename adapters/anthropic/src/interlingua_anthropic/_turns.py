@@ -81,8 +81,23 @@ def check_tool_pairs(messages: Sequence[Message], report: TranslationReport) -> 
     results the encoder sends (returned: the core's `missing_results`, put in
     place by `answer_missing`). A part's tag is read before its class: an
     isinstance check of a pydantic class that fails goes through ABCMeta in Python."""
-    missing = missing_results(messages, report)
-    answered = missing.places
+    # Most histories answer every call: the calls sent with error results are
+    # looked for only where the check finds a problem, or calls it leaves open.
+    missing = MissingResults()
+    problems, left_open = _pair_problems(messages, missing.places)
+    if (problems or left_open) and (missing := missing_results(messages, report)):
+        problems, _ = _pair_problems(messages, missing.places)
+    if problems:
+        raise InvalidDataError(problems, subject=_REQUEST)
+    return missing
+
+
+def _pair_problems(
+    messages: Sequence[Message], answered: Collection[Place]
+) -> tuple[list[Problem], bool]:
+    """Where `check_tool_pairs` finds a call without its result (but those
+    `answered`) or a result without its call, and what it finds there; and
+    whether calls are left open, no user turn after them (unchecked)."""
     problems: list[Problem] = []
     calls: dict[str, Place] = {}  # the calls of the assistant turn before
     results: dict[str, Place] | None = None  # those of the user turn being read
@@ -101,11 +116,9 @@ def check_tool_pairs(messages: Sequence[Message], report: TranslationReport) -> 
         for j, part in enumerate(message.parts):
             if part.type == "tool_call" and isinstance(part, ToolCallPart):
                 calls[part.id] = (i, j)
-    if results is not None:
-        problems += _unpaired(calls, results, answered)
-    if problems:
-        raise InvalidDataError(problems, subject=_REQUEST)
-    return missing
+    if results is None:
+        return problems, bool(calls)
+    return problems + _unpaired(calls, results, answered), False
 
 
 def _unpaired(

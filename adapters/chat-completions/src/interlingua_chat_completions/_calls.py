@@ -139,14 +139,14 @@ def call_kind(
     if forms.get("name") == "plain":
         return "function"
     if custom_tools is None:
-        return "custom" if ToolName.parse(name).freeform else "function"
+        return "custom" if ToolName.says_freeform(name) else "function"
     return "custom" if name in custom_tools else "function"
 
 
 def _custom_call(part: ToolCallPart, call_id: str) -> dict[str, Any]:
     """A custom tool's call: its input is the freeform call's text (a call kept
     before freeform tools had their names holds that text as its arguments)."""
-    if not ToolName.parse(part.name).freeform:
+    if not ToolName.says_freeform(part.name):
         return _call("custom", call_id, part.name, part.arguments)
     text = freeform_input(part.arguments)
     return _call("custom", call_id, wire_name(part.name), part.arguments if text is None else text)
@@ -187,7 +187,7 @@ def custom_call(name: str, text: str) -> tuple[str, str]:
 
 def plain_name(name: str) -> ToolCallForms:
     """The form of a function call whose name reads as a freeform tool's."""
-    return {"name": "plain"} if ToolName.parse(name).freeform else {}
+    return {"name": "plain"} if ToolName.says_freeform(name) else {}
 
 
 def _decode_tool_call(item: Any, path: str, read: WireReader) -> PartData:

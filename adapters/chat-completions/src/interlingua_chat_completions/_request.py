@@ -168,9 +168,10 @@ class _Encoder:
                     out.extend(self.tool_results(message, entry, index, moved))
                 case _:
                     assert_never(message.role)
-            if (results := self.missing.after(index, self.report)) is not None:
+            if index in self.missing.sent_after:
                 quiet = _Encoder(self.dialect, TranslationReport())  # the calls' report says it
                 quiet.legacy_calls = self.legacy_calls
+                results = self.missing.after(index, self.report)
                 out.extend(quiet.tool_results(results, {}, index, []))
         if moved:
             self.after_tool(out, len(messages) - 1)
@@ -327,10 +328,8 @@ class _Encoder:
         if forms.get("role") == "function" or part.tool_call_id in self.legacy_calls:
             name = part.name or self.legacy_calls.get(part.tool_call_id, "")
             return {"role": "function", "name": name}
-        wire = {
-            "role": "tool",
-            "tool_call_id": self.dialect.fit_call_id(part.tool_call_id, id_path, self.report),
-        }
+        call_id = self.dialect.fit_call_id(part.tool_call_id, id_path, self.report)
+        wire = {"role": "tool", "tool_call_id": call_id}
         # Quirk: OpenAI's and Groq's references have no tool message `name` (both take one).
         if forms.get("name") and part.name is not None:
             wire["name"] = part.name

@@ -222,8 +222,26 @@ def check_tool_pairs(
     Completions); else anywhere after them (the Responses API). `continued`: the
     request continues a stored response, whose calls a result may answer.
     """
-    missing = missing_results(messages, report)
-    answered = missing.places
+    # Most histories answer every call: the calls sent with error results are
+    # looked for only where the check finds a problem.
+    missing = MissingResults()
+    problems = _pair_problems(messages, target, adjacent, continued, missing.places)
+    if problems and (missing := missing_results(messages, report)):
+        problems = _pair_problems(messages, target, adjacent, continued, missing.places)
+    if problems:
+        raise InvalidDataError(problems, subject=f"request for {target}")
+    return missing
+
+
+def _pair_problems(
+    messages: Sequence[Message],
+    target: str,
+    adjacent: bool,
+    continued: bool,
+    answered: Collection[tuple[int, int]],
+) -> list[tuple[str, str]]:
+    """Where `check_tool_pairs` finds a call without its result (but those
+    `answered`) or a result without its call, and what it finds there."""
     problems: list[tuple[str, str]] = []
     open_calls: dict[str, tuple[int, int]] = {}  # id: (message, part)
     for index, message in enumerate(messages):
@@ -244,10 +262,7 @@ def check_tool_pairs(
             for position, part in enumerate(message.parts):
                 if isinstance(part, ToolCallPart):
                     open_calls[part.id] = (index, position)
-    problems += _unanswered(open_calls, target, answered)
-    if problems:
-        raise InvalidDataError(problems, subject=f"request for {target}")
-    return missing
+    return problems + _unanswered(open_calls, target, answered)
 
 
 def part_path(index: int, position: int, key: str = "") -> str:

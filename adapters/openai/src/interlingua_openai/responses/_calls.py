@@ -129,7 +129,7 @@ class CallEncoder:
 
     def input(self, part: ToolCallPart, id_path: str) -> str:
         """A custom call's `input`: the text of a freeform call's arguments."""
-        if not ToolName.parse(part.name).freeform:
+        if not ToolName.says_freeform(part.name):
             return part.arguments  # a call kept before freeform tools had their names
         text = freeform_input(part.arguments)
         if text is None:

@@ -154,12 +154,12 @@ class _Encoder:
                 )
             sent.append(message)
             items.extend(self.message(message, index))
-            if (results := self.missing.after(index, self.report)) is not None:
+            if index in self.missing.sent_after:
                 # Built as any output is (a custom call's as one); what that
                 # changes is the calls' report.
                 quiet = _Encoder(TranslationReport())
                 quiet.parts = self.parts
-                items.extend(quiet.message(results, index))
+                items.extend(quiet.message(self.missing.after(index, self.report), index))
         for place in sorted(self.items):  # after the last message
             items.extend(self.items[place])
         if (
