@@ -14,6 +14,7 @@ checks it), so the floor does the same work.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 __all__ = [
@@ -255,7 +256,7 @@ def anthropic_response_to_chat(body: Body) -> Body:
     choice = {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
     return {
         "object": "chat.completion",
-        "created": 0,  # Anthropic has no creation time; interlingua writes 0 too
+        "created": int(time.time()),  # Anthropic has no creation time: the time of writing
         "id": body["id"],
         "model": body["model"],
         "choices": [choice],
