@@ -395,6 +395,7 @@ def test_a_history_answered_elsewhere_goes_back_to_the_responses_api_as_codex_wr
     assert outputs == ["custom_tool_call_output", "function_call_output", "custom_tool_call_output"]
     assert body["tools"] == FIRST["tools"]
     assert body["input"][: len(FIRST["input"])] == FIRST["input"]
+    assert report.losses == []
 
 
 # --- Chat Completions' custom tools ---

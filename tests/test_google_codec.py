@@ -238,6 +238,8 @@ def test_reasoning_turned_off_is_the_least_thinking_each_model_has(
         assert [(lost.path, lost.kind) for lost in report.losses] == (
             [] if loss is None else [("reasoning.enabled", loss)]
         )
+        if thinking == {"thinkingBudget": 0}:  # Google's off switch reads back as off
+            assert decode_request(body).reasoning == ReasoningConfig(enabled=False)
 
 
 def test_a_thinking_level_with_thinking_off_is_no_setting_and_goes_back_as_it_came() -> None:

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from google import genai
 
 from conftest import FIXTURES, corpus_id, corpus_params, from_corpus, require_corpus, same_json
 from interlingua import ResponseFormat, TranslationReport, translate_request
 from interlingua.testing import Replay, load_cassette
 from interlingua_google import GoogleClient, decode_request, encode_request
+from test_google_client import sdk
 
 (RECIPE,) = load_cassette(
     FIXTURES / "google" / "structured_output_response_schema.json"
@@ -89,9 +89,7 @@ def test_it_goes_back_to_gemini_exactly_as_it_came() -> None:
 
 def test_the_client_sends_it_as_it_came_and_the_answer_is_the_json() -> None:
     replay = Replay([RECIPE])
-    sdk = genai_client(replay)
-
-    response = GoogleClient(sdk).complete(
+    response = GoogleClient(sdk(replay)).complete(
         decode_request(BODY).model_copy(update={"model": "gemini-2.5-flash"})
     )
 
@@ -100,11 +98,6 @@ def test_the_client_sends_it_as_it_came_and_the_answer_is_the_json() -> None:
     assert list(answer) == RECIPE_SCHEMA["required"]
     assert answer["notes"] is None
     assert answer["cuisine"] in ["italian", "japanese", "mexican"]
-
-
-def genai_client(replay: Replay) -> genai.Client:
-    options = {"httpx_client": replay.client(), "api_version": "v1beta"}
-    return genai.Client(api_key="test-key", http_options=options)
 
 
 @pytest.mark.parametrize("target", sorted(TARGETS))
@@ -227,6 +220,7 @@ def test_an_empty_generation_config_is_no_loss_and_goes_back_empty(target: str) 
     there = translate_request(body, source="google", target=target)
 
     assert there.losses == []
+    assert there.body == translate_request({"contents": HELLO}, source="google", target=target).body
     assert same_json(encode_request(decode_request(body)), body)
 
 

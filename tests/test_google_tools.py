@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from google import genai
 
 from conftest import FIXTURES, corpus_id, corpus_params, from_corpus, require_corpus, same_json
 from interlingua import FinishReason, ToolSpec, TranslationReport, translate_request
 from interlingua.testing import Replay, load_cassette
 from interlingua_google import GoogleClient, decode_request, decode_response, encode_request
+from test_google_client import sdk
 
 (FORECAST,) = load_cassette(
     FIXTURES / "google" / "tool_parameters_openapi_schema.json"
@@ -101,9 +101,7 @@ def test_it_goes_back_to_gemini_exactly_as_it_came() -> None:
 
 def test_the_client_sends_it_as_it_came_and_reads_the_call() -> None:
     replay = Replay([FORECAST])
-    sdk = genai_client(replay)
-
-    response = GoogleClient(sdk).complete(
+    response = GoogleClient(sdk(replay)).complete(
         decode_request(BODY).model_copy(update={"model": "gemini-2.5-flash"})
     )
 
@@ -115,11 +113,6 @@ def test_the_client_sends_it_as_it_came_and_reads_the_call() -> None:
     assert call.parsed_arguments()["country"] is None  # the nullable string, null
     assert response.finish_reason == FinishReason.TOOL_CALLS
     assert response == decode_response(FORECAST.response.json)
-
-
-def genai_client(replay: Replay) -> genai.Client:
-    options = {"httpx_client": replay.client(), "api_version": "v1beta"}
-    return genai.Client(api_key="test-key", http_options=options)
 
 
 @pytest.mark.parametrize("target", sorted(TARGETS))

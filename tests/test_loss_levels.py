@@ -187,8 +187,11 @@ def test_codex_tools_not_strict_go_to_gemini_with_nothing_reported() -> None:
     # Codex's function tools say `"strict": false`, what Gemini does unasked.
     functions = [tool for tool in CODEX["tools"] if tool["type"] == "function"]
     assert [tool["strict"] for tool in functions] == [False]
-    found = levels(CODEX, "openai-responses", "google")
-    assert not any(path.endswith(".strict") for path, _, _ in found)
+    sent = translate_request(CODEX, source="openai-responses", target="google")
+    assert not any(loss.path.endswith(".strict") for loss in sent.losses)
+    declarations = sent.body["tools"][0]["functionDeclarations"]
+    assert declarations[0]["name"] == functions[0]["name"]
+    assert not any("strict" in declaration for declaration in declarations)
 
 
 AGENTS_SDK = body_of("openai/responses_agents_sdk.json")
@@ -214,7 +217,12 @@ def test_a_streamed_chat_request_asking_for_usage_says_nothing_of_it() -> None:
         "stream_options": {"include_usage": True},
     }
     for target in ("anthropic", "google", "openai-responses"):
-        assert translate_request(body, source="openai", target=target, strict=True).losses == []
+        sent = translate_request(body, source="openai", target=target, strict=True)
+        assert sent.losses == []
+        # The stream is asked for, and no other API's body says anything of its usage.
+        assert "stream_options" not in sent.body
+        if target != "google":  # Gemini streams by its endpoint, not by a field
+            assert sent.body["stream"] is True
     other = {**body, "stream_options": {"include_usage": True, "include_obfuscation": False}}
     assert levels(other, "openai", "anthropic") == [
         ("provider_options.openai.stream_options", "dropped", "hint")

@@ -229,12 +229,11 @@ def _renamed(
     forms = dict(entry.get("forms", {}))
     fields = dict(entry.get("fields", {}))
     namespace = fields.get("namespace") if responses else None
+    namespace = namespace if isinstance(namespace, str) else None
     custom = forms.get("type") == ("custom_tool_call" if responses else "custom")
-    if isinstance(namespace, str) or custom:
-        if isinstance(namespace, str):
+    if namespace is not None or custom:
+        if namespace is not None:
             forms["namespace"] = fields.pop("namespace")
-        else:
-            namespace = None
         name = str(ToolName(name, namespace, custom))
         arguments = freeform_arguments(arguments) if custom else arguments
     elif (responses and not ToolName.parse(name).plain) or (

@@ -216,9 +216,8 @@ def missing_results(messages: Sequence[Message], report: TranslationReport) -> M
     answered: dict[str, int] = {}  # a call's id: the last message with a result for it
     for index, message in enumerate(messages):
         if message.role == "tool":
-            for part in message.parts:
-                if isinstance(part, ToolResultPart):
-                    answered[part.tool_call_id] = index
+            for part in message.tool_results:
+                answered[part.tool_call_id] = index
     after: dict[int, list[_Call]] = {}
     for index, message in enumerate(messages):
         if message.role != "assistant":

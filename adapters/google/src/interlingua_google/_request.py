@@ -119,7 +119,7 @@ def _decode_request(body: dict[str, Any]) -> ChatRequest:
     system = _decode_system(values.get("systemInstruction"))
     messages = _decode_contents(_reader.field(values, "contents", "", list, None) or [])
     specs, layout = decode_tools(values.get("tools"))
-    for key, rest in (("generationConfig", generation), ("toolConfig", tool_config)):
+    for key, rest in zip(_SETTINGS, (generation, tool_config), strict=True):
         if rest:
             options[key] = rest
     if layout is not None:
@@ -242,7 +242,7 @@ def encode_request(
         body["systemInstruction"] = system
     if (tools := encode_tools(request.tools, options.pop("tools", None), report)) is not None:
         body["tools"] = tools
-    for key, built in (("generationConfig", generation), ("toolConfig", tool_config)):
+    for key, built in zip(_SETTINGS, (generation, tool_config), strict=True):
         if built or key in options or key in empty:
             body[key] = overlay(built, copy_json(options.pop(key, {})))
     body = overlay(body, copy_json(options))

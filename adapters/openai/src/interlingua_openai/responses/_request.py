@@ -38,6 +38,7 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.codec import (
+    MissingResults,
     WireReader,
     copy_json,
     depth_checked,
@@ -99,6 +100,7 @@ def _forms(owner: Any) -> dict[str, Any]:
 
 class _Encoder:
     parts: PartEncoder  # made once the request's tools are placed
+    missing: MissingResults  # the calls answered on the wire alone (`check_tool_pairs`)
 
     def __init__(self, report: TranslationReport) -> None:
         self.report = report
