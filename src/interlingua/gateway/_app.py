@@ -203,7 +203,7 @@ class Gateway:
             self.check_key(request)
         except ProviderError as error:
             return self.refuse(log, name, error)
-        names = sorted(self.config.models)
+        names = self.config.model_names()
         return self._finish(log, JSONResponse(models_body(names, name)))
 
     async def gemini(self, request: Request) -> Response:

@@ -11,21 +11,33 @@
     [models."claude-sonnet-4-5"]    # a model name clients ask for
     upstream = "groq:openai/gpt-oss-120b"
     fallbacks = ["openai:gpt-4.1-mini"]
+    max_output_tokens = 32768       # caps the max_tokens a client asks for
+
+    [models."claude-*"]             # a pattern: `*` any characters, `?` one
+    upstream = "anthropic:*"        # `*` as a model: the name the client asked for
+
+    [models."*"]                    # the default route
 
     [upstreams.groq]                # per provider (an adapter's name)
     base_url = "https://api.groq.com"
     timeout = 30.0
     api_key_env = "GROQ_API_KEY"
+    max_output_tokens = 65536
 
-Every name is checked against the installed adapters when the file is read. A
-`provider:model` a client asks for needs no entry; the SDK then reads its own
-environment variables (`OPENAI_API_KEY`, `ANTHROPIC_BASE_URL`, ...).
+Every name is checked against the installed adapters when the file is read.
+A model name is routed by its own entry; else, as `provider:model`, to that
+provider (the SDK then reads its own environment variables, `OPENAI_API_KEY`,
+`ANTHROPIC_BASE_URL`, ...); else by the most specific pattern it matches (the
+one with the most characters besides `*` and `?`; of two alike, the first in
+the file), `"*"` last of all.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -39,9 +51,19 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-__all__ = ["KEYS_VARIABLE", "ConfigError", "GatewayConfig", "Route", "UpstreamOptions", "load"]
+__all__ = [
+    "ASKED",
+    "KEYS_VARIABLE",
+    "ConfigError",
+    "GatewayConfig",
+    "Route",
+    "UpstreamOptions",
+    "load",
+]
 
 KEYS_VARIABLE = "INTERLINGUA_GATEWAY_KEYS"
+ASKED = "*"  # an upstream's model that stands for the name the client asked for
+_WILDCARDS = "*?"
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -68,6 +90,7 @@ class Route(BaseModel):
 
     upstream: UpstreamName
     fallbacks: tuple[UpstreamName, ...] = ()
+    max_output_tokens: int | None = Field(default=None, gt=0)
 
     @property
     def upstreams(self) -> tuple[str, ...]:
@@ -83,6 +106,7 @@ class UpstreamOptions(BaseModel):
     timeout: float | None = Field(default=None, gt=0)
     api_key_env: str | None = None
     max_retries: int = Field(default=0, ge=0)  # the fallbacks retry; the client's SDK too
+    max_output_tokens: int | None = Field(default=None, gt=0)
 
 
 class GatewayConfig(BaseModel):
@@ -113,10 +137,36 @@ class GatewayConfig(BaseModel):
             raise ValueError(f"no adapter named {unknown[0]!r} is installed")
         return value
 
+    def model_names(self) -> list[str]:
+        """The model names routed by name (not by a pattern), sorted."""
+        return sorted(name for name in self.models if not any(m in name for m in _WILDCARDS))
+
+    def route_for(self, model: str) -> Route | None:
+        """The route of the name `model`, or else of the most specific pattern it
+        matches (module docstring); None when none does. A `provider:model` name
+        the caller routes itself first."""
+        route = self.models.get(model)
+        if route is not None:
+            return route
+        return next((route for pattern, route in self._patterns if pattern.fullmatch(model)), None)
+
+    @cached_property
+    def _patterns(self) -> list[tuple[re.Pattern[str], Route]]:
+        """The routes named by a pattern, the most specific first."""
+        named = [name for name in self.models if any(mark in name for mark in _WILDCARDS)]
+        named.sort(key=lambda name: -sum(char not in _WILDCARDS for char in name))
+        return [(_compiled(name), self.models[name]) for name in named]
+
     def gateway_keys(self) -> tuple[str, ...]:
         """The keys clients may present: the file's and `INTERLINGUA_GATEWAY_KEYS`'s."""
         from_env = os.environ.get(KEYS_VARIABLE, "")
         return self.keys + tuple(key.strip() for key in from_env.split(",") if key.strip())
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """`*` any characters and `?` one; every other character itself (`[1m]` too)."""
+    wild = {"*": ".*", "?": "."}
+    return re.compile("".join(wild.get(char, re.escape(char)) for char in pattern), re.DOTALL)
 
 
 def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> GatewayConfig:

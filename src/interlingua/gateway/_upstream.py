@@ -28,7 +28,7 @@ from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua._stream import ErrorEvent, StreamEvent
 from interlingua.client import AsyncChatClient, SDKOptions
-from interlingua.gateway._config import GatewayConfig, UpstreamOptions
+from interlingua.gateway._config import ASKED, GatewayConfig, UpstreamOptions
 from interlingua.gateway._errors import bad_request, no_route, timed_out, unavailable
 
 __all__ = ["Attempt", "Target", "Upstreams", "describe_losses"]
@@ -36,10 +36,12 @@ __all__ = ["Attempt", "Target", "Upstreams", "describe_losses"]
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One upstream a request may go to: the adapter and the model it is asked for."""
+    """One upstream a request may go to: the adapter, the model it is asked for,
+    and the most output tokens it may be asked for (its route's or its own)."""
 
     provider: str
     model: str
+    max_output_tokens: int | None = None
 
     @property
     def name(self) -> str:
@@ -82,16 +84,27 @@ class Upstreams:
         return provider in self._providers
 
     def route(self, model: str) -> list[Target]:
-        """The upstreams for a model name a client asked for, in order."""
-        configured = self.config.models.get(model)
-        names = configured.upstreams if configured is not None else (model,)
+        """The upstreams for a model name a client asked for, in order: its own
+        route, else the provider it names, else the pattern it matches."""
+        route = self.config.models.get(model)
+        if route is None:
+            provider, _ = split_model(model)
+            if provider is None or not self.known(provider):
+                route = self.config.route_for(model)
+        names = route.upstreams if route is not None else (model,)
         targets = []
         for name in names:
             provider, bare = split_model(name)
             if provider is None or not self.known(provider):
                 raise no_route(model)
-            targets.append(Target(provider, bare))
+            limits = (route.max_output_tokens if route is not None else None, self._cap(provider))
+            most = min((limit for limit in limits if limit is not None), default=None)
+            targets.append(Target(provider, model if bare == ASKED else bare, most))
         return targets
+
+    def _cap(self, provider: str) -> int | None:
+        options = self.config.upstreams.get(provider)
+        return options.max_output_tokens if options is not None else None
 
     def options(self, provider: str) -> SDKOptions:
         given = self.config.upstreams.get(provider, UpstreamOptions())
@@ -143,11 +156,11 @@ class Upstreams:
     async def _attempt(
         self, target: Target, request: ChatRequest, *, strict: Strictness
     ) -> Attempt:
-        sent = request.model_copy(update={"model": target.model})
+        report = TranslationReport(target=target.provider)
+        sent = capped(request.model_copy(update={"model": target.model}), target, report)
         if strict:
             refuse_losses(target, sent, strict)
         client = self.client(target.provider)
-        report = TranslationReport(target=target.provider)
         timeout = self.options(target.provider).timeout or self.config.timeout
         started = time.perf_counter()
         try:
@@ -182,6 +195,30 @@ async def _first(events: AsyncIterator[StreamEvent], provider: str) -> StreamEve
     if isinstance(first, ErrorEvent):
         raise first.to_error(provider)
     return first
+
+
+def capped(request: ChatRequest, target: Target, report: TranslationReport) -> ChatRequest:
+    """`request` asking for at most the target's `max_output_tokens`, and for a
+    reasoning budget below it (the budget is part of the output, and Anthropic
+    refuses one not below `max_tokens`), each change reported as a setting."""
+    most = target.max_output_tokens
+    if most is None or request.max_tokens is None or request.max_tokens <= most:
+        return request
+    report.transformed(
+        "max_tokens",
+        f"{request.max_tokens} asked, sent as {most}: the most {target.name} is routed to give",
+        "setting",
+    )
+    update: dict[str, Any] = {"max_tokens": most}
+    budget = request.reasoning.budget_tokens if request.reasoning is not None else None
+    if request.reasoning is not None and budget is not None and budget >= most:
+        report.transformed(
+            "reasoning.budget_tokens",
+            f"{budget} asked, sent as {most - 1}: below max_tokens {most}",
+            "setting",
+        )
+        update["reasoning"] = request.reasoning.model_copy(update={"budget_tokens": most - 1})
+    return request.model_copy(update=update)
 
 
 def refuse_losses(target: Target, request: ChatRequest, strict: Strictness) -> None:
