@@ -17,6 +17,7 @@
     upstream = "anthropic:*"        # `*` as a model: the name the client asked for
 
     [models."*"]                    # the default route
+    upstream = "openai:gpt-4.1"
 
     [upstreams.groq]                # per provider (an adapter's name)
     base_url = "https://api.groq.com"
