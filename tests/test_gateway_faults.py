@@ -250,7 +250,7 @@ def test_no_fallback_once_a_stream_has_begun() -> None:
         for choice in data["choices"]
     )
     assert sent == words
-    assert events[-1][1]["error"]["message"] == wire[-1]["error"]["message"]
+    assert events[-1][1]["error"]["message"].endswith(f": {wire[-1]['error']['message']}")
     assert "[DONE]" not in [data for _, data in events]
 
 
@@ -283,6 +283,15 @@ def test_a_request_the_upstream_s_api_cannot_take_is_a_400_naming_the_place() ->
 
 
 # --- streams that break ---
+#
+# Each way an upstream stream breaks after its first event ends the client's
+# stream with its API's error event, whose message (and the log line's error)
+# names the upstream and what happened: cut off after N of its events, timed
+# out after S s, an unreadable payload at its place, or its own error's type
+# and message.
+
+HAIKU = "anthropic:claude-haiku-4-5"
+THINKING_STREAM = recorded("anthropic/stream_thinking_tool_use.json")[0]
 
 
 def _cut(interaction: Interaction, before: bytes) -> Interaction:
@@ -292,15 +301,39 @@ def _cut(interaction: Interaction, before: bytes) -> Interaction:
     )
 
 
-CUT_ANTHROPIC = _cut(
-    recorded("anthropic/stream_thinking_tool_use.json")[0], b"event: message_delta"
-)
+def _with_body(interaction: Interaction, body: bytes) -> Interaction:
+    return replace(interaction, response=replace(interaction.response, body=body))
 
-# The client API -> how its stream's last event says it failed.
+
+def wire_events(body: bytes) -> list[bytes]:
+    """The SSE events of a stream's body, as the upstream sent them."""
+    return [event for event in body.split(b"\n\n") if event.strip()]
+
+
+def payload_count(body: bytes) -> int:
+    """The payloads an Anthropic stream's body gives: its events but `ping`,
+    which the anthropic SDK passes on to no one."""
+    return sum(not event.startswith(b"event: ping") for event in wire_events(body))
+
+
+CUT_ANTHROPIC = _cut(THINKING_STREAM, b"event: message_delta")
+# Its payloads up to the cut: what the gateway read before the stream stopped.
+CUT_AFTER = payload_count(CUT_ANTHROPIC.response.body)
+
+# The client API -> the message of its stream's last event, which must say it failed.
 LAST_EVENT = {
-    "/v1/messages": lambda events: events[-1][0] == "error" and events[-1][1]["type"] == "error",
-    "/v1/chat/completions": lambda events: "error" in events[-1][1],
-    "/v1/responses": lambda events: events[-1][0] == "response.failed",
+    "/v1/messages": lambda events: (
+        events[-1][0] == "error" and events[-1][1]["type"] == "error",
+        events[-1][1]["error"]["message"],
+    ),
+    "/v1/chat/completions": lambda events: (
+        "error" in events[-1][1],
+        events[-1][1]["error"]["message"],
+    ),
+    "/v1/responses": lambda events: (
+        events[-1][0] == "response.failed",
+        events[-1][1]["response"]["error"]["message"],
+    ),
 }
 
 
@@ -313,21 +346,126 @@ def sse_events(text: str) -> list[tuple[str | None, Any]]:
     return events
 
 
-@pytest.mark.parametrize("path", list(LAST_EVENT))
-def test_a_stream_cut_off_upstream_ends_with_the_client_api_s_error_event(path: str) -> None:
-    body = chat_body("anthropic:claude-haiku-4-5", stream=True)
-    if path == "/v1/messages":
-        body["max_tokens"] = 64
+def stream_body(path: str, model: str) -> dict[str, Any]:
+    """A streamed request in the API at `path`."""
     if path == "/v1/responses":
-        body = {"model": body["model"], "input": "Hi", "stream": True}
-    with serve() as gateway, upstream_replay(CUT_ANTHROPIC):
-        answer = post(gateway.base_url, path, body)
+        return {"model": model, "input": "Hi", "stream": True}
+    if path == "/v1/messages":
+        return messages_body(model, stream=True)
+    return chat_body(model, stream=True)
+
+
+def failed_stream(path: str, answer: httpx.Response) -> str:
+    """The message of the error event that ends the client's stream, which must
+    end with one: no `[DONE]`, no clean end."""
     events = sse_events(answer.text)
     assert answer.status_code == 200
-    assert len(events) > 2  # what had come went on first
     assert "[DONE]" not in [data for _, data in events]
-    assert LAST_EVENT[path](events), events[-1]
-    assert "cut off" in json.dumps(events[-1][1])
+    failed, message = LAST_EVENT[path](events)
+    assert failed, events[-1]
+    return str(message)
+
+
+def logged_error(log: pytest.LogCaptureFixture) -> str:
+    (line,) = log.messages
+    return str(json.loads(line)["error"])
+
+
+@pytest.mark.parametrize("path", list(LAST_EVENT))
+def test_a_stream_cut_off_upstream_ends_with_an_error_event_naming_it(
+    path: str, gateway_log: pytest.LogCaptureFixture
+) -> None:
+    with serve(log="json") as gateway, upstream_replay(CUT_ANTHROPIC):
+        answer = post(gateway.base_url, path, stream_body(path, HAIKU))
+    message = failed_stream(path, answer)
+    assert len(sse_events(answer.text)) > 2  # what had come went on first
+    assert message == (
+        f"the upstream {HAIKU}'s stream was cut off after {CUT_AFTER} events "
+        "(the stream was cut off: it ended before its last event)"
+    )
+    assert logged_error(gateway_log) == message
+
+
+def _replace_payload(interaction: Interaction, index: int, data: bytes) -> Interaction:
+    """The stream with the data of its event `index` replaced by `data`."""
+    events = wire_events(interaction.response.body)
+    name = events[index].split(b"\n")[0]
+    events[index] = name + b"\ndata: " + data
+    return _with_body(interaction, b"\n\n".join(events) + b"\n\n")
+
+
+# A thinking delta, broken two ways: what an unreadable payload's event names.
+THINKING_DELTA = b'{"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta"'
+UNREADABLE = {
+    "not-json": (THINKING_DELTA + b', "thinking": "Two', "the payload is not JSON: "),
+    "wrong-shape": (
+        THINKING_DELTA + b', "thinking": 7}}',
+        ".delta.thinking: expected a string, got an integer",
+    ),
+}
+
+
+@pytest.mark.parametrize("broken", list(UNREADABLE))
+@pytest.mark.parametrize("path", ["/v1/messages", "/v1/chat/completions"])
+def test_an_unreadable_payload_mid_stream_is_named_at_its_place(
+    broken: str, path: str, gateway_log: pytest.LogCaptureFixture
+) -> None:
+    data, read = UNREADABLE[broken]
+    wire = wire_events(THINKING_STREAM.response.body)
+    index = next(n for n, event in enumerate(wire) if b'"thinking_delta"' in event)
+    place = payload_count(b"\n\n".join(wire[:index]))  # the payloads read before it
+    with (
+        serve(log="json") as gateway,
+        upstream_replay(_replace_payload(THINKING_STREAM, index, data)),
+    ):
+        answer = post(gateway.base_url, path, stream_body(path, HAIKU))
+    message = failed_stream(path, answer)
+    assert message.startswith(
+        f"the upstream {HAIKU} sent an unreadable payload: "
+        f"invalid anthropic body at events[{place}]"
+    )
+    assert read in message
+    assert logged_error(gateway_log) == message
+
+
+OVERLOADED_MID_STREAM = recorded("anthropic/stream_overloaded.json")[0]
+
+
+@pytest.mark.parametrize("path", list(LAST_EVENT))
+def test_an_upstream_error_mid_stream_keeps_its_type_and_names_the_upstream(
+    path: str, gateway_log: pytest.LogCaptureFixture
+) -> None:
+    wire = OVERLOADED_MID_STREAM.response.stream_payloads()
+    error = wire[-1]["error"]
+    with serve(log="json") as gateway, upstream_replay(OVERLOADED_MID_STREAM):
+        answer = post(gateway.base_url, path, stream_body(path, HAIKU))
+    message = failed_stream(path, answer)
+    assert message == (
+        f"the upstream {HAIKU} sent an error after {len(wire) - 1} events: "
+        f"{error['type']}: {error['message']}"
+    )
+    assert logged_error(gateway_log) == message
+    last = sse_events(answer.text)[-1][1]
+    if path == "/v1/messages":  # the type an Anthropic client retries on, kept
+        assert last["error"]["type"] == error["type"]
+    if path == "/v1/chat/completions":
+        assert last["error"]["type"] == error["type"]
+
+
+def test_an_anthropic_sdk_reading_a_broken_stream_raises_the_named_error() -> None:
+    """What Claude Code's SDK sees of an upstream cut off: its APIError, with
+    the message that names the upstream."""
+    with serve() as gateway, upstream_replay(CUT_ANTHROPIC):
+        client = opened(anthropic.Anthropic(api_key=KEY, base_url=gateway.base_url, max_retries=0))
+        with (
+            pytest.raises(anthropic.APIStatusError) as raised,
+            client.messages.stream(**messages_body(HAIKU)) as events,
+        ):
+            events.get_final_message()
+    assert f"the upstream {HAIKU}'s stream was cut off after {CUT_AFTER} events" in str(
+        raised.value
+    )
+    assert raised.value.body["error"]["type"] == "api_error"  # type: ignore[index]
 
 
 # --- upstreams on the loopback that answer slowly, or never ---
@@ -335,10 +473,12 @@ def test_a_stream_cut_off_upstream_ends_with_the_client_api_s_error_event(path: 
 
 class SilentUpstream:
     """Accepts connections and reads requests; answers with `head` (None: nothing),
-    then waits until the peer closes, noting it in `closed`."""
+    then waits until the peer closes, noting it in `closed` (or, with `drop`,
+    closes the connection itself)."""
 
-    def __init__(self, head: bytes | None = None) -> None:
+    def __init__(self, head: bytes | None = None, *, drop: bool = False) -> None:
         self.head = head
+        self.drop = drop
         self.closed = threading.Event()
         self.received = threading.Event()
         self._socket = socket.create_server((LOOPBACK, 0))
@@ -361,7 +501,7 @@ class SilentUpstream:
                 self.received.set()
                 if self.head is not None:
                     connection.sendall(self.head)
-                while connection.recv(65536):
+                while not self.drop and connection.recv(65536):
                     pass
             except OSError:
                 pass
@@ -452,21 +592,49 @@ def test_an_upstream_that_never_answers_is_a_504_in_time(stream: bool) -> None:
     assert waited < BOUND / 2  # the 0.5 s upstream timeout answered, not the client's own
 
 
-def test_an_upstream_that_stalls_mid_stream_ends_the_client_s_stream_in_time() -> None:
+@pytest.mark.parametrize("path", list(LAST_EVENT))
+def test_an_upstream_that_stalls_mid_stream_ends_the_client_s_stream_in_time(
+    path: str, gateway_log: pytest.LogCaptureFixture
+) -> None:
     with SilentUpstream(FIRST_CHUNK) as upstream:
         options = {"openai": {"base_url": f"{upstream.base_url}/v1", "timeout": 0.5}}
-        with serve(upstreams=options) as gateway:
+        with serve(upstreams=options, log="json") as gateway:
             started = time.monotonic()
-            answer = post(
-                gateway.base_url, "/v1/messages", messages_body("openai:gpt-4.1-mini", stream=True)
-            )
+            answer = post(gateway.base_url, path, stream_body(path, "openai:gpt-4.1-mini"))
             waited = time.monotonic() - started
-    events = sse_events(answer.text)
-    assert answer.status_code == 200
-    texts = [data["delta"].get("text") for name, data in events if name == "content_block_delta"]
-    assert texts == ["Hel"]  # what had come went on first
-    assert events[-1][0] == "error"
+    message = failed_stream(path, answer)
+    assert message == (
+        "the upstream openai:gpt-4.1-mini's stream timed out after 1 event: no event came in 0.5 s"
+    )
+    assert logged_error(gateway_log) == message
+    assert "Hel" in answer.text  # what had come went on first
     assert waited < BOUND / 2  # the upstream's 0.5 s read timeout answered
+    if path == "/v1/messages":  # Anthropic's type for a timeout
+        assert sse_events(answer.text)[-1][1]["error"]["type"] == "timeout_error"
+
+
+def dropping_upstream(events: bytes) -> SilentUpstream:
+    """An upstream that answers a stream in chunks, sends `events` as the first
+    chunk, then drops the connection before the last (empty) chunk."""
+    head = (
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+    )
+    return SilentUpstream(head + b"%x\r\n%s\r\n" % (len(events), events), drop=True)
+
+
+def test_a_connection_dropped_mid_stream_ends_with_an_error_event_naming_it(
+    gateway_log: pytest.LogCaptureFixture,
+) -> None:
+    sent = b"\n\n".join(wire_events(THINKING_STREAM.response.body)[:4]) + b"\n\n"
+    with dropping_upstream(sent) as upstream:
+        options = {"anthropic": {"base_url": upstream.base_url}}
+        with serve(upstreams=options, log="json") as gateway:
+            answer = post(gateway.base_url, "/v1/messages", stream_body("/v1/messages", HAIKU))
+    message = failed_stream("/v1/messages", answer)
+    after = payload_count(sent)
+    assert message.startswith(f"the upstream {HAIKU}'s stream was cut off after {after} events (")
+    assert "incomplete chunked read" in message  # the HTTP client's own words
+    assert logged_error(gateway_log) == message
 
 
 # --- requests the gateway refuses ---

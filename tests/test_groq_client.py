@@ -47,6 +47,7 @@ from interlingua import (
     accumulate,
     accumulate_async,
 )
+from interlingua._rate_limits import decode_rate_limits
 from interlingua.testing import Interaction, Replay, load_cassette
 from interlingua_groq import (
     AsyncGroqClient,
@@ -106,17 +107,27 @@ def serve(router: respx.MockRouter, interactions: Any) -> Replay:
 
 
 def typed(error: ProviderError) -> dict[str, Any]:
-    """What a typed error holds: its class and every attribute it has."""
-    return {"class": type(error), **vars(error)}
+    """What a typed error holds: its class and every attribute it has (of its
+    rate limits, each limit and what remained: a reset is read from now)."""
+    limits = error.rate_limits
+    counts = {
+        bucket: (limit.limit, limit.remaining)
+        for bucket in ("requests", "tokens", "input_tokens", "output_tokens")
+        if (limit := getattr(limits, bucket, None)) is not None
+    }
+    return {"class": type(error), **vars(error), "rate_limits": counts}
 
 
 def expected_error(interaction: Interaction) -> dict[str, Any]:
     """What the client raises for a recorded error answer: the codec's typed
-    error, with the request id of the answer's `x-request-id` header."""
+    error, with the request id of the answer's `x-request-id` header and the
+    rate limits of its `x-ratelimit-*` headers."""
     response = interaction.response
     error = CODEC.decode_error(response.status, response.json)
     header = response.headers.get("x-request-id", ())
     error.request_id = error.request_id or next(iter(header), None)
+    headers = {name: values[0] for name, values in response.headers.items()}
+    error.rate_limits = decode_rate_limits(headers)
     return typed(error)
 
 

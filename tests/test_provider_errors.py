@@ -158,6 +158,8 @@ class Case:
     request_id: str | None = None
     retry_after: float | None = None
     retryable: bool = False
+    # Each rate limit the headers reported: its limit and what remained.
+    limits: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
 
     def wire(self) -> tuple[dict[str, str], bytes]:
         if isinstance(self.body, str):
@@ -234,6 +236,20 @@ ANTHROPIC_RATE_LIMIT = (
     "This request would exceed the rate limit for your organization of 50,000 input tokens "
     "per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits."
 )
+ANTHROPIC_INPUT_LIMIT = (
+    "This request would exceed the rate limit for your organization "
+    "(5f0c2a8e-0000-4000-8000-000000000000) of 50,000 input tokens per minute. For details, "
+    "refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers "
+    "for current usage. Please reduce the prompt length or the maximum tokens requested, or "
+    "try again later. You may also contact sales at https://www.anthropic.com/contact-sales "
+    "to discuss your options for a rate limit increase."
+)
+GROQ_TOKENS_LIMIT = (
+    "Rate limit reached for model `llama-3.3-70b-versatile` in organization "
+    "`org_01hx0000000000000000000000` service tier `on_demand` on tokens per minute (TPM): "
+    "Limit 12000, Used 11861, Requested 1208. Please try again in 5.345s. Need more tokens? "
+    "Upgrade to Dev Tier today at https://console.groq.com/settings/billing"
+)
 CASES: dict[str, list[Case]] = {
     "anthropic": [
         from_fixture(
@@ -268,6 +284,13 @@ CASES: dict[str, list[Case]] = {
             anthropic_error("authentication_error", "invalid x-api-key"),
             AuthenticationError, "authentication_error", None, "invalid x-api-key",
         ),
+        from_fixture(
+            "anthropic/error_rate_limited.json", error=RateLimitError, type="rate_limit_error",
+            code=None, message=ANTHROPIC_INPUT_LIMIT, request_id="req_011CYq4Jm8Vt2Hb6Wx9Nd3Ks",
+            retry_after=12.0, retryable=True,
+            limits={"requests": (50, 49), "tokens": (60000, 10000),
+                    "input_tokens": (50000, 0), "output_tokens": (10000, 10000)},
+        ),
     ],
     "openai": [
         from_fixture(
@@ -292,6 +315,12 @@ CASES: dict[str, list[Case]] = {
         from_fixture(
             "groq/error_invalid_api_key.json", error=AuthenticationError,
             type="invalid_request_error", code="invalid_api_key", message="Invalid API Key",
+        ),
+        from_fixture(
+            "groq/error_rate_limited.json", error=RateLimitError, type="tokens",
+            code="rate_limit_exceeded", message=GROQ_TOKENS_LIMIT,
+            request_id="req_01k5q8w3hvf2mbx7t0e9c4ydna", retry_after=6.0, retryable=True,
+            limits={"requests": (1000, 987), "tokens": (12000, 139)},
         ),
         Case(
             429,
@@ -375,6 +404,12 @@ def assert_typed(error: ProviderError, provider: str, case: Case) -> None:
     assert error.request_id == case.request_id
     assert error.retry_after == case.retry_after
     assert error.retryable is case.retryable
+    reported = {
+        bucket: (limit.limit, limit.remaining)
+        for bucket in ("requests", "tokens", "input_tokens", "output_tokens")
+        if (limit := getattr(error.rate_limits, bucket, None)) is not None
+    }
+    assert reported == case.limits
     assert str(error).startswith(f"{provider} {case.status}")
 
 

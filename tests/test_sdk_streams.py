@@ -39,6 +39,7 @@ from interlingua import (
     BadRequestError,
     ChatRequest,
     ChatResponse,
+    DecodeError,
     OverloadedError,
     ProviderConnectionError,
     ProviderError,
@@ -493,6 +494,33 @@ def test_events_read_by_hand_end_in_the_cut_off_error() -> None:
     assert caught.value.provider == "anthropic"
     assert caught.value.retryable
     assert read[-1].type == "finish"  # every event but the end arrived
+
+
+def _not_json_at(body: bytes, index: int) -> bytes:
+    """`body` with the data of its event `index` broken off mid-JSON."""
+    event = events_of(body)[index]
+    start = event.data_end - len(event.data.encode())
+    return body[:start] + event.data.encode()[:2] + body[event.data_end :]
+
+
+@pytest.mark.parametrize(("provider", "name"), WHOLE)
+def test_a_payload_that_is_not_json_is_a_decode_error_at_its_place(
+    provider: Provider, name: str
+) -> None:
+    """The stream counts the payloads it read (`received`), and names the one
+    that is not JSON by its place among them."""
+    interaction = one(name)
+    server = Server(interaction, provider.http)
+    server.serve(_not_json_at(interaction.response.body, 1))
+    events = provider.client(server).stream(stream_request(provider, interaction))
+    read = []
+    with pytest.raises(DecodeError) as caught:
+        read.extend(events)
+    assert (caught.value.provider, caught.value.path) == (provider.name, "events[1]")
+    assert "the payload is not JSON" in str(caught.value)
+    assert events.received == 1
+    decoder = endpoint(provider.client(server)).stream_decoder()
+    assert read == decoder.feed(interaction.response.stream_payloads()[0])  # came before
 
 
 # --- error events inside a stream ---

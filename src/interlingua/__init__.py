@@ -62,6 +62,7 @@ from interlingua._parts import (
     ToolResultContent,
     ToolResultPart,
 )
+from interlingua._rate_limits import RateLimit, RateLimits
 from interlingua._report import (
     LossKind,
     LossLevel,
@@ -138,7 +139,9 @@ __all__ = [
     "Problem",
     "ProviderConnectionError",
     "ProviderError",
+    "RateLimit",
     "RateLimitError",
+    "RateLimits",
     "ReasoningConfig",
     "ReasoningDelta",
     "ReasoningPart",

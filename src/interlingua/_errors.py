@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
+    from interlingua._rate_limits import RateLimits
     from interlingua._response import ChatResponse
 
 __all__ = [
@@ -187,10 +188,12 @@ class ProviderError(InterlinguaError):
     `status` is the HTTP status (None for an error event inside a stream),
     `type` and `code` the provider's own error type and code, `body` the
     decoded body exactly as received, `request_id` the provider's id of the
-    request and `retry_after` the seconds it asked to wait before the next one
-    (a `retry-after` header), where it gave them. `failed_generation` is the
-    model's own output that the provider refused after generating it (Groq's
-    `tool_use_failed`: the tool call's raw text), kept for the caller to repair.
+    request, `retry_after` the seconds it asked to wait before the next one
+    (a `retry-after` header) and `rate_limits` the limits its headers
+    reported (`x-ratelimit-*`, `anthropic-ratelimit-*`: `interlingua.RateLimits`),
+    where it gave them. `failed_generation` is the model's own output that the
+    provider refused after generating it (Groq's `tool_use_failed`: the tool
+    call's raw text), kept for the caller to repair.
     """
 
     def __init__(
@@ -205,6 +208,7 @@ class ProviderError(InterlinguaError):
         request_id: str | None = None,
         failed_generation: str | None = None,
         retry_after: float | None = None,
+        rate_limits: RateLimits | None = None,
     ) -> None:
         self.message = message
         self.provider = provider
@@ -215,6 +219,7 @@ class ProviderError(InterlinguaError):
         self.request_id = request_id
         self.failed_generation = failed_generation
         self.retry_after = retry_after
+        self.rate_limits = rate_limits
         where = f"{provider} {status}" if status is not None else provider
         kind = f" {type}" if type else ""
         super().__init__(f"{where}{kind}: {message}")
@@ -395,18 +400,10 @@ _RETRYABLE_TYPES = frozenset(
 
 _PROVIDER_ERRORS: dict[str, type[ProviderError]] = {
     cls.__name__: cls
-    for cls in (
-        ProviderError,
-        BadRequestError,
-        AuthenticationError,
-        PermissionDeniedError,
-        NotFoundError,
-        RateLimitError,
-        ServerError,
-        OverloadedError,
-        ProviderConnectionError,
-    )
-}
+    for cls in (ProviderError, BadRequestError, AuthenticationError, PermissionDeniedError,
+                NotFoundError, RateLimitError, ServerError, OverloadedError,
+                ProviderConnectionError)
+}  # fmt: skip
 
 
 def provider_error_class(name: str | None) -> type[ProviderError] | None:

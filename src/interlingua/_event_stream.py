@@ -10,15 +10,18 @@ Completions), which the stream object notes as its `done`. A stream whose
 payloads stop before that, without an error event, was cut off: reading it
 raises `ProviderConnectionError` (retryable) after the events that did arrive,
 which `accumulate` raises as a `StreamError` keeping them as its `partial`.
+It counts the payloads read (the stream's `received`), and a payload that is
+not JSON raises `DecodeError` at its place, `events[<index>]`.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any
 
-from interlingua._errors import ProviderConnectionError
+from interlingua._errors import DecodeError, ProviderConnectionError
 from interlingua._stream import StreamEvent
 
 __all__ = ["AsyncEventStream", "EventStream", "StreamEnd"]
@@ -26,11 +29,19 @@ __all__ = ["AsyncEventStream", "EventStream", "StreamEnd"]
 
 class EventStream(Iterator[StreamEvent]):
     """The events of one streamed call. The HTTP response is closed when the
-    events end, on `close()`, on leaving a `with` block, or when dropped."""
+    events end, on `close()`, on leaving a `with` block, or when dropped.
+    `received` is the number of the provider's payloads read so far."""
 
-    def __init__(self, events: Iterator[StreamEvent], response: Any) -> None:
+    def __init__(
+        self, events: Iterator[StreamEvent], response: Any, end: StreamEnd | None = None
+    ) -> None:
         self._events = events
         self._response = response
+        self._end = end
+
+    @property
+    def received(self) -> int:
+        return self._end.received if self._end is not None else 0
 
     def __iter__(self) -> EventStream:
         return self
@@ -66,9 +77,16 @@ class AsyncEventStream(AsyncIterator[StreamEvent]):
     """`EventStream` for async clients; `aclose()` (or `async with`) closes it.
     One dropped unclosed is closed by the SDK's HTTP client when it shuts."""
 
-    def __init__(self, events: AsyncIterator[StreamEvent], response: Any) -> None:
+    def __init__(
+        self, events: AsyncIterator[StreamEvent], response: Any, end: StreamEnd | None = None
+    ) -> None:
         self._events = events
         self._response = response
+        self._end = end
+
+    @property
+    def received(self) -> int:
+        return self._end.received if self._end is not None else 0
 
     def __aiter__(self) -> AsyncEventStream:
         return self
@@ -108,17 +126,24 @@ class StreamEnd:
         self._provider = provider
         self._seen_last = False
         self._errored = False
+        self.received = 0  # the payloads read
 
     def payloads(self, payloads: Iterable[Any]) -> Iterator[Any]:
-        """`payloads`, noting the last one when it comes."""
-        for payload in payloads:
-            self._note(payload)
-            yield payload
+        """`payloads`, counted, noting the last one when it comes."""
+        try:
+            for payload in payloads:
+                self._note(payload)
+                yield payload
+        except json.JSONDecodeError as exc:  # the SDK's, reading the next payload
+            raise self._not_json(exc) from exc
 
     async def async_payloads(self, payloads: AsyncIterable[Any]) -> AsyncIterator[Any]:
-        async for payload in payloads:
-            self._note(payload)
-            yield payload
+        try:
+            async for payload in payloads:
+                self._note(payload)
+                yield payload
+        except json.JSONDecodeError as exc:
+            raise self._not_json(exc) from exc
 
     def events(self, events: Iterable[StreamEvent], *, check: bool = True) -> Iterator[StreamEvent]:
         """`events`, then, for a stream cut off, the error that says so (unless
@@ -140,6 +165,11 @@ class StreamEnd:
             f"the stream was cut off: it ended before {end}", provider=self._provider
         )
 
+    def _not_json(self, exc: json.JSONDecodeError) -> DecodeError:
+        path = f"events[{self.received}]"
+        return DecodeError(path, f"the payload is not JSON: {exc.msg}", provider=self._provider)
+
     def _note(self, payload: Any) -> None:
+        self.received += 1
         if self._last_payload is not None and self._last_payload(payload):
             self._seen_last = True

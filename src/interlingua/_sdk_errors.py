@@ -2,7 +2,9 @@
 
 - The request id and the wait a provider asked for come from the error
   answer's headers (`request-id`, `x-request-id`; `retry-after-ms`, then
-  `retry-after` in seconds or as an HTTP date), where the body gives none.
+  `retry-after` in seconds or as an HTTP date), where the body gives none;
+  the rate limits it reported, from its `x-ratelimit-*` or
+  `anthropic-ratelimit-*` headers (`interlingua._rate_limits`).
 - The credentials the request carried (its `authorization`, `x-api-key` or
   `api-key` header) are masked wherever the answer echoed them: in the typed
   error's message, text and body, and in the SDK's exception chained to it,
@@ -21,6 +23,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from interlingua._errors import ProviderError
+from interlingua._rate_limits import decode_rate_limits
 
 __all__ = [
     "CREDENTIAL_HEADERS",
@@ -28,6 +31,7 @@ __all__ = [
     "MASK",
     "error_headers",
     "mask_secrets",
+    "note_answer",
     "request_id",
     "retry_after",
     "sent_secrets",
@@ -50,6 +54,18 @@ CREDENTIAL_HEADERS = (
 CREDENTIAL_PARAMS = ("key",)
 # Shorter values are no key (`Bearer x` in a test), and masking them would mangle text.
 _SHORTEST_SECRET = 8
+
+
+def note_answer(error: ProviderError, exc: BaseException, *, request_id: str | None) -> None:
+    """`error`, made from the body of the SDK's status error `exc`, with what the
+    answer's headers add (the request id, the wait asked for, the rate limits)
+    and the credentials the request carried masked wherever the answer echoed them."""
+    headers = error_headers(exc)
+    error.request_id = error.request_id or request_id
+    waited = retry_after(headers)  # the header, else what the body said (Google's `RetryInfo`)
+    error.retry_after = waited if waited is not None else error.retry_after
+    error.rate_limits = decode_rate_limits(headers)
+    mask_secrets(error, exc, sent_secrets(exc))
 
 
 def error_headers(exc: BaseException) -> Mapping[str, str]:

@@ -20,9 +20,9 @@ own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
   event it was, so `accumulate` raises `StreamError` keeping what arrived; so
   does a stream cut off before its end (`interlingua._event_stream.StreamEnd`).
   The `EventStream` closes the HTTP response when it ends, is closed, or is dropped.
-- A typed error has the request id and retry-after of the answer's headers,
-  and the key the request carried masked wherever the answer echoed it
-  (`interlingua._sdk_errors`).
+- A typed error has the request id, retry-after and rate limits of the
+  answer's headers, and the key the request carried masked wherever the
+  answer echoed it (`interlingua._sdk_errors`).
 
 This module imports no SDK: the adapter's client module does, and hands the
 SDK's classes over in its `SDKBinding` (openai's and groq's: `stainless_binding`).
@@ -186,11 +186,7 @@ class SDKBinding:
             yield
         except self.status_error as exc:
             error = self.decode_error(self.status_code(exc), self.error_body(exc))
-            error.request_id = error.request_id or self.request_id(exc)
-            # The answer's header, else what its body said (Google's `RetryInfo`).
-            waited = _sdk_errors.retry_after(_sdk_errors.error_headers(exc))
-            error.retry_after = waited if waited is not None else error.retry_after
-            _sdk_errors.mask_secrets(error, exc, _sdk_errors.sent_secrets(exc))
+            _sdk_errors.note_answer(error, exc, request_id=self.request_id(exc))
             raise error from exc
         except self.connection_error as exc:
             error = ProviderConnectionError(str(exc) or type(exc).__name__, provider=provider)
@@ -357,11 +353,11 @@ class ChatClient:
         with self.binding.errors(self.endpoint.provider):
             path = self.endpoint.path_for(request, stream=True)
             response = self.binding.post(self.sdk, path, body, stream=True)
-        return EventStream(self._events(response), response)
-
-    def _events(self, response: Any) -> Iterator[StreamEvent]:
-        decoder = self.endpoint.stream_decoder()
         end = StreamEnd(self.endpoint.last_payload, response, self.endpoint.provider)
+        return EventStream(self._events(response, end), response, end)
+
+    def _events(self, response: Any, end: StreamEnd) -> Iterator[StreamEvent]:
+        decoder = self.endpoint.stream_decoder()
         with self.binding.errors(self.endpoint.provider):
             payloads = end.payloads(self.binding.payloads(response))
             yield from end.events(decode_events(decoder, payloads))
@@ -418,11 +414,11 @@ class AsyncChatClient:
             response = await self.binding.post_async(
                 self.sdk, self.endpoint.path_for(request, stream=True), body, stream=True
             )
-        return AsyncEventStream(self._events(response), response)
-
-    async def _events(self, response: Any) -> AsyncIterator[StreamEvent]:
-        decoder = self.endpoint.stream_decoder()
         end = StreamEnd(self.endpoint.last_payload, response, self.endpoint.provider)
+        return AsyncEventStream(self._events(response, end), response, end)
+
+    async def _events(self, response: Any, end: StreamEnd) -> AsyncIterator[StreamEvent]:
+        decoder = self.endpoint.stream_decoder()
         provider = self.endpoint.provider
         with self.binding.errors(provider):
             index = 0

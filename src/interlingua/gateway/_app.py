@@ -133,7 +133,7 @@ class Gateway:
             attempt = await until_disconnect(request.receive, call)
         except ProviderError as error:
             log.error = str(error)
-            return self._finish(log, error_response(api, error, {}))
+            return self._finish(log, error_response(api, error))
         except DecodeError as error:  # the upstream's answer, which its decoder cannot read
             return self.refuse(log, name, unreadable_answer(str(error)))
         except InterlinguaError as error:  # the request, which the upstream's API cannot take
@@ -154,8 +154,7 @@ class Gateway:
     def _stream(self, api: ClientAPI, name: str, attempt: Attempt, log: RequestLog) -> Response:
         report = TranslationReport(target=name)
         encoder = api.stream_encoder(report=report)
-        assert attempt.first is not None
-        chunks = translated(attempt.first, attempt.events, encoder, log)
+        chunks = translated(attempt, encoder, log)
         log.status = 200
 
         def on_close() -> None:
@@ -186,7 +185,7 @@ class Gateway:
             answered = await until_disconnect(request.receive, counted)
         except ProviderError as error:
             log.error = str(error)
-            return self._finish(log, error_response(api, error, {}))
+            return self._finish(log, error_response(api, error))
         if answered is None:
             return self._gone(log)
         target, answer = answered
@@ -230,7 +229,7 @@ class Gateway:
         api = client_api(name) or client_api("openai")
         assert api is not None
         log.error = str(error)
-        return self._finish(log, error_response(api, error, {}))
+        return self._finish(log, error_response(api, error))
 
     # --- answers ---
 

@@ -1,7 +1,26 @@
 """Token counts, answered by an upstream of the client's own API (a count's
 answer has no form in another's): Anthropic's `POST /v1/messages/count_tokens`
-and Gemini's `:countTokens`. For a route to an upstream of another API, the
-client's API's 404 says which upstream cannot count.
+and Gemini's `:countTokens`, by the first upstream of the model's route.
+
+Where no count can be made here, the answer is one error, whatever the reason
+(`cannot_count`): a 404 (Anthropic's `not_found_error`, Google's `NOT_FOUND`)
+whose message begins "tokens cannot be counted for '<model>' here: " and
+names the reason:
+
+- the model has no route (nor a `provider:model` name of an installed adapter);
+- its upstream is of another API (an OpenAI model cannot count Anthropic's way);
+- its upstream cannot be used (its key's variable is not set);
+- its upstream has no count to give: it answered 404, 405 or 501 (an
+  Anthropic-compatible server without the endpoint, a model it does not know).
+
+A 404 is what a server without the endpoint answers, and what Claude Code
+(which counts before it compacts) meets at proxies without one, and then
+estimates instead: "no count here". It is no server failure, which the SDKs
+would retry (408, 409, 429 and 5xx: 501 among them), nor a malformed request
+(400), which the same body, sent for an answer, is not.
+Any other error of the upstream's (a 400 naming a bad field, a 429 with its
+retry-after) is answered as it came: it says why this count failed, not that
+none can be made here.
 """
 
 from __future__ import annotations
@@ -10,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from interlingua._errors import ProviderError
 from interlingua._request import ChatRequest
 from interlingua.gateway._errors import cannot_count
 from interlingua.gateway._upstream import Target, Upstreams
@@ -79,18 +99,33 @@ def counted_request(api: str, body: Any) -> Any:
     return COUNTING_APIS[api].request_body(body) if isinstance(body, dict) else body
 
 
+# The statuses of an upstream that has no count to give (not found, method not
+# allowed, not implemented).
+_NO_COUNT = frozenset({404, 405, 501})
+
+
 async def count_tokens(upstreams: Upstreams, api: str, request: ChatRequest) -> tuple[Target, Any]:
     """The first upstream of the request's route, and its count."""
-    target = upstreams.route(request.model)[0]
-    if target.provider != api:
-        raise cannot_count(target.name, api)
+    model = request.model
+    try:
+        target = upstreams.route(model)[0]
+        client = upstreams.client(target.provider) if target.provider == api else None
+    except ProviderError as error:  # no route; an upstream that cannot be used
+        raise cannot_count(model, error.message) from error
+    if client is None:
+        reason = f"its upstream {target.name} is not of the {api} API, which alone counts"
+        raise cannot_count(model, reason)
     counting = COUNTING_APIS[api]
-    client = upstreams.client(target.provider)
     sent = request.model_copy(update={"model": target.model})
     body = client.endpoint.body(sent, None, stream=False)
     path = counting.path(client.endpoint.path, target)
-    with client.binding.errors(target.provider):
-        answer = await client.binding.post_async(
-            client.sdk, path, counting.body(body, target), stream=False
-        )
+    try:
+        with client.binding.errors(target.provider):
+            answer = await client.binding.post_async(
+                client.sdk, path, counting.body(body, target), stream=False
+            )
+    except ProviderError as error:
+        if error.status not in _NO_COUNT:
+            raise
+        raise cannot_count(model, f"its upstream {target.name} answered {error}") from error
     return target, answer

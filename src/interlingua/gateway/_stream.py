@@ -1,8 +1,10 @@
 """A stream answered live: each upstream event is translated and sent as it
 comes, so the first byte leaves before the last one arrives.
 
-- An upstream stream that breaks off (cut, unreadable, timed out) ends the
-  client's stream with its API's own error event, never a clean end.
+- An upstream stream that breaks off (cut, timed out, unreadable) or sends an
+  error ends the client's stream with its API's own error event, never a
+  clean end; its message, and the log line's error, name the upstream and
+  what happened (`interlingua.gateway._errors.broken_stream`).
 - A client that disconnects cancels the upstream call: `until_disconnect`
   listens for the disconnect while the upstream is asked (a whole answer, or
   a stream until its first event), and `LiveStream` while it sends (whatever
@@ -19,12 +21,13 @@ import anyio
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from interlingua._errors import InterlinguaError, ProviderError
+from interlingua._errors import InterlinguaError
 from interlingua._gateway import WireEvent, format_sse
 from interlingua._stream import ErrorEvent, StreamEvent, UsageEvent
 from interlingua.codec import StreamEncoder
-from interlingua.gateway._errors import unreadable
+from interlingua.gateway._errors import broken_stream, upstream_error
 from interlingua.gateway._log import RequestLog
+from interlingua.gateway._upstream import Attempt
 
 __all__ = ["LiveStream", "translated", "until_disconnect"]
 
@@ -61,29 +64,35 @@ async def _disconnected(receive: Receive) -> None:
 
 
 async def translated(
-    first: StreamEvent,
-    events: AsyncIterator[StreamEvent],
-    encoder: StreamEncoder,
-    log: RequestLog,
+    attempt: Attempt, encoder: StreamEncoder, log: RequestLog
 ) -> AsyncIterator[bytes]:
-    """The client's SSE bytes for the upstream's events, one event at a time."""
+    """The client's SSE bytes for the events of the attempt's stream, one event at a time."""
+    assert attempt.first is not None
+    events = attempt.events
     try:
-        yield _sse(encoder.feed(_noted(first, log)))
+        yield _sse(encoder.feed(_noted(attempt.first, attempt, log)))
         async for event in events:
-            if chunk := _sse(encoder.feed(_noted(event, log))):
+            if chunk := _sse(encoder.feed(_noted(event, attempt, log))):
                 yield chunk
         yield _sse(encoder.finish())
     except InterlinguaError as error:
-        failure = error if isinstance(error, ProviderError) else unreadable(str(error))
-        log.error = str(failure)
+        failure = broken_stream(
+            attempt.target.name, error, received=events.received, timeout=attempt.timeout
+        )
+        log.error = failure.message
         yield _sse([*encoder.feed(ErrorEvent.from_error(failure)), *encoder.finish()])
 
 
-def _noted(event: StreamEvent, log: RequestLog) -> StreamEvent:
+def _noted(event: StreamEvent, attempt: Attempt, log: RequestLog) -> StreamEvent:
+    """`event`, its usage noted in the log; the upstream's error, named as it was sent."""
     if isinstance(event, UsageEvent):
         log.note_usage(event.usage)
     elif isinstance(event, ErrorEvent):
-        log.error = event.message
+        target = attempt.target
+        sent = event.to_error(target.provider)
+        error = upstream_error(target.name, sent, after=max(0, attempt.events.received - 1))
+        log.error = error.message
+        return ErrorEvent.from_error(error)
     return event
 
 

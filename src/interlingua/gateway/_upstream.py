@@ -29,7 +29,7 @@ from interlingua._response import ChatResponse
 from interlingua._stream import ErrorEvent, StreamEvent
 from interlingua.client import AsyncChatClient, SDKOptions
 from interlingua.gateway._config import ASKED, GatewayConfig, UpstreamOptions
-from interlingua.gateway._errors import bad_request, no_route, timed_out, unavailable
+from interlingua.gateway._errors import bad_request, is_timeout, no_route, timed_out, unavailable
 
 __all__ = ["Attempt", "Target", "Upstreams", "describe_losses"]
 
@@ -51,7 +51,8 @@ class Target:
 @dataclass
 class Attempt:
     """The upstream that answered, what it could not take, and its answer: a whole
-    response, or a stream's first event and the rest."""
+    response, or a stream's first event and the rest (read within `timeout`
+    seconds of each other)."""
 
     target: Target
     losses: list[TranslationLoss]
@@ -60,6 +61,7 @@ class Attempt:
     first: StreamEvent | None = None
     events: Any = None  # the AsyncEventStream after `first`
     fallbacks: list[str] = field(default_factory=list)  # the upstreams that failed, why
+    timeout: float = 0.0
 
 
 def describe_losses(losses: list[TranslationLoss]) -> list[str]:
@@ -171,6 +173,7 @@ class Upstreams:
         except ProviderConnectionError as error:
             raise _with_status(error, target) from error
         attempt.upstream_seconds = time.perf_counter() - started
+        attempt.timeout = timeout
         return attempt
 
 
@@ -235,10 +238,7 @@ def _with_status(error: ProviderConnectionError, target: Target) -> ProviderErro
     """A connection error as the gateway answers it: 504 for a timeout, else 502."""
     if error.status is not None:
         return error
-    cause: BaseException | None = error.__cause__
-    while cause is not None and "Timeout" not in type(cause).__name__:
-        cause = cause.__cause__
-    status = 504 if cause is not None else 502
+    status = 504 if is_timeout(error) else 502
     return ProviderConnectionError(
         error.message, provider=error.provider, status=status, request_id=error.request_id
     )
