@@ -17,8 +17,9 @@ them with placeholder arguments and two hooks of the SDK's own, which act
 only inside this adapter's calls: one puts the exact body (and the headers
 the caller gives) in the request before the SDK's other hooks (tracing) see
 it, the other hands the HTTP response back once the SDK has taken it as a
-success (after its retries), before it is parsed. The answer is read as JSON; a stream's events from the
-response's lines (`interlingua.client.SSEStream`).
+success (after its retries), before it is parsed. The answer is read as
+JSON; a stream's events from the response's lines
+(`interlingua.client.SSEStream`).
 """
 
 from __future__ import annotations
