@@ -1,19 +1,27 @@
 """interlingua.client: the SDK clients every adapter shares, driven here through
-the real anthropic SDK over a mock transport."""
+the real anthropic SDK over a mock transport (and, for a body sent as it is,
+the mistralai and google-genai SDKs, whose transports are their own)."""
 
 from __future__ import annotations
 
 import gc
+import json
 from collections.abc import Callable, Iterator
 
 import anthropic
 import httpx2
 import pytest
+from google import genai
+from google.genai import types
+from mistralai.client import Mistral
 
 from conftest import recorded
 from interlingua import ChatRequest, DecodeError, Message, ProviderConnectionError, accumulate
-from interlingua.client import sdk_client
+from interlingua.client import ChatClient, sdk_client
+from interlingua.testing import Interaction
 from interlingua_anthropic import AnthropicClient
+from interlingua_google import GoogleClient
+from interlingua_mistral import MistralClient
 
 (STREAM,) = recorded("anthropic/stream_thinking_tool_use.json")
 REQUEST = ChatRequest(model="claude-sonnet-4-5", max_tokens=64, messages=(Message.user("Hi"),))
@@ -101,3 +109,82 @@ def test_a_200_that_is_not_json_is_a_decode_error() -> None:
 
     with pytest.raises(DecodeError, match="the answer is not JSON"):
         client_answered_by(handler).complete(REQUEST)
+
+
+# --- a body already in the endpoint's API, sent as it is ---
+
+
+class _Seen:
+    """The requests a mock transport was sent, each answered with `answer`."""
+
+    def __init__(self, answer: Interaction) -> None:
+        self.answer = answer
+        self.requests: list[httpx2.Request] = []
+
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        request.read()
+        self.requests.append(request)
+        response = self.answer.response
+        return httpx2.Response(
+            response.status, headers=response.replay_headers(), content=response.body
+        )
+
+    @property
+    def client(self) -> httpx2.Client:
+        return httpx2.Client(transport=httpx2.MockTransport(self))
+
+
+def _anthropic(seen: _Seen) -> ChatClient:
+    return AnthropicClient(anthropic.Anthropic(api_key="sk-test", http_client=seen.client))
+
+
+def _mistral(seen: _Seen) -> ChatClient:
+    return MistralClient(Mistral(api_key="test-key", client=seen.client))
+
+
+def _google(seen: _Seen) -> ChatClient:
+    options = types.HttpOptions(httpx_client=seen.client, api_version="v1beta")  # the recordings'
+    return GoogleClient(genai.Client(api_key="test-key", http_options=options))
+
+
+# Each SDK's way of posting: a Stainless SDK's generic `post`, mistralai's hooks,
+# google-genai's API client.
+AS_IS = [
+    pytest.param(_anthropic, "anthropic/tool_round_trip_with_thinking.json", id="anthropic"),
+    pytest.param(_mistral, "mistral/tool_round_trip_with_thinking.json", id="mistral"),
+    pytest.param(_google, "google/tool_round_trip_with_thinking.json", id="google"),
+]
+
+
+@pytest.mark.parametrize(("client_for", "name"), AS_IS)
+def test_a_body_is_sent_as_it_is_with_the_headers_given(
+    client_for: Callable[[_Seen], ChatClient], name: str
+) -> None:
+    asked, answered = recorded(name)[:2]
+    # The recorded body with a field no codec knows, in an order of its own.
+    body = {"x_client_field": {"kept": True}, **answered.request.json}
+    seen = _Seen(answered)
+    client = client_for(seen)
+    path = client.endpoint.path_for(
+        ChatRequest(model="gemini-3-flash-preview", messages=(Message.user("Hi"),)), stream=False
+    )
+    response = client.complete_body(body, path, {"x-trace": "as given"})
+
+    (sent,) = seen.requests
+    assert sent.url.path == asked.path
+    assert json.dumps(json.loads(sent.content)) == json.dumps(body)
+    assert sent.headers["x-trace"] == "as given"
+    assert response == client.endpoint.decode_response(answered.response.json)
+
+
+def test_a_body_asking_for_a_stream_is_streamed_as_it_is() -> None:
+    body = {**STREAM.request.json, "x_client_field": 1}
+    seen = _Seen(STREAM)
+    client = _anthropic(seen)
+    events = client.stream_body(body, "/v1/messages", {"anthropic-beta": "a-beta,another"})
+    answer = accumulate(events)
+
+    (sent,) = seen.requests
+    assert json.loads(sent.content) == body
+    assert sent.headers["anthropic-beta"] == "a-beta,another"
+    assert answer.message.tool_calls

@@ -123,6 +123,7 @@ def test_the_codec_export_list() -> None:
         "FreeformText",
         "MissingResults",
         "ModelRules",
+        "OutputLimits",
         "PROVIDER_DATA_SECTIONS",
         "ProviderData",
         "ProviderEntry",

@@ -5,7 +5,8 @@ answered in the server's process by a replay of the project's recordings.
 For every client API and every upstream API, streamed and not: the body the
 gateway sent upstream is asserted (the client's body as `translate_request`
 gives it, on the routed model, the question in the upstream's own place, the
-stream fields the upstream's API wants), and the
+stream fields the upstream's API wants; to the client's own API, the client's
+body as it came, on the routed model), and the
 answer the client's SDK parsed holds the recording's text and tool calls.
 """
 
@@ -398,12 +399,18 @@ IN_URL = {"google"}  # the APIs whose model is in the URL, not the body
 
 
 def translated(client: str, upstream: str, stream: bool) -> dict[str, Any]:
-    """What the gateway must send: the client's body translated, on the route's model."""
+    """What the gateway must send: the client's body translated, on the route's
+    model; to the client's own API, the client's body as it came, on that model."""
     model = {} if client in IN_URL else {"model": route_name(upstream, stream)}
-    sent = translate_request({**model, **CLIENT_BODIES[client]}, source=client, target=upstream)
+    asked = {**model, **CLIENT_BODIES[client]}
+    sent = (
+        asked
+        if client == upstream
+        else translate_request(asked, source=client, target=upstream).body
+    )
     if upstream in IN_URL:
-        return sent.body
-    return {**sent.body, "model": upstream_model(upstream, stream)}
+        return sent
+    return {**sent, "model": upstream_model(upstream, stream)}
 
 
 def sent_path(upstream: str, stream: bool) -> str | None:
@@ -427,6 +434,8 @@ STREAM_FIELDS = {
     "google": {},  # the method and `alt=sse` in the URL
     **{name: {"stream": True, "stream_options": {"include_usage": True}} for name in COMPATIBLE},
 }
+# The stream fields a client's SDK sends, which go as they came to its own API.
+CLIENT_STREAM_FIELDS = {name: {"stream": True} if name not in IN_URL else {} for name in CLIENTS}
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
@@ -450,7 +459,11 @@ def test_each_client_api_is_answered_by_each_upstream_api(
     assert sent_question(sent) == QUESTION
     expected_body = translated(client, upstream, stream)
     assert without_stream_fields(sent) == without_stream_fields(expected_body)
-    if stream:
+    if stream and client == upstream:
+        assert {name: sent[name] for name in ("stream", "stream_options") if name in sent} == (
+            CLIENT_STREAM_FIELDS[client]
+        )
+    elif stream:
         assert {name: sent.get(name) for name in STREAM_FIELDS[upstream]} == STREAM_FIELDS[upstream]
     else:
         assert not sent.get("stream")

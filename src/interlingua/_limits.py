@@ -1,5 +1,6 @@
 """What a target caps, met on the wire: the least reasoning a model has where
-a request turns reasoning off, and the length of a string field
+a request turns reasoning off, the length of a string field, and the most
+output tokens a body written in an API's own format asks for
 (`interlingua.codec` re-exports these).
 
 The rules themselves are each target's, in its `_rules.py` with the
@@ -22,7 +23,7 @@ from typing import Any
 
 from interlingua._report import TranslationReport
 
-__all__ = ["ModelRules", "ReasoningOff", "fitted_length", "sent_off"]
+__all__ = ["ModelRules", "OutputLimits", "ReasoningOff", "fitted_length", "sent_off"]
 
 # A sha256 digest in hex: what stands in for a value too long (its first `limit` characters).
 _DIGEST_LENGTH = 64
@@ -87,3 +88,48 @@ def fitted_length(value: str, limit: int, path: str, report: TranslationReport, 
 @functools.cache
 def _pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class OutputLimits:
+    """Where a request body of one API asks for output tokens, as dotted paths
+    (`thinking.budget_tokens`), every spelling the API takes: its max-tokens
+    fields (`tokens`), and the fields of a reasoning budget (`budget`), which
+    is part of the output (Anthropic refuses one not below `max_tokens`).
+
+    Each API's are next to its codec (the adapter's `_wire.py`): its
+    `Endpoint.limits`, which caps a body its client wrote for it as the
+    gateway caps a request (`capped`)."""
+
+    tokens: tuple[str, ...]
+    budget: tuple[str, ...] = ()
+
+    def capped(self, body: dict[str, Any], most: int) -> dict[str, Any]:
+        """`body` asking for at most `most` tokens, and for a reasoning budget below
+        them, where a max-tokens field asks for more; else `body` itself. Only the
+        objects on a path changed are copied: the rest is shared with `body`."""
+        if not any(_above(body, path.split("."), most) for path in self.tokens):
+            return body
+        for path in self.tokens:
+            body = _lowered(body, path.split("."), most)
+        for path in self.budget:
+            body = _lowered(body, path.split("."), most - 1)
+        return body
+
+
+def _above(wire: dict[str, Any], keys: list[str], most: int) -> bool:
+    """Whether the integer at `keys` in `wire` is above `most`."""
+    value: Any = wire
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return type(value) is int and value > most
+
+
+def _lowered(wire: dict[str, Any], keys: list[str], most: int) -> dict[str, Any]:
+    """`wire` with the integer at `keys` lowered to `most` where it is above."""
+    key, *inner = keys
+    value = wire.get(key)
+    if inner:
+        lowered = _lowered(value, inner, most) if isinstance(value, dict) else value
+        return wire if lowered is value else {**wire, key: lowered}
+    return {**wire, key: most} if type(value) is int and value > most else wire

@@ -9,10 +9,14 @@ own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
   `stream` set by the method called. It goes through the SDK's generic `post`
   (the request its own `create` makes, without rebuilding the body from typed
   arguments), or, for an SDK that has none (mistralai), its binding's
-  `SDKTransport`; the answer is read as JSON, never as an SDK model, so the
-  codec sees exactly what the provider sent. `SSEStream` reads a stream's
-  payloads from the raw HTTP response, for a transport whose SDK would
-  rebuild them.
+  `SDKTransport` (`interlingua._sdk_binding`); the answer is read as JSON,
+  never as an SDK model, so the codec sees exactly what the provider sent.
+  `SSEStream` reads a stream's payloads from the raw HTTP response, for a
+  transport whose SDK would rebuild them.
+- `complete_body` and `stream_body` send a body already in the endpoint's
+  API as it is, with headers beside the SDK's own (a gateway's client's body,
+  with its `anthropic-beta`: `Endpoint.as_is`, `Endpoint.api_headers`), and
+  read the answer as `complete` and `stream` do, which send through them.
 - An error status raises the adapter's typed `ProviderError` and a network
   failure `ProviderConnectionError`, the SDK's exception chained as the cause.
 - `stream()` sends the request when called (awaited, for the async client), so
@@ -31,26 +35,23 @@ SDK's classes over in its `SDKBinding` (openai's and groq's: `stainless_binding`
 from __future__ import annotations
 
 import importlib
-import json
 import sys
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from types import ModuleType, TracebackType
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from types import TracebackType
 from typing import Any, ClassVar, Protocol
 
 from typing_extensions import Self
 
-from interlingua import _sdk_errors
-from interlingua._errors import DecodeError, ProviderConnectionError, ProviderError
 from interlingua._event_stream import AsyncEventStream, EventStream, StreamEnd
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
+from interlingua._sdk_binding import SDKBinding, SDKTransport, stainless_binding
 from interlingua._sdk_options import SDKOptions, stainless_options
 from interlingua._sse import AsyncSSEStream, SSEStream
 from interlingua._stream import StreamEvent
-from interlingua.codec import StreamDecoder, decode_events, depth_checked
+from interlingua.codec import OutputLimits, StreamDecoder, decode_events, depth_checked
 
 __all__ = [
     "AsyncChatClient",
@@ -84,13 +85,19 @@ def set_stream(request: ChatRequest, stream: bool) -> ChatRequest:
 
 @dataclass(frozen=True)
 class Endpoint:
-    """One API of one provider: where to post, and its codec."""
+    """One API of one provider: where to post, its codec, and what of a body
+    written in that API may change on its way (`as_is`)."""
 
     provider: str
     path: str
     encode_request: _EncodeRequest
     decode_response: Callable[[Any], ChatResponse]
     stream_decoder: Callable[[], StreamDecoder]
+    # Where its bodies ask for output tokens (`max_tokens`, a thinking budget).
+    limits: OutputLimits
+    # The API's own headers a client sends beside a body of its own (`anthropic-beta`),
+    # in lower case: they go with that body, as it is, to this API (`ChatClient.complete_body`).
+    api_headers: tuple[str, ...] = ()
     # The request as sent streamed (True) or not: `stream` set, and whatever
     # else the API ties to streaming.
     prepare: Callable[[ChatRequest, bool], ChatRequest] = set_stream
@@ -109,185 +116,13 @@ class Endpoint:
     ) -> dict[str, Any]:
         return self.encode_request(self.prepare(request, stream), report=report)
 
-
-class SDKTransport(Protocol):
-    """How the clients reach an SDK that has no generic `post` (mistralai).
-
-    `send` sends `body` as it is and gives the answer's JSON, or, streamed, an
-    iterable of the stream's payloads with a `close()` (an `SSEStream`);
-    `send_async` likewise (an `AsyncSSEStream`, `close()` awaited).
-    """
-
-    def send(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any: ...
-
-    async def send_async(
-        self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool
-    ) -> Any: ...
-
-    def close(self, sdk: Any) -> None: ...
-
-    async def close_async(self, sdk: Any) -> None: ...
-
-
-@dataclass(frozen=True)
-class SDKBinding:
-    """What the clients need of one SDK (anthropic, openai and groq are alike)."""
-
-    status_error: type[Exception]
-    # The SDK's connection error, and the transport's errors its streams let through.
-    connection_error: type[Exception] | tuple[type[Exception], ...]
-    decode_error: Callable[[int | None, Any], ProviderError]
-    # The status error's body as the provider sent it.
-    error_body: Callable[[Any], Any]
-    # An SDK exception raised in a stream, as its error event's payload (or None).
-    in_stream_payload: Callable[[Exception], Any | None]
-    # The SDK's stream classes, for its generic `post`.
-    stream_cls: Any = None
-    async_stream_cls: Any = None
-    post_options: dict[str, Any] = field(default_factory=dict)
-    # None: the SDK's generic `post` and its `close` (anthropic, openai, groq).
-    transport: SDKTransport | None = None
-    # The request id a status error carries (an attribute, its headers).
-    request_id: Callable[[Exception], str | None] = _sdk_errors.request_id
-    # `SDKOptions` as the arguments of the SDK client's constructor.
-    options: Callable[[SDKOptions], dict[str, Any]] = stainless_options
-    # The HTTP status a status error carries (google-genai names it `code`).
-    status_code: Callable[[Exception], int | None] = _sdk_errors.status_code
-
-    def post(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any:
-        """The answer to `body` posted to `path`: its JSON, or its stream."""
-        if self.transport is not None:
-            return self.transport.send(sdk, path, body, stream=stream)
-        extra = {"stream": True, "stream_cls": self.stream_cls} if stream else {}
-        return sdk.post(path, body=body, cast_to=object, options=self.post_options, **extra)
-
-    async def post_async(self, sdk: Any, path: str, body: dict[str, Any], *, stream: bool) -> Any:
-        if self.transport is not None:
-            return await self.transport.send_async(sdk, path, body, stream=stream)
-        extra = {"stream": True, "stream_cls": self.async_stream_cls} if stream else {}
-        return await sdk.post(path, body=body, cast_to=object, options=self.post_options, **extra)
-
-    def close(self, sdk: Any) -> None:
-        if self.transport is not None:
-            self.transport.close(sdk)
-        else:
-            sdk.close()
-
-    async def close_async(self, sdk: Any) -> None:
-        if self.transport is not None:
-            await self.transport.close_async(sdk)
-        else:
-            await sdk.close()
-
-    @contextmanager
-    def errors(self, provider: str) -> Iterator[None]:
-        """SDK errors raised in the block, as interlingua's."""
-        try:
-            yield
-        except self.status_error as exc:
-            error = self.decode_error(self.status_code(exc), self.error_body(exc))
-            _sdk_errors.note_answer(error, exc, request_id=self.request_id(exc))
-            raise error from exc
-        except self.connection_error as exc:
-            error = ProviderConnectionError(str(exc) or type(exc).__name__, provider=provider)
-            _sdk_errors.mask_secrets(error, exc, _sdk_errors.sent_secrets(exc))
-            raise error from exc
-        except json.JSONDecodeError as exc:
-            # A 200 whose body is not JSON: a proxy's page, a cut-off answer.
-            raise DecodeError(
-                "<root>", f"the answer is not JSON: {exc.msg}", provider=provider
-            ) from exc
-
-    def payloads(self, stream: Iterable[Any]) -> Iterator[Any]:
-        """The stream's payloads; an error the SDK raises mid-stream goes on as its payload."""
-        events = iter(stream)
-        while True:
-            try:
-                payload = next(events)
-            except StopIteration:
-                return
-            except Exception as exc:
-                if (error := self.in_stream_payload(exc)) is None:
-                    raise
-                yield error
-                return
-            yield payload
-
-    async def async_payloads(self, stream: Any) -> AsyncIterator[Any]:
-        events = stream.__aiter__()
-        while True:
-            try:
-                payload = await events.__anext__()
-            except StopAsyncIteration:
-                return
-            except Exception as exc:
-                if (error := self.in_stream_payload(exc)) is None:
-                    raise
-                yield error
-                return
-            yield payload
-
-
-def _response_text(exc: Any) -> Any:
-    try:  # the whole error body as sent (openai's `exc.body` is only its `error` member)
-        return exc.response.text
-    except Exception:  # a response whose body was never read
-        return exc.body
-
-
-def stainless_binding(
-    sdk: ModuleType,
-    *,
-    decode_error: Callable[[int | None, Any], ProviderError],
-    error_payload: Callable[[Any], Any],
-    transport_error: type[Exception],
-    post_options: dict[str, Any] | None = None,
-) -> SDKBinding:
-    """The binding of a Stainless-generated SDK (openai, groq), given its module: their errors
-    and streams work alike. `error_payload` rebuilds an in-stream error event from its body;
-    `transport_error` is its HTTP library's (`httpx.TransportError`), which a stream read
-    after the answer began may raise unwrapped."""
-
-    def in_stream_payload(exc: Exception) -> Any | None:
-        # An error event in a 200 stream is raised as a plain `APIError`, `body` its `error`.
-        return error_payload(getattr(exc, "body", None)) if type(exc) is sdk.APIError else None
-
-    stream_cls, async_stream_cls = _noting_done(sdk)
-    return SDKBinding(
-        status_error=sdk.APIStatusError,
-        connection_error=(sdk.APIConnectionError, transport_error),
-        stream_cls=stream_cls,
-        async_stream_cls=async_stream_cls,
-        decode_error=decode_error,
-        error_body=_response_text,
-        in_stream_payload=in_stream_payload,
-        post_options=post_options or {},
-    )
-
-
-def _noting_done(sdk: ModuleType) -> tuple[Any, Any]:
-    """The stream classes of a Stainless-generated SDK, whose `done` says whether
-    the `[DONE]` sentinel arrived: the SDK's own end the stream there, or wherever
-    the body stops, alike. (They read events in `_iter_events`, which the SDKs
-    document for subclasses of their streams to override.)"""
-
-    class Stream(sdk.Stream[object]):  # type: ignore[misc,name-defined]
-        done = False
-
-        def _iter_events(self) -> Iterator[Any]:
-            for event in super()._iter_events():
-                self.done = self.done or event.data.startswith("[DONE]")
-                yield event
-
-    class AsyncStream(sdk.AsyncStream[object]):  # type: ignore[misc,name-defined]
-        done = False
-
-        async def _iter_events(self) -> AsyncIterator[Any]:
-            async for event in super()._iter_events():
-                self.done = self.done or event.data.startswith("[DONE]")
-                yield event
-
-    return Stream, AsyncStream
+    def as_is(self, body: dict[str, Any], model: str, *, most: int | None) -> dict[str, Any]:
+        """A body a client wrote in this API, as it goes to `model`: the model
+        replaced where the body has it (where `target` gives no path: Gemini's is
+        in the URL), and its output tokens capped at `most` (`limits`); the rest
+        as it came, shared, not copied."""
+        sent = {**body, "model": model} if self.target is None else body
+        return sent if most is None else self.limits.capped(sent, most)
 
 
 def lazy_attributes(
@@ -337,10 +172,7 @@ class ChatClient:
     ) -> ChatResponse:
         """The whole answer to `request`."""
         body = self.endpoint.body(request, report, stream=False)
-        with self.binding.errors(self.endpoint.provider):
-            path = self.endpoint.path_for(request, stream=False)
-            answer = self.binding.post(self.sdk, path, body, stream=False)
-        return self.endpoint.decode_response(answer)
+        return self.complete_body(body, self.endpoint.path_for(request, stream=False))
 
     def stream(
         self, request: ChatRequest, *, report: TranslationReport | None = None
@@ -350,9 +182,27 @@ class ChatClient:
         The request is sent here: an error status raises before any event.
         """
         body = self.endpoint.body(request, report, stream=True)
+        return self.stream_body(body, self.endpoint.path_for(request, stream=True))
+
+    def complete_body(
+        self, body: dict[str, Any], path: str, headers: Mapping[str, str] | None = None
+    ) -> ChatResponse:
+        """The whole answer to `body`, a body of the endpoint's API sent to `path`
+        as it is (nothing encoded, nothing checked), `headers` beside the SDK's
+        own; the answer is decoded by the endpoint, as `complete`'s (which sends
+        through here). For a body a client wrote for this API (a gateway's)."""
         with self.binding.errors(self.endpoint.provider):
-            path = self.endpoint.path_for(request, stream=True)
-            response = self.binding.post(self.sdk, path, body, stream=True)
+            answer = self.binding.post(self.sdk, path, body, stream=False, headers=headers)
+        return self.endpoint.decode_response(answer)
+
+    def stream_body(
+        self, body: dict[str, Any], path: str, headers: Mapping[str, str] | None = None
+    ) -> EventStream:
+        """`complete_body` streamed, as `stream` (which sends through here): the
+        body must ask for a stream as its API does (`"stream": true`, or Gemini's
+        path)."""
+        with self.binding.errors(self.endpoint.provider):
+            response = self.binding.post(self.sdk, path, body, stream=True, headers=headers)
         end = StreamEnd(self.endpoint.last_payload, response, self.endpoint.provider)
         return EventStream(self._events(response, end), response, end)
 
@@ -396,10 +246,7 @@ class AsyncChatClient:
     ) -> ChatResponse:
         """The whole answer to `request`."""
         body = self.endpoint.body(request, report, stream=False)
-        with self.binding.errors(self.endpoint.provider):
-            path = self.endpoint.path_for(request, stream=False)
-            answer = await self.binding.post_async(self.sdk, path, body, stream=False)
-        return self.endpoint.decode_response(answer)
+        return await self.complete_body(body, self.endpoint.path_for(request, stream=False))
 
     async def stream(
         self, request: ChatRequest, *, report: TranslationReport | None = None
@@ -410,9 +257,25 @@ class AsyncChatClient:
         The request is sent here: an error status raises before any event.
         """
         body = self.endpoint.body(request, report, stream=True)
+        return await self.stream_body(body, self.endpoint.path_for(request, stream=True))
+
+    async def complete_body(
+        self, body: dict[str, Any], path: str, headers: Mapping[str, str] | None = None
+    ) -> ChatResponse:
+        """`ChatClient.complete_body`, awaited: `body` sent to `path` as it is."""
+        with self.binding.errors(self.endpoint.provider):
+            answer = await self.binding.post_async(
+                self.sdk, path, body, stream=False, headers=headers
+            )
+        return self.endpoint.decode_response(answer)
+
+    async def stream_body(
+        self, body: dict[str, Any], path: str, headers: Mapping[str, str] | None = None
+    ) -> AsyncEventStream:
+        """`ChatClient.stream_body`, awaited."""
         with self.binding.errors(self.endpoint.provider):
             response = await self.binding.post_async(
-                self.sdk, self.endpoint.path_for(request, stream=True), body, stream=True
+                self.sdk, path, body, stream=True, headers=headers
             )
         end = StreamEnd(self.endpoint.last_payload, response, self.endpoint.provider)
         return AsyncEventStream(self._events(response, end), response, end)

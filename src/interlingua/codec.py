@@ -6,7 +6,8 @@ core does not model (`leftover`, `other_fields`, `overlay`) in the one layout
 of `provider_data` (`keep`, `kept`: see `interlingua._provider_data`),
 rewriting tool-call ids to fit a provider's rules, deterministically, so a
 call and its result stay paired, meeting what a target caps (`_limits`:
-the least reasoning a model has, the length of a field), `missing_results`,
+the least reasoning a model has, the length of a field, the output tokens
+a body asks for), `missing_results`,
 the results an encoder sends for the calls a conversation went on without
 answering, `resolve_report`, the report an encoder fills (the caller's, or
 one that warns), and `ErrorTypes`, the error types and codes that pick a
@@ -49,6 +50,7 @@ from interlingua._errors import COMMON_ERROR_TYPES, DecodeError, ErrorTypes, for
 from interlingua._levels import field_level, file_field_level, format_field_level
 from interlingua._limits import (
     ModelRules,
+    OutputLimits,
     ReasoningOff,
     fitted_length,
     sent_off,
@@ -84,6 +86,7 @@ __all__ = [
     "FreeformText",
     "MissingResults",
     "ModelRules",
+    "OutputLimits",
     "ProviderData",
     "ProviderEntry",
     "ReasoningOff",

@@ -1,7 +1,9 @@
 """The ASGI application: each client API at its path, the gateway's keys
 checked, the body bounded and read, the request routed upstream, and the
 answer written back in the client's format with the losses and the time the
-gateway added in headers, one log line per request.
+gateway added in headers, one log line per request. A body going to its own
+API goes as it came (`interlingua.gateway._upstream`); its answer is read by
+the upstream's decoder and written by the client API's encoder all the same.
 
 Headers on every answer the gateway routed:
 
@@ -52,7 +54,7 @@ from interlingua.gateway._errors import (
 )
 from interlingua.gateway._log import RequestLog
 from interlingua.gateway._stream import LiveStream, translated, until_disconnect
-from interlingua.gateway._upstream import Attempt, Upstreams, describe_losses
+from interlingua.gateway._upstream import Attempt, ClientBody, Upstreams, describe_losses
 
 __all__ = ["Gateway", "create_app"]
 
@@ -125,11 +127,13 @@ class Gateway:
             return self._finish(log, JSONResponse({"error": f"no client API {name!r}"}, 404))
         try:
             self.check_key(request)
-            chat_request = self.decode(api, await self.read_json(request))
+            body = await self.read_json(request)
+            chat_request = self.decode(api, body)
             if model is not None:
                 chat_request = chat_request.model_copy(update={"model": model, "stream": stream})
             log.model = chat_request.model
-            call = self.upstreams.call(chat_request, strict=self.config.strict)
+            asked = ClientBody(name, body, request.headers.items())
+            call = self.upstreams.call(chat_request, strict=self.config.strict, asked=asked)
             attempt = await until_disconnect(request.receive, call)
         except ProviderError as error:
             log.error = str(error)

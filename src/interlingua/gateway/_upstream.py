@@ -2,10 +2,22 @@
 (found through the registry, built once per provider and options), and the
 call that falls back to the next upstream on a retryable error.
 
+A body going to its own API goes as it came (`ClientBody`): to an upstream
+whose adapter is the client's API, the client's JSON body is sent as it is,
+with the upstream's model and its output tokens capped, and the API's own
+headers the client sent (`anthropic-beta`, `anthropic-version`, `OpenAI-Beta`:
+the endpoint's `api_headers`). The rules and fits of encoding are for what came
+from another API; what a client wrote for this one, the provider judges, so
+nothing of it is reported but a cap, and strict mode refuses none of it. To
+an upstream of another API (a fallback's), the request is encoded for it.
+Either way the answer is read by the upstream's decoder, and written back by
+the client API's encoder.
+
 A fallback happens only before anything went to the client: for a stream,
 until its first event came (an error event first is an error like any other).
 What the upstream could not take is in the attempt's `losses`; in strict mode
-it is found before sending, by encoding once more, and refuses the request
+it is found before sending a request encoded for its upstream, by encoding
+once more, and refuses the request
 when a loss is of the level strict mode refuses (`strict = "content"`: a
 content loss; `true`: any).
 """
@@ -14,7 +26,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,11 +39,11 @@ from interlingua._report import Strictness, TranslationLoss, TranslationReport, 
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua._stream import ErrorEvent, StreamEvent
-from interlingua.client import AsyncChatClient, SDKOptions
+from interlingua.client import AsyncChatClient, Endpoint, SDKOptions
 from interlingua.gateway._config import ASKED, GatewayConfig, UpstreamOptions
 from interlingua.gateway._errors import bad_request, is_timeout, no_route, timed_out, unavailable
 
-__all__ = ["Attempt", "Target", "Upstreams", "describe_losses"]
+__all__ = ["Attempt", "ClientBody", "Target", "Upstreams", "describe_losses"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +58,26 @@ class Target:
     @property
     def name(self) -> str:
         return f"{self.provider}:{self.model}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientBody:
+    """A request as its client sent it: its API (the adapter's name), its JSON
+    body, and its headers (names in lower case, in the order they came)."""
+
+    api: str
+    body: dict[str, Any]
+    headers: Sequence[tuple[str, str]] = ()
+
+    def headers_for(self, names: Iterable[str]) -> dict[str, str]:
+        """The client's headers of `names` (in lower case), a repeated one's
+        values joined as HTTP joins them."""
+        wanted = frozenset(names)
+        found: dict[str, list[str]] = {}
+        for name, value in self.headers:
+            if name in wanted:
+                found.setdefault(name, []).append(value)
+        return {name: ",".join(values) for name, values in found.items()}
 
 
 @dataclass
@@ -139,13 +171,18 @@ class Upstreams:
         for client in clients.values():
             await client.close()
 
-    async def call(self, request: ChatRequest, *, strict: Strictness) -> Attempt:
-        """The first answer of the request's upstreams, falling back on retryable errors."""
+    async def call(
+        self, request: ChatRequest, *, strict: Strictness, asked: ClientBody | None = None
+    ) -> Attempt:
+        """The first answer of the request's upstreams, falling back on retryable
+        errors; `asked` is the request as its client sent it, which goes as it is
+        to an upstream of its API."""
         targets = self.route(request.model)
         failed: list[str] = []
         for index, target in enumerate(targets):
+            own = asked if asked is not None and asked.api == target.provider else None
             try:
-                attempt = await self._attempt(target, request, strict=strict)
+                attempt = await self._attempt(target, request, strict=strict, own=own)
             except ProviderError as error:
                 if not error.retryable or index == len(targets) - 1:
                     raise
@@ -156,18 +193,24 @@ class Upstreams:
         raise AssertionError("a route has at least one upstream")  # pragma: no cover
 
     async def _attempt(
-        self, target: Target, request: ChatRequest, *, strict: Strictness
+        self, target: Target, request: ChatRequest, *, strict: Strictness, own: ClientBody | None
     ) -> Attempt:
+        """One upstream's answer: to `own`, the client's body for this upstream's
+        API, sent as it is; else to the request encoded for it."""
         report = TranslationReport(target=target.provider)
-        sent = capped(request.model_copy(update={"model": target.model}), target, report)
-        if strict:
+        routed = request.model_copy(update={"model": target.model})
+        sent = capped(routed, target, report)
+        if strict and own is None:
             refuse_losses(target, sent, strict)
         client = self.client(target.provider)
+        # The client's body is capped where the request was, and so reported.
+        most = target.max_output_tokens if sent.max_tokens != routed.max_tokens else None
+        as_is = None if own is None else _as_is(client.endpoint, own, sent, most)
         timeout = self.options(target.provider).timeout or self.config.timeout
         started = time.perf_counter()
         try:
             with anyio.fail_after(timeout):
-                attempt = await _send(client, sent, report, target)
+                attempt = await _send(client, sent, report, target, as_is)
         except TimeoutError as error:
             raise timed_out(target.name, timeout) from error
         except ProviderConnectionError as error:
@@ -177,13 +220,29 @@ class Upstreams:
         return attempt
 
 
+# A client's body as it goes: the body, its path and the API's headers.
+_AsIs = tuple[dict[str, Any], str, dict[str, str]]
+
+
 async def _send(
-    client: AsyncChatClient, request: ChatRequest, report: TranslationReport, target: Target
+    client: AsyncChatClient,
+    request: ChatRequest,
+    report: TranslationReport,
+    target: Target,
+    as_is: _AsIs | None,
 ) -> Attempt:
+    """The upstream's answer to `request`, or to the client's body `as_is`,
+    read by its decoder alike."""
     if not request.stream:
-        response = await client.complete(request, report=report)
+        if as_is is None:
+            response = await client.complete(request, report=report)
+        else:
+            response = await client.complete_body(*as_is)
         return Attempt(target, report.losses, 0.0, response=response)
-    events = await client.stream(request, report=report)
+    if as_is is None:
+        events = await client.stream(request, report=report)
+    else:
+        events = await client.stream_body(*as_is)
     try:
         first = await _first(events, target.provider)
     except BaseException:
@@ -191,6 +250,15 @@ async def _send(
             await events.aclose()
         raise
     return Attempt(target, report.losses, 0.0, first=first, events=events)
+
+
+def _as_is(endpoint: Endpoint, own: ClientBody, request: ChatRequest, most: int | None) -> _AsIs:
+    """The client's body as it goes for `request`: on its model, its output tokens
+    capped at `most` (`Endpoint.as_is`), to its path (Gemini's names the model and
+    whether it streams), with the API's own headers the client sent."""
+    body = endpoint.as_is(own.body, request.model, most=most)
+    path = endpoint.path_for(request, stream=request.stream)
+    return body, path, own.headers_for(endpoint.api_headers)
 
 
 async def _first(events: AsyncIterator[StreamEvent], provider: str) -> StreamEvent:
@@ -203,7 +271,9 @@ async def _first(events: AsyncIterator[StreamEvent], provider: str) -> StreamEve
 def capped(request: ChatRequest, target: Target, report: TranslationReport) -> ChatRequest:
     """`request` asking for at most the target's `max_output_tokens`, and for a
     reasoning budget below it (the budget is part of the output, and Anthropic
-    refuses one not below `max_tokens`), each change reported as a setting."""
+    refuses one not below `max_tokens`), each change reported as a setting. A
+    body sent as it is gets the same cap in its API's own fields (`Endpoint.as_is`),
+    reported here alike."""
     most = target.max_output_tokens
     if most is None or request.max_tokens is None or request.max_tokens <= most:
         return request

@@ -22,7 +22,7 @@ from interlingua_anthropic._errors import decode_error
 from interlingua_anthropic._request import encode_request
 from interlingua_anthropic._response import decode_response
 from interlingua_anthropic._stream import AnthropicStreamDecoder
-from interlingua_anthropic._wire import MESSAGES_PATH, PROVIDER
+from interlingua_anthropic._wire import API_HEADERS, MESSAGES_PATH, OUTPUT_LIMITS, PROVIDER
 
 __all__ = ["AnthropicClient", "AsyncAnthropicClient"]
 
@@ -32,6 +32,8 @@ MESSAGES = Endpoint(
     encode_request=encode_request,
     decode_response=decode_response,
     stream_decoder=AnthropicStreamDecoder,
+    limits=OUTPUT_LIMITS,
+    api_headers=API_HEADERS,
     last_payload=lambda payload: (
         isinstance(payload, dict) and payload.get("type") == "message_stop"
     ),

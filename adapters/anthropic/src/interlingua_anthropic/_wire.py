@@ -23,13 +23,17 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from typing_extensions import NotRequired
 
+from interlingua.codec import OutputLimits
+
 if TYPE_CHECKING:
     from interlingua.codec import ProviderData
 
 __all__ = [
+    "API_HEADERS",
     "DEFAULT_MAX_TOKENS",
     "DIRECT_CALLER",
     "MESSAGES_PATH",
+    "OUTPUT_LIMITS",
     "PROVIDER",
     "BlockRole",
     "KeptData",
@@ -48,6 +52,11 @@ MESSAGES_PATH = "/v1/messages"
 
 # `max_tokens` is required by the API; this is sent when a request sets none.
 DEFAULT_MAX_TOKENS = 4096
+# Where a request asks for output tokens: the limit, and the thinking budget within it.
+OUTPUT_LIMITS = OutputLimits(tokens=("max_tokens",), budget=("thinking.budget_tokens",))
+# The API's headers a client sends with its body: its version, and the betas its body
+# may use (`context_management`, a 1M context), which mean nothing without them.
+API_HEADERS = ("anthropic-beta", "anthropic-version")
 
 WireDict = dict[str, Any]
 # A turn's role; `system` is a mid-conversation system message (Claude Opus 4.8 on).

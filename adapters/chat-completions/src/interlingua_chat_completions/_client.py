@@ -18,7 +18,7 @@ from interlingua import ChatRequest
 from interlingua.client import Endpoint
 from interlingua_chat_completions._codec import ChatCompletionsCodec
 from interlingua_chat_completions._rules import STREAM_ONLY_OPTIONS
-from interlingua_chat_completions._wire import CHAT_COMPLETIONS_PATH
+from interlingua_chat_completions._wire import CHAT_COMPLETIONS_PATH, OUTPUT_LIMITS
 
 __all__ = ["chat_completions_endpoint", "chat_error_payload", "chat_prepare"]
 
@@ -55,5 +55,6 @@ def chat_completions_endpoint(codec: ChatCompletionsCodec) -> Endpoint:
         encode_request=codec.encode_request,
         decode_response=codec.decode_response,
         stream_decoder=codec.stream_decoder,
+        limits=OUTPUT_LIMITS,
         prepare=chat_prepare(codec.PROVIDER),
     )

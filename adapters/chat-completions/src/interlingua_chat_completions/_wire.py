@@ -27,10 +27,13 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
+from interlingua.codec import OutputLimits
+
 __all__ = [
     "ABSENT",
     "CHAT_COMPLETIONS_PATH",
     "CHUNK_OBJECT",
+    "OUTPUT_LIMITS",
     "RESPONSE_FIELDS",
     "AudioAnswer",
     "AudioReference",
@@ -55,6 +58,8 @@ __all__ = [
 ]
 
 CHAT_COMPLETIONS_PATH = "/chat/completions"
+# Where a request asks for output tokens: either name of the limit (`_settings`).
+OUTPUT_LIMITS = OutputLimits(tokens=("max_completion_tokens", "max_tokens"))
 CHUNK_OBJECT = "chat.completion.chunk"  # a stream chunk's `object`
 # The fields of the response that every chunk of its stream repeats beside its
 # `id`, `object` and `model` (the decoder reads them from the first).

@@ -22,7 +22,7 @@ and retries: the clients call those.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any
 
 import httpx
@@ -47,6 +47,7 @@ from interlingua_google._stream import GoogleStreamDecoder
 from interlingua_google._wire import (
     API_VERSION,
     GENERATE_CONTENT,
+    OUTPUT_LIMITS,
     PROVIDER,
     STREAM_GENERATE_CONTENT,
 )
@@ -78,6 +79,7 @@ GENERATE = Endpoint(
     encode_request=encode_request,
     decode_response=decode_response,
     stream_decoder=GoogleStreamDecoder,
+    limits=OUTPUT_LIMITS,
     last_payload=_last_chunk,
     target=_target,
 )
@@ -126,24 +128,42 @@ class _AsyncChunks:
             await close()
 
 
+def _http_options(headers: Mapping[str, str]) -> types.HttpOptions | None:
+    """The call's options over the client's: its headers beside the client's own."""
+    return types.HttpOptions(headers=dict(headers)) if headers else None
+
+
 class _RawCalls:
     """`interlingua.client.SDKTransport` over the SDK's API client."""
 
-    def send(self, sdk: genai.Client, path: str, body: dict[str, Any], *, stream: bool) -> Any:
-        api = sdk._api_client
+    def send(
+        self,
+        sdk: genai.Client,
+        path: str,
+        body: dict[str, Any],
+        *,
+        stream: bool,
+        headers: Mapping[str, str],
+    ) -> Any:
+        api, resource, options = sdk._api_client, _resource(sdk, path), _http_options(headers)
         if stream:
-            return _Chunks(api.request_streamed("post", _resource(sdk, path), body))
-        answer = api.request("post", _resource(sdk, path), body)
+            return _Chunks(api.request_streamed("post", resource, body, options))
+        answer = api.request("post", resource, body, options)
         return json.loads(answer.body) if answer.body else {}
 
     async def send_async(
-        self, sdk: genai.Client, path: str, body: dict[str, Any], *, stream: bool
+        self,
+        sdk: genai.Client,
+        path: str,
+        body: dict[str, Any],
+        *,
+        stream: bool,
+        headers: Mapping[str, str],
     ) -> Any:
-        api = sdk._api_client
+        api, resource, options = sdk._api_client, _resource(sdk, path), _http_options(headers)
         if stream:
-            answers = await api.async_request_streamed("post", _resource(sdk, path), body)
-            return _AsyncChunks(answers)
-        answer = await api.async_request("post", _resource(sdk, path), body)
+            return _AsyncChunks(await api.async_request_streamed("post", resource, body, options))
+        answer = await api.async_request("post", resource, body, options)
         return json.loads(answer.body) if answer.body else {}
 
     def close(self, sdk: genai.Client) -> None:

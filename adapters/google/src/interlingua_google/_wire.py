@@ -38,11 +38,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
+from itertools import product
 from typing import Any, Literal, TypedDict
+
+from interlingua.codec import OutputLimits
 
 __all__ = [
     "API_VERSION",
     "GENERATE_CONTENT",
+    "OUTPUT_LIMITS",
     "PROVIDER",
     "STREAM_GENERATE_CONTENT",
     "MessageForms",
@@ -126,6 +130,19 @@ def respelled(wire: WireDict, names: Iterable[str] | None) -> WireDict:
             value = respelled(value, inner[key])
         result[snake(key) if key in here else key] = value
     return result
+
+
+def _spellings(path: str) -> tuple[str, ...]:
+    """A dotted camelCase path in every spelling the API takes, name by name."""
+    names = [dict.fromkeys((name, snake(name))) for name in path.split(".")]
+    return tuple(".".join(spelled) for spelled in product(*names))
+
+
+# Where a request asks for output tokens: the limit, and the thinking budget within it.
+OUTPUT_LIMITS = OutputLimits(
+    tokens=_spellings("generationConfig.maxOutputTokens"),
+    budget=_spellings("generationConfig.thinkingConfig.thinkingBudget"),
+)
 
 
 # --- forms: how the wire wrote what the core holds (never sent) ---

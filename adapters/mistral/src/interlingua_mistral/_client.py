@@ -14,17 +14,18 @@ rebuild the body from typed arguments (unknown fields dropped, keys reordered,
 `prefix: false` and `type: "function"` added) and read the answer into models
 that drop fields and reject a body without `usage`. So the call goes through
 them with placeholder arguments and two hooks of the SDK's own, which act
-only inside this adapter's calls: one puts the exact body in the request
-before the SDK's other hooks (tracing) see it, the other hands the HTTP
-response back once the SDK has taken it as a success (after its retries),
-before it is parsed. The answer is read as JSON; a stream's events from the
-response's lines (`interlingua.client.SSEStream`).
+only inside this adapter's calls: one puts the exact body (and the headers
+the caller gives) in the request before the SDK's other hooks (tracing) see
+it, the other hands the HTTP response back once the SDK has taken it as a
+success (after its retries), before it is parsed. The answer is read as
+JSON; a stream's events from the response's lines
+(`interlingua.client.SSEStream`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -54,8 +55,10 @@ from interlingua_mistral._dialect import CODEC
 
 __all__ = ["AsyncMistralClient", "MistralClient"]
 
-# The body of this adapter's call in progress; None outside one.
-_BODY: ContextVar[bytes | None] = ContextVar("interlingua_mistral_body", default=None)
+# The body of this adapter's call in progress, and the headers it goes with; None outside one.
+_CALL: ContextVar[tuple[bytes, Mapping[str, str]] | None] = ContextVar(
+    "interlingua_mistral_call", default=None
+)
 # The SDK's request for a call is built from these and never sent.
 _PLACEHOLDER: dict[str, Any] = {"model": "", "messages": []}
 
@@ -74,11 +77,13 @@ class _ExactBody(BeforeRequestHook, AfterSuccessHook):
     def before_request(
         self, hook_ctx: BeforeRequestContext, request: httpx2.Request
     ) -> httpx2.Request | Exception:
-        body = _BODY.get()
-        if body is None:
+        call = _CALL.get()
+        if call is None:
             return request
+        body, extra = call
         headers = request.headers.copy()
         headers.pop("content-length", None)  # the length of the body it had
+        headers.update(extra)
         return httpx2.Request(
             request.method,
             request.url,
@@ -90,7 +95,7 @@ class _ExactBody(BeforeRequestHook, AfterSuccessHook):
     def after_success(
         self, hook_ctx: AfterSuccessContext, response: httpx2.Response
     ) -> httpx2.Response | Exception:
-        return response if _BODY.get() is None else _Answered(response)
+        return response if _CALL.get() is None else _Answered(response)
 
 
 _HOOKS = _ExactBody()
@@ -122,35 +127,50 @@ class _Exchange:
 
 
 @contextmanager
-def _exact(body: dict[str, Any]) -> Iterator[_Exchange]:
-    """The SDK's call in the block sends `body`; its answer is the exchange's."""
+def _exact(body: dict[str, Any], headers: Mapping[str, str]) -> Iterator[_Exchange]:
+    """The SDK's call in the block sends `body`, `headers` beside the SDK's own;
+    its answer is the exchange's."""
     exchange = _Exchange()
-    token = _BODY.set(_wire(body))
+    token = _CALL.set((_wire(body), headers))
     try:
         yield exchange
     except _Answered as answered:
         exchange.response = answered.response
     finally:
-        _BODY.reset(token)
+        _CALL.reset(token)
 
 
 class _HookedCalls:
     """`interlingua.client.SDKTransport` over `chat.complete` and `chat.stream`
     (the path is theirs: /v1/chat/completions)."""
 
-    def send(self, sdk: Mistral, path: str, body: dict[str, Any], *, stream: bool) -> Any:
+    def send(
+        self,
+        sdk: Mistral,
+        path: str,
+        body: dict[str, Any],
+        *,
+        stream: bool,
+        headers: Mapping[str, str],
+    ) -> Any:
         chat = _hooked(sdk).chat
-        with _exact(body) as exchange:
+        with _exact(body, headers) as exchange:
             (chat.stream if stream else chat.complete)(**_PLACEHOLDER)
         response = exchange.answer()
         return SSEStream(response, sdk) if stream else response.json()
 
     async def send_async(
-        self, sdk: Mistral, path: str, body: dict[str, Any], *, stream: bool
+        self,
+        sdk: Mistral,
+        path: str,
+        body: dict[str, Any],
+        *,
+        stream: bool,
+        headers: Mapping[str, str],
     ) -> Any:
         chat = _hooked(sdk).chat
         # The SDK runs its hooks in a worker thread, which gets a copy of this context.
-        with _exact(body) as exchange:
+        with _exact(body, headers) as exchange:
             await (chat.stream_async if stream else chat.complete_async)(**_PLACEHOLDER)
         response = exchange.answer()
         return AsyncSSEStream(response, sdk) if stream else response.json()

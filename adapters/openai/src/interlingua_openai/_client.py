@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import httpx2
@@ -40,6 +40,7 @@ from interlingua.client import (
 )
 from interlingua_chat_completions import chat_completions_endpoint, chat_error_payload
 from interlingua_openai._dialect import CODEC
+from interlingua_openai._wire import API_HEADERS
 
 __all__ = [
     "AsyncCompatibleClient",
@@ -70,7 +71,7 @@ def sdk_binding(
     )
 
 
-CHAT_COMPLETIONS = chat_completions_endpoint(CODEC)
+CHAT_COMPLETIONS = replace(chat_completions_endpoint(CODEC), api_headers=API_HEADERS)
 SDK = sdk_binding(CODEC.decode_error, chat_error_payload)
 
 

@@ -13,6 +13,8 @@ stream goes on to the stream decoder as the chunk it was.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from interlingua_chat_completions import chat_completions_endpoint
 from interlingua_openai._client import (
     AsyncCompatibleClient,
@@ -21,12 +23,12 @@ from interlingua_openai._client import (
     compatible_binding,
 )
 from interlingua_openrouter._dialect import CODEC
-from interlingua_openrouter._wire import API_KEY_VARIABLE, BASE_URL, PROVIDER
+from interlingua_openrouter._wire import API_KEY_VARIABLE, BASE_URL, OUTPUT_LIMITS, PROVIDER
 
 __all__ = ["AsyncOpenRouterClient", "OpenRouterClient"]
 
 SERVER = CompatibleServer(provider=PROVIDER, base_url=BASE_URL, api_key_variable=API_KEY_VARIABLE)
-CHAT_COMPLETIONS = chat_completions_endpoint(CODEC)
+CHAT_COMPLETIONS = replace(chat_completions_endpoint(CODEC), limits=OUTPUT_LIMITS)
 SDK = compatible_binding(CODEC.decode_error)
 
 

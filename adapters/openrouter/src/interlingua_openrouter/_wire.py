@@ -26,10 +26,13 @@ from typing import Literal
 
 from typing_extensions import TypedDict
 
+from interlingua.codec import OutputLimits
+
 __all__ = [
     "API_KEY_VARIABLE",
     "BASE_URL",
     "DETAIL_TYPES",
+    "OUTPUT_LIMITS",
     "PROVIDER",
     "ReasoningForms",
 ]
@@ -37,6 +40,11 @@ __all__ = [
 PROVIDER = "openrouter"
 BASE_URL = "https://openrouter.ai/api/v1"  # the SDK's base URL; it posts to /chat/completions
 API_KEY_VARIABLE = "OPENROUTER_API_KEY"
+# Where a request asks for output tokens: either name of the limit, and the
+# `reasoning` object's budget, which the limit counts (`_settings`).
+OUTPUT_LIMITS = OutputLimits(
+    tokens=("max_completion_tokens", "max_tokens"), budget=("reasoning.max_tokens",)
+)
 
 # Each detail type, and the field that holds its text (or its data).
 DETAIL_TYPES = {

@@ -10,11 +10,12 @@ from typing import Any
 
 from interlingua.client import Endpoint
 from interlingua_openai import _client
+from interlingua_openai._wire import API_HEADERS
 from interlingua_openai.responses._errors import decode_error
 from interlingua_openai.responses._request import encode_request
 from interlingua_openai.responses._response import decode_response
 from interlingua_openai.responses._stream import ResponsesStreamDecoder
-from interlingua_openai.responses._wire import PROVIDER, RESPONSES_PATH
+from interlingua_openai.responses._wire import OUTPUT_LIMITS, PROVIDER, RESPONSES_PATH
 
 __all__ = ["AsyncOpenAIResponsesClient", "OpenAIResponsesClient"]
 
@@ -38,6 +39,8 @@ RESPONSES = Endpoint(
     encode_request=encode_request,
     decode_response=decode_response,
     stream_decoder=ResponsesStreamDecoder,
+    limits=OUTPUT_LIMITS,
+    api_headers=API_HEADERS,
     last_payload=_last_payload,
 )
 SDK = _client.sdk_binding(decode_error, _error_payload)

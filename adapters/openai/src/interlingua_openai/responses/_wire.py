@@ -53,8 +53,11 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
+from interlingua.codec import OutputLimits
+
 __all__ = [
     "CALL_ITEMS",
+    "OUTPUT_LIMITS",
     "PROVIDER",
     "RESPONSES_PATH",
     "RESULT_ITEMS",
@@ -74,6 +77,8 @@ __all__ = [
 
 PROVIDER = "openai-responses"
 RESPONSES_PATH = "/responses"
+# Where a request asks for output tokens (reasoning has an effort, no budget).
+OUTPUT_LIMITS = OutputLimits(tokens=("max_output_tokens",))
 
 # Items that are calls the next request answers, and the answers.
 CALL_ITEMS = ("function_call", "custom_tool_call")
