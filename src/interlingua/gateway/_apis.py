@@ -24,6 +24,7 @@ from interlingua._adapter import get_adapter
 from interlingua._errors import AdapterNotFoundError, ProviderError
 from interlingua._gateway import GatewayAdapter
 from interlingua._report import TranslationReport
+from interlingua._request import ChatRequest
 from interlingua.codec import StreamEncoder
 
 __all__ = [
@@ -64,9 +65,12 @@ GEMINI_KEY_HEADER = "x-goog-api-key"
 
 @runtime_checkable
 class ClientAPI(GatewayAdapter, Protocol):
-    """An adapter the gateway answers clients in."""
+    """An adapter the gateway answers clients in: a stream one event at a time, as
+    its API streams the answer to `request`, the client's (`encode_stream`)."""
 
-    def stream_encoder(self, *, report: TranslationReport | None = None) -> StreamEncoder: ...
+    def stream_encoder(
+        self, *, report: TranslationReport | None = None, request: ChatRequest | None = None
+    ) -> StreamEncoder: ...
 
 
 # Each adapter's answer to `isinstance(adapter, ClientAPI)`, by name: the check

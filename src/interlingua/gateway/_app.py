@@ -142,7 +142,7 @@ class Gateway:
             return self._gone(log)
         self._note(log, attempt)
         if attempt.response is None:
-            return self._stream(api, name, attempt, log)
+            return self._stream(api, name, chat_request, attempt, log)
         report = TranslationReport(target=name)
         body = api.encode_response(attempt.response, report=report)
         log.answer_losses = describe_losses(report.losses)
@@ -151,9 +151,14 @@ class Gateway:
         headers = self._headers(attempt, log, answer_losses=report.losses)
         return self._finish(log, JSONResponse(body, headers=headers))
 
-    def _stream(self, api: ClientAPI, name: str, attempt: Attempt, log: RequestLog) -> Response:
+    def _stream(
+        self, api: ClientAPI, name: str, request: ChatRequest, attempt: Attempt, log: RequestLog
+    ) -> Response:
+        """The upstream's stream as the client's API streams the answer to `request`
+        (its usage only where that API would send it); the log has the usage whatever
+        the client asked, read from the upstream's events."""
         report = TranslationReport(target=name)
-        encoder = api.stream_encoder(report=report)
+        encoder = api.stream_encoder(report=report, request=request)
         assert attempt.first is not None
         chunks = translated(attempt.first, attempt.events, encoder, log)
         log.status = 200

@@ -10,7 +10,11 @@ for the end.
 - The last chunks wait for the last event (`closing`): the finish chunk, with the
   tool calls held whole and the text's annotations, then the usage, on it or in a
   chunk of its own (`choices: []`) as the dialect puts it (`usage_chunk`,
-  `stream_usage_fields`).
+  `stream_usage_fields`). The usage goes only where the server would send it
+  (`usage`: `ChatCompletionsDialect.streams_usage` of the request answered): an
+  OpenAI client that did not ask (`stream_options.include_usage`) gets no chunk
+  without choices, which code reading every chunk's `choices[0]` would trip on.
+  Nothing is reported of a usage not sent: the request asked for none.
 """
 
 from __future__ import annotations
@@ -47,8 +51,11 @@ Finish = tuple[FinishReason | None, str | None, str | None]  # meaning, wire wor
 class ChunkWriter:
     """The chunks of one response of `dialect`'s, and what its last ones hold."""
 
-    def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
+    def __init__(
+        self, dialect: ChatCompletionsDialect, report: TranslationReport, *, usage: bool
+    ) -> None:
         self.dialect, self.provider, self.report = dialect, dialect.provider, report
+        self.with_usage = usage  # whether the last chunks carry the usage
         self.head: dict[str, Any] = {"object": CHUNK_OBJECT, "created": created_of({})}
         self.fields: dict[str, Any] = {}  # the response's fields beside the head
         self.pending: dict[str, Any] = {}  # top-level fields for the next chunk
@@ -109,7 +116,9 @@ class ChunkWriter:
         return self.begin()
 
     def keep_usage(self, event: UsageEvent) -> None:
-        """The usage, as the dialect writes it, for the last chunks."""
+        """The usage, as the dialect writes it, for the last chunks (where they carry it)."""
+        if not self.with_usage:
+            return
         report_other_response_data(event.provider_data, self.provider, self.report, self.seen)
         elsewhere = self.source != self.provider
         usage = self.dialect.usage.encode(event.usage, elsewhere=elsewhere)

@@ -21,7 +21,9 @@ each as a delta in the chunks `_stream_chunks` frames.
     PartEvent         the part as `encode_response` writes it (an audio answer, an
                       opaque item); what an answer cannot hold is left out (reported)
     FinishEvent       `finish_reason` on the last choice chunk
-    UsageEvent        where the dialect puts it (`usage_chunk`, `stream_usage_fields`)
+    UsageEvent        where the dialect puts it (`usage_chunk`, `stream_usage_fields`), for
+                      a request the server sends it for (`streams_usage`): unasked, or asked
+                      (`stream_options.include_usage`); with no request, always
     AlternativeEvent  another choice: its role, a chunk a part, its finish, under its `index`
     ErrorEvent        the dialect's error chunk (its `encode_error` body), the last
     PartDataEvent     another provider's fields (a part's, or the response's): left out
@@ -29,7 +31,8 @@ each as a delta in the chunks `_stream_chunks` frames.
 Invariants:
 
 - `accumulate(decode_stream(encode_stream(events)))` is `accumulate(events)` for the events
-  of the dialect's own stream, provider data included: every chunk repeats the response's
+  of the dialect's own stream (written for no request, or one its usage is sent for),
+  provider data included: every chunk repeats the response's
   `id`, `model` and `RESPONSE_FIELDS`, the first one carries its other fields, the next one
   those that come later, and the finish chunk the choice's and the message's. A stream from
   another API accumulates to the parts the wire holds (its text in one part, its tool calls
@@ -52,6 +55,7 @@ from typing import Any
 
 from interlingua import (
     AlternativeEvent,
+    ChatRequest,
     ContentPart,
     ErrorEvent,
     FinishEvent,
@@ -100,9 +104,11 @@ def encode_stream(
     events: Iterable[StreamEvent],
     dialect: ChatCompletionsDialect,
     report: TranslationReport | None = None,
+    request: ChatRequest | None = None,
 ) -> Iterator[WireEvent]:
-    """The chunks of `dialect`'s stream for `events`, lazily; losses go to `report`."""
-    encoder = ChatStreamEncoder(dialect, resolve_report(report, dialect.provider))
+    """The chunks of `dialect`'s stream for `events`, lazily; losses go to `report`.
+    The usage goes where the server sends it for `request` (`streams_usage`)."""
+    encoder = ChatStreamEncoder(dialect, resolve_report(report, dialect.provider), request)
     return encode_events(encoder, events)
 
 
@@ -121,8 +127,13 @@ class _Part:
 class ChatStreamEncoder(ChunkWriter):
     """Turns events into `dialect`'s chunks one at a time; `finish()` after the last."""
 
-    def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
-        super().__init__(dialect, report)
+    def __init__(
+        self,
+        dialect: ChatCompletionsDialect,
+        report: TranslationReport,
+        request: ChatRequest | None = None,
+    ) -> None:
+        super().__init__(dialect, report, usage=dialect.streams_usage(request))
         self.answer = ResponseEncoder(dialect, report)
         self.ended = False
         self.parts: dict[tuple[int, str], _Part] = {}
