@@ -20,7 +20,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 from starlette.responses import JSONResponse
 
-from interlingua._adapter import get_adapter
+from interlingua._adapter import available_adapters, get_adapter
 from interlingua._errors import AdapterNotFoundError, ProviderError
 from interlingua._gateway import GatewayAdapter
 from interlingua._report import TranslationReport
@@ -37,6 +37,7 @@ __all__ = [
     "GEMINI_PATHS",
     "ClientAPI",
     "client_api",
+    "client_apis",
     "error_response",
     "models_body",
 ]
@@ -88,6 +89,12 @@ def client_api(name: str) -> ClientAPI | None:
     if checked is None or checked[0] is not adapter:  # first asked, or registered anew
         checked = _serves[name] = (adapter, isinstance(adapter, ClientAPI))
     return cast(ClientAPI, adapter) if checked[1] else None
+
+
+def client_apis() -> list[str]:
+    """The installed adapters that serve clients, each imported and checked once (at
+    start-up: the first request in an API then costs what the next ones do)."""
+    return [name for name in available_adapters() if client_api(name) is not None]
 
 
 def error_response(api: ClientAPI, error: ProviderError, headers: dict[str, str]) -> JSONResponse:

@@ -20,6 +20,8 @@ from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.lowlevel
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -38,6 +40,7 @@ from interlingua.gateway._apis import (
     GEMINI_PATHS,
     ClientAPI,
     client_api,
+    client_apis,
     error_response,
     models_body,
 )
@@ -50,7 +53,7 @@ from interlingua.gateway._errors import (
     unreadable_answer,
     wrong_key,
 )
-from interlingua.gateway._log import RequestLog
+from interlingua.gateway._log import RequestLog, log_unready
 from interlingua.gateway._stream import LiveStream, translated, until_disconnect
 from interlingua.gateway._upstream import Attempt, Upstreams, describe_losses
 
@@ -71,6 +74,16 @@ class Gateway:
             raise ConfigError(
                 f"no gateway keys: set {KEYS_VARIABLE} (comma-separated) or `keys` in the config"
             )
+
+    def ready(self) -> None:
+        """Before the first request: the client APIs' adapters imported, and the routed
+        upstreams' adapters and SDK clients (`Upstreams.ready`), so that the first
+        request costs what the next ones do. An upstream that cannot be readied is
+        said once in the log; its routes answer with its error."""
+        client_apis()
+        routed = self.upstreams.routed()
+        for provider, error in self.upstreams.ready().items():
+            log_unready(provider, routed[provider], error, self.config.log)
 
     # --- what every request goes through ---
 
@@ -297,6 +310,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         with _replaying(replay):
+            gateway.ready()
+            await anyio.lowlevel.checkpoint()  # anyio's loop backend, which the handlers use
             yield
             await upstreams.aclose()
 
