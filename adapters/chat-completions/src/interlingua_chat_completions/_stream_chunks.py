@@ -43,9 +43,9 @@ from interlingua_chat_completions._response import created_of
 from interlingua_chat_completions._stream_calls import CallWriter
 from interlingua_chat_completions._wire import CHUNK_OBJECT, RESPONSE_FIELDS
 
-__all__ = ["ChunkWriter", "Finish"]
+__all__ = ["ChunkWriter"]
 
-Finish = tuple[FinishReason | None, str | None, str | None]  # meaning, wire word, who made it
+_Finish = tuple[FinishReason | None, str | None, str | None]  # meaning, wire word, who made it
 
 
 class ChunkWriter:
@@ -155,7 +155,7 @@ class ChunkWriter:
         return choice
 
     def last_choice(
-        self, index: int, finish: Finish, echo: Mapping[str, Any], *, listed: bool, where: str = ""
+        self, index: int, finish: _Finish, echo: Mapping[str, Any], *, listed: bool, where: str = ""
     ) -> dict[str, Any]:
         """A choice's last chunk: its finish reason (its meaning, the wire's word,
         who made it), and the choice's and the message's fields kept in `echo`."""
