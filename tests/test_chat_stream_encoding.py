@@ -148,9 +148,12 @@ def test_every_recorded_stream_encodes_to_chunks_that_accumulate_to_its_response
             )
 
 
-def usage_place(chunks: list[Any], name: str) -> tuple[bool, Any]:
-    """Whether the last chunk carrying usage has choices too, and the usage."""
+def usage_place(chunks: list[Any], name: str) -> tuple[bool, Any] | None:
+    """Whether the last chunk carrying usage has choices too, and the usage (None: no
+    chunk carries any, as a stream asked without `stream_options`)."""
     carrying = [c for c in chunks if DIALECTS[name].CODEC.dialect.stream_usage(c) is not None]
+    if not carrying:
+        return None
     return bool(carrying[-1]["choices"]), DIALECTS[name].CODEC.dialect.stream_usage(carrying[-1])
 
 

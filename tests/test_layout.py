@@ -43,10 +43,20 @@ EXTRA_MODULES = {
     "interlingua_google": frozenset({"_stream_encoder", "_schema"}),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one;
     # `<think>` tags split from content; tool calls in streams, read and written (numbered, or
-    # whole); the stream encoder, apart as above; the values its decoders build as data; and
-    # tool calls and tool messages, beside `_tools` (the tools), which they outgrew.
+    # whole); the stream encoder, apart as above, and the chunks it writes (their frame, and
+    # the last ones: finish and usage), which it outgrew; the values its decoders build as
+    # data; and tool calls and tool messages, beside `_tools` (the tools), which they outgrew.
     "interlingua_chat_completions": frozenset(
-        {"_dialect", "_codec", "_think", "_stream_calls", "_stream_encoder", "_data", "_calls"}
+        {
+            "_dialect",
+            "_codec",
+            "_think",
+            "_stream_calls",
+            "_stream_encoder",
+            "_stream_chunks",
+            "_data",
+            "_calls",
+        }
     ),
     # The stream encoder, apart as above, and the output items it writes; reasoning items,
     # whose text is their summary or their `reasoning_text` content; call items, beside

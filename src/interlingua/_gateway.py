@@ -5,6 +5,7 @@ format from whichever provider it calls.
     translate_request(body, source="openai", target="anthropic").body
     translate_response(body, source="anthropic", target="openai")
     translate_stream(payloads, source="anthropic", target="openai")   # lazily
+    translate_stream(payloads, source="anthropic", target="openai", request=body)
     format_sse(events)                                                # the bytes
     validate_request(request, target="mistral")                       # before sending
 
@@ -18,9 +19,12 @@ the last one comes in, and an error mid-stream comes out as the target's own
 in-stream error.
 
 An adapter that serves streams and errors to a gateway has, beside the six
-codec functions, `encode_stream(events, *, report=None)` (the core's stream
-events to its payloads, in order, as `WireEvent`s) and `encode_error(error)`
-(a typed error to its status and body).
+codec functions, `encode_stream(events, *, report=None, request=None)` (the
+core's stream events to its payloads, in order, as `WireEvent`s, as its API
+streams them for `request`, the client's: an OpenAI Chat Completions stream
+ends with a usage chunk only for a request that asks, `stream_options:
+{"include_usage": true}`; with no request, the stream carries the usage) and
+`encode_error(error)` (a typed error to its status and body).
 """
 
 from __future__ import annotations
@@ -74,7 +78,11 @@ class GatewayAdapter(Adapter, Protocol):
     """An adapter that also writes streams and errors in its API's format."""
 
     def encode_stream(
-        self, events: Iterable[StreamEvent], *, report: TranslationReport | None = None
+        self,
+        events: Iterable[StreamEvent],
+        *,
+        report: TranslationReport | None = None,
+        request: ChatRequest | None = None,
     ) -> Iterator[WireEvent]: ...
 
     def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]: ...
@@ -125,16 +133,20 @@ def translate_stream(
     source: str,
     target: str,
     report: TranslationReport | None = None,
+    request: Any = None,
 ) -> Iterator[WireEvent]:
     """A stream's payloads in `source`'s format (parsed `data:` JSON, in order),
-    as `target`'s `WireEvent`s, one payload at a time; losses go to `report`."""
+    as `target`'s `WireEvent`s, one payload at a time; losses go to `report`.
+    `request` is the body in `target`'s format the stream answers, whose
+    asking for the usage or not the stream follows (`encode_stream`)."""
     encoder = get_adapter(target)
     if not isinstance(encoder, GatewayAdapter):
         raise TypeError(f"the {target!r} adapter writes no streams (it has no encode_stream)")
+    asked = None if request is None else encoder.decode_request(request)
     events = get_adapter(source).decode_stream(payloads)
     # An empty report is falsy (`TranslationReport.__bool__`): compared with None.
     report = _report(target, False) if report is None else report
-    return encoder.encode_stream(events, report=report)
+    return encoder.encode_stream(events, report=report, request=asked)
 
 
 def format_sse(events: Iterable[WireEvent]) -> Iterator[bytes]:

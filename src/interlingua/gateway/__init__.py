@@ -13,7 +13,7 @@ The modules, one concept each:
 
     _config    the TOML configuration, validated (the bad key named)
     _apis      which API at which path; errors and model lists in a client's format
-    _upstream  routes, SDK clients per upstream, the call with its fallbacks
+    _upstream  routes, SDK clients per upstream (readied at start-up), the call with its fallbacks
     _stream    a stream answered live; a broken one ends with the API's error event
     _count     Anthropic's and Gemini's token counts, where the upstream can answer them
     _errors    the gateway's own refusals, as typed errors

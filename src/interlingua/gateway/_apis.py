@@ -21,11 +21,12 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 from starlette.responses import JSONResponse
 
-from interlingua._adapter import get_adapter
+from interlingua._adapter import available_adapters, get_adapter
 from interlingua._errors import AdapterNotFoundError, ProviderError
 from interlingua._gateway import GatewayAdapter
 from interlingua._rate_limits import RateLimitFamily, encode_rate_limits
 from interlingua._report import TranslationReport
+from interlingua._request import ChatRequest
 from interlingua.codec import StreamEncoder
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "GEMINI_PATHS",
     "ClientAPI",
     "client_api",
+    "client_apis",
     "error_headers",
     "error_response",
     "models_body",
@@ -67,9 +69,12 @@ GEMINI_KEY_HEADER = "x-goog-api-key"
 
 @runtime_checkable
 class ClientAPI(GatewayAdapter, Protocol):
-    """An adapter the gateway answers clients in."""
+    """An adapter the gateway answers clients in: a stream one event at a time, as
+    its API streams the answer to `request`, the client's (`encode_stream`)."""
 
-    def stream_encoder(self, *, report: TranslationReport | None = None) -> StreamEncoder: ...
+    def stream_encoder(
+        self, *, report: TranslationReport | None = None, request: ChatRequest | None = None
+    ) -> StreamEncoder: ...
 
 
 # Each adapter's answer to `isinstance(adapter, ClientAPI)`, by name: the check
@@ -87,6 +92,12 @@ def client_api(name: str) -> ClientAPI | None:
     if checked is None or checked[0] is not adapter:  # first asked, or registered anew
         checked = _serves[name] = (adapter, isinstance(adapter, ClientAPI))
     return cast(ClientAPI, adapter) if checked[1] else None
+
+
+def client_apis() -> list[str]:
+    """The installed adapters that serve clients, each imported and checked once (at
+    start-up: the first request in an API then costs what the next ones do)."""
+    return [name for name in available_adapters() if client_api(name) is not None]
 
 
 # Whose names of the rate-limit headers each client API's SDKs read: Anthropic's

@@ -22,6 +22,8 @@ from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.lowlevel
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -40,6 +42,7 @@ from interlingua.gateway._apis import (
     GEMINI_PATHS,
     ClientAPI,
     client_api,
+    client_apis,
     error_response,
     models_body,
 )
@@ -52,7 +55,7 @@ from interlingua.gateway._errors import (
     unreadable_answer,
     wrong_key,
 )
-from interlingua.gateway._log import RequestLog
+from interlingua.gateway._log import RequestLog, log_unready
 from interlingua.gateway._stream import LiveStream, translated, until_disconnect
 from interlingua.gateway._upstream import Attempt, ClientBody, Upstreams, describe_losses
 
@@ -73,6 +76,16 @@ class Gateway:
             raise ConfigError(
                 f"no gateway keys: set {KEYS_VARIABLE} (comma-separated) or `keys` in the config"
             )
+
+    def ready(self) -> None:
+        """Before the first request: the client APIs' adapters imported, and the routed
+        upstreams' adapters and SDK clients (`Upstreams.ready`), so that the first
+        request costs what the next ones do. An upstream that cannot be readied is
+        said once in the log; its routes answer with its error."""
+        client_apis()
+        routed = self.upstreams.routed()
+        for provider, error in self.upstreams.ready().items():
+            log_unready(provider, routed[provider], error, self.config.log)
 
     # --- what every request goes through ---
 
@@ -146,7 +159,7 @@ class Gateway:
             return self._gone(log)
         self._note(log, attempt)
         if attempt.response is None:
-            return self._stream(api, name, attempt, log)
+            return self._stream(api, name, chat_request, attempt, log)
         report = TranslationReport(target=name)
         body = api.encode_response(attempt.response, report=report)
         log.answer_losses = describe_losses(report.losses)
@@ -155,9 +168,14 @@ class Gateway:
         headers = self._headers(attempt, log, answer_losses=report.losses)
         return self._finish(log, JSONResponse(body, headers=headers))
 
-    def _stream(self, api: ClientAPI, name: str, attempt: Attempt, log: RequestLog) -> Response:
+    def _stream(
+        self, api: ClientAPI, name: str, request: ChatRequest, attempt: Attempt, log: RequestLog
+    ) -> Response:
+        """The upstream's stream as the client's API streams the answer to `request`
+        (its usage only where that API would send it); the log has the usage whatever
+        the client asked, read from the upstream's events."""
         report = TranslationReport(target=name)
-        encoder = api.stream_encoder(report=report)
+        encoder = api.stream_encoder(report=report, request=request)
         chunks = translated(attempt, encoder, log)
         log.status = 200
 
@@ -295,6 +313,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         with _replaying(replay):
+            gateway.ready()
+            await anyio.lowlevel.checkpoint()  # anyio's loop backend, which the handlers use
             yield
             await upstreams.aclose()
 

@@ -5,7 +5,9 @@ time the gateway added until its answer's headers left (for a stream, its
 first event), the upstream's left out; `upstream_ms` the upstream's until its
 answer (a stream's first event) came; `total_ms` the request's whole time. JSON (`log = "json"`)
 or a line for people. No key of either side is ever in it: the line is built
-from the route and the answer, never from the request's headers.
+from the route and the answer, never from the request's headers. At start-up,
+one line (a warning) for each routed upstream whose client cannot be built,
+naming its routes (`log_unready`).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from interlingua._errors import ProviderError
 from interlingua._usage import TokenUsage
 
-__all__ = ["LOGGER", "RequestLog"]
+__all__ = ["LOGGER", "RequestLog", "log_unready"]
 
 LOGGER = logging.getLogger("interlingua.gateway")
 
@@ -88,3 +91,18 @@ class RequestLog:
         if self.error:
             words.append(f"error: {self.error}")
         return "  ".join(words)
+
+
+def log_unready(
+    upstream: str, routes: list[str], error: ProviderError, form: Literal["human", "json"]
+) -> None:
+    """The start-up's one line for an upstream whose client could not be built:
+    its routes' requests are answered with `error`."""
+    if form == "json":
+        line = {"startup": "upstream unavailable", "upstream": upstream, "routes": routes}
+        LOGGER.warning(json.dumps({**line, "error": str(error)}, ensure_ascii=False))
+        return
+    LOGGER.warning(
+        f"start-up: upstream {upstream} unavailable ({error}); "
+        f"its routes ({', '.join(routes)}) answer with this error"
+    )

@@ -13,6 +13,13 @@ an upstream of another API (a fallback's), the request is encoded for it.
 Either way the answer is read by the upstream's decoder, and written back by
 the client API's encoder.
 
+The configured routes' upstreams are readied at start-up (`ready`): each
+adapter imported and its SDK client built, which the first request would
+otherwise pay for (importing an SDK takes up to a second). An upstream whose
+client cannot be built then (its key's variable unset) answers its routes'
+requests with the error it gives; a `provider:model` no route names is
+readied by its first request.
+
 A fallback happens only before anything went to the client: for a stream,
 until its first event came (an error event first is an error like any other).
 What the upstream could not take is in the attempt's `losses`; in strict mode
@@ -117,6 +124,27 @@ class Upstreams:
             self._providers = frozenset(available_adapters())
         return provider in self._providers
 
+    def routed(self) -> dict[str, list[str]]:
+        """Each provider the configured routes' upstreams name, and those routes, in order."""
+        routes: dict[str, list[str]] = {}
+        for name, route in self.config.models.items():
+            for upstream in route.upstreams:
+                provider, _ = split_model(upstream)
+                if provider is not None and name not in routes.setdefault(provider, []):
+                    routes[provider].append(name)
+        return routes
+
+    def ready(self) -> dict[str, ProviderError]:
+        """Each routed upstream's adapter imported and its SDK client built, as its
+        first request would; the upstreams whose client cannot be built, and why."""
+        failed: dict[str, ProviderError] = {}
+        for provider in self.routed():
+            try:
+                self.client(provider)  # its adapter imported first (`get_client_class`)
+            except ProviderError as error:
+                failed[provider] = error
+        return failed
+
     def route(self, model: str) -> list[Target]:
         """The upstreams for a model name a client asked for, in order: its own
         route, else the provider it names, else the pattern it matches."""
@@ -153,6 +181,11 @@ class Upstreams:
             timeout=given.timeout or self.config.timeout,
             max_retries=given.max_retries,
         )
+
+    @property
+    def clients(self) -> dict[str, AsyncChatClient]:
+        """The SDK clients built so far, by provider."""
+        return {provider: client for (provider, _), client in self._clients.items()}
 
     def client(self, provider: str) -> AsyncChatClient:
         options = self.options(provider)

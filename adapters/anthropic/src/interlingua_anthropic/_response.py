@@ -43,7 +43,7 @@ from interlingua_anthropic._parts import decode_block, encode_part
 from interlingua_anthropic._usage import COUNTS, decode_usage, encode_usage
 from interlingua_anthropic._wire import PROVIDER, MessageBody, ResponseForms, WireDict
 
-__all__ = ["decode_response", "encode_response"]
+__all__ = ["decode_response", "encode_response", "message_delta"]
 
 # Fields the API always sends; a response made elsewhere gets them too.
 _DEFAULTS: WireDict = {"stop_sequence": None}
@@ -197,3 +197,31 @@ def _encode_fields(response: ChatResponse, report: TranslationReport) -> Message
         stop_reason=encode_stop_reason(response, report),
         usage=encode_usage(response.usage, own=response.provider == PROVIDER, report=report),
     )
+
+
+# The message's fields message_delta gives each time; it gives the others that changed.
+_STOP_FIELDS = ("stop_reason", "stop_sequence", "stop_details")
+_NOT_IN_DELTA = frozenset({"id", "type", "role", "model", "content", "usage", *_STOP_FIELDS})
+_UNSET: Any = object()
+
+
+def message_delta(final: WireDict, start: WireDict) -> WireDict:
+    """A stream's message_delta event, for the message as it ended (`final`, its body)
+    after a message_start that gave `start`: the stop fields and the usage's counts,
+    and the other fields that changed."""
+    delta = {key: final[key] for key in _STOP_FIELDS if key in final}
+    delta |= _changed(final, start, skip=_NOT_IN_DELTA)
+    usage = final.get("usage", {})
+    usage = {key: usage[key] for key in COUNTS if key in usage} | _changed(
+        usage, start.get("usage", {}), skip=frozenset(COUNTS)
+    )
+    return {"type": "message_delta", "delta": delta, "usage": usage}
+
+
+def _changed(now: WireDict, before: WireDict, *, skip: frozenset[str]) -> WireDict:
+    """The fields of `now` not in `skip` that `before` did not have so."""
+    return {
+        key: value
+        for key, value in now.items()
+        if key not in skip and before.get(key, _UNSET) != value
+    }

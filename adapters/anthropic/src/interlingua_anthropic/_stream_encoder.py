@@ -43,12 +43,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from typing_extensions import assert_never
 
 from interlingua import (
     AlternativeEvent,
+    ChatRequest,
     ChatResponse,
     ErrorEvent,
     FinishEvent,
@@ -82,12 +82,11 @@ from interlingua.codec import (
 )
 from interlingua_anthropic._errors import error_event
 from interlingua_anthropic._parts import encode_part, said_caller
-from interlingua_anthropic._response import encode_response
+from interlingua_anthropic._response import encode_response, message_delta
 from interlingua_anthropic._rules import REFUSAL_AS_TEXT, TOOL_ID_CHARACTERS, reasoning_left_out
-from interlingua_anthropic._usage import COUNTS
 from interlingua_anthropic._wire import PROVIDER, WireDict
 
-__all__ = ["AnthropicStreamEncoder", "encode_stream"]
+__all__ = ["AnthropicStreamEncoder", "encode_stream", "stream_encoder"]
 
 # The events that build a part a piece at a time, and the part each builds.
 Delta = (
@@ -105,20 +104,22 @@ _KINDS: dict[str, str] = {
 _EMPTY_TEXT: WireDict = {"type": "text", "text": ""}
 _EMPTY_THINKING: WireDict = {"type": "thinking", "thinking": "", "signature": ""}
 
-# The message's fields message_delta gives each time; it gives the others that changed.
-_STOP_FIELDS = ("stop_reason", "stop_sequence", "stop_details")
-_NOT_IN_DELTA = frozenset({"id", "type", "role", "model", "content", "usage", *_STOP_FIELDS})
-_UNSET: Any = object()
-
 
 def encode_stream(
-    events: Iterable[StreamEvent], *, report: TranslationReport | None = None
+    events: Iterable[StreamEvent],
+    *,
+    report: TranslationReport | None = None,
+    request: ChatRequest | None = None,
 ) -> Iterator[WireEvent]:
-    """Anthropic's events for a stream's events, lazily: each event's as it comes."""
+    """Anthropic's events for a stream's events, lazily: each event's as it comes.
+    `request`, the one the stream answers, changes nothing: Anthropic's stream
+    gives the usage whatever the request (`message_start`, `message_delta`)."""
     return encode_events(AnthropicStreamEncoder(report), events)
 
 
-def stream_encoder(*, report: TranslationReport | None = None) -> AnthropicStreamEncoder:
+def stream_encoder(
+    *, report: TranslationReport | None = None, request: ChatRequest | None = None
+) -> AnthropicStreamEncoder:
     """An encoder fed one event at a time, for a gateway whose events arrive one by
     one (`encode_stream` is it over an iterable)."""
     return AnthropicStreamEncoder(report)
@@ -194,15 +195,7 @@ class AnthropicStreamEncoder:
             return []
         self._ended = True
         out = [*self._begin(), *self._close()]
-        final = self._encoded(self._finish)
-        start = self._message or {}
-        delta = {key: final[key] for key in _STOP_FIELDS if key in final}
-        delta |= _changed(final, start, skip=_NOT_IN_DELTA)
-        usage = final.get("usage", {})
-        usage = {key: usage[key] for key in COUNTS if key in usage} | _changed(
-            usage, start.get("usage", {}), skip=frozenset(COUNTS)
-        )
-        out.append(_event({"type": "message_delta", "delta": delta, "usage": usage}))
+        out.append(_event(message_delta(self._encoded(self._finish), self._message or {})))
         if self._finish is not None:
             out.append(_event({"type": "message_stop"}))
         return out
@@ -410,15 +403,6 @@ class AnthropicStreamEncoder:
             return []
         deltas = [{"type": "citations_delta", "citation": copy_json(item)} for item in new]
         return self._send(block, deltas)
-
-
-def _changed(now: WireDict, before: WireDict, *, skip: frozenset[str]) -> WireDict:
-    """The fields of `now` not in `skip` that `before` did not have so."""
-    return {
-        key: value
-        for key, value in now.items()
-        if key not in skip and before.get(key, _UNSET) != value
-    }
 
 
 def _deltas(event: Delta, *, first: bool) -> list[WireDict]:

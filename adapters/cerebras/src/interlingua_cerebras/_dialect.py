@@ -52,6 +52,10 @@ CEREBRAS = CerebrasDialect(
     audio_formats={},
     document_parts=False,
     usage_chunk=False,
+    # Quirk: Cerebras's streams give the usage and `time_info` unasked, on the chunk that
+    # finishes them: its API gave both (its SDK's `ChatChunkResponse.usage`, `time_info`)
+    # before it took any `stream_options`.
+    usage_unasked=True,
     least_reasoning=LEAST_REASONING,
 )
 CODEC = ChatCompletionsCodec(CEREBRAS)

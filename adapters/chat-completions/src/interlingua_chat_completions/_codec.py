@@ -74,11 +74,17 @@ class ChatCompletionsCodec:
         return self.dialect.decode_error(status, body)
 
     def encode_stream(
-        self, events: Iterable[StreamEvent], *, report: TranslationReport | None = None
+        self,
+        events: Iterable[StreamEvent],
+        *,
+        report: TranslationReport | None = None,
+        request: ChatRequest | None = None,
     ) -> Iterator[WireEvent]:
         """The stream's chunks for the core's events, lazily, then `[DONE]`; losses go
-        to `report`."""
-        return _stream_encoder.encode_stream(events, self.dialect, report)
+        to `report`. The usage goes as the server sends it for `request`, the client's
+        (`decode_request` of its body): unasked (Groq's, Mistral's), or where it asks
+        (OpenAI's `stream_options.include_usage`); with no request, always."""
+        return _stream_encoder.encode_stream(events, self.dialect, report, request)
 
     def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
         """The HTTP status and error body of a typed error."""
@@ -88,6 +94,9 @@ class ChatCompletionsCodec:
         """A decoder fed one payload at a time (what the clients read streams with)."""
         return ChatStreamDecoder(self.dialect)
 
-    def stream_encoder(self, *, report: TranslationReport | None = None) -> ChatStreamEncoder:
-        """An encoder fed one event at a time (what a gateway answers with)."""
-        return ChatStreamEncoder(self.dialect, resolve_report(report, self.PROVIDER))
+    def stream_encoder(
+        self, *, report: TranslationReport | None = None, request: ChatRequest | None = None
+    ) -> ChatStreamEncoder:
+        """An encoder fed one event at a time (what a gateway answers `request` with),
+        its usage as `encode_stream`'s."""
+        return ChatStreamEncoder(self.dialect, resolve_report(report, self.PROVIDER), request)

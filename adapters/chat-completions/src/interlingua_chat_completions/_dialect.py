@@ -68,6 +68,10 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   stream puts its usage: in a chunk of its own with `choices: []` after the
   finish chunk (OpenAI's `stream_options.include_usage`), or on the finish
   chunk (Mistral; Groq, in `x_groq` beside the response's `x_groq` id).
+- `usage_unasked`: whether the server's streams carry the usage unasked
+  (Groq's, Mistral's); if not, only for a request that asks
+  (`stream_options.include_usage`, as OpenAI's), and a stream written for a
+  request that did not ask carries none (`streams_usage(request)`).
 - `decode_error(status, body)`: the server's error bodies to typed errors,
   answers and in-stream error chunks alike (OpenAI's `{"error": {...}}`);
   `is_error(chunk)` tells an error chunk (Mistral's `{"object": "error"}`);
@@ -200,6 +204,7 @@ class ChatCompletionsDialect:
     numbered_calls: bool = False
     whole_calls: bool = False
     usage_chunk: bool = True
+    usage_unasked: bool = False
     refusal_field: bool = True
     empty_assistant: bool = True
     think_tags: bool = False
@@ -285,6 +290,15 @@ class ChatCompletionsDialect:
         """The top-level chunk fields that carry an encoded stream's `usage`;
         `fields` are the response's own (the first chunk's)."""
         return {"usage": usage}
+
+    def streams_usage(self, request: ChatRequest | None) -> bool:
+        """Whether the server's stream answering `request` carries the usage: unasked
+        (`usage_unasked`), or where the request asks (`stream_options.include_usage`).
+        A stream written for no request in particular carries it."""
+        if request is None or self.usage_unasked:
+            return True
+        options = request.options_for(self.provider).get("stream_options")
+        return isinstance(options, Mapping) and options.get("include_usage") is True
 
     def check_request(self, request: ChatRequest) -> None:
         """Raises `InvalidDataError` for a request the server refuses as a whole."""

@@ -2,7 +2,8 @@
 the same answer.
 
 `encode_stream` takes the core's events (any adapter's `decode_stream` gives them) and
-yields `WireEvent`s lazily; `ChatStreamEncoder` takes them one at a time (`feed`, `finish`).
+yields `WireEvent`s lazily; `ChatStreamEncoder` takes them one at a time (`feed`, `finish`),
+each as a delta in the chunks `_stream_chunks` frames.
 
     StreamStart       the role chunk, `delta: {"role": "assistant", "content": ""}`
                       (and `refusal: null` where the dialect has the field)
@@ -20,7 +21,9 @@ yields `WireEvent`s lazily; `ChatStreamEncoder` takes them one at a time (`feed`
     PartEvent         the part as `encode_response` writes it (an audio answer, an
                       opaque item); what an answer cannot hold is left out (reported)
     FinishEvent       `finish_reason` on the last choice chunk
-    UsageEvent        where the dialect puts it (`usage_chunk`, `stream_usage_fields`)
+    UsageEvent        where the dialect puts it (`usage_chunk`, `stream_usage_fields`), for
+                      a request the server sends it for (`streams_usage`): unasked, or asked
+                      (`stream_options.include_usage`); with no request, always
     AlternativeEvent  another choice: its role, a chunk a part, its finish, under its `index`
     ErrorEvent        the dialect's error chunk (its `encode_error` body), the last
     PartDataEvent     another provider's fields (a part's, or the response's): left out
@@ -28,7 +31,8 @@ yields `WireEvent`s lazily; `ChatStreamEncoder` takes them one at a time (`feed`
 Invariants:
 
 - `accumulate(decode_stream(encode_stream(events)))` is `accumulate(events)` for the events
-  of the dialect's own stream, provider data included: every chunk repeats the response's
+  of the dialect's own stream (written for no request, or one its usage is sent for),
+  provider data included: every chunk repeats the response's
   `id`, `model` and `RESPONSE_FIELDS`, the first one carries its other fields, the next one
   those that come later, and the finish chunk the choice's and the message's. A stream from
   another API accumulates to the parts the wire holds (its text in one part, its tool calls
@@ -45,16 +49,16 @@ Invariants:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from interlingua import (
     AlternativeEvent,
+    ChatRequest,
     ContentPart,
     ErrorEvent,
     FinishEvent,
-    FinishReason,
     PartDataEvent,
     PartEvent,
     ReasoningDelta,
@@ -78,18 +82,15 @@ from interlingua.codec import (
     encode_events,
     kept,
     merge_provider_data,
-    overlay,
     report_other_data,
     report_other_response_data,
     resolve_report,
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
-from interlingua_chat_completions._finish import encode_finish_reason
-from interlingua_chat_completions._response import Answer, ResponseEncoder, created_of
+from interlingua_chat_completions._response import Answer, ResponseEncoder
 from interlingua_chat_completions._stream import TEXT_INDEX
-from interlingua_chat_completions._stream_calls import CallWriter
+from interlingua_chat_completions._stream_chunks import ChunkWriter
 from interlingua_chat_completions._think import think_form
-from interlingua_chat_completions._wire import CHUNK_OBJECT, RESPONSE_FIELDS
 
 __all__ = ["DONE", "ChatStreamEncoder", "encode_stream"]
 
@@ -97,16 +98,17 @@ DONE = WireEvent(data="[DONE]")  # the sentinel after the last chunk
 _ITEM = "content item"  # the route of reasoning written as a content item (no field's name)
 _FUNCTION_CALL = "function_call"  # the route of the deprecated `function_call`
 _THINK = "think"  # the route of reasoning written inside `<think>` tags in the content
-_Finish = tuple[FinishReason | None, str | None, str | None]  # meaning, wire word, who made it
 
 
 def encode_stream(
     events: Iterable[StreamEvent],
     dialect: ChatCompletionsDialect,
     report: TranslationReport | None = None,
+    request: ChatRequest | None = None,
 ) -> Iterator[WireEvent]:
-    """The chunks of `dialect`'s stream for `events`, lazily; losses go to `report`."""
-    encoder = ChatStreamEncoder(dialect, resolve_report(report, dialect.provider))
+    """The chunks of `dialect`'s stream for `events`, lazily; losses go to `report`.
+    The usage goes where the server sends it for `request` (`streams_usage`)."""
+    encoder = ChatStreamEncoder(dialect, resolve_report(report, dialect.provider), request)
     return encode_events(encoder, events)
 
 
@@ -122,25 +124,20 @@ class _Part:
     tags: tuple[str, str] = ("", "")  # of its `<think>` form, the opening and closing sent
 
 
-class ChatStreamEncoder:
+class ChatStreamEncoder(ChunkWriter):
     """Turns events into `dialect`'s chunks one at a time; `finish()` after the last."""
 
-    def __init__(self, dialect: ChatCompletionsDialect, report: TranslationReport) -> None:
-        self.dialect, self.provider, self.report = dialect, dialect.provider, report
+    def __init__(
+        self,
+        dialect: ChatCompletionsDialect,
+        report: TranslationReport,
+        request: ChatRequest | None = None,
+    ) -> None:
+        super().__init__(dialect, report, usage=dialect.streams_usage(request))
         self.answer = ResponseEncoder(dialect, report)
-        self.head: dict[str, Any] = {"object": CHUNK_OBJECT, "created": created_of({})}
-        self.fields: dict[str, Any] = {}  # the response's fields beside the head
-        self.pending: dict[str, Any] = {}  # top-level fields for the next chunk
-        self.source: str | None = None  # the provider the events came from
-        self.started = self.ended = self.listed = False
+        self.ended = False
         self.parts: dict[tuple[int, str], _Part] = {}
         self.count = 0  # parts seen
-        self.seen: set[str] = set()  # the other providers' fields reported
-        self.calls = CallWriter(dialect)  # the tool calls, numbered or held whole
-        self.finish_event: FinishEvent | None = None
-        self.finish_data: ProviderData = {}
-        self.annotations: list[Any] = []
-        self.usage: dict[str, Any] | None = None
 
     def feed(self, event: StreamEvent) -> list[WireEvent]:
         if self.ended:
@@ -189,7 +186,7 @@ class ChatStreamEncoder:
 
     def keep(self, event: PartDataEvent | ResponseDataEvent | UsageEvent | FinishEvent) -> None:
         """What the last chunks say: the answer's data, usage and finish reason."""
-        if not isinstance(event, PartDataEvent):
+        if isinstance(event, ResponseDataEvent | FinishEvent):
             report_other_response_data(event.provider_data, self.provider, self.report, self.seen)
         match event:
             case PartDataEvent() if event.provider == self.provider and event.index == TEXT_INDEX:
@@ -204,10 +201,7 @@ class ChatStreamEncoder:
                 self.fields.update(fields)
                 self.pending.update(fields)
             case UsageEvent():
-                elsewhere = self.source != self.provider
-                usage = self.dialect.usage.encode(event.usage, elsewhere=elsewhere)
-                extra = kept(event, self.provider).get("echo", {}).get("usage")
-                self.usage = overlay(usage, copy_json(extra)) if extra else usage
+                self.keep_usage(event)
             case FinishEvent():
                 self.finish_event = event
                 self.finish_data = merge_provider_data(self.finish_data, event.provider_data)
@@ -221,108 +215,6 @@ class ChatStreamEncoder:
         if (part := next(sent, None)) is not None:
             data = {event.provider: event.data}
             report_other_data(data, part.path, self.provider, self.report, self.seen)
-
-    # --- chunks ---
-
-    def chunk(self, choices: list[dict[str, Any]], **fields: Any) -> WireEvent:
-        """A chunk of the response with `choices`, and the fields waiting for one."""
-        chunk = {**self.head, "choices": choices, **self.pending, **fields}
-        self.pending = {}
-        return WireEvent(data=chunk)
-
-    def choice(
-        self, delta: dict[str, Any], finish_reason: str | None = None, *, index: int = 0
-    ) -> dict[str, Any]:
-        defaults = copy_json(dict(self.dialect.choice_defaults))
-        return {"index": index, "delta": delta, **defaults, "finish_reason": finish_reason}
-
-    def begin(self) -> list[WireEvent]:
-        """The role chunk, before the answer's first."""
-        if self.started:
-            return []
-        self.started = True
-        delta: dict[str, Any] = {"role": "assistant", "content": ""}
-        if self.dialect.refusal_field:
-            delta["refusal"] = None
-        return [self.chunk([self.choice(delta)])]
-
-    def emit(self, delta: dict[str, Any]) -> list[WireEvent]:
-        """The chunk of one delta of the first choice (after the role chunk)."""
-        if isinstance(delta.get("content"), list):
-            self.listed = True
-        return [*self.begin(), self.chunk([self.choice(delta)])]
-
-    def start(self, event: StreamStart) -> list[WireEvent]:
-        """The response's identity, in every chunk; its own fields, in the first."""
-        self.source = event.provider
-        report_other_response_data(event.provider_data, self.provider, self.report, self.seen)
-        entry = kept(event, self.provider)
-        fields = copy_json(dict(entry.get("fields", {"created": created_of(event.provider_data)})))
-        fields.pop("object", None)
-        repeated = {key: fields.pop(key) for key in RESPONSE_FIELDS if key in fields}
-        head: dict[str, Any] = {} if event.id is None else {"id": event.id}
-        head["object"] = CHUNK_OBJECT
-        if "created" in repeated:
-            head["created"] = repeated.pop("created")
-        if event.model is not None:
-            head["model"] = event.model
-        self.head = {**head, **repeated}
-        self.fields.update(fields)
-        self.pending.update(fields)
-        return self.begin()
-
-    def closing(self) -> list[WireEvent]:
-        """The chunks held back: the finish chunk, the usage (on it, or apart)."""
-        choices = [self.finish_choice()] if self.finish_event is not None else []
-        if held := self.calls.finish():
-            # Calls held whole go on the finish chunk (Mistral's `content: null` beside).
-            last = {"content": None} if self.dialect.whole_calls else {}
-            delta = {**last, "tool_calls": held, **(choices[0]["delta"] if choices else {})}
-            choices = [{**choices[0], "delta": delta}] if choices else [self.choice(delta)]
-        usage = {}
-        if self.usage is not None:
-            usage = self.dialect.stream_usage_fields(self.usage, self.fields)
-        if choices and not self.dialect.usage_chunk:
-            return [self.chunk(choices, **usage)]
-        closing = [self.chunk(choices)] if choices or self.pending else []
-        if usage:
-            closing.append(self.chunk([], **usage))
-        return closing
-
-    def finish_choice(self) -> dict[str, Any]:
-        """The first choice's last chunk, with the text's annotations."""
-        event = self.finish_event
-        assert event is not None
-        finish = (event.finish_reason, event.raw_finish_reason, self.source)
-        echo = self.finish_data.get(self.provider, {}).get("echo", {})
-        choice = self.last_choice(0, finish, echo, listed=self.listed)
-        if self.annotations:
-            choice["delta"]["annotations"] = self.annotations
-        return choice
-
-    def last_choice(
-        self, index: int, finish: _Finish, echo: Mapping[str, Any], *, listed: bool, where: str = ""
-    ) -> dict[str, Any]:
-        """A choice's last chunk: its finish reason (its meaning, the wire's word,
-        who made it), and the choice's and the message's fields kept in `echo`."""
-        message = echo.get("message", {})
-        delta = copy_json(message.get("fields", {}))
-        if message.get("content") == "list" and not listed:
-            # The text came as content items: an empty one says so.
-            delta["content"] = [{"type": "text", "text": ""}]
-        reason, raw, made_by = finish
-        wire = encode_finish_reason(
-            reason,
-            raw,
-            made_by=made_by,
-            provider=self.provider,
-            reasons=self.dialect.finish_reasons,
-            report=self.report,
-            path=f"{where}finish_reason",
-        )
-        choice = self.choice(delta, wire, index=index)
-        choice.update(copy_json(echo.get("choice", {}).get("fields", {})))
-        return choice
 
     # --- parts ---
 

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from interlingua import (
+    ChatRequest,
     ChatResponse,
     ErrorEvent,
     FinishEvent,
@@ -65,13 +66,20 @@ __all__ = ["GoogleStreamEncoder", "encode_stream", "stream_encoder"]
 
 
 def encode_stream(
-    events: Iterable[StreamEvent], *, report: TranslationReport | None = None
+    events: Iterable[StreamEvent],
+    *,
+    report: TranslationReport | None = None,
+    request: ChatRequest | None = None,
 ) -> Iterator[WireEvent]:
-    """Gemini's chunks for a stream's events, lazily: each event's as it comes."""
+    """Gemini's chunks for a stream's events, lazily: each event's as it comes.
+    `request`, the one the stream answers, changes nothing: Gemini's stream gives
+    the usage whatever the request (`usageMetadata`)."""
     return encode_events(GoogleStreamEncoder(report), events)
 
 
-def stream_encoder(*, report: TranslationReport | None = None) -> GoogleStreamEncoder:
+def stream_encoder(
+    *, report: TranslationReport | None = None, request: ChatRequest | None = None
+) -> GoogleStreamEncoder:
     """An encoder fed one event at a time, for a gateway whose events arrive one by
     one (`encode_stream` is it over an iterable)."""
     return GoogleStreamEncoder(report)

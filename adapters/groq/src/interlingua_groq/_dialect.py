@@ -90,6 +90,9 @@ GROQ = GroqDialect(
     usage=GROQ_USAGE,
     user_field="user",
     usage_chunk=False,
+    # Quirk: Groq's streams give the usage unasked, in the last chunk's `x_groq.usage`
+    # (it takes no `stream_options`; fixtures/groq/stream_reasoning_usage.json).
+    usage_unasked=True,
     least_reasoning=LEAST_REASONING,
 )
 CODEC = ChatCompletionsCodec(GROQ)

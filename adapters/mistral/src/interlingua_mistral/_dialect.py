@@ -81,6 +81,9 @@ MISTRAL = MistralDialect(
     # `type` ("tool_calls": [{"id": "gSIMJiOkT", "function": {"name", "arguments"}}]).
     whole_calls=True,
     usage_chunk=False,
+    # Quirk: Mistral's streams give the usage unasked, on the chunk that finishes them
+    # (it takes no `stream_options`; fixtures/mistral/stream_tool_call.json).
+    usage_unasked=True,
     refusal_field=False,
     empty_assistant=False,
     part_decoder=MistralPartDecoder,

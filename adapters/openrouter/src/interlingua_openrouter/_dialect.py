@@ -88,5 +88,9 @@ OPENROUTER = OpenRouterDialect(
     tool_call_id_max_length=TOOL_CALL_ID_MAX_LENGTH,
     usage=OPENROUTER_USAGE,
     message_defaults={"refusal": None, "reasoning": None},
+    # Quirk: OpenRouter's streams give the usage unasked, in the last chunk: "The usage:
+    # { include: true } and stream_options: { include_usage: true } parameters are
+    # deprecated and have no effect" (its Usage Accounting guide).
+    usage_unasked=True,
 )
 CODEC = ChatCompletionsCodec(OPENROUTER)

@@ -11,8 +11,8 @@
 
 What is no count (`is_byok`, a null `upstream_inference_cost`) is kept
 verbatim beside the usage, so that the body goes back as it came. A stream
-gives the usage in its last chunk, asked for with `usage: {include: true}` or
-`stream_options`.
+gives the usage in its last chunk, unasked (`usage: {include: true}` and
+`stream_options` are of no effect there any more).
 """
 
 from __future__ import annotations

@@ -51,5 +51,9 @@ PERPLEXITY = PerplexityDialect(
     user_field=None,
     audio_formats={},
     document_parts=False,
+    # Quirk: Perplexity's streams give the usage unasked, on the chunk that finishes them
+    # (with the citations again; fixtures/perplexity/stream_think_citations.json).
+    usage_chunk=False,
+    usage_unasked=True,
 )
 CODEC = ChatCompletionsCodec(PERPLEXITY)

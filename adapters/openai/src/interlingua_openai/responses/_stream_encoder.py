@@ -54,6 +54,7 @@ from typing_extensions import assert_never
 
 from interlingua import (
     AlternativeEvent,
+    ChatRequest,
     ErrorEvent,
     FinishEvent,
     FinishReason,
@@ -153,14 +154,21 @@ _ERROR_CODES = frozenset(
 
 
 def encode_stream(
-    events: Iterable[StreamEvent], *, report: TranslationReport | None = None
+    events: Iterable[StreamEvent],
+    *,
+    report: TranslationReport | None = None,
+    request: ChatRequest | None = None,
 ) -> Iterator[WireEvent]:
     """The Responses API stream events for core stream events, one event at a
-    time; losses go to `report`."""
+    time; losses go to `report`. `request`, the one the stream answers, changes
+    nothing: the API's stream gives the usage whatever the request
+    (`response.completed`)."""
     return encode_events(ResponsesStreamEncoder(report=report), events)
 
 
-def stream_encoder(*, report: TranslationReport | None = None) -> ResponsesStreamEncoder:
+def stream_encoder(
+    *, report: TranslationReport | None = None, request: ChatRequest | None = None
+) -> ResponsesStreamEncoder:
     """An encoder fed one event at a time, for a gateway whose events arrive one by
     one (`encode_stream` is it over an iterable)."""
     return ResponsesStreamEncoder(report=report)
