@@ -294,8 +294,11 @@ def test_a_count_no_upstream_can_make_is_one_404(
     assert message.startswith(f"tokens cannot be counted for {model!r} here: ")
     assert CANNOT_COUNT[model] in message
     assert len(replay.requests) == (model == "refused")
-    (line,) = gateway_log.messages
-    assert message in json.loads(line)["error"]
+    lines = [json.loads(line) for line in gateway_log.messages]
+    started = [line for line in lines if "startup" in line]  # an upstream unready, said once
+    (logged,) = [line for line in lines if "startup" not in line]
+    assert message in logged["error"]
+    assert [line["upstream"] for line in started] == (["anthropic"] if model == "no-key" else [])
 
 
 @pytest.mark.parametrize("model", ["unrouted", "other-api", "refused"])
