@@ -111,17 +111,19 @@ def print_table(results: list[LaneResult], upstreams: tuple[str, ...]) -> None:
 
 
 def save_fixtures(results: list[LaneResult], scratch: Path) -> list[Path]:
-    """One fixture per agent and case: from a passing lane where one passed, the
-    upstream of the agent's own API first."""
+    """One fixture per agent and case, from the lane whose upstream speaks the
+    agent's API where the gateway refused nothing there (its answers passed
+    through), else from a passing lane; none where the run had neither."""
     written = []
     paths = {str(scratch): "/home/dev/agents", str(Path.home()): "/home/dev"}
     for agent in dict.fromkeys(r.agent for r in results):
         for case in CASES:
             lanes = [r for r in results if r.agent == agent and r.case == case and r.proxy]
-            lanes.sort(key=lambda r: (r.verdict != PASS, r.upstream != r.api))
-            if not lanes:
+            own = [r for r in lanes if r.upstream == r.api and not refused(r)]
+            chosen = own or [r for r in lanes if r.verdict == PASS]
+            if not chosen:
                 continue
-            best = lanes[0]
+            best = chosen[0]
             path = FIXTURES / agent / f"{case}.json"
             description = (
                 f"The requests {agent_text(agent)} sent the gateway headless, and the answers "
@@ -132,6 +134,12 @@ def save_fixtures(results: list[LaneResult], scratch: Path) -> list[Path]:
             write_fixture(path, description, best.proxy, best.api, paths)
             written.append(path)
     return written
+
+
+def refused(result: LaneResult) -> bool:
+    """Whether the gateway answered the lane with an error other than the scripted 429."""
+    return any(record.get("status", 0) >= 400 and record.get("status") != 429
+               for record in result.proxy)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

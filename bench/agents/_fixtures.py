@@ -36,6 +36,11 @@ VOLATILE = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,}|\b1[6-9]\d{11}\b",
     re.IGNORECASE,
 )
+# Made at random by the agent for each call it names (the AI SDK's Gemini call ids).
+MADE_ID = re.compile(r"[A-Za-z0-9]{16}")
+ID_KEYS = frozenset({"id", "call_id", "tool_call_id", "tool_use_id"})
+# Written from a hash map, in another order each run (Codex's `client_metadata`).
+UNORDERED = frozenset({"client_metadata"})
 HOSTS = {
     "anthropic": "https://api.anthropic.com",
     "openai": "https://api.openai.com",
@@ -63,13 +68,17 @@ class Steady:
             number = f"{len(self.seen) + 1:x}"
             if "-" in found:
                 self.seen[found] = f"00000000-0000-4000-8000-{number.zfill(12)}"
-            else:
+            elif re.fullmatch("[0-9a-f]+", found, re.IGNORECASE):
                 self.seen[found] = number.zfill(len(found))
+            else:
+                self.seen[found] = f"made{number.zfill(len(found) - 4)}"
         return self.seen[found]
 
     def string(self, text: str, key: str | None) -> str:
         for path, placeholder in self.paths.items():
             text = text.replace(path, placeholder)
+        if key in ID_KEYS and MADE_ID.fullmatch(text):
+            return self.token(MADE_ID.fullmatch(text))  # type: ignore[arg-type]
         if key in PROSE_KEYS and len(text) > PROSE and not _is_json(text):
             return filler(len(text))
         return VOLATILE.sub(self.token, text)
@@ -78,6 +87,8 @@ class Steady:
         if isinstance(value, str):
             return self.string(value, key)
         if isinstance(value, dict):
+            if key in UNORDERED:
+                value = dict(sorted(value.items()))
             return {
                 name: STEADY_TIME
                 if name in TIME_KEYS and isinstance(item, int)
