@@ -21,8 +21,8 @@ the gateway, and a sink every agent's HTTP(S) proxy variables point at, so
 that a connection meant elsewhere is refused and fails the lane), and, for
 each upstream API in turn (Chat Completions, Anthropic Messages, Gemini, the
 Responses API), `interlingua gateway` with a configuration routing every
-model name the agents ask for to that API (exact names; `--patterns` routes
-`claude-*`, `gpt-*`, `gemini-*` instead). Each agent runs once per case, as
+model name the agents ask for to that API by the patterns `claude-*`,
+`gpt-*` and `gemini-*` (`--exact-names`: a route for each name instead). Each agent runs once per case, as
 a process bounded in time (`--lane-timeout`), its process group ended
 afterwards, on a failure and on Ctrl-C; every server is stopped at the end.
 

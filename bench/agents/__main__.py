@@ -64,9 +64,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="the gateway's strict setting (default: content)",
     )
     parser.add_argument(
-        "--patterns",
+        "--exact-names",
         action="store_true",
-        help="route by glob patterns (claude-*, gpt-*, gemini-*), not exact names",
+        help="route each model name the agents ask for, not the patterns claude-*, gpt-*, gemini-*",
     )
     parser.add_argument("--lane-timeout", type=float, default=90.0, help="seconds per agent run")
     parser.add_argument("--json", metavar="PATH", help="also write the table as JSON")
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     with staged(folder) as stage:
         for upstream in upstreams:
             try:
-                with gateway(folder, stage, upstream, args.strict, args.patterns):
+                with gateway(folder, stage, upstream, args.strict, not args.exact_names):
                     for agent in agents:
                         for case in cases:
                             result = lane(

@@ -122,8 +122,8 @@ def _finished(outcome: Outcome, records: Records, allowed: int | None = None) ->
     return None
 
 
-def _tool(outcome: Outcome, records: Records) -> str | None:
-    if failed := _finished(outcome, records):
+def _tool(outcome: Outcome, records: Records, allowed: int | None = None) -> str | None:
+    if failed := _finished(outcome, records, allowed):
         return failed
     if missing := tool_result_arrived(records):
         return missing
@@ -167,7 +167,7 @@ def _rate_limited(outcome: Outcome, records: Records) -> str | None:
         return "the 429 did not reach the agent"
     if "retry-after" not in limited[0]["answer_headers"]:
         return "429 reached the agent without retry-after"
-    return _tool(outcome, records)
+    return _tool(outcome, records, allowed=429)  # then asked again, after the wait
 
 
 def _broken(outcome: Outcome, records: Records) -> str | None:

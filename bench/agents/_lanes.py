@@ -39,7 +39,7 @@ UPSTREAM_MODELS = {
 }
 # Where each upstream API's client finds the stage (its SDK adds the rest of the path).
 UPSTREAM_PATHS = {"openai": "/v1", "anthropic": "", "google": "", "openai-responses": "/v1"}
-# With `--patterns`, routes by glob instead of by each exact name.
+# The routes by pattern (`--exact-names`: one for each name the agents ask for instead).
 PATTERNS = ("claude-*", "gpt-*", "gemini-*")
 
 
