@@ -143,52 +143,8 @@ def test_no_loss_is_reported_below_the_level_of_what_it_loses(path: Path, target
 
 # --- strict="content" ---
 
-CLAUDE_CODE_DEFERRED = (
-    "Claude Code marks the tools it loads on demand `defer_loading: true` "
-    "(anthropic-beta advanced-tool-use); elsewhere the field is dropped and the tool "
-    "offered at once, reported as a content loss since no level table names the field"
-)
-CODEX_METADATA = (
-    "Codex sends `client_metadata` (its installation and session ids), dropped "
-    "elsewhere and reported as content since no level table names the field"
-)
-AI_SDK_EAGER = (
-    "the AI SDK's Anthropic provider marks its tools `eager_input_streaming: true` when it "
-    "streams (fine-grained tool streaming); elsewhere the field is dropped, reported as a "
-    "content loss since no level table names it, though it changes only how a call streams"
-)
-CODEX_NAMESPACE = (
-    "Codex's multi_agent_v1 namespace has a description, which no other API has a "
-    "place for: dropped, a content loss"
-)
 
-
-def known_content_loss(agent: str, case: str, target: str) -> str | None:
-    """Why a fixture of `agent` loses content going to `target` today, or None."""
-    if agent == "claude-code" and target != "anthropic":
-        return CLAUDE_CODE_DEFERRED
-    if agent == "ai-sdk-anthropic" and case in ("stream", "broken") and target != "anthropic":
-        return AI_SDK_EAGER
-    if agent == "codex" and target != "openai-responses":
-        return f"{CODEX_METADATA}; {CODEX_NAMESPACE}"
-    return None
-
-
-STRICT_CASES = [
-    pytest.param(
-        path,
-        target,
-        id=f"{fixture_id(path)}->{target}",
-        marks=[pytest.mark.xfail(strict=True, reason=reason, raises=AssertionError)]
-        if (reason := known_content_loss(path.parent.name, path.stem, target))
-        else [],
-    )
-    for path in AGENT_FIXTURES
-    for target in TARGETS
-]
-
-
-@pytest.mark.parametrize(("path", "target"), STRICT_CASES)
+@pytest.mark.parametrize(("path", "target"), CASES)
 def test_strict_content_serves_every_agent(path: Path, target: str) -> None:
     for source, body in requests_of(path):
         losses = translate_request(body, source=source, target=target).losses

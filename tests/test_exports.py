@@ -167,6 +167,7 @@ def test_the_codec_export_list() -> None:
         "resolve_report",
         "sent_messages",
         "sent_off",
+        "sent_tools",
         "wire_fields",
         "wire_model",
     ]

@@ -212,13 +212,108 @@ def test_what_another_api_cannot_take_is_reported_tool_by_tool() -> None:
     assert tool_losses == {
         # web_search, a built-in tool of the list.
         ("provider_options.openai-responses.tools[3]", "dropped"),
-        # The namespace's description, which no function carries.
-        ("provider_options.openai-responses.tools[1].description", "dropped"),
         # tool_search, a built-in tool of the additional_tools item.
         ("provider_options.openai-responses.additional_tools[0].tools[1]", "dropped"),
         # apply_patch's grammar; exec's `{"type": "text"}` format loses nothing.
         (f"tools[{apply_patch}].provider_data.openai-responses.fields.format", "dropped"),
     }
+
+
+# --- a namespace's description, where no API has namespaces ---
+
+NAMESPACE = next(tool for tool in FIRST["tools"] if tool["type"] == "namespace")
+
+
+def descriptions(target: str, body: dict[str, Any]) -> dict[str, str | None]:
+    """The description of each function a body of `target` offers, by name."""
+    match target:
+        case "anthropic":
+            tools = body["tools"]
+        case "google":
+            tools = [d for tool in body["tools"] for d in tool.get("functionDeclarations", [])]
+        case _:
+            tools = [tool["function"] for tool in body["tools"]]
+    return {tool["name"]: tool.get("description") for tool in tools}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_namespaces_description_begins_each_of_its_functions_description_elsewhere(
+    target: str,
+) -> None:
+    request = responses.decode_request(FIRST)
+    sent = translate_request(FIRST, source="openai-responses", target=target)
+
+    described = descriptions(target, sent.body)
+    group = NAMESPACE["description"]
+    assert group
+    for tool in NAMESPACE["tools"]:
+        name = core_name(NAMESPACE["name"], tool)
+        assert described[name] == f"{group}\n\n{tool['description']}"
+    others = [(ns, tool) for ns, tool in wire_tools(FIRST) if ns != NAMESPACE["name"]]
+    assert {core_name(ns, tool): tool.get("description") for ns, tool in others} == {
+        name: text for name, text in described.items() if not name.startswith(NAMESPACE["name"])
+    }
+    # Its meaning arrives so: the group's description is no loss.
+    assert not [loss.path for loss in sent.losses if loss.path.endswith(".description")]
+    # On the wire only: the core's tools keep their own descriptions.
+    get_adapter(target).encode_request(request, report=TranslationReport())
+    assert request == responses.decode_request(FIRST)
+    assert [spec.description for spec in request.tools] == [
+        tool.get("description") for _, tool in wire_tools(FIRST)
+    ]
+
+
+NAMESPACE_ONLY = {
+    "model": "gpt-5.1-codex",
+    "input": [
+        {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": "Which sub-agents are running?"}],
+        }
+    ],
+    "tools": [
+        {
+            "type": "namespace",
+            "name": "multi_agent_v1",
+            "description": "Tools that start and steer sub-agents.",
+            "tools": [
+                {
+                    "type": "function",
+                    "name": "list_agents",
+                    "strict": False,
+                    "parameters": {"type": "object", "properties": {}},
+                }
+            ],
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_function_without_a_description_is_described_by_its_namespace_alone(
+    target: str,
+) -> None:
+    sent = translate_request(NAMESPACE_ONLY, source="openai-responses", target=target)
+    group = NAMESPACE_ONLY["tools"][0]
+    assert descriptions(target, sent.body) == {
+        "multi_agent_v1--list_agents": group["description"]  # type: ignore[index]
+    }
+    assert [loss.path for loss in sent.losses if loss.level == "content"] == []
+
+
+def test_a_namespaces_description_with_no_function_sent_to_carry_it_is_reported() -> None:
+    request = responses.decode_request(FIRST)
+    alone = request.model_copy(
+        update={
+            "tools": tuple(t for t in request.tools if ToolName.parse(t.name).namespace is None)
+        }
+    )
+    report = TranslationReport()
+    get_adapter("anthropic").encode_request(alone, report=report)
+    assert ("provider_options.openai-responses.tools[1].description", "content") in [
+        (loss.path, loss.level) for loss in report.losses
+    ]
 
 
 # --- answers from elsewhere, back to the Responses API ---

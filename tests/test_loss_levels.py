@@ -136,6 +136,40 @@ def test_claude_codes_title_request_loses_settings_and_hints(target: str) -> Non
     translate_request(body, source="anthropic", target=target, strict="content")
 
 
+# Anthropic's tool flags that change neither what the model reads nor how it
+# answers: a tool loaded when a tool search finds it (Claude Code's deferred
+# tools), and how a call's input streams (the AI SDK's fine-grained streaming).
+ANTHROPIC_TOOL_FLAGS = [
+    pytest.param("agents/claude-code/tool.json", "defer_loading", id="defer_loading"),
+    pytest.param(
+        "agents/ai-sdk-anthropic/stream.json", "eager_input_streaming", id="eager_input_streaming"
+    ),
+]
+
+
+@pytest.mark.parametrize(("fixture", "flag"), ANTHROPIC_TOOL_FLAGS)
+@pytest.mark.parametrize("target", TARGETS[1:])
+def test_an_anthropic_tool_loaded_on_demand_or_streamed_eagerly_loses_a_hint(
+    fixture: str, flag: str, target: str
+) -> None:
+    body = body_of(fixture)
+    flagged = [(index, tool) for index, tool in enumerate(body["tools"]) if tool.get(flag)]
+    assert flagged
+
+    sent = translate_request(body, source="anthropic", target=target, strict="content")
+    found = [(loss.path, loss.kind, loss.level) for loss in sent.losses if flag in loss.path]
+    assert found == [
+        (f"tools[{index}].provider_data.anthropic.fields.{flag}", "dropped", "hint")
+        for index, _ in flagged
+    ]
+    # Each tool is offered whole, at once; the flag is Anthropic's alone.
+    text = json.dumps(sent.body)
+    assert flag not in text
+    for _, tool in flagged:
+        assert json.dumps(tool["name"]) in text
+        assert json.dumps(tool["description"]) in text
+
+
 @pytest.mark.parametrize(
     ("target", "loss"),
     [
@@ -155,10 +189,10 @@ def test_a_system_turn_moved_is_a_loss_of_content(target: str, loss: str) -> Non
 
 CODEX = body_of("openai/responses_codex_tools.json")
 # What Codex's request loses elsewhere that a model reads: tools the target has
-# no kind for (web search, tool search), a namespace's description, a grammar.
+# no kind for (web search, tool search), a grammar. A namespace's description
+# goes in the description of each of its functions (`test_freeform_tools.py`).
 CODEX_CONTENT = [
     ("provider_options.openai-responses.additional_tools[0].tools[1]", "dropped", "content"),
-    ("provider_options.openai-responses.tools[1].description", "dropped", "content"),
     ("provider_options.openai-responses.tools[3]", "dropped", "content"),
     ("tools[6].provider_data.openai-responses.fields.format", "dropped", "content"),
 ]
@@ -181,6 +215,19 @@ def test_codex_loses_tools_as_content_and_its_storage_and_includes_as_hints(targ
     }
     with pytest.raises(TranslationError, match=r"tool_search"):
         translate_request(CODEX, source="openai-responses", target=target, strict="content")
+
+
+@pytest.mark.parametrize("target", TARGETS[:2] + TARGETS[3:])
+def test_codexs_client_metadata_is_a_hint(target: str) -> None:
+    body = body_of("agents/codex/tool.json")
+    assert body["client_metadata"]["session_id"]
+
+    sent = translate_request(body, source="openai-responses", target=target, strict="content")
+    found = [(loss.path, loss.kind, loss.level) for loss in sent.losses]
+    assert [loss for loss in found if "client_metadata" in loss[0]] == [
+        ("provider_options.openai-responses.client_metadata", "dropped", "hint")
+    ]
+    assert "client_metadata" not in sent.body
 
 
 def test_codex_tools_not_strict_go_to_gemini_with_nothing_reported() -> None:

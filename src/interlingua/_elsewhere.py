@@ -12,6 +12,13 @@ a hint, `temperature` a setting, a name not known there content). A setting
 sent empty or at its default (`include: []`, `stream: false`) says nothing and
 is not reported; nor is a Gemini body's `model`, which the request says.
 
+Tools another API groups (the Responses API's `namespace` tools, kept as its
+tool list's layout in `provider_options`) reach an API without groups as their
+functions, `<group>--<name>` (`interlingua.ToolName`). A group's description
+is what the model reads of every tool in it, so `sent_tools` begins each
+member's description with it, on the wire only, and the group's description,
+its meaning arriving so, is not reported.
+
 Reasoning another provider made never goes to the target as reasoning (its
 signature or encrypted data would be refused, or worse, trusted). By default
 the encoder leaves it out and reports it; a request with
@@ -24,7 +31,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +44,7 @@ if TYPE_CHECKING:
     from interlingua._report import TranslationReport
     from interlingua._request import ChatRequest
     from interlingua._response import ChatResponse
+    from interlingua._tools import ToolSpec
 
 __all__ = [
     "created_time",
@@ -47,6 +55,7 @@ __all__ = [
     "report_other_response",
     "report_other_response_data",
     "sent_messages",
+    "sent_tools",
 ]
 
 # A wire object's bookkeeping (its id, its place in a list, its kind, its
@@ -104,7 +113,8 @@ def report_other_providers(
             if not _is_tool_list(key, value):
                 report.dropped(where, f"a setting of {name}'s, not sent", field_level(key))
                 continue
-            _report_tools(value, where, name, report)
+            offered = {tool.name for tool in request.tools}
+            _report_tools(value, where, name, report, offered)
     report_other_fields(request.messages, provider, report)
     for index, tool in enumerate(request.tools):
         report_other_data(tool.provider_data, f"tools[{index}]", provider, report)
@@ -133,10 +143,13 @@ def _is_tool_entry(entry: Any) -> bool:
     return isinstance(tools, list) and all(_is_tool_entry(tool) for tool in tools)
 
 
-def _report_tools(tools: list[Any], path: str, owner: str, report: TranslationReport) -> None:
+def _report_tools(
+    tools: list[Any], path: str, owner: str, report: TranslationReport, offered: Collection[str]
+) -> None:
     """Each tool of a kept list the target cannot take, at its own path; a name
     stands for one of the request's tools, sent, and a group for the tools it
-    holds, its own other fields (a namespace's `description`) reported beside."""
+    holds, its own other fields reported beside: its `description` only where
+    none of the `offered` tools is a member to carry it (`sent_tools`)."""
     for index, tool in enumerate(tools):
         where = f"{path}[{index}]"
         if isinstance(tool, str):
@@ -145,11 +158,68 @@ def _report_tools(tools: list[Any], path: str, owner: str, report: TranslationRe
         if "tools" not in tool:
             report.dropped(where, f"{owner}'s own {kind!r} tool, which this API has not", "content")
             continue
+        carried = _group_description(tool) is not None and any(
+            name in offered for name in _members(tool)
+        )
         for key, value in tool.items():
-            if key not in _GROUP_KEYS and _says_something(value):
-                reason = f"the {key!r} of a {kind!r} of {owner}'s, which this API has not"
-                report.dropped(f"{where}.{key}", reason, "content")
-        _report_tools(tool["tools"], f"{where}.tools", owner, report)
+            if key in _GROUP_KEYS or not _says_something(value):
+                continue
+            if key == "description" and carried:
+                continue  # in each member's description
+            reason = f"the {key!r} of a {kind!r} of {owner}'s, which this API has not"
+            report.dropped(f"{where}.{key}", reason, "content")
+        _report_tools(tool["tools"], f"{where}.tools", owner, report, offered)
+
+
+def _group_description(group: dict[str, Any]) -> str | None:
+    description = group.get("description")
+    return description if isinstance(description, str) and description else None
+
+
+def _members(group: dict[str, Any]) -> Iterator[str]:
+    """The names of the request's tools a kept group holds, in groups inside it too."""
+    for entry in group["tools"]:
+        if isinstance(entry, str):
+            yield entry
+        elif isinstance(entry, dict) and "tools" in entry:
+            yield from _members(entry)
+
+
+def sent_tools(request: ChatRequest, provider: str) -> tuple[ToolSpec, ...]:
+    """The tools an encoder for `provider` sends: the request's, each member of
+    another provider's tool group that has a description (a Responses API
+    namespace's, kept in its `provider_options`) described by its group first:
+    the group's description, a blank line, its own (the group's alone where it
+    has none). The request's own tools are never changed; only those described
+    so are copied."""
+    described: dict[str, list[str]] = {}
+    for name, settings in request.provider_options.items():
+        if name == provider:
+            continue
+        for key, value in settings.items():
+            if _is_tool_list(key, value):
+                _describe(value, (), described)
+    if not described:
+        return request.tools
+    return tuple(_described(tool, described.get(tool.name)) for tool in request.tools)
+
+
+def _describe(tools: list[Any], around: tuple[str, ...], described: dict[str, list[str]]) -> None:
+    """Each tool name of a kept list, with the descriptions of the groups `around` it."""
+    for entry in tools:
+        if isinstance(entry, str):
+            if around:
+                described.setdefault(entry, list(around))
+        elif "tools" in entry:
+            own = _group_description(entry)
+            _describe(entry["tools"], (*around, own) if own else around, described)
+
+
+def _described(tool: ToolSpec, groups: list[str] | None) -> ToolSpec:
+    if groups is None:
+        return tool
+    description = "\n\n".join((*groups, tool.description) if tool.description else groups)
+    return tool.model_copy(update={"description": description})
 
 
 def report_other_response(response: ChatResponse, provider: str, report: TranslationReport) -> None:

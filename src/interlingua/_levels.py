@@ -7,7 +7,9 @@ response format or a file), its level is read here:
 
 - `hint`: what changes neither what the model reads nor how it answers:
   cache hints, storage, metadata, ids and end-user ids, service tier,
-  transport and streaming options, what an answer includes beside its text.
+  transport and streaming options, context the provider keeps within the
+  window (a tool loaded on demand: elsewhere the model reads it at once),
+  what an answer includes beside its text.
 - `setting`: what changes how it answers: limits, sampling, reasoning,
   tool choice, safety thresholds, the number of answers.
 - `content`: everything else. A field this table does not know may carry what
@@ -38,6 +40,7 @@ _HINTS = (
     # storage, metadata, ids
     "store",
     "metadata",
+    "client_metadata",  # Codex's installation and session ids, beside `metadata`
     "labels",
     "user",
     "safety_identifier",
@@ -52,9 +55,14 @@ _HINTS = (
     "route",
     "keep_alive",
     "prediction",
+    # how a tool call's input streams (Anthropic's fine-grained tool streaming)
+    "eager_input_streaming",
     # context kept within the window by the provider: another provider keeps it whole
     "context_management",
     "truncation",
+    # a tool whose definition the provider loads only when a tool search finds it
+    # (Anthropic's tool search): another provider is offered it whole, at once
+    "defer_loading",
     # what an answer holds beside what the model says
     "include",
     "logprobs",

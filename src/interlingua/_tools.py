@@ -11,6 +11,8 @@ made anywhere goes back in the form it was offered, from its name alone:
   arguments are `{"input": <the text>}` (`freeform_arguments`).
 - A function of a namespace (the Responses API's `namespace` tools) is the
   namespace's name and its own joined by `--`: `multi_agent_v1--spawn_agent`.
+  The namespace's description, kept with its group, begins the function's
+  own on a wire without namespaces (`interlingua.codec.sent_tools`).
 
 `--` is in every API's tool-name alphabet (`[a-zA-Z0-9_-]`, and Gemini's)
 and in next to no tool's own name; `ToolName.parse(str(name)) == name` for

@@ -45,6 +45,7 @@ from interlingua._elsewhere import (
     report_other_response,
     report_other_response_data,
     sent_messages,
+    sent_tools,
 )
 from interlingua._errors import COMMON_ERROR_TYPES, DecodeError, ErrorTypes, format_path
 from interlingua._levels import field_level, file_field_level, format_field_level
@@ -129,6 +130,7 @@ __all__ = [
     "resolve_report",
     "sent_messages",
     "sent_off",
+    "sent_tools",
     "wire_fields",
     "wire_model",
 ]

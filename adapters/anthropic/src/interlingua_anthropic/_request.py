@@ -66,6 +66,7 @@ from interlingua.codec import (
     report_other_providers,
     resolve_report,
     sent_messages,
+    sent_tools,
     wire_model,
 )
 from interlingua_anthropic._parts import decode_block, encode_part, plain_text
@@ -158,7 +159,7 @@ def encode_request(
     if system is not None:
         body["system"] = system
     body["messages"] = turns
-    if (tools := encode_tools(request.tools, options.get("tools"))) is not None:
+    if (tools := encode_tools(sent_tools(request, PROVIDER), options.get("tools"))) is not None:
         body["tools"] = tools
     body = overlay(
         body, copy_json({key: value for key, value in options.items() if key != "tools"})

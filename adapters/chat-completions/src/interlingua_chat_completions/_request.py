@@ -47,6 +47,7 @@ from interlingua.codec import (
     report_other_providers,
     resolve_report,
     sent_messages,
+    sent_tools,
     wire_model,
 )
 from interlingua_chat_completions._calls import (
@@ -130,7 +131,8 @@ class _Encoder:
             "model": wire_model(request.model, self.provider),
             "messages": self.messages(sent_messages(request, self.provider, self.report)),
         }
-        tools = encode_tools(request.tools, options.pop("tools", None), self.provider)
+        specs = sent_tools(request, self.provider)
+        tools = encode_tools(specs, options.pop("tools", None), self.provider)
         if tools is not None:
             body["tools"] = tools
         body.update(encode_settings(request, options, self.dialect, self.report, bool(tools)))

@@ -47,6 +47,7 @@ from interlingua.codec import (
     overlay,
     resolve_report,
     sent_messages,
+    sent_tools,
     wire_fields,
 )
 from interlingua_google._parts import (
@@ -240,7 +241,9 @@ def encode_request(
     body: WireDict = {"contents": _encode_contents(messages, report, book)}
     if (system := _encode_system(messages, report, book)) is not None:
         body["systemInstruction"] = system
-    if (tools := encode_tools(request.tools, options.pop("tools", None), report)) is not None:
+    if (
+        tools := encode_tools(sent_tools(request, PROVIDER), options.pop("tools", None), report)
+    ) is not None:
         body["tools"] = tools
     for key, built in zip(_SETTINGS, (generation, tool_config), strict=True):
         if built or key in options or key in empty:

@@ -48,6 +48,7 @@ from interlingua.codec import (
     report_other_providers,
     resolve_report,
     sent_messages,
+    sent_tools,
     wire_model,
 )
 from interlingua_chat_completions._rules import part_path
@@ -111,7 +112,7 @@ class _Encoder:
         continued = bool(options.get("previous_response_id") or options.get("conversation"))
         self.missing = check_tool_pairs(request.messages, self.report, continued=continued)
         body: dict[str, Any] = {"model": wire_model(request.model, PROVIDER)}
-        placing = ToolsEncoder(request.tools)
+        placing = ToolsEncoder(sent_tools(request, PROVIDER))
         self.place_items(placing.items(options.pop(TOOLS_ITEM, None)), _forms(request))
         tools = placing.tools(options.pop("tools", None))
         self.parts = PartEncoder(self.report, output=False, tools=placing.placed)

@@ -14,9 +14,10 @@
 Where a list is more than function and custom tools, it is kept (`decode_tools`
 says where) with each spec as its name, in a namespace too, so it comes back
 in its order and its groups; the core reports each built-in tool another API
-cannot take at its place in it. A spec the list does not name (made
-elsewhere) is sent as a function at the end, whatever its name says: no
-namespace or custom tool is made up for it.
+cannot take at its place in it, and begins each of a namespace's functions'
+description with the namespace's elsewhere (`interlingua.codec.sent_tools`).
+A spec the list does not name (made elsewhere) is sent as a function at the
+end, whatever its name says: no namespace or custom tool is made up for it.
 
 `ToolsEncoder` places the specs and says, for each, the name, namespace and
 kind it went under (`ToolName`): a call made elsewhere goes back in the form
