@@ -22,9 +22,10 @@ that a connection meant elsewhere is refused and fails the lane), and, for
 each upstream API in turn (Chat Completions, Anthropic Messages, Gemini, the
 Responses API), `interlingua gateway` with a configuration routing every
 model name the agents ask for to that API by the patterns `claude-*`,
-`gpt-*` and `gemini-*` (`--exact-names`: a route for each name instead). Each agent runs once per case, as
-a process bounded in time (`--lane-timeout`), its process group ended
-afterwards, on a failure and on Ctrl-C; every server is stopped at the end.
+`gpt-*` and `gemini-*` (`--exact-names`: a route for each name instead).
+Each agent runs once per case, as a process bounded in time
+(`--lane-timeout`), its process group ended afterwards, on a failure and on
+Ctrl-C; every server is stopped at the end.
 
 The cases: `tool` (the upstream calls a tool the agent declared, a shell
 `echo` or our drivers' `get_weather`; the agent runs it and sends the result;
