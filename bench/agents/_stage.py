@@ -25,6 +25,8 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
+from interlingua import WireEvent, format_sse
+
 # Headers of a request or answer worth keeping (never a key).
 KEPT_REQUEST = ("content-type", "accept", "anthropic-version", "anthropic-beta", "openai-beta")
 KEPT_ANSWER = ("content-type", "retry-after", "x-interlingua-upstream", "x-interlingua-losses")
@@ -56,11 +58,8 @@ def kept(headers: Any, names: tuple[str, ...], prefixes: tuple[str, ...] = ()) -
 
 
 def sse(events: list[tuple[str | None, Any]]) -> list[bytes]:
-    frames = []
-    for name, data in events:
-        text = data if isinstance(data, str) else json.dumps(data)
-        frames.append(((f"event: {name}\n" if name else "") + f"data: {text}\n\n").encode())
-    return frames
+    """Each scripted event (its name, its data) as the bytes of one server-sent event."""
+    return list(format_sse(WireEvent(data, name) for name, data in events))
 
 
 def upstream_app() -> Any:
