@@ -128,6 +128,39 @@ def test_claude_codes_tool_loop_reaches_anthropic_as_it_came(stream: bool) -> No
         assert answer.json()["content"] == ANTHROPIC_ANSWER.response.json["content"]
 
 
+COUNTED = Interaction(
+    RecordedRequest("POST", "https://api.anthropic.com/v1/messages/count_tokens", {}, None, None),
+    RecordedResponse(
+        200,
+        {"content-type": ("application/json",)},
+        b'{"input_tokens": 9}',
+        {"input_tokens": 9},
+        None,
+    ),
+)
+# What a count takes of Claude Code's body (its count has no max_tokens, stream or sampling).
+COUNT_FIELDS = ("model", "messages", "system", "tools", "thinking", "context_management")
+
+
+def test_claude_codes_count_reaches_anthropic_as_it_came() -> None:
+    """A count goes to an upstream of its own API alone, as it came: its tools'
+    beta fields (`defer_loading`, `cache_control`) with the betas that give them a meaning."""
+    body = {name: CLAUDE_CODE_BODY[name] for name in COUNT_FIELDS if name in CLAUDE_CODE_BODY}
+    headers = {**CLAUDE_CODE_HEADERS, **CLAUDE_CODE_OWN_HEADERS}
+    routes = {"claude-*": {"upstream": f"anthropic:{OPUS_SNAPSHOT}"}}
+    with serve(routes) as gateway, upstream_replay(COUNTED) as replay:
+        answer = post(gateway, "/v1/messages/count_tokens?beta=true", body, headers)
+
+    assert (answer.status_code, answer.json()) == (200, {"input_tokens": 9})
+    (sent,) = replay.sent
+    assert json.dumps(sent) == json.dumps({**body, "model": OPUS_SNAPSHOT})
+    (upstream,) = replay.requests
+    assert upstream.url.path == "/v1/messages/count_tokens"
+    assert upstream.headers["anthropic-beta"] == CLAUDE_CODE_HEADERS["anthropic-beta"]
+    assert upstream.headers["anthropic-version"] == "2023-06-01"
+    assert "x-app" not in upstream.headers
+
+
 def test_repeated_beta_headers_reach_anthropic_joined() -> None:
     betas = CLAUDE_CODE_HEADERS["anthropic-beta"].split(",")
     headers = [("anthropic-beta", beta) for beta in betas]

@@ -199,11 +199,13 @@ class Gateway:
             return self._finish(log, JSONResponse({"error": f"no client API {name!r}"}, 404))
         try:
             self.check_key(request)
-            chat_request = self.decode(api, counted_request(name, await self.read_json(request)))
+            body = await self.read_json(request)
+            chat_request = self.decode(api, counted_request(name, body))
             if model is not None:
                 chat_request = chat_request.model_copy(update={"model": model})
             log.model = chat_request.model
-            counted = count_tokens(self.upstreams, name, chat_request)
+            asked = ClientBody(name, body, request.headers.items())
+            counted = count_tokens(self.upstreams, chat_request, asked)
             answered = await until_disconnect(request.receive, counted)
         except ProviderError as error:
             log.error = str(error)

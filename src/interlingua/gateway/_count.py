@@ -1,6 +1,10 @@
 """Token counts, answered by an upstream of the client's own API (a count's
 answer has no form in another's): Anthropic's `POST /v1/messages/count_tokens`
-and Gemini's `:countTokens`, by the first upstream of the model's route.
+and Gemini's `:countTokens`, by the first upstream of the model's route. The
+client's count goes as it came, as a body to its own API does
+(`_upstream.ClientBody`): on the route's model, with the client's API headers
+(Claude Code's `anthropic-beta`, without which its tools of a beta are not
+counted), the request decoded only to be routed.
 
 Where no count can be made here, the answer is one error, whatever the reason
 (`cannot_count`): a 404 (Anthropic's `not_found_error`, Google's `NOT_FOUND`)
@@ -32,7 +36,7 @@ from typing import Any
 from interlingua._errors import ProviderError
 from interlingua._request import ChatRequest
 from interlingua.gateway._errors import cannot_count
-from interlingua.gateway._upstream import Target, Upstreams
+from interlingua.gateway._upstream import ClientBody, Target, Upstreams
 
 __all__ = ["COUNTING_APIS", "count_tokens", "counted_request"]
 
@@ -44,24 +48,11 @@ class _Counting:
 
     request_body: Callable[[dict[str, Any]], dict[str, Any]]
     path: Callable[[str, Target], str]  # the endpoint's path, the upstream
-    body: Callable[[dict[str, Any], Target], dict[str, Any]]  # from the request's body
-
-
-# What Anthropic's count takes of a request body; the rest (max_tokens, stream,
-# sampling) it refuses.
-_ANTHROPIC_COUNTED = (
-    "model",
-    "messages",
-    "system",
-    "tools",
-    "tool_choice",
-    "thinking",
-    "mcp_servers",
-)
+    body: Callable[[dict[str, Any], Target], dict[str, Any]]  # from the client's count
 
 
 def _anthropic_count(body: dict[str, Any], target: Target) -> dict[str, Any]:
-    return {name: body[name] for name in _ANTHROPIC_COUNTED if name in body}
+    return {**body, "model": target.model}
 
 
 def _gemini_request(body: dict[str, Any]) -> dict[str, Any]:
@@ -73,10 +64,11 @@ def _gemini_request(body: dict[str, Any]) -> dict[str, Any]:
 def _gemini_count(body: dict[str, Any], target: Target) -> dict[str, Any]:
     """`contents` alone, or the whole request as `generateContentRequest`: Gemini
     takes one or the other ("Model + Contents or a generateContentRequest, but never both")."""
-    if set(body) <= {"contents"}:
+    inner = body.get("generateContentRequest")
+    if not isinstance(inner, dict):
         return body
-    # The upstream's model over the client's, which a body may keep (`models/<route>`).
-    return {"generateContentRequest": {**body, "model": f"models/{target.model}"}}
+    # The upstream's model over the client's, which the request names (`models/<route>`).
+    return {**body, "generateContentRequest": {**inner, "model": f"models/{target.model}"}}
 
 
 COUNTING_APIS: dict[str, _Counting] = {
@@ -104,8 +96,12 @@ def counted_request(api: str, body: Any) -> Any:
 _NO_COUNT = frozenset({404, 405, 501})
 
 
-async def count_tokens(upstreams: Upstreams, api: str, request: ChatRequest) -> tuple[Target, Any]:
-    """The first upstream of the request's route, and its count."""
+async def count_tokens(
+    upstreams: Upstreams, request: ChatRequest, asked: ClientBody
+) -> tuple[Target, Any]:
+    """The first upstream of the request's route, and its count of the client's
+    body `asked`."""
+    api = asked.api
     model = request.model
     try:
         target = upstreams.route(model)[0]
@@ -116,13 +112,12 @@ async def count_tokens(upstreams: Upstreams, api: str, request: ChatRequest) -> 
         reason = f"its upstream {target.name} is not of the {api} API, which alone counts"
         raise cannot_count(model, reason)
     counting = COUNTING_APIS[api]
-    sent = request.model_copy(update={"model": target.model})
-    body = client.endpoint.body(sent, None, stream=False)
     path = counting.path(client.endpoint.path, target)
+    headers = asked.headers_for(client.endpoint.api_headers)
     try:
         with client.binding.errors(target.provider):
             answer = await client.binding.post_async(
-                client.sdk, path, counting.body(body, target), stream=False
+                client.sdk, path, counting.body(asked.body, target), stream=False, headers=headers
             )
     except ProviderError as error:
         if error.status not in _NO_COUNT:
