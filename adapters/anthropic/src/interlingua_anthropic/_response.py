@@ -202,20 +202,25 @@ def _encode_fields(response: ChatResponse, report: TranslationReport) -> Message
 # The message's fields message_delta gives each time; it gives the others that changed.
 _STOP_FIELDS = ("stop_reason", "stop_sequence", "stop_details")
 _NOT_IN_DELTA = frozenset({"id", "type", "role", "model", "content", "usage", *_STOP_FIELDS})
+# Quirk: the beta API's message_delta gives these message fields beside its `delta`,
+# not in it (the SDKs' `BetaRawMessageDeltaEvent.context_management`, `.input_transformations`).
+_BESIDE_DELTA = frozenset({"context_management", "input_transformations"})
 _UNSET: Any = object()
 
 
 def message_delta(final: WireDict, start: WireDict) -> WireDict:
     """A stream's message_delta event, for the message as it ended (`final`, its body)
     after a message_start that gave `start`: the stop fields and the usage's counts,
-    and the other fields that changed."""
+    and the other fields that changed (in `delta`, or beside it: `_BESIDE_DELTA`)."""
     delta = {key: final[key] for key in _STOP_FIELDS if key in final}
-    delta |= _changed(final, start, skip=_NOT_IN_DELTA)
+    changed = _changed(final, start, skip=_NOT_IN_DELTA)
+    delta |= {key: value for key, value in changed.items() if key not in _BESIDE_DELTA}
     usage = final.get("usage", {})
     usage = {key: usage[key] for key in COUNTS if key in usage} | _changed(
         usage, start.get("usage", {}), skip=frozenset(COUNTS)
     )
-    return {"type": "message_delta", "delta": delta, "usage": usage}
+    beside = {key: value for key, value in changed.items() if key in _BESIDE_DELTA}
+    return {"type": "message_delta", "delta": delta, "usage": usage, **beside}
 
 
 def _changed(now: WireDict, before: WireDict, *, skip: frozenset[str]) -> WireDict:
