@@ -29,6 +29,7 @@ from interlingua import (
     CassetteError,
     ChatRequest,
     ChatResponse,
+    ErrorEvent,
     FinishEvent,
     FinishReason,
     Message,
@@ -609,3 +610,41 @@ def test_what_the_api_cannot_hold_is_in_losses() -> None:
     with fake(lambda request: answer) as provider:
         assert call("openai", False, False).text == "Done."
     assert [loss.path for loss in provider.losses] == ["message.parts[0]"]
+
+
+@pytest.mark.parametrize("name", ["anthropic", "openai", "groq"])
+def test_the_sdk_retries_a_429_after_the_wait_the_error_asks(name: str) -> None:
+    """The SDKs' own retries (two by default) meet the fake as they meet the
+    provider: the error's `retry_after` goes as `retry-after-ms`, which they read."""
+    limited = RateLimitError("slow down", provider="fake", status=429, retry_after=0.01)
+    sdk = SDKS[name]
+    client = sdk.client(False).with_options(max_retries=2)
+    with fake(responses=[limited, "After the wait."]) as provider:
+        seen = sdk.ask(client, False, False)
+    assert seen == Seen("After the wait.", [], sdk.finishes[0])
+    assert len(provider.requests) == 2
+
+
+BROKEN = [
+    StreamStart(id="broken-1", model="claude-test"),
+    TextDelta(text="Partial"),
+    ErrorEvent(message="Overloaded", error_type="overloaded_error", status=529),
+]
+
+
+def test_events_that_end_in_an_error_answer_as_the_api_does() -> None:
+    """Whole, the error is the answer, with its status; streamed, the text goes
+    first and Anthropic's `error` event ends the stream."""
+    client = anthropic.Anthropic(api_key="sk-test", max_retries=0)
+    with fake(responses=[BROKEN, BROKEN]):
+        with pytest.raises(anthropic.APIStatusError) as whole:
+            client.messages.create(**_anthropic_kwargs(False))
+        texts: list[str] = []
+        with (  # noqa: PT012
+            pytest.raises(anthropic.APIStatusError, match="overloaded_error"),
+            client.messages.stream(**_anthropic_kwargs(False)) as events,
+        ):
+            for event in events:
+                texts += [event.text] if event.type == "text" else []
+    assert whole.value.status_code == 529
+    assert texts == ["Partial"]

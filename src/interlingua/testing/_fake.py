@@ -30,6 +30,7 @@ other exception from the handler, and a request the kit cannot place (a
 `CassetteError` naming its URL), is raised in the SDK's call and again on
 leaving the block (the anthropic and groq SDKs wrap it in their connection
 error). `requests` holds the decoded requests, `sent` their JSON bodies,
+`calls` each one whole (its API, URL, body and request: `_apis.ChatCall`),
 `losses` what an API could not hold of an answer.
 """
 
@@ -74,6 +75,7 @@ class Fake(Interceptor):
         self.responses: deque[FakeAnswer | Exception] = deque(responses)
         """The answers left, for the requests to come when there is no handler."""
         self.calls: list[ChatCall] = []
+        """Each request answered: the API it spoke, its URL and body, and the request."""
         self.losses: list[TranslationLoss] = []
         """What an API could not hold of the answers it was given, in order."""
         self._lock = threading.Lock()
