@@ -46,6 +46,8 @@ from interlingua import (
 from interlingua.testing import Fake, fake
 from interlingua.testing._apis import response_events
 
+pytest_plugins = ["pytester"]
+
 QUESTION = "Weather in Paris?"
 CALL_ID = "abcDEF123"  # fit for every provider's rule (Mistral's: 9 of [a-zA-Z0-9])
 ARGUMENTS = {"city": "Paris"}
@@ -648,3 +650,28 @@ def test_events_that_end_in_an_error_answer_as_the_api_does() -> None:
                 texts += [event.text] if event.type == "text" else []
     assert whole.value.status_code == 529
     assert texts == ["Partial"]
+
+
+USER_TESTS = """
+import groq
+
+
+def broken(request):
+    raise KeyError("the handler's own bug")
+
+
+def test_ask(fake_provider):
+    fake_provider.handler = broken
+    client = groq.Groq(api_key="sk-test", max_retries=0)
+    client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Hi"}])
+"""
+
+
+def test_the_fixture_fails_a_test_with_the_error_the_sdk_wrapped(
+    pytester: pytest.Pytester,
+) -> None:
+    """groq's SDK says "Connection error."; the plugin fails the test with the handler's error."""
+    pytester.makepyfile(test_user=USER_TESTS)
+    result = pytester.runpytest_inprocess()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(['E*KeyError: "the handler\'s own bug"'])

@@ -10,21 +10,24 @@ JSON parsed and, for a stream, its `SSEEvent`s split.
 `replay(cassette)` answers the real SDK clients of every provider from a
 cassette while it is active, through respx, with the user's code unchanged;
 it is a `Replay`, which keeps the requests sent (`sent`), and can also be
-handed to one SDK client (`http_client=replay.client()`). `fake(handler)`
-answers them without a recording: each chat request, decoded into a
-`ChatRequest`, gets what `handler(request)` returns (a `ChatResponse`, stream
-events, or a `ProviderError` as the API's error answer) in the asking API's
-own format, whole or streamed as asked; `fake(responses=[...])` answers with
-a fixed sequence. It is a `Fake`, which keeps the requests (`requests`). `record(path)`
-sends the requests to the network and writes what came back, credentials
-removed (`write_cassette`: `.json` the project's format, `.yaml` a vcrpy
-cassette). `use_cassette(path, record_mode)` does either by vcrpy's record
-modes; the pytest plugin (`interlingua.testing.pytest_plugin`) runs it
+handed to one SDK client (`http_client=replay.client()`).
+
+`fake(handler)` answers them without a recording: each chat request, decoded
+into a `ChatRequest`, gets what `handler(request)` returns (a `ChatResponse`,
+stream events, or a `ProviderError` as the API's error answer) in the asking
+API's own format, whole or streamed as asked; `fake(responses=[...])`
+answers with a fixed sequence. It is a `Fake`, which keeps the requests
+(`requests`).
+
+`record(path)` sends the requests to the network and writes what came back,
+credentials removed (`write_cassette`: `.json` the project's format, `.yaml`
+a vcrpy cassette). `use_cassette(path, record_mode)` does either by vcrpy's
+record modes; the pytest plugin (`interlingua.testing.pytest_plugin`) runs it
 around a test, and its `fake_provider` fixture gives a `Fake`.
 `find_secrets`/`check_no_secrets` look for keys, bearer tokens and cookies
 left in cassettes.
 
-Reading and writing YAML needs PyYAML, replaying respx
+Reading and writing YAML needs PyYAML, replaying and faking respx
 (`pip install "interlingua[testing]"`); importing this module needs neither.
 """
 
