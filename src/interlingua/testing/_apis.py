@@ -26,8 +26,9 @@ as the API's error answer (`encode_error`: its status and body, with
 `losses`.
 
 The fake provider (`interlingua.testing.fake`) answers every request through
-these two functions; a replay that answers a request of one API from a
-recording of another reads and writes through them too.
+these two functions; whatever else answers an SDK's request in the SDK's own
+API from the core's values (a replay across providers) reads and writes
+through them too, not through a second reading of URLs and bodies.
 """
 
 from __future__ import annotations
