@@ -105,6 +105,8 @@ def test_the_export_list() -> None:
     assert sorted(interlingua.testing.__all__) == [
         "Cassette",
         "DEFAULT_MATCH_ON",
+        "Fake",
+        "FakeAnswer",
         "Interaction",
         "MASK",
         "MASKED_HEADERS",
@@ -119,6 +121,7 @@ def test_the_export_list() -> None:
         "SSEEvent",
         "SecretFinding",
         "check_no_secrets",
+        "fake",
         "find_secrets",
         "load_cassette",
         "parse_sse",

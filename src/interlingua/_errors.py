@@ -17,7 +17,8 @@ InterlinguaError
  │    └── ProviderConnectionError     no answer: the connection failed or timed out
  ├── StreamError                      a stream that broke; keeps the partial response
  ├── AdapterNotFoundError (LookupError)
- └── CassetteError                    a recording that cannot be read
+ └── CassetteError                    a recording that cannot be read, or a request the
+                                      testing kit cannot answer
 """
 
 from __future__ import annotations
@@ -444,4 +445,5 @@ class AdapterNotFoundError(InterlinguaError, LookupError):
 
 
 class CassetteError(InterlinguaError):
-    """A recorded interaction file that cannot be read."""
+    """A recorded interaction file that cannot be read, or a request the testing
+    kit cannot answer (none recorded matches it; a fake provider cannot place it)."""

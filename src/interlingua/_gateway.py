@@ -24,18 +24,21 @@ core's stream events to its payloads, in order, as `WireEvent`s, as its API
 streams them for `request`, the client's: an OpenAI Chat Completions stream
 ends with a usage chunk only for a request that asks, `stream_options:
 {"include_usage": true}`; with no request, the stream carries the usage) and
-`encode_error(error)` (a typed error to its status and body).
+`encode_error(error)` (a typed error to its status and body);
+`error_headers(api, error)` gives the headers that go with that body.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from interlingua._adapter import Adapter, get_adapter
 from interlingua._errors import InvalidDataError
+from interlingua._rate_limits import RateLimitFamily, encode_rate_limits
 from interlingua._report import (
     LossKind,
     LossLevel,
@@ -55,6 +58,7 @@ __all__ = [
     "Problem",
     "Translation",
     "WireEvent",
+    "error_headers",
     "format_sse",
     "translate_request",
     "translate_response",
@@ -195,3 +199,33 @@ def validate_request(
         for loss in report.losses
         if refuses(strict, loss.level)
     ]
+
+
+# Whose names of the rate-limit headers each client API's SDKs read: Anthropic's
+# (`anthropic-ratelimit-*`) for its own; none for Gemini's, which has none (its
+# SDK reads the wait from the body's `RetryInfo`); OpenAI's (`x-ratelimit-*`,
+# which Groq's and the other Chat Completions APIs share) for the others.
+_RATE_LIMIT_NAMES: dict[str, RateLimitFamily | None] = {"anthropic": "anthropic", "google": None}
+
+
+def error_headers(api: str, error: ProviderError) -> dict[str, str]:
+    """What `error` says its answer's headers held (an upstream's, for a
+    gateway), in the headers the SDKs of the client API `api` read, and no other:
+
+    - its request id, as `request-id` (Anthropic's) and `x-request-id` (the others');
+    - the wait it asked for, as `retry-after` (whole seconds, rounded up: HTTP's
+      form) and `retry-after-ms` (which the Stainless SDKs, openai's and
+      anthropic's, read first);
+    - the rate limits it reported, in the names of `api`'s family (`_RATE_LIMIT_NAMES`).
+    """
+    headers: dict[str, str] = {}
+    if error.request_id:
+        headers |= {"request-id": error.request_id, "x-request-id": error.request_id}
+    if error.retry_after is not None:
+        seconds = error.retry_after
+        headers["retry-after"] = str(math.ceil(round(seconds, 3)))
+        headers["retry-after-ms"] = str(math.ceil(round(seconds * 1000, 3)))
+    family = _RATE_LIMIT_NAMES.get(api, "openai")
+    if family is not None:
+        headers |= encode_rate_limits(error.rate_limits, family)
+    return headers

@@ -16,15 +16,13 @@ Gemini's API has its model and method in the URL, not the body
 
 from __future__ import annotations
 
-import math
 from typing import Any, Protocol, cast, runtime_checkable
 
 from starlette.responses import JSONResponse
 
 from interlingua._adapter import available_adapters, get_adapter
 from interlingua._errors import AdapterNotFoundError, ProviderError
-from interlingua._gateway import GatewayAdapter
-from interlingua._rate_limits import RateLimitFamily, encode_rate_limits
+from interlingua._gateway import GatewayAdapter, error_headers
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua.codec import StreamEncoder
@@ -100,40 +98,10 @@ def client_apis() -> list[str]:
     return [name for name in available_adapters() if client_api(name) is not None]
 
 
-# Whose names of the rate-limit headers each client API's SDKs read: Anthropic's
-# (`anthropic-ratelimit-*`) for its own; none for Gemini's, which has none (its
-# SDK reads the wait from the body's `RetryInfo`); OpenAI's (`x-ratelimit-*`,
-# which Groq's and the other Chat Completions APIs share) for the others.
-_RATE_LIMIT_NAMES: dict[str, RateLimitFamily | None] = {"anthropic": "anthropic", GEMINI: None}
-
-
 def error_response(api: ClientAPI, error: ProviderError) -> JSONResponse:
     """`error` as `api` answers it: its status and body, with `error_headers`."""
     status, body = api.encode_error(error)
     return JSONResponse(body, status_code=status, headers=error_headers(api.PROVIDER, error))
-
-
-def error_headers(api: str, error: ProviderError) -> dict[str, str]:
-    """What the upstream's headers said of `error`, in the headers the SDKs of
-    the client API `api` read; no other header of the upstream's goes through:
-
-    - its request id, as `request-id` (Anthropic's) and `x-request-id` (the others');
-    - the wait it asked for, as `retry-after` (whole seconds, rounded up: HTTP's
-      form) and `retry-after-ms` (which the Stainless SDKs, openai's and
-      anthropic's, read first);
-    - the rate limits it reported, in the names of `api`'s family (`_RATE_LIMIT_NAMES`).
-    """
-    headers: dict[str, str] = {}
-    if error.request_id:
-        headers |= {"request-id": error.request_id, "x-request-id": error.request_id}
-    if error.retry_after is not None:
-        seconds = error.retry_after
-        headers["retry-after"] = str(math.ceil(round(seconds, 3)))
-        headers["retry-after-ms"] = str(math.ceil(round(seconds * 1000, 3)))
-    family = _RATE_LIMIT_NAMES.get(api, "openai")
-    if family is not None:
-        headers |= encode_rate_limits(error.rate_limits, family)
-    return headers
 
 
 def models_body(names: list[str], api: str) -> dict[str, Any]:

@@ -10,19 +10,29 @@ JSON parsed and, for a stream, its `SSEEvent`s split.
 `replay(cassette)` answers the real SDK clients of every provider from a
 cassette while it is active, through respx, with the user's code unchanged;
 it is a `Replay`, which keeps the requests sent (`sent`), and can also be
-handed to one SDK client (`http_client=replay.client()`). `record(path)`
-sends the requests to the network and writes what came back, credentials
-removed (`write_cassette`: `.json` the project's format, `.yaml` a vcrpy
-cassette). `use_cassette(path, record_mode)` does either by vcrpy's record
-modes; the pytest plugin (`interlingua.testing.pytest_plugin`) runs it
-around a test. `find_secrets`/`check_no_secrets` look for keys, bearer tokens
-and cookies left in cassettes.
+handed to one SDK client (`http_client=replay.client()`).
 
-Reading and writing YAML needs PyYAML, replaying respx
+`fake(handler)` answers them without a recording: each chat request, decoded
+into a `ChatRequest`, gets what `handler(request)` returns (a `ChatResponse`,
+stream events, or a `ProviderError` as the API's error answer) in the asking
+API's own format, whole or streamed as asked; `fake(responses=[...])`
+answers with a fixed sequence. It is a `Fake`, which keeps the requests
+(`requests`).
+
+`record(path)` sends the requests to the network and writes what came back,
+credentials removed (`write_cassette`: `.json` the project's format, `.yaml`
+a vcrpy cassette). `use_cassette(path, record_mode)` does either by vcrpy's
+record modes; the pytest plugin (`interlingua.testing.pytest_plugin`) runs it
+around a test, and its `fake_provider` fixture gives a `Fake`.
+`find_secrets`/`check_no_secrets` look for keys, bearer tokens and cookies
+left in cassettes.
+
+Reading and writing YAML needs PyYAML, replaying and faking respx
 (`pip install "interlingua[testing]"`); importing this module needs neither.
 """
 
 from interlingua.testing._cassette import RECORDING_FORMAT, load_cassette
+from interlingua.testing._fake import Fake, FakeAnswer, fake
 from interlingua.testing._match import DEFAULT_MATCH_ON, SDK_QUERY_PARAMETERS
 from interlingua.testing._record import MASK, MASKED_HEADERS, REMOVED_HEADERS, Recorder, record
 from interlingua.testing._records import (
@@ -47,6 +57,8 @@ __all__ = [
     "REMOVED_HEADERS",
     "SDK_QUERY_PARAMETERS",
     "Cassette",
+    "Fake",
+    "FakeAnswer",
     "Interaction",
     "RecordedRequest",
     "RecordedResponse",
@@ -55,6 +67,7 @@ __all__ = [
     "SSEEvent",
     "SecretFinding",
     "check_no_secrets",
+    "fake",
     "find_secrets",
     "load_cassette",
     "parse_sse",

@@ -12,7 +12,7 @@ default) the organisation and project ids are replaced by `MASK`.
 
 The hook is each library's HTTP transport (`HTTPTransport.handle_request` and
 its async twin), above the pools that respx patches: a response that a
-`Replay` served is left out (it carries `REPLAYED`), so recording and
+`Replay` or a `Fake` served is left out (it carries `REPLAYED`), so recording and
 replaying combine (vcrpy's `new_episodes`).
 """
 
@@ -29,8 +29,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from interlingua._sdk_errors import CREDENTIAL_HEADERS, CREDENTIAL_PARAMS
 from interlingua.codec import json_or_text
+from interlingua.testing._intercept import REPLAYED
 from interlingua.testing._records import Interaction, RecordedRequest, RecordedResponse, parse_sse
-from interlingua.testing._replay import REPLAYED
 from interlingua.testing._write import cassette_format, write_cassette
 
 __all__ = ["MASK", "MASKED_HEADERS", "REMOVED_HEADERS", "Recorder", "record", "scrubbed_url"]

@@ -14,45 +14,35 @@ recorded request and each field that differs. `replay(cassette)` is the same
 
 Used as a context manager (`with replay("fixtures/x.json") as r:`, or
 `async with`), it answers every httpx and httpx2 client of the process
-through respx: the SDK clients of all four providers as the user's code builds
-them, with no `http_client` argument. The anthropic and groq SDKs wrap the
-`CassetteError` in their connection error (after their retries); leaving the
-block then raises the `CassetteError` itself, so a mismatch is never lost.
-`client()`/`async_client()` give httpx2 clients answered by the same replay,
-and `respond` is a plain handler for any `MockTransport` or respx route.
+through respx (an `Interceptor`): the SDK clients of every provider as the
+user's code builds them, with no `http_client` argument. The anthropic and
+groq SDKs wrap the `CassetteError` in their connection error (after their
+retries); leaving the block then raises the `CassetteError` itself, so a
+mismatch is never lost. `client()`/`async_client()` give httpx2 clients
+answered by the same replay, and `respond` is a plain handler for any
+`MockTransport` or respx route.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 import threading
 from collections.abc import Iterable
-from types import TracebackType
 from typing import Any
 
 from interlingua._errors import CassetteError
 from interlingua.codec import json_or_text
 from interlingua.testing._cassette import load_cassette
+from interlingua.testing._intercept import REPLAYED, Interceptor, response_of
 from interlingua.testing._match import DEFAULT_MATCH_ON, Difference, Matcher, SentRequest
 from interlingua.testing._records import Cassette, Interaction, RecordedRequest
 
 __all__ = ["REPLAYED", "Replay", "replay"]
 
-REPLAYED = "interlingua.replayed"
-"""The extension a replayed response carries, so that a recorder leaves it out."""
-
-# respx patches httpcore's pools; the openai, anthropic and mistralai SDKs send
-# through httpx2, whose pools are these (WIRE-NOTES.md, "Transport and mocking").
-_HTTPX2_POOLS = (
-    "httpcore2._sync.connection_pool.ConnectionPool",
-    "httpcore2._async.connection_pool.AsyncConnectionPool",
-)
 _SHOWN_DIFFERENCES = 12
 
 
-class Replay:
+class Replay(Interceptor):
     """Recorded answers, each served to the request that matches it; `sent`
     holds the JSON bodies sent, `mismatches` the requests refused."""
 
@@ -68,19 +58,18 @@ class Replay:
         source: str | None = None,
         pass_hosts: Iterable[str] = (),
     ) -> None:
+        super().__init__(pass_hosts=pass_hosts)
         self.interactions = list(interactions)
         self.matcher = Matcher.build(match_on, ignore, unordered, strict_query=strict_query)
         self.allow_playback_repeats = allow_playback_repeats
         self.source = source
-        self.pass_hosts = tuple(pass_hosts)
-        """Hosts whose requests go to the network, unrecorded (a server the test runs)."""
         self.requests: list[Any] = []
-        self.mismatches: list[CassetteError] = []
+        self.mismatches = self.failures
+        """The requests refused, each a `CassetteError`."""
         self.pass_unmatched = False
         """Let a request that matches nothing through to the network (new episodes)."""
         self._played: set[int] = set()
         self._lock = threading.Lock()
-        self._router: Any = None
 
     @property
     def sent(self) -> list[Any]:
@@ -105,74 +94,11 @@ class Replay:
                 self.requests.append(request)
                 return request  # respx's way to let a request through
             if index is None:
-                error = CassetteError(self._mismatch_text(sent))
-                self.mismatches.append(error)
-                raise error
+                raise self.failed(CassetteError(self._mismatch_text(sent)))
             self._played.add(index)
             self.requests.append(request)
         recorded = self.interactions[index].response
-        # httpx and httpx2 have the same Response; answer in the request's own kind.
-        library = sys.modules[type(request).__module__.partition(".")[0]]
-        return library.Response(
-            recorded.status,
-            headers=recorded.replay_headers(),
-            content=recorded.body,
-            extensions={REPLAYED: True},
-        )
-
-    def client(self) -> Any:
-        """An `httpx2.Client` answered by this replay."""
-        import httpx2
-
-        return httpx2.Client(transport=httpx2.MockTransport(self.respond))
-
-    def async_client(self) -> Any:
-        """An `httpx2.AsyncClient` answered by this replay."""
-        import httpx2
-
-        return httpx2.AsyncClient(transport=httpx2.MockTransport(self.respond))
-
-    # --- installed through respx ---
-
-    def __enter__(self) -> Replay:
-        if self._router is not None:
-            raise CassetteError("this replay is active already")
-        try:
-            import respx
-        except ImportError as exc:
-            raise CassetteError('replay needs respx: pip install "interlingua[testing]"') from exc
-        pools = [pool for pool in _HTTPX2_POOLS if _importable(pool)]
-        respx.mocks.HTTPCoreMocker.add_targets(*pools)
-        router = respx.mock(assert_all_called=False, assert_all_mocked=True)
-        for host in self.pass_hosts:
-            router.route(host=host).pass_through()
-        router.route().mock(side_effect=self.respond)
-        router.start()
-        self._router = router
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        router, self._router = self._router, None
-        router.stop(quiet=True)
-        if self.mismatches and not isinstance(error, CassetteError):
-            # The SDK wrapped it in its connection error, or the code caught that.
-            raise CassetteError(str(self.mismatches[0])) from error
-
-    async def __aenter__(self) -> Replay:
-        return self.__enter__()
-
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.__exit__(kind, error, traceback)
+        return response_of(request, recorded.status, recorded.replay_headers(), recorded.body)
 
     # --- matching ---
 
@@ -267,7 +193,3 @@ def replay(
         source=source,
         pass_hosts=pass_hosts,
     )
-
-
-def _importable(target: str) -> bool:
-    return importlib.util.find_spec(target.partition(".")[0]) is not None

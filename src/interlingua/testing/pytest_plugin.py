@@ -17,6 +17,9 @@ pytest-recording's conventions:
 * `interlingua_cassette_dir` is `cassettes/<module name>/` beside the test
   module by default; `interlingua_cassette_name` the test's name (with its
   class, and its parameters' id).
+* The `fake_provider` fixture is an active `interlingua.testing.Fake`: every
+  SDK client the test builds is answered by its `handler` (set it: a function
+  of the `ChatRequest`), or by the answers put in its `responses`.
 * `--record-mode`: vcrpy's modes, `none` by default, `once`, `new_episodes`,
   `all`. When pytest-recording is installed it owns the option (same name,
   same modes) and both plugins read it.
@@ -36,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from interlingua.testing._fake import Fake
     from interlingua.testing._record import Recorder
     from interlingua.testing._replay import Replay
 
@@ -115,6 +119,17 @@ def interlingua_cassette(
         yield cassette
 
 
+@pytest.fixture
+def fake_provider(request: pytest.FixtureRequest) -> Iterator[Fake]:
+    """A fake provider answering every SDK client while the test runs: set its
+    `handler`, or add answers to its `responses`."""
+    from interlingua.testing._fake import Fake
+
+    with Fake() as provider:
+        request.node.stash[_ACTIVE] = provider
+        yield provider
+
+
 @pytest.fixture(autouse=True)
 def _interlingua_marker(request: pytest.FixtureRequest) -> None:
     """The marker alone brings the cassette in."""
@@ -124,16 +139,17 @@ def _interlingua_marker(request: pytest.FixtureRequest) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """A test that failed with the SDK's wrapping of a mismatch fails with the
-    mismatch itself (the anthropic and groq SDKs say "Connection error.")."""
+    """A test that failed with the SDK's wrapping of a mismatch (or of a fake
+    provider's failure) fails with the mismatch itself (the anthropic and groq
+    SDKs say "Connection error.")."""
     try:
         return (yield)
     except Exception as error:
-        mismatches = getattr(item.stash.get(_ACTIVE, None), "mismatches", None)
-        if not mismatches or any(error is mismatch for mismatch in mismatches):
+        failures = getattr(item.stash.get(_ACTIVE, None), "failures", None)
+        if not failures or any(error is failure for failure in failures):
             raise
-        first = mismatches[0]
-        mismatches.clear()  # reported here, not again on leaving the cassette
+        first = failures[0]
+        failures.clear()  # reported here, not again on leaving the cassette
         raise first from error
 
 
