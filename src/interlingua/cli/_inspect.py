@@ -14,12 +14,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from rich.console import Console
 from rich.text import Text
 
-from interlingua._adapter import available_adapters
 from interlingua._errors import InterlinguaError
 from interlingua._history import HISTORY_FORMAT, ChatHistory
 from interlingua._messages import Message
@@ -33,6 +31,7 @@ from interlingua.cli._summary import (
     usage_json,
     usage_line,
 )
+from interlingua.testing._records import provider_of
 
 __all__ = ["Summary", "TurnSummary", "inspect_file", "provider_of", "show_summary", "summary_json"]
 
@@ -63,52 +62,6 @@ class Summary:
             self.parts.update(part.type for part in message.parts)
             self.tool_calls += [call.name for call in message.tool_calls]
             self.reasoning += [part.provider or "unknown" for part in message.reasoning]
-
-
-# How a request's path ends -> the adapter of its API (Chat Completions: by host, below).
-_PATH_ENDS = (
-    ("/messages", "anthropic"),
-    ("/responses", "openai-responses"),
-    (":generateContent", "google"),
-    (":streamGenerateContent", "google"),
-)
-# A field an answer body alone has, and its value (None: any) -> the adapter that wrote it.
-_ANSWER_FIELDS = (
-    ("type", "message", "anthropic"),
-    ("object", "response", "openai-responses"),
-    ("choices", None, "openai"),
-    ("candidates", None, "google"),
-    ("promptFeedback", None, "google"),
-)
-
-
-def _chat_server(host: str) -> str:
-    """The installed Chat Completions adapter a host is the server of, by name
-    (`api.groq.com`: groq, `api.x.ai`: xai); OpenAI's for any other."""
-    labels = host.split(".")
-    names = {*labels, "".join(labels[-2:])}
-    known = (name for name in available_adapters() if name.replace("-", "") in names)
-    return next(known, "openai")
-
-
-def provider_of(url: str | None, body: Any) -> str | None:
-    """The adapter of the API a request went to, or that wrote an answer."""
-    if url is not None:
-        parts = urlsplit(url)
-        host, path = parts.hostname or "", parts.path
-        if path.endswith("/chat/completions"):
-            return _chat_server(host)
-        return next((provider for end, provider in _PATH_ENDS if path.endswith(end)), None)
-    if not isinstance(body, dict):
-        return None
-    return next(
-        (
-            provider
-            for field, value, provider in _ANSWER_FIELDS
-            if field in body and (value is None or body[field] == value)
-        ),
-        None,
-    )
 
 
 def inspect_file(path: str) -> Summary:
