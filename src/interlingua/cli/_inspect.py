@@ -9,10 +9,8 @@ cannot be decoded is summarised by its status and the reason, not refused.
 
 from __future__ import annotations
 
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -23,7 +21,14 @@ from interlingua._history import HISTORY_FORMAT, ChatHistory
 from interlingua._messages import Message
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
-from interlingua.cli._files import STDIN, InputError, adapter, one_line, parse_json, read_text
+from interlingua.cli._files import (
+    InputError,
+    adapter,
+    load_cassette_text,
+    one_line,
+    parse_json,
+    read_text,
+)
 from interlingua.cli._summary import (
     describe_answer,
     describe_message,
@@ -88,18 +93,7 @@ def _history(name: str, document: dict[str, Any]) -> Summary:
 
 
 def _cassette(name: str, path: str, text: str) -> Summary:
-    from interlingua.testing import load_cassette
-
-    with tempfile.TemporaryDirectory() as folder:
-        file = Path(path)
-        if path == STDIN:  # `load_cassette` reads a file, and tells formats by its suffix
-            suffix = ".json" if text.lstrip().startswith(("{", "[")) else ".yaml"
-            file = Path(folder) / f"stdin{suffix}"
-            file.write_text(text, encoding="utf-8")
-        try:
-            interactions = load_cassette(file).interactions
-        except InterlinguaError as error:
-            raise InputError(one_line(error).replace(str(file), name)) from error
+    interactions = load_cassette_text(name, path, text).interactions
     summary = Summary(name, "cassette")
     for index, interaction in enumerate(interactions):
         summary.turns.append(_interaction(index, interaction, summary))

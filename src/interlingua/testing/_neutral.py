@@ -87,7 +87,7 @@ def neutral_interaction(interaction: Interaction) -> NeutralInteraction:
     # Gemini's `:streamGenerateContent` without `alt=sse` answers one JSON array of chunks.
     if response.events is not None or isinstance(response.json, list):
         payloads = response.json if response.events is None else response.stream_payloads()
-        events = tuple(codec.decode_stream(payloads))
+        events = tuple(codec.decode_stream(payloads or ()))
         return NeutralInteraction(provider, model, response.status, chat, events=events)
     answer = codec.decode_response(response.json)
     return NeutralInteraction(provider, model, response.status, chat, answer=answer)
