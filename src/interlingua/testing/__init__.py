@@ -17,10 +17,11 @@ it is a `Replay`, which keeps the requests sent (`sent`), and can also be
 handed to one SDK client (`http_client=replay.client()`). `record(path)`
 sends the requests to the network and writes what came back, credentials
 removed (`write_cassette`: `.json` the project's format, `.yaml` a vcrpy
-cassette; `neutral=True` a provider-neutral cassette). `use_cassette(path, record_mode)` does either by vcrpy's record
-modes; the pytest plugin (`interlingua.testing.pytest_plugin`) runs it
-around a test. `find_secrets`/`check_no_secrets` look for keys, bearer tokens
-and cookies left in cassettes.
+cassette; `neutral=True` a provider-neutral cassette).
+`use_cassette(path, record_mode)` does either by vcrpy's record modes; the
+pytest plugin (`interlingua.testing.pytest_plugin`) runs it around a test.
+`find_secrets`/`check_no_secrets` look for keys, bearer tokens and cookies
+left in cassettes.
 
 Reading and writing YAML needs PyYAML, replaying respx
 (`pip install "interlingua[testing]"`); importing this module needs neither.
