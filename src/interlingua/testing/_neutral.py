@@ -17,8 +17,9 @@ to JSON (pydantic's JSON mode, `None` left out, as a saved history is): text
 stays text, only a file's own bytes are base64. The keys keep the models' field
 order and the file is indented, so it reads and diffs well, and writing the same
 calls twice gives the same bytes. Messages are in a saved history's form of
-`history_version`; a file of an older one is migrated on reading, as a history
-is (`interlingua._migrations`). No header is kept, so no credential is.
+`history_version`; in a file of an older one, the requests' messages and the
+answers' are migrated on reading, as a history's are (`interlingua._migrations`).
+No header is kept, so no credential is.
 """
 
 from __future__ import annotations
@@ -84,10 +85,10 @@ def neutral_interaction(interaction: Interaction) -> NeutralInteraction:
         )
         error = codec.decode_error(response.status, body)
         return NeutralInteraction(provider, model, response.status, chat, error=error)
+    payloads = response.json if response.events is None else response.stream_payloads()
     # Gemini's `:streamGenerateContent` without `alt=sse` answers one JSON array of chunks.
-    if response.events is not None or isinstance(response.json, list):
-        payloads = response.json if response.events is None else response.stream_payloads()
-        events = tuple(codec.decode_stream(payloads or ()))
+    if isinstance(payloads, list):
+        events = tuple(codec.decode_stream(payloads))
         return NeutralInteraction(provider, model, response.status, chat, events=events)
     answer = codec.decode_response(response.json)
     return NeutralInteraction(provider, model, response.status, chat, answer=answer)
@@ -179,22 +180,22 @@ def _interaction(raw: Any, history_version: int, loc: _Loc) -> NeutralInteractio
     if len(answers) != 1:
         _fail(loc, f"expected one of response, events or error, found {answers or 'none'}")
     request = validate(ChatRequest, item.get("request"), subject=_SUBJECT, prefix=(*loc, "request"))
-    call = NeutralInteraction(provider, model, status, request)
-    match answers[0]:
+    key = answers[0]
+    return NeutralInteraction(
+        provider, model, status, request, **_answer(key, item[key], provider, (*loc, key))
+    )
+
+
+def _answer(key: str, raw: Any, provider: str, loc: _Loc) -> dict[str, Any]:
+    """The answer's field of a `NeutralInteraction`, read from the document's `key`."""
+    match key:
         case "response":
-            answer = validate(
-                ChatResponse, item["response"], subject=_SUBJECT, prefix=(*loc, "response")
-            )
-            return _with(call, answer=answer)
+            return {"answer": validate(ChatResponse, raw, subject=_SUBJECT, prefix=loc)}
         case "events":
-            return _with(call, events=_events(item["events"], (*loc, "events")))
+            return {"events": _events(raw, loc)}
         case _:
-            error = validate(ErrorEvent, item["error"], subject=_SUBJECT, prefix=(*loc, "error"))
-            return _with(call, error=error.to_error(provider))
-
-
-def _with(call: NeutralInteraction, **answer: Any) -> NeutralInteraction:
-    return NeutralInteraction(call.provider, call.model, call.status, call.request, **answer)
+            error = validate(ErrorEvent, raw, subject=_SUBJECT, prefix=loc)
+            return {"error": error.to_error(provider)}
 
 
 def _events(raw: Any, loc: _Loc) -> tuple[StreamEvent, ...]:

@@ -195,6 +195,11 @@ class NeutralInteraction:
     events: tuple[StreamEvent, ...] | None = None
     error: ProviderError | None = None
 
+    def __post_init__(self) -> None:
+        given = [self.answer is not None, self.events is not None, self.error is not None]
+        if given.count(True) != 1:
+            raise ValueError("a neutral interaction holds one of answer, events or error")
+
     @property
     def is_stream(self) -> bool:
         return self.events is not None
