@@ -418,3 +418,24 @@ def test_convert_refuses_a_bad_file_naming_the_place(tmp_path: Path) -> None:
     result = run("convert", "--to", "neutral", str(source))
     assert result.exit_code == 2
     assert "bad.json: interactions[0].response.status: expected an integer" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "openai/chat_tool_round_trip.json",
+        "anthropic/stream_thinking_tool_use.json",
+        "anthropic/error_rate_limited.json",
+    ],
+)
+def test_inspect_summarises_a_neutral_cassette_as_its_wire(name: str, tmp_path: Path) -> None:
+    source = FIXTURES / name
+    path = tmp_path / "neutral.json"
+    write_cassette(path, chat_calls(source) + chat_calls(source, status=429), neutral=True)
+    wire = json.loads(run("inspect", "--json", str(source)).stdout)
+    neutral = json.loads(run("inspect", "--json", str(path)).stdout)
+    for key in ("kind", "parts", "tool_calls", "reasoning", "usage"):
+        assert neutral[key] == wire[key], key
+    assert [(t["provider"], t["lines"], t["usage"]) for t in neutral["turns"]] == [
+        (t["provider"], t["lines"], t["usage"]) for t in wire["turns"]
+    ]

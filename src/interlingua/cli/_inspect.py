@@ -1,6 +1,6 @@
-"""`interlingua inspect`: a cassette (any format `load_cassette` reads) or a
-saved history, summarised: its turns, their parts, tool calls, reasoning and
-usage.
+"""`interlingua inspect`: a cassette (any format `load_cassette` reads, a
+provider-neutral one too) or a saved history, summarised: its turns, their
+parts, tool calls, reasoning and usage.
 
 A cassette's answers are decoded by the adapter its request went to (found by
 the URL; for a response-only fixture, by the body's shape); an answer that
@@ -36,7 +36,7 @@ from interlingua.cli._summary import (
     usage_json,
     usage_line,
 )
-from interlingua.testing._records import provider_of
+from interlingua.testing._records import NeutralInteraction, provider_of
 
 __all__ = ["Summary", "TurnSummary", "inspect_file", "provider_of", "show_summary", "summary_json"]
 
@@ -93,11 +93,28 @@ def _history(name: str, document: dict[str, Any]) -> Summary:
 
 
 def _cassette(name: str, path: str, text: str) -> Summary:
-    interactions = load_cassette_text(name, path, text).interactions
+    cassette = load_cassette_text(name, path, text)
     summary = Summary(name, "cassette")
-    for index, interaction in enumerate(interactions):
+    for index, interaction in enumerate(cassette.interactions):
         summary.turns.append(_interaction(index, interaction, summary))
+    for index, call in enumerate(cassette.neutral):
+        summary.turns.append(_neutral(index, call, summary))
     return summary
+
+
+def _neutral(index: int, call: NeutralInteraction, summary: Summary) -> TurnSummary:
+    """A call of a provider-neutral cassette: already in the core's terms."""
+    streamed = " (streamed)" if call.is_stream else ""
+    turn = TurnSummary(f"{index} {call.model} -> {call.status}{streamed}", call.provider)
+    try:
+        answer = call.response
+    except InterlinguaError as error:  # a stream the provider broke
+        answer, turn.lines = None, [f"error: {one_line(error)}"]
+    if call.error is not None:
+        turn.lines.append(f"error: {one_line(call.error)}")
+    if answer is not None:
+        _describe(turn, answer, summary)
+    return turn
 
 
 def _interaction(index: int, interaction: Any, summary: Summary) -> TurnSummary:
@@ -119,11 +136,15 @@ def _interaction(index: int, interaction: Any, summary: Summary) -> TurnSummary:
         failed = "error" if response.status >= 400 else "not decoded"
         turn.lines.append(f"{failed}: {one_line(error)}")
         return turn
+    _describe(turn, answer, summary)
+    return turn
+
+
+def _describe(turn: TurnSummary, answer: ChatResponse, summary: Summary) -> None:
     turn.lines += describe_answer(answer, 100)
     turn.usage = answer.usage
     summary.usage += answer.usage
     summary.count([answer.message])
-    return turn
 
 
 def _decode(provider: str, response: Any) -> ChatResponse:
