@@ -439,3 +439,17 @@ def test_inspect_summarises_a_neutral_cassette_as_its_wire(name: str, tmp_path: 
     assert [(t["provider"], t["lines"], t["usage"]) for t in neutral["turns"]] == [
         (t["provider"], t["lines"], t["usage"]) for t in wire["turns"]
     ]
+
+
+def test_convert_reads_a_vcr_cassette_from_standard_input(tmp_path: Path) -> None:
+    calls = chat_calls(FIXTURES / "anthropic" / "stream_thinking_tool_use.json")
+    source = tmp_path / "recorded.yaml"
+    write_cassette(source, calls)
+    result = CliRunner().invoke(
+        app, ["convert", "--to", "neutral", "-"], input=source.read_text(encoding="utf-8")
+    )
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "neutral.json"
+    path.write_text(result.stdout, encoding="utf-8")
+    for call, neutral in zip(calls, load_cassette(path).neutral, strict=True):
+        assert_as_decoded(call, neutral)
