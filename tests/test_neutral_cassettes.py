@@ -453,3 +453,16 @@ def test_convert_reads_a_vcr_cassette_from_standard_input(tmp_path: Path) -> Non
     path.write_text(result.stdout, encoding="utf-8")
     for call, neutral in zip(calls, load_cassette(path).neutral, strict=True):
         assert_as_decoded(call, neutral)
+
+
+def test_a_lone_surrogate_is_written_escaped_and_read_back(tmp_path: Path) -> None:
+    call = chat_calls(FIXTURES / "openai" / "chat_refusal.json")[0]
+    assert call.request is not None
+    body = dict(call.request.json)
+    body["messages"] = [{"role": "user", "content": "half an emoji: \ud83d"}]
+    broken = Interaction(
+        request=type(call.request)("POST", call.request.url, {}, json.dumps(body).encode(), body),
+        response=call.response,
+    )
+    (kept,) = written_and_read([broken], tmp_path / "neutral.json")
+    assert kept.request.messages[0].text == "half an emoji: \ud83d"

@@ -111,7 +111,12 @@ def neutral_text(items: Iterable[NeutralInteraction], *, description: str | None
     """The text of a neutral cassette file: the document, indented, with a final newline."""
     extra = {} if description is None else {"description": description}
     document = neutral_document(items, **extra)
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, which JSON from a provider may hold
+        return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    return text
 
 
 def _item(item: NeutralInteraction) -> dict[str, Any]:
