@@ -29,7 +29,7 @@ from interlingua._migrations import MIGRATIONS
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
 
-__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory"]
+__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory", "migrated_messages"]
 
 HISTORY_FORMAT = "interlingua.chat_history"
 HISTORY_VERSION = 5
@@ -181,3 +181,9 @@ def _migrate(document: dict[str, Any]) -> dict[str, Any]:
         document = step(document)
         version += 1
     return {k: v for k, v in document.items() if k not in {"format", "version"}}
+
+
+def migrated_messages(messages: list[Any], version: int) -> list[Any]:
+    """Messages as a history of `version` saved them, as this version saves them
+    (for files that keep messages in the history's form, a cassette's say)."""
+    return list(_migrate({"version": version, "messages": messages})["messages"])

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -24,6 +24,9 @@ from typer.core import TyperCommand
 from interlingua._errors import TranslationError
 from interlingua._report import Strictness
 from interlingua.cli._files import InputError, one_line, read
+
+if TYPE_CHECKING:
+    from interlingua.cli._convert import Converted
 
 __all__ = ["app", "main"]
 
@@ -84,7 +87,10 @@ Strict = Annotated[
 ]
 Debug = Annotated[bool, typer.Option("--debug", help="Show the traceback of an error.")]
 FileArg = Annotated[str, typer.Argument(metavar="FILE", help="The input file, or - for stdin.")]
-Target = Annotated[str, typer.Option("--to", metavar="B", help="The target API's adapter.")]
+Target = Annotated[
+    str,
+    typer.Option("--to", metavar="B", help="The target API's adapter (convert: or neutral)."),
+]
 Origin = Annotated[
     str | None,
     typer.Option("--from", metavar="A", help="The input's API (not needed for a history)."),
@@ -149,7 +155,8 @@ def demo(
 
 @app.command(
     cls=OptionalLevel,
-    epilog="Example: interlingua convert --from anthropic --to openai request.json > openai.json",
+    epilog="Example: interlingua convert --from anthropic --to openai request.json > openai.json"
+    "   (a cassette: interlingua convert --to neutral cassette.yaml > neutral.json)",
 )
 def convert(
     file: FileArg,
@@ -166,19 +173,27 @@ def convert(
 
     Adapters: anthropic, openai (Chat Completions), openai-responses, mistral, groq, google.
     A stream is server-sent events (data: lines) or a JSON array of payloads.
+
+    --to neutral converts a cassette (vcrpy, pytest-recording, interlingua's
+    recordings) to a provider-neutral one: each call's request and answer in
+    the core's terms, with the provider and model it was recorded from (no
+    --from: each call's API is found by its URL). Calls no adapter reads are
+    left out and named on standard error.
     """
+    from interlingua.cli._convert import NEUTRAL, to_neutral
     from interlingua.cli._convert import convert as run
 
-    converted = _guarded(
-        "convert",
-        debug,
-        lambda: run(
-            read(file), origin=origin, target=target, strict=strictness(strict), model=model
-        ),
-    )
+    def converting() -> Converted:
+        if target == NEUTRAL:
+            return to_neutral(file)
+        return run(read(file), origin=origin, target=target, strict=strictness(strict), model=model)
+
+    converted = _guarded("convert", debug, converting)
     sys.stdout.write(converted.output)
     for loss in converted.losses:
         typer.echo(loss.described(), err=True)
+    for note in converted.notes:
+        typer.echo(note, err=True)
 
 
 @app.command(

@@ -5,12 +5,18 @@ A request body converts to the target's request, an answer body to its answer,
 a recorded stream to its stream (server-sent events stay server-sent events, a
 JSON array of payloads stays an array) and a saved history to the target's
 request for it. In strict mode the first loss it refuses raises `TranslationError`.
+
+`to_neutral` converts a cassette (any format `load_cassette` reads) to a
+provider-neutral one (`--to neutral`): each chat call in the core's terms,
+decoded by the adapter of the API it went to. A call no adapter reads (a file
+upload, a response alone) is left out, and said on standard error.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from interlingua._errors import InterlinguaError, TranslationError
@@ -18,9 +24,27 @@ from interlingua._gateway import Problem, format_sse, translate_stream, validate
 from interlingua._history import ChatHistory
 from interlingua._report import Strictness, TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
-from interlingua.cli._files import InputError, Source, adapter, one_line
+from interlingua.cli._files import (
+    InputError,
+    Source,
+    adapter,
+    load_cassette_text,
+    one_line,
+    read_text,
+)
 
-__all__ = ["Converted", "convert", "describe_problem", "to_json", "validate"]
+__all__ = [
+    "NEUTRAL",
+    "Converted",
+    "convert",
+    "describe_problem",
+    "to_json",
+    "to_neutral",
+    "validate",
+]
+
+NEUTRAL = "neutral"
+"""The target `--to` names for a provider-neutral cassette."""
 
 _FIXES = {
     "dropped": "encoding leaves it out",
@@ -36,6 +60,8 @@ class Converted:
 
     output: str
     losses: list[TranslationLoss] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What was left out that is no translation loss (a call no adapter reads)."""
 
 
 def to_json(value: Any) -> str:
@@ -126,3 +152,30 @@ def validate(
 def describe_problem(problem: Problem) -> str:
     """A problem on one line: its place, its level, the target's rule, what encoding does."""
     return f"{problem.path} ({problem.level}): {problem.rule} ({_FIXES[problem.fix]})"
+
+
+def to_neutral(path: str) -> Converted:
+    """The cassette at `path` (`-`: standard input) as a provider-neutral cassette."""
+    from interlingua.testing._neutral import neutral_interaction, neutral_text
+    from interlingua.testing._records import NeutralInteraction, provider_of
+
+    name, text = read_text(path)
+    cassette = load_cassette_text(name, path, text)
+    description = f"Converted by interlingua convert from {Path(name).name}."
+    if cassette.neutral:
+        return Converted(neutral_text(cassette.neutral, description=description))
+    calls: list[NeutralInteraction] = []
+    notes: list[str] = []
+    for index, interaction in enumerate(cassette.interactions):
+        request = interaction.request
+        if request is None or provider_of(request.url, None) is None:
+            what = "a response alone" if request is None else f"{request.method} {request.url}"
+            notes.append(f"{name}: interactions[{index}]: left out, no adapter reads it ({what})")
+            continue
+        try:
+            calls.append(neutral_interaction(interaction))
+        except InterlinguaError as error:
+            raise InputError(f"{name}: interactions[{index}]: {one_line(error)}") from error
+    if not calls:
+        raise InputError(f"{name}: no call that an adapter reads, nothing to convert")
+    return Converted(neutral_text(calls, description=description), notes=notes)

@@ -17,13 +17,26 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from interlingua._adapter import Adapter, available_adapters, get_adapter
-from interlingua._errors import AdapterNotFoundError, InvalidDataError
+from interlingua._errors import AdapterNotFoundError, InterlinguaError, InvalidDataError
 from interlingua._history import HISTORY_FORMAT
 
-__all__ = ["DISTRIBUTIONS", "STDIN", "InputError", "Kind", "Source", "adapter", "one_line", "read"]
+if TYPE_CHECKING:
+    from interlingua.testing import Cassette
+
+__all__ = [
+    "DISTRIBUTIONS",
+    "STDIN",
+    "InputError",
+    "Kind",
+    "Source",
+    "adapter",
+    "load_cassette_text",
+    "one_line",
+    "read",
+]
 
 STDIN = "-"
 
@@ -86,6 +99,25 @@ def read(path: str) -> Source:
         return Source(name, text, "stream", _sse_payloads(name, text), sse=True)
     value = parse_json(name, text)
     return Source(name, text, _kind(name, value), value)
+
+
+def load_cassette_text(name: str, path: str, text: str) -> Cassette:
+    """The cassette `path` holds (its `text`, already read: `read_text`), any
+    format `load_cassette` reads; an error names it `name`."""
+    import tempfile
+
+    from interlingua.testing import load_cassette
+
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(path)
+        if path == STDIN:  # `load_cassette` reads a file, and tells formats by its suffix
+            suffix = ".json" if text.lstrip().startswith(("{", "[")) else ".yaml"
+            file = Path(folder) / f"stdin{suffix}"
+            file.write_text(text, encoding="utf-8")
+        try:
+            return load_cassette(file)
+        except InterlinguaError as error:
+            raise InputError(one_line(error).replace(str(file), name)) from error
 
 
 def parse_json(name: str, text: str) -> Any:

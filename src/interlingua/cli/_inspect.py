@@ -1,6 +1,6 @@
-"""`interlingua inspect`: a cassette (any format `load_cassette` reads) or a
-saved history, summarised: its turns, their parts, tool calls, reasoning and
-usage.
+"""`interlingua inspect`: a cassette (any format `load_cassette` reads, a
+provider-neutral one too) or a saved history, summarised: its turns, their
+parts, tool calls, reasoning and usage.
 
 A cassette's answers are decoded by the adapter its request went to (found by
 the URL; for a response-only fixture, by the body's shape); an answer that
@@ -9,10 +9,8 @@ cannot be decoded is summarised by its status and the reason, not refused.
 
 from __future__ import annotations
 
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -23,7 +21,14 @@ from interlingua._history import HISTORY_FORMAT, ChatHistory
 from interlingua._messages import Message
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
-from interlingua.cli._files import STDIN, InputError, adapter, one_line, parse_json, read_text
+from interlingua.cli._files import (
+    InputError,
+    adapter,
+    load_cassette_text,
+    one_line,
+    parse_json,
+    read_text,
+)
 from interlingua.cli._summary import (
     describe_answer,
     describe_message,
@@ -31,7 +36,7 @@ from interlingua.cli._summary import (
     usage_json,
     usage_line,
 )
-from interlingua.testing._apis import api_of_url
+from interlingua.testing._records import NeutralInteraction, provider_of
 
 __all__ = ["Summary", "TurnSummary", "inspect_file", "provider_of", "show_summary", "summary_json"]
 
@@ -64,32 +69,6 @@ class Summary:
             self.reasoning += [part.provider or "unknown" for part in message.reasoning]
 
 
-# A field an answer body alone has, and its value (None: any) -> the adapter that wrote it.
-_ANSWER_FIELDS = (
-    ("type", "message", "anthropic"),
-    ("object", "response", "openai-responses"),
-    ("choices", None, "openai"),
-    ("candidates", None, "google"),
-    ("promptFeedback", None, "google"),
-)
-
-
-def provider_of(url: str | None, body: Any) -> str | None:
-    """The adapter of the API a request went to, or that wrote an answer."""
-    if url is not None:
-        return api_of_url(url)
-    if not isinstance(body, dict):
-        return None
-    return next(
-        (
-            provider
-            for field, value, provider in _ANSWER_FIELDS
-            if field in body and (value is None or body[field] == value)
-        ),
-        None,
-    )
-
-
 def inspect_file(path: str) -> Summary:
     """The summary of a history or a cassette at `path` (`-`: standard input)."""
     name, text = read_text(path)
@@ -114,22 +93,28 @@ def _history(name: str, document: dict[str, Any]) -> Summary:
 
 
 def _cassette(name: str, path: str, text: str) -> Summary:
-    from interlingua.testing import load_cassette
-
-    with tempfile.TemporaryDirectory() as folder:
-        file = Path(path)
-        if path == STDIN:  # `load_cassette` reads a file, and tells formats by its suffix
-            suffix = ".json" if text.lstrip().startswith(("{", "[")) else ".yaml"
-            file = Path(folder) / f"stdin{suffix}"
-            file.write_text(text, encoding="utf-8")
-        try:
-            interactions = load_cassette(file).interactions
-        except InterlinguaError as error:
-            raise InputError(one_line(error).replace(str(file), name)) from error
+    cassette = load_cassette_text(name, path, text)
     summary = Summary(name, "cassette")
-    for index, interaction in enumerate(interactions):
+    for index, interaction in enumerate(cassette.interactions):
         summary.turns.append(_interaction(index, interaction, summary))
+    for index, call in enumerate(cassette.neutral):
+        summary.turns.append(_neutral(index, call, summary))
     return summary
+
+
+def _neutral(index: int, call: NeutralInteraction, summary: Summary) -> TurnSummary:
+    """A call of a provider-neutral cassette: already in the core's terms."""
+    streamed = " (streamed)" if call.is_stream else ""
+    turn = TurnSummary(f"{index} {call.model} -> {call.status}{streamed}", call.provider)
+    try:
+        answer = call.response
+    except InterlinguaError as error:  # a stream the provider broke
+        answer, turn.lines = None, [f"error: {one_line(error)}"]
+    if call.error is not None:
+        turn.lines.append(f"error: {one_line(call.error)}")
+    if answer is not None:
+        _describe(turn, answer, summary)
+    return turn
 
 
 def _interaction(index: int, interaction: Any, summary: Summary) -> TurnSummary:
@@ -151,11 +136,15 @@ def _interaction(index: int, interaction: Any, summary: Summary) -> TurnSummary:
         failed = "error" if response.status >= 400 else "not decoded"
         turn.lines.append(f"{failed}: {one_line(error)}")
         return turn
+    _describe(turn, answer, summary)
+    return turn
+
+
+def _describe(turn: TurnSummary, answer: ChatResponse, summary: Summary) -> None:
     turn.lines += describe_answer(answer, 100)
     turn.usage = answer.usage
     summary.usage += answer.usage
     summary.count([answer.message])
-    return turn
 
 
 def _decode(provider: str, response: Any) -> ChatResponse:

@@ -5,7 +5,11 @@
 interlingua's own recordings (`RECORDING_FORMAT`) into frozen
 values: a `Cassette` of `Interaction`s, each a `RecordedRequest` (None for a
 response-only fixture) and a `RecordedResponse` with its body decoded, its
-JSON parsed and, for a stream, its `SSEEvent`s split.
+JSON parsed and, for a stream, its `SSEEvent`s split. A provider-neutral
+cassette (`NEUTRAL_FORMAT`) keeps each call in the core's terms instead:
+`Cassette.neutral` gives its `NeutralInteraction`s, each a `ChatRequest` and
+its `ChatResponse` (or stream events, or error), with the provider and model
+it was recorded from.
 
 `replay(cassette)` answers the real SDK clients of every provider from a
 cassette while it is active, through respx, with the user's code unchanged;
@@ -21,7 +25,8 @@ answers with a fixed sequence. It is a `Fake`, which keeps the requests
 
 `record(path)` sends the requests to the network and writes what came back,
 credentials removed (`write_cassette`: `.json` the project's format, `.yaml`
-a vcrpy cassette). `use_cassette(path, record_mode)` does either by vcrpy's
+a vcrpy cassette; `neutral=True` a provider-neutral cassette, each call in
+the core's terms). `use_cassette(path, record_mode)` does either by vcrpy's
 record modes; the pytest plugin (`interlingua.testing.pytest_plugin`) runs it
 around a test, and its `fake_provider` fixture gives a `Fake`.
 `find_secrets`/`check_no_secrets` look for keys, bearer tokens and cookies
@@ -34,10 +39,12 @@ Reading and writing YAML needs PyYAML, replaying and faking respx
 from interlingua.testing._cassette import RECORDING_FORMAT, load_cassette
 from interlingua.testing._fake import Fake, FakeAnswer, fake
 from interlingua.testing._match import DEFAULT_MATCH_ON, SDK_QUERY_PARAMETERS
+from interlingua.testing._neutral import NEUTRAL_FORMAT, NEUTRAL_VERSION
 from interlingua.testing._record import MASK, MASKED_HEADERS, REMOVED_HEADERS, Recorder, record
 from interlingua.testing._records import (
     Cassette,
     Interaction,
+    NeutralInteraction,
     RecordedRequest,
     RecordedResponse,
     SSEEvent,
@@ -52,6 +59,8 @@ __all__ = [
     "DEFAULT_MATCH_ON",
     "MASK",
     "MASKED_HEADERS",
+    "NEUTRAL_FORMAT",
+    "NEUTRAL_VERSION",
     "RECORDING_FORMAT",
     "RECORD_MODES",
     "REMOVED_HEADERS",
@@ -60,6 +69,7 @@ __all__ = [
     "Fake",
     "FakeAnswer",
     "Interaction",
+    "NeutralInteraction",
     "RecordedRequest",
     "RecordedResponse",
     "Recorder",

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from interlingua._adapter import available_adapters, get_adapter
+from interlingua._adapter import get_adapter
 from interlingua._errors import (
     AdapterNotFoundError,
     CassetteError,
@@ -67,6 +67,7 @@ from interlingua._stream import (
     UsageEvent,
     accumulate,
 )
+from interlingua.testing._records import api_of_url
 
 __all__ = [
     "Answer",
@@ -82,12 +83,6 @@ Answer = ChatResponse | Sequence[StreamEvent] | ProviderError
 """What a chat request is answered with: the response, its stream's events, or an error."""
 
 # How a request's path ends -> the adapter of its API (Chat Completions: by host, below).
-_PATH_ENDS = (
-    ("/messages", "anthropic"),
-    ("/responses", "openai-responses"),
-    (":generateContent", "google"),
-    (":streamGenerateContent", "google"),
-)
 _GEMINI_STREAM = "streamGenerateContent"
 _JSON = "application/json"
 _EVENT_STREAM = "text/event-stream"
@@ -113,24 +108,6 @@ class HTTPAnswer:
     headers: dict[str, str]
     body: bytes
     losses: tuple[TranslationLoss, ...] = ()
-
-
-def api_of_url(url: str) -> str | None:
-    """The adapter of the chat API a request to `url` speaks, or None."""
-    parts = urlsplit(url)
-    host, path = parts.hostname or "", parts.path
-    if path.endswith("/chat/completions"):
-        return _chat_server(host)
-    return next((api for end, api in _PATH_ENDS if path.endswith(end)), None)
-
-
-def _chat_server(host: str) -> str:
-    """The installed Chat Completions adapter a host is the server of, by name
-    (`api.groq.com`: groq, `api.x.ai`: xai); OpenAI's for any other."""
-    labels = host.split(".")
-    names = {*labels, "".join(labels[-2:])}
-    known = (name for name in available_adapters() if name.replace("-", "") in names)
-    return next(known, "openai")
 
 
 def read_call(method: str, url: str, body: bytes | None) -> ChatCall:

@@ -11,6 +11,8 @@
   one response body, `*.chunks.txt` one JSON stream chunk per line.
 * interlingua's own recordings (`fixtures/`): a `.json` file whose `format`
   is `interlingua.recording`; see `RECORDING_FORMAT`.
+* provider-neutral cassettes, whose `format` is `NEUTRAL_FORMAT`: the calls
+  in the core's terms (`_neutral`), given as `Cassette.neutral`.
 
 What it gives is the values of `_records`.
 """
@@ -26,12 +28,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from interlingua._errors import CassetteError, format_path
+from interlingua._errors import CassetteError, InvalidDataError, format_path
+from interlingua.testing._neutral import NEUTRAL_FORMAT, read_neutral
 from interlingua.testing._records import (
     LINE_BREAK,
     Cassette,
     Headers,
     Interaction,
+    NeutralInteraction,
     RecordedRequest,
     RecordedResponse,
     SSEEvent,
@@ -62,7 +66,8 @@ _Loc = tuple[str | int, ...]
 
 
 def load_cassette(path: str | os.PathLike[str]) -> Cassette:
-    """Read a vcrpy cassette (`.yaml`) or a vercel-ai fixture (`.json`, `.chunks.txt`).
+    """Read a vcrpy cassette (`.yaml`), a vercel-ai fixture (`.json`,
+    `.chunks.txt`) or one of interlingua's recordings, wire or neutral (`.json`).
 
     Raises `CassetteError` naming the file, and the place in it, for anything
     that cannot be read.
@@ -73,10 +78,12 @@ def load_cassette(path: str | os.PathLike[str]) -> Cassette:
     except OSError as exc:
         raise CassetteError(f"{file}: cannot read the file: {exc.strerror or exc}") from exc
     try:
-        interactions = _read(file.name, data)
+        interactions, neutral = _read(file.name, data)
     except _ShapeError as exc:
         raise CassetteError(f"{file}: {format_path(exc.loc)}: {exc.message}") from exc.__cause__
-    return Cassette(path=file, interactions=interactions)
+    except InvalidDataError as exc:  # a neutral cassette's values, with their place
+        raise CassetteError(f"{file}: {exc}") from None
+    return Cassette(path=file, interactions=interactions, neutral=neutral)
 
 
 class _ShapeError(Exception):
@@ -88,16 +95,19 @@ class _ShapeError(Exception):
         super().__init__(message)
 
 
-def _read(name: str, data: bytes) -> tuple[Interaction, ...]:
+def _read(name: str, data: bytes) -> tuple[tuple[Interaction, ...], tuple[NeutralInteraction, ...]]:
     if name.endswith(".chunks.txt"):
-        return (Interaction(request=None, response=_chunks_response(data)),)
+        return (Interaction(request=None, response=_chunks_response(data)),), ()
     if name.endswith(".json"):
         response = _body_response(data)
-        if isinstance(response.json, dict) and response.json.get("format") == RECORDING_FORMAT:
-            return _recording_interactions(response.json)
-        return (Interaction(request=None, response=response),)
+        document = response.json if isinstance(response.json, dict) else {}
+        if document.get("format") == RECORDING_FORMAT:
+            return _recording_interactions(document), ()
+        if document.get("format") == NEUTRAL_FORMAT:
+            return (), read_neutral(document)
+        return (Interaction(request=None, response=response),), ()
     if name.endswith((".yaml", ".yml")):
-        return _cassette_interactions(_load_yaml(data))
+        return _cassette_interactions(_load_yaml(data)), ()
     raise _ShapeError((), "not a recording: expected .yaml, .yml, .json or .chunks.txt")
 
 

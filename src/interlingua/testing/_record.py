@@ -4,7 +4,9 @@
 httpx or httpx2 client sends (the SDK clients of all four providers) goes
 out to the network as usual, and each answer is read whole and kept; on
 leaving, the interactions are written to `path` (`write_cassette`: `.json`
-the project's format, `.yaml` a vcrpy cassette). The credentials are never
+the project's format, `.yaml` a vcrpy cassette; with `neutral=True`, a `.json`
+cassette in the core's terms, each call decoded by its API's adapter, which
+keeps no header at all). The credentials are never
 written: `authorization`, `proxy-authorization`, `x-api-key`, `api-key`,
 `x-goog-api-key`, `cookie` and `set-cookie` are removed, a key in the URL's
 query (the Gemini API's `?key=`) becomes `MASK`, and with `mask_ids` (the
@@ -30,7 +32,13 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from interlingua._sdk_errors import CREDENTIAL_HEADERS, CREDENTIAL_PARAMS
 from interlingua.codec import json_or_text
 from interlingua.testing._intercept import REPLAYED
-from interlingua.testing._records import Interaction, RecordedRequest, RecordedResponse, parse_sse
+from interlingua.testing._records import (
+    Interaction,
+    NeutralInteraction,
+    RecordedRequest,
+    RecordedResponse,
+    parse_sse,
+)
 from interlingua.testing._write import cassette_format, write_cassette
 
 __all__ = ["MASK", "MASKED_HEADERS", "REMOVED_HEADERS", "Recorder", "record", "scrubbed_url"]
@@ -63,10 +71,12 @@ class Recorder:
         *,
         mask_ids: bool = True,
         remove_headers: Iterable[str] = (),
-        keep: Iterable[Interaction] = (),
+        keep: Iterable[Interaction | NeutralInteraction] = (),
+        neutral: bool = False,
     ) -> None:
         self.path = Path(path)
-        cassette_format(self.path)  # a wrong suffix fails before anything is sent
+        self.neutral = neutral
+        cassette_format(self.path, neutral=neutral)  # a wrong suffix fails before anything is sent
         self.removed = REMOVED_HEADERS | {name.lower() for name in remove_headers}
         self.masked = MASKED_HEADERS if mask_ids else frozenset()
         self.kept = list(keep)
@@ -104,7 +114,7 @@ class Recorder:
         while self._patches:
             self._patches.pop().stop()
         if self.interactions:
-            write_cassette(self.path, [*self.kept, *self.interactions])
+            write_cassette(self.path, [*self.kept, *self.interactions], neutral=self.neutral)
 
     async def __aenter__(self) -> Recorder:
         return self.__enter__()
@@ -178,10 +188,12 @@ def record(
     *,
     mask_ids: bool = True,
     remove_headers: Iterable[str] = (),
+    neutral: bool = False,
 ) -> Recorder:
     """A `Recorder` writing to `path` (`.json`: the project's format, `.yaml`:
-    a vcrpy cassette); enter it to record."""
-    return Recorder(path, mask_ids=mask_ids, remove_headers=remove_headers)
+    a vcrpy cassette; with `neutral`, a `.json` cassette in the core's terms);
+    enter it to record."""
+    return Recorder(path, mask_ids=mask_ids, remove_headers=remove_headers, neutral=neutral)
 
 
 def scrubbed_url(url: str) -> str:

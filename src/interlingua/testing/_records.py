@@ -4,7 +4,11 @@ the file it read, and what `Replay` serves.
 Every body is the bytes a client would have read (decompressed); `json` is
 that body parsed, or None; `events` is set exactly when the body is a
 server-sent-event stream. Header names are lower-case and every header value
-is a tuple of strings. These types are pure values.
+is a tuple of strings. A provider-neutral cassette holds `NeutralInteraction`s
+instead: the core's values, not bytes. These types are pure values.
+
+`provider_of(url, body)` places a recorded request (by its URL) or answer (by
+its body's shape) with the adapter of its API.
 """
 
 from __future__ import annotations
@@ -17,18 +21,24 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from interlingua._errors import CassetteError
+from interlingua._adapter import available_adapters
+from interlingua._errors import CassetteError, ProviderError
+from interlingua._request import ChatRequest
+from interlingua._response import ChatResponse
 from interlingua._sse import DONE
+from interlingua._stream import StreamEvent, accumulate
 
 __all__ = [
     "LINE_BREAK",
     "Cassette",
     "Headers",
     "Interaction",
+    "NeutralInteraction",
     "RecordedRequest",
     "RecordedResponse",
     "SSEEvent",
     "parse_sse",
+    "provider_of",
 ]
 
 Headers = Mapping[str, tuple[str, ...]]
@@ -54,6 +64,22 @@ _REGIONAL_HOSTS: dict[str, str] = {"-aiplatform.googleapis.com": "google"}
 _NOT_REPLAYED = frozenset({"content-encoding", "content-length", "transfer-encoding", "set-cookie"})
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+# How a request's path ends -> the adapter of its API (Chat Completions: by host, below).
+_PATH_ENDS = (
+    ("/messages", "anthropic"),
+    ("/responses", "openai-responses"),
+    (":generateContent", "google"),
+    (":streamGenerateContent", "google"),
+)
+# A field an answer body alone has, and its value (None: any) -> the adapter that wrote it.
+_ANSWER_FIELDS = (
+    ("type", "message", "anthropic"),
+    ("object", "response", "openai-responses"),
+    ("choices", None, "openai"),
+    ("candidates", None, "google"),
+    ("promptFeedback", None, "google"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,11 +177,47 @@ class Interaction:
 
 
 @dataclass(frozen=True, slots=True)
+class NeutralInteraction:
+    """One recorded call in the core's terms, as a provider-neutral cassette keeps it.
+
+    `provider` is the adapter of the API it was recorded from, `model` the model
+    asked for (Gemini's from the URL), `status` the answer's HTTP status. A
+    whole answer is `response`; a streamed one is `events`, in order, and
+    `response` is what they accumulate to; an error answer is `error`, the
+    core's typed error, and `response` None.
+    """
+
+    provider: str
+    model: str
+    status: int
+    request: ChatRequest
+    answer: ChatResponse | None = None
+    events: tuple[StreamEvent, ...] | None = None
+    error: ProviderError | None = None
+
+    def __post_init__(self) -> None:
+        given = [self.answer is not None, self.events is not None, self.error is not None]
+        if given.count(True) != 1:
+            raise ValueError("a neutral interaction holds one of answer, events or error")
+
+    @property
+    def is_stream(self) -> bool:
+        return self.events is not None
+
+    @property
+    def response(self) -> ChatResponse | None:
+        """The answer, a stream accumulated (its error raised as `StreamError`)."""
+        return self.answer if self.events is None else accumulate(self.events)
+
+
+@dataclass(frozen=True, slots=True)
 class Cassette:
-    """The interactions of one recording file, in recorded order."""
+    """The interactions of one recording file, in recorded order. A
+    provider-neutral cassette has no wire interactions: its calls are `neutral`."""
 
     path: Path
     interactions: tuple[Interaction, ...]
+    neutral: tuple[NeutralInteraction, ...] = ()
 
     def for_provider(self, name: str) -> tuple[Interaction, ...]:
         """The interactions with `name`'s API host (image downloads and others left out)."""
@@ -170,6 +232,42 @@ def provider_of_host(host: str) -> str | None:
     if (provider := _PROVIDERS_BY_HOST.get(host)) is not None:
         return provider
     return next((name for suffix, name in _REGIONAL_HOSTS.items() if host.endswith(suffix)), None)
+
+
+def api_of_url(url: str) -> str | None:
+    """The adapter of the chat API a request to `url` speaks, or None: by its
+    path, and for Chat Completions by its host (`_chat_server`)."""
+    parts = urlsplit(url)
+    host, path = parts.hostname or "", parts.path
+    if path.endswith("/chat/completions"):
+        return _chat_server(host)
+    return next((provider for end, provider in _PATH_ENDS if path.endswith(end)), None)
+
+
+def provider_of(url: str | None, body: Any) -> str | None:
+    """The adapter of the API a request went to (by its `url`), or that wrote
+    an answer `body` (by its shape, where there is no URL); None if unknown."""
+    if url is not None:
+        return api_of_url(url)
+    if not isinstance(body, dict):
+        return None
+    return next(
+        (
+            provider
+            for field, value, provider in _ANSWER_FIELDS
+            if field in body and (value is None or body[field] == value)
+        ),
+        None,
+    )
+
+
+def _chat_server(host: str) -> str:
+    """The installed Chat Completions adapter a host is the server of, by name
+    (`api.groq.com`: groq, `api.x.ai`: xai); OpenAI's for any other."""
+    labels = host.split(".")
+    names = {*labels, "".join(labels[-2:])}
+    known = (name for name in available_adapters() if name.replace("-", "") in names)
+    return next(known, "openai")
 
 
 def parse_sse(text: str) -> tuple[SSEEvent, ...]:

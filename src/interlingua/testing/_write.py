@@ -1,10 +1,13 @@
-"""Writing interactions to a file: the project's recording format or a vcrpy cassette.
+"""Writing interactions to a file: the project's recording format, a vcrpy
+cassette, or a provider-neutral cassette.
 
 `write_cassette(path, interactions)` picks the format by the file's suffix:
 `.json` is `RECORDING_FORMAT` (JSON bodies as values, a stream as its exact
 text), `.yaml`/`.yml` a vcrpy cassette that vcrpy and pytest-recording load as
 it is. Bodies are written decoded, so the headers that framed the wire bytes
 (`content-encoding`, `content-length`, `transfer-encoding`) are left out.
+With `neutral=True` (a `.json` file) each call is written in the core's terms
+instead (`NEUTRAL_FORMAT`), decoded by the adapter of the API it went to.
 """
 
 from __future__ import annotations
@@ -12,13 +15,21 @@ from __future__ import annotations
 import base64
 import json
 import os
+from collections.abc import Iterable
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from interlingua._errors import CassetteError
+from interlingua._errors import CassetteError, InterlinguaError
 from interlingua.testing._cassette import RECORDING_FORMAT
-from interlingua.testing._records import Headers, Interaction, RecordedRequest, RecordedResponse
+from interlingua.testing._neutral import neutral_interaction, neutral_text
+from interlingua.testing._records import (
+    Headers,
+    Interaction,
+    NeutralInteraction,
+    RecordedRequest,
+    RecordedResponse,
+)
 
 __all__ = ["cassette_format", "write_cassette"]
 
@@ -26,23 +37,61 @@ _FRAMING = frozenset({"content-encoding", "content-length", "transfer-encoding"}
 _FORMATS = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
 
-def cassette_format(path: str | os.PathLike[str]) -> str:
-    """`json` or `yaml`, by the suffix; a `CassetteError` for any other."""
+def cassette_format(path: str | os.PathLike[str], *, neutral: bool = False) -> str:
+    """`json` or `yaml`, by the suffix; a `CassetteError` for any other (for a
+    neutral cassette, for any but `.json`)."""
     suffix = Path(path).suffix.lower()
+    if neutral and suffix != ".json":
+        raise CassetteError(f"{path}: a provider-neutral cassette is a .json file")
     if suffix not in _FORMATS:
         raise CassetteError(f"{path}: a cassette is a .json recording or a .yaml vcrpy cassette")
     return _FORMATS[suffix]
 
 
-def write_cassette(path: str | os.PathLike[str], interactions: list[Interaction]) -> None:
-    """Writes `interactions` (each with its request) to `path`, making its folder."""
+def write_cassette(
+    path: str | os.PathLike[str],
+    interactions: Iterable[Interaction | NeutralInteraction],
+    *,
+    neutral: bool = False,
+) -> None:
+    """Writes `interactions` (each with its request) to `path`, making its folder.
+
+    With `neutral`, in the core's terms: a call that no adapter decodes (an API
+    none knows, a body that is not a chat request) raises `CassetteError`
+    naming it, as it cannot be kept so. Only a neutral cassette takes
+    `NeutralInteraction`s.
+    """
     file = Path(path)
-    if cassette_format(file) == "json":
-        text = json.dumps(_recording(interactions), indent=2, ensure_ascii=False) + "\n"
+    kind = cassette_format(file, neutral=neutral)
+    if neutral:
+        text = neutral_text(_neutral(interactions))
+    elif kind == "json":
+        text = json.dumps(_recording(_wire(interactions)), indent=2, ensure_ascii=False) + "\n"
     else:
-        text = _vcr_text(interactions)
+        text = _vcr_text(_wire(interactions))
     file.parent.mkdir(parents=True, exist_ok=True)
     file.write_text(text, encoding="utf-8")
+
+
+def _neutral(items: Iterable[Interaction | NeutralInteraction]) -> list[NeutralInteraction]:
+    calls: list[NeutralInteraction] = []
+    for index, item in enumerate(items):
+        if isinstance(item, NeutralInteraction):
+            calls.append(item)
+            continue
+        try:
+            calls.append(neutral_interaction(item))
+        except InterlinguaError as error:
+            raise CassetteError(f"interactions[{index}]: {error}") from error
+    return calls
+
+
+def _wire(items: Iterable[Interaction | NeutralInteraction]) -> list[Interaction]:
+    given = list(items)
+    wire = [item for item in given if isinstance(item, Interaction)]
+    if len(wire) != len(given):
+        raise CassetteError("a call in the core's terms is written to a neutral cassette only")
+    return wire
 
 
 # --- the project's format ---
