@@ -296,7 +296,7 @@ def test_a_count_no_upstream_can_make_is_one_404(
     assert len(replay.requests) == (model == "refused")
     lines = [json.loads(line) for line in gateway_log.messages]
     started = [line for line in lines if "startup" in line]  # an upstream unready, said once
-    (logged,) = [line for line in lines if "startup" not in line]
+    (logged,) = [line for line in lines if line.get("path") == "/v1/messages/count_tokens"]
     assert message in logged["error"]
     assert [line["upstream"] for line in started] == (["anthropic"] if model == "no-key" else [])
 
