@@ -88,6 +88,8 @@ def _decoded(api: str, response: RecordedResponse) -> Answer:
             return adapter.decode_error(response.status, response.json)
         if response.events is not None:
             return list(adapter.decode_stream(response.stream_payloads()))
+        if isinstance(response.json, list):  # Gemini's stream without `alt=sse`: one array
+            return list(adapter.decode_stream(response.json))
         return adapter.decode_response(response.json)
     except InvalidDataError as error:
         raise CassetteError(

@@ -25,6 +25,8 @@ written the same whatever API the request was decoded from:
   never count); calls are known by their order in the conversation
   (`"call": 1`), not by ids, which an API rewrites or makes up, and a result
   by the order of the call it answers;
+- a file's data is compared as standard base64 without its padding
+  (google-genai sends the URL-safe alphabet);
 - tools are taken in name order, each its name and parameters' schema.
 
 Left out, because one API cannot carry what another sends, or because it
@@ -79,6 +81,8 @@ COMPARE_OPTIONS: dict[str, tuple[str, ...]] = {
 
 _ROLES = {"system": "system", "user": "user", "tool": "user", "assistant": "assistant"}
 _JOIN = "\n\n"
+# google-genai writes a file's bytes in URL-safe base64; the others send the standard alphabet.
+_STANDARD_BASE64 = str.maketrans("-_", "+/")
 
 
 def check_compare(compare: Iterable[str]) -> tuple[str, ...]:
@@ -151,7 +155,8 @@ def _part(part: ContentPart, calls: dict[str, int], ids: bool) -> dict[str, Any]
 
 
 def _file(part: FilePart) -> dict[str, Any]:
-    where = {"data": part.data, "url": part.url, "file_id": part.file_id}
+    data = None if part.data is None else part.data.translate(_STANDARD_BASE64).rstrip("=")
+    where = {"data": data, "url": part.url, "file_id": part.file_id}
     return {
         "type": "file",
         "media_type": part.media_type,
