@@ -41,6 +41,8 @@ from interlingua.testing._match import Matcher
 TOOL_LOOP = FIXTURES / "openai" / "chat_tool_round_trip.json"
 PER_FOLDER = int(os.environ.get("INTERLINGUA_ACROSS_PER_FOLDER", "3"))
 MODES = {"whole": False, "streamed": True}
+SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+PARIS = {"city": "Paris"}
 
 
 def _chat_interactions(path: Path) -> list[tuple[str, int, Interaction]]:
@@ -284,3 +286,156 @@ def test_said_compares_what_differs() -> None:
     assert said != Said("Rainy.", said.calls, "stop")
     assert said != Said("Sunny.", [("get_weather", {"city": "Rome"})], "stop")
     assert said.as_told_by("google") == said != Said("Sunny.", said.calls, "length")
+
+
+# --- the comparable view ---
+
+ANTHROPIC_TURN: dict[str, Any] = {
+    "model": "claude-sonnet-4-6",
+    "max_tokens": 500,
+    "temperature": 0.5,
+    "system": [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "Use tools."}],
+    "tools": [{"name": "get_weather", "description": "Weather.", "input_schema": SCHEMA}],
+    "messages": [
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "Paris?"}, {"type": "text", "text": "And Rome?"}],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "Two cities.", "signature": "c2ln"},
+                {"type": "tool_use", "id": "toolu_01A", "name": "get_weather", "input": PARIS},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"},
+                {"type": "text", "text": "Thanks."},
+            ],
+        },
+    ],
+}
+CHAT_TURN: dict[str, Any] = {
+    "model": "gpt-4.1-mini",
+    "temperature": 1,
+    "messages": [
+        {"role": "developer", "content": "Be brief.\n\nUse tools."},
+        {"role": "user", "content": "Paris?\n\nAnd Rome?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_9",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{ "city" : "Paris" }'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_9", "content": "Sunny"},
+        {"role": "user", "content": "Thanks."},
+    ],
+    "tools": [
+        {
+            "type": "function",
+            "function": {"name": "get_weather", "description": "Weather", "parameters": SCHEMA},
+        }
+    ],
+}
+
+
+def test_one_conversation_in_two_apis_means_the_same() -> None:
+    """System field or message, split or joined texts, ids, argument whitespace,
+    reasoning, a result as a tool message or a user block: none counts."""
+    anthropic_view = meaning(get_adapter("anthropic").decode_request(ANTHROPIC_TURN))
+    chat_view = meaning(get_adapter("openai").decode_request(CHAT_TURN))
+    assert (
+        anthropic_view
+        == chat_view
+        == {
+            "messages": [
+                {"role": "system", "parts": [{"type": "text", "text": "Be brief.\n\nUse tools."}]},
+                {"role": "user", "parts": [{"type": "text", "text": "Paris?\n\nAnd Rome?"}]},
+                {
+                    "role": "assistant",
+                    "parts": [
+                        {"type": "tool_call", "call": 1, "name": "get_weather", "arguments": PARIS}
+                    ],
+                },
+                {
+                    "role": "user",
+                    "parts": [
+                        {
+                            "type": "tool_result",
+                            "call": 1,
+                            "content": [{"type": "text", "text": "Sunny"}],
+                        },
+                        {"type": "text", "text": "Thanks."},
+                    ],
+                },
+            ],
+            "tools": [{"name": "get_weather", "parameters": SCHEMA}],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("option", "field", "anthropic_value", "chat_value"),
+    [
+        ("model", "model", "claude-sonnet-4-6", "gpt-4.1-mini"),
+        ("settings", "temperature", 0.5, 1),
+        ("limits", "max_tokens", 500, None),
+        ("descriptions", "tools[0].description", "Weather.", "Weather"),
+        ("ids", "messages[2].parts[0].call", "toolu_01A", "call_9"),
+    ],
+)
+def test_compare_adds_what_is_left_out(
+    option: str, field: str, anthropic_value: Any, chat_value: Any
+) -> None:
+    anthropic_request = get_adapter("anthropic").decode_request(ANTHROPIC_TURN)
+    chat_request = get_adapter("openai").decode_request(CHAT_TURN)
+    differences = Matcher().differences(
+        meaning(anthropic_request, [option]), meaning(chat_request, [option])
+    )
+    assert [(d.field, d.sent, d.recorded) for d in differences][:1] == [
+        (field, anthropic_value, chat_value)
+    ]
+
+
+@pytest.mark.interlingua(across_providers=True)
+def test_the_marker_takes_the_option(interlingua_cassette: Any) -> None:
+    interaction = load_cassette(TOOL_LOOP).interactions[0]
+    body = translate_request(_recorded_request(interaction), source="openai", target="google")
+    said = send("google", body.body, stream=False)
+    assert said == recorded_answer("openai", interaction).as_told_by("google")
+    assert "generativelanguage.googleapis.com" in str(interlingua_cassette.requests[0].url)
+
+
+@pytest.fixture
+def interlingua_cassette_name() -> str:
+    return TOOL_LOOP.stem
+
+
+@pytest.fixture(scope="module")
+def interlingua_cassette_dir() -> Path:
+    return TOOL_LOOP.parent
+
+
+def test_each_recorded_answer_serves_once_unless_repeats_are_allowed() -> None:
+    interaction = load_cassette(TOOL_LOOP).interactions[0]
+    body = translate_request(_recorded_request(interaction), source="openai", target="anthropic")
+    expected = recorded_answer("openai", interaction).as_told_by("anthropic")
+    with replay(TOOL_LOOP, across_providers=True) as once:
+        assert send("anthropic", body.body, stream=False) == expected
+        with pytest.raises(anthropic.APIConnectionError):  # the SDK wraps the mismatch
+            send("anthropic", body.body, stream=False)
+        (refused,) = once.mismatches
+        once.mismatches.clear()  # seen here: not raised again on leaving
+    assert "interactions[0], POST https://api.openai.com/v1/chat/completions" in str(refused)
+    assert "(answered already; allow_playback_repeats=True answers it again)" in str(refused)
+    with replay(TOOL_LOOP, across_providers=True, allow_playback_repeats=True) as played:
+        said = [send("anthropic", body.body, stream=stream) for stream in (False, True)]
+    assert said == [expected, expected]
+    assert not played.done  # the second answer was never asked for

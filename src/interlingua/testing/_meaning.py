@@ -117,9 +117,11 @@ def meaning(request: ChatRequest, compare: Iterable[str] = ()) -> dict[str, Any]
 
 
 def _system_first(request: ChatRequest) -> list[Message]:
-    system = request.system
+    system = [
+        part for message in request.messages if message.role == "system" for part in message.parts
+    ]
     rest = [message for message in request.messages if message.role != "system"]
-    return [Message.system(system), *rest] if system else rest
+    return [Message(role="system", parts=tuple(system)), *rest] if system else rest
 
 
 def _message(message: Message, calls: dict[str, int], ids: bool) -> dict[str, Any]:
