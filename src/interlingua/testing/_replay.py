@@ -120,7 +120,10 @@ class Replay(Interceptor):
             self._played.add(index)
             self.requests.append(request)
         if call is not None and self.meanings is not None:
-            translated = self.meanings.answer(call[0], index)
+            try:
+                translated = self.meanings.answer(call[0], index)
+            except CassetteError as error:
+                raise self.failed(error) from None
             if translated is not None:
                 self.losses += translated.losses
                 return response_of(request, translated.status, translated.headers, translated.body)
@@ -137,7 +140,7 @@ class Replay(Interceptor):
             call = read_call(sent.method, sent.url, sent.body)
         except CassetteError:
             return None  # not a chat request: matched on `match_on`
-        return call, self.meanings.view(call)
+        return call, self.meanings.view(call.request)
 
     def _find(self, sent: SentRequest, call: _Sent) -> int | None:
         """The first unused interaction that matches, then (with repeats) a used one."""
@@ -204,7 +207,7 @@ class Replay(Interceptor):
         text = f"the closest is interactions[{index}], {recorded.method} {recorded.url}"
         if call is not None and self.meanings is not None:
             chat = self.meanings.recorded(index)
-            text += f" ({chat[0].api}'s request in the core)" if chat else ""
+            text += f" ({chat[0].api}'s request in the core)" if chat and chat[0].api else ""
         if index in self._played and not self.allow_playback_repeats:
             text += " (answered already; allow_playback_repeats=True answers it again)"
         if not differences:
