@@ -32,10 +32,22 @@ FINISHES = {
     "stop": {"stop", "end_turn", "stop_sequence", "STOP", "completed", "pause_turn"},
     "tool_calls": {"tool_calls", "tool_use", "function_call"},
     "length": {"length", "max_tokens", "MAX_TOKENS", "max_output_tokens", "model_length"},
-    "content_filter": {"content_filter", "refusal", "SAFETY", "RECITATION", "PROHIBITED_CONTENT"},
+    "content_filter": {
+        "content_filter",
+        "refusal",
+        "SAFETY",
+        "RECITATION",
+        "PROHIBITED_CONTENT",
+        "BLOCKLIST",
+        "SPII",
+        "MODEL_ARMOR",
+    },
 }
 # APIs that end a turn of tool calls as any other (Gemini: STOP; Responses: completed).
 NO_TOOL_FINISH = frozenset({"google", "openai-responses"})
+# Servers whose models may open an answer with their reasoning in `<think>` tags
+# (Groq's raw reasoning format, Perplexity's and Cerebras' reasoning models).
+THINK_TAGS = frozenset({"groq", "perplexity", "cerebras"})
 SDK_APIS = ("anthropic", "openai", "openai-responses", "google", "mistral", "groq")
 
 
@@ -84,6 +96,8 @@ def _arguments(text: str) -> Any:
 
 def recorded_answer(api: str, interaction: Interaction) -> Said:
     said = _recorded(api, interaction)
+    if api in THINK_TAGS:
+        said.text = _without_think(said.text)
     if api in NO_TOOL_FINISH and said.calls and said.finish == "stop":
         said.finish = "tool_calls"  # what an API with a word for it says
     return said
@@ -111,8 +125,7 @@ def _chat_text(content: Any) -> str:
 
 
 def _without_think(text: str) -> str:
-    """The answer without the reasoning a model writes first inside `<think>` tags
-    (Groq's `reasoning_format: raw`, Perplexity's and Ollama's reasoning models)."""
+    """The answer without the reasoning a model writes first inside `<think>` tags."""
     if text.lstrip().startswith("<think>") and "</think>" in text:
         return text.partition("</think>")[2].lstrip()
     return text
@@ -128,8 +141,10 @@ def _chat_body(body: Any) -> Said:
     choice = body["choices"][0]
     message = choice["message"]
     calls = [_chat_call(call) for call in message.get("tool_calls") or []]
+    if message.get("function_call"):  # the older single call
+        calls.append(_chat_call({"function": message["function_call"]}))
     text = _chat_text(message.get("content")) or message.get("refusal") or ""
-    return Said(_without_think(text), calls, kind(choice["finish_reason"]))
+    return Said(text, calls, kind(choice["finish_reason"]))
 
 
 def _chat_chunks(payloads: list[Any]) -> Said:
@@ -147,10 +162,14 @@ def _chat_chunks(payloads: list[Any]) -> Said:
                 held = by_index[index]
                 held[0] += (call.get("function") or {}).get("name") or ""
                 held[1] += (call.get("function") or {}).get("arguments") or ""
+            if legacy := delta.get("function_call"):  # the older single call
+                if legacy.get("name") or not calls:
+                    calls.append(["", ""])
+                calls[-1][0] += legacy.get("name") or ""
+                calls[-1][1] += legacy.get("arguments") or ""
             if choice.get("finish_reason"):
                 said.finish = kind(choice["finish_reason"])
     said.calls = [(name, _arguments(arguments)) for name, arguments in calls]
-    said.text = _without_think(said.text)
     return said
 
 
@@ -214,6 +233,8 @@ def _gemini_chunks(chunks: list[Any]) -> Said:
                     said.calls.append((call["name"], call.get("args", {})))
             if candidate.get("finishReason"):
                 said.finish = kind(candidate["finishReason"])
+        if (chunk.get("promptFeedback") or {}).get("blockReason"):  # the question was blocked
+            said.finish = "content_filter"
     return said
 
 

@@ -6,7 +6,7 @@ another. It keeps what the model is asked:
 
     {"messages": [{"role": "system" | "user" | "assistant",
                    "parts": [{"type": "text", "text": ...},
-                             {"type": "file", "media_type": ..., "data" | "url" | "file_id": ...},
+                             {"type": "file", "media_type": "image", "url": ...},
                              {"type": "tool_call", "call": 1, "name": ..., "arguments": {...}},
                              {"type": "tool_result", "call": 1, "content": [...]}]}],
      "tools": [{"name": ..., "parameters": {...}}]}
@@ -25,8 +25,10 @@ written the same whatever API the request was decoded from:
   never count); calls are known by their order in the conversation
   (`"call": 1`), not by ids, which an API rewrites or makes up, and a result
   by the order of the call it answers;
-- a file's data is compared as standard base64 without its padding
-  (google-genai sends the URL-safe alphabet);
+- a file is its kind of media (`image`, `audio`: the subtype of one sent by
+  URL is a guess, `image/*` or the URL's extension, and `audio/mp3` is
+  `audio/mpeg`) and its data, URL or file id, the data compared as standard
+  base64 without its padding (google-genai sends the URL-safe alphabet);
 - tools are taken in name order, each its name and parameters' schema.
 
 Left out, because one API cannot carry what another sends, or because it
@@ -161,7 +163,7 @@ def _file(part: FilePart) -> dict[str, Any]:
     where = {"data": data, "url": part.url, "file_id": part.file_id}
     return {
         "type": "file",
-        "media_type": part.media_type,
+        "media_type": part.media_type.partition("/")[0],
         **{key: value for key, value in where.items() if value is not None},
     }
 
