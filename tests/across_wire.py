@@ -31,6 +31,7 @@ from interlingua.testing import Interaction
 FINISHES = {
     "stop": {"stop", "end_turn", "stop_sequence", "STOP", "completed", "pause_turn"},
     "tool_calls": {"tool_calls", "tool_use", "function_call"},
+    "error": {"error", "failed", "UNEXPECTED_TOOL_CALL", "MALFORMED_FUNCTION_CALL"},
     "length": {"length", "max_tokens", "MAX_TOKENS", "max_output_tokens", "model_length"},
     "content_filter": {
         "content_filter",
@@ -119,6 +120,8 @@ def _recorded(api: str, interaction: Interaction) -> Said:
 
 
 def _chat_text(content: Any) -> str:
+    if isinstance(content, dict):  # Cloudflare's Workers AI answers JSON as an object
+        return json.dumps(content, separators=(",", ":"), ensure_ascii=False)
     if isinstance(content, list):  # Mistral's chunks
         return "".join(chunk.get("text", "") for chunk in content if chunk.get("type") == "text")
     return content or ""
@@ -134,7 +137,7 @@ def _without_think(text: str) -> str:
 def _chat_call(call: dict[str, Any]) -> tuple[str, Any]:
     if call.get("type") == "custom":  # a free-form tool's input is its text
         return call["custom"]["name"], call["custom"]["input"]
-    return call["function"]["name"], _arguments(call["function"]["arguments"])
+    return call["function"]["name"], _arguments(call["function"].get("arguments", ""))
 
 
 def _chat_body(body: Any) -> Said:
@@ -151,6 +154,8 @@ def _chat_chunks(payloads: list[Any]) -> Said:
     said, calls, by_index = Said(), [], {}
     for chunk in payloads:
         for choice in chunk.get("choices") or []:
+            if choice.get("index", 0) != 0:
+                continue  # the other choices asked for (`n`) are the answer's alternatives
             delta = choice.get("delta") or {}
             said.text += _chat_text(delta.get("content")) + (delta.get("refusal") or "")
             for position, call in enumerate(delta.get("tool_calls") or []):
@@ -217,14 +222,16 @@ def _responses_body(body: Any) -> Said:
 
 
 def _responses_events(payloads: list[Any]) -> Said:
-    ends = ("response.completed", "response.incomplete")
+    ends = ("response.completed", "response.incomplete", "response.failed")
     return _responses_body(next(event["response"] for event in payloads if event["type"] in ends))
 
 
 def _gemini_chunks(chunks: list[Any]) -> Said:
     said = Said()
     for chunk in chunks:
-        for candidate in chunk.get("candidates") or []:
+        for position, candidate in enumerate(chunk.get("candidates") or []):
+            if candidate.get("index", position) != 0:
+                continue  # the other candidates are the answer's alternatives
             for part in (candidate.get("content") or {}).get("parts") or []:
                 if "text" in part and not part.get("thought"):
                     said.text += part["text"]

@@ -33,10 +33,12 @@ written the same whatever API the request was decoded from:
 
 Left out, because one API cannot carry what another sends, or because it
 does not change what is asked: reasoning (another provider's is never sent
-as reasoning), provider-specific blocks (`OpaquePart`), a result's tool name
-and error flag (Chat Completions and Gemini have no flag), message ids and
-metadata, a file's name and detail, and every field outside the messages and
-tools. `compare` adds any of these back (`COMPARE_OPTIONS`):
+as reasoning; an assistant text's opening `<think>...</think>` is reasoning
+to the servers whose models write it so), provider-specific blocks
+(`OpaquePart`), a result's tool name and error flag (Chat Completions and
+Gemini have no flag), message ids and metadata, a file's name and detail,
+and every field outside the messages and tools. `compare` adds any of these
+back (`COMPARE_OPTIONS`):
 
     "model"             the model named
     "settings"          temperature, top_p, top_k, stop, seed, reasoning, response_format
@@ -83,6 +85,7 @@ COMPARE_OPTIONS: dict[str, tuple[str, ...]] = {
 
 _ROLES = {"system": "system", "user": "user", "tool": "user", "assistant": "assistant"}
 _JOIN = "\n\n"
+_THINK, _THINK_END = "<think>", "</think>"
 # google-genai writes a file's bytes in URL-safe base64; the others send the standard alphabet.
 _STANDARD_BASE64 = str.maketrans("-_", "+/")
 
@@ -128,6 +131,8 @@ def _system_first(request: ChatRequest) -> list[Message]:
 
 def _message(message: Message, calls: dict[str, int], ids: bool) -> dict[str, Any]:
     parts = [_part(part, calls, ids) for part in message.parts]
+    if message.role == "assistant" and parts and parts[0] and parts[0]["type"] == "text":
+        parts[0] = _without_think(parts[0])
     return {"role": _ROLES[message.role], "parts": [part for part in parts if part is not None]}
 
 
@@ -156,6 +161,15 @@ def _part(part: ContentPart, calls: dict[str, int], ids: bool) -> dict[str, Any]
             }
         case _:  # reasoning and provider-specific blocks: another API drops them
             return None
+
+
+def _without_think(part: dict[str, Any]) -> dict[str, Any]:
+    """An assistant text without the reasoning it opens with in `<think>` tags,
+    which an API whose models write them (Groq's, Cerebras') reads as reasoning."""
+    text = part["text"]
+    if not text.lstrip().startswith(_THINK) or _THINK_END not in text:
+        return part
+    return {"type": "text", "text": text.partition(_THINK_END)[2].lstrip()}
 
 
 def _file(part: FilePart) -> dict[str, Any]:
