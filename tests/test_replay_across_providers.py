@@ -439,3 +439,18 @@ def test_each_recorded_answer_serves_once_unless_repeats_are_allowed() -> None:
         said = [send("anthropic", body.body, stream=stream) for stream in (False, True)]
     assert said == [expected, expected]
     assert not played.done  # the second answer was never asked for
+
+
+def test_reasoning_in_think_tags_and_blank_texts_say_nothing() -> None:
+    def chat(*assistant: Any) -> dict[str, Any]:
+        return meaning(
+            get_adapter("openai").decode_request(
+                {"model": "m", "messages": [{"role": "user", "content": "Hi"}, *assistant]}
+            )
+        )
+
+    said = chat({"role": "assistant", "content": "Hello."})
+    assert chat({"role": "assistant", "content": "<think>\nGreet.\n</think>\n\nHello."}) == said
+    parts = [{"type": "text", "text": "\n\n"}, {"type": "text", "text": "Hello."}]
+    assert chat({"role": "assistant", "content": parts}) == said
+    assert chat({"role": "assistant", "content": "Hello!"}) != said

@@ -20,7 +20,8 @@ written the same whatever API the request was decoded from:
   `user` turn's block in Anthropic's and Gemini's), and messages of the same
   role one after the other are one (Anthropic joins them, Chat does not);
 - text parts one after the other are one text, joined by a blank line (an
-  API sends a list of blocks, another one string); a refusal is the text it says;
+  API sends a list of blocks, another one string), and one of blank space
+  alone says nothing (an API leaves it out); a refusal is the text it says;
 - a tool call's arguments are their parsed JSON (whitespace and key order
   never count); calls are known by their order in the conversation
   (`"call": 1`), not by ids, which an API rewrites or makes up, and a result
@@ -205,8 +206,10 @@ def _merged(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _joined(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     joined: list[dict[str, Any]] = []
     for part in parts:
+        if part["type"] == "text" and not part["text"].strip():
+            continue
         if part["type"] == "text" and joined and joined[-1]["type"] == "text":
             joined[-1] = {"type": "text", "text": joined[-1]["text"] + _JOIN + part["text"]}
         else:
             joined.append(part)
-    return [part for part in joined if part != {"type": "text", "text": ""}]
+    return joined
