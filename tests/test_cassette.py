@@ -103,6 +103,7 @@ def vcr_interaction(
 
 def test_the_export_list() -> None:
     assert sorted(interlingua.testing.__all__) == [
+        "COMPARE_OPTIONS",
         "Cassette",
         "DEFAULT_MATCH_ON",
         "Fake",
@@ -127,6 +128,7 @@ def test_the_export_list() -> None:
         "fake",
         "find_secrets",
         "load_cassette",
+        "meaning",
         "parse_sse",
         "record",
         "replay",

@@ -14,7 +14,12 @@ it was recorded from.
 `replay(cassette)` answers the real SDK clients of every provider from a
 cassette while it is active, through respx, with the user's code unchanged;
 it is a `Replay`, which keeps the requests sent (`sent`), and can also be
-handed to one SDK client (`http_client=replay.client()`).
+handed to one SDK client (`http_client=replay.client()`). With
+`across_providers=True` it answers a chat request by what it means, whatever
+the API it was recorded in and the API the code now speaks: both are decoded
+into the core and compared on their `meaning` (messages and tools; `compare`
+adds more, `COMPARE_OPTIONS`), and the recorded answer goes back in the
+asking API's format, whole or streamed as asked.
 
 `fake(handler)` answers them without a recording: each chat request, decoded
 into a `ChatRequest`, gets what `handler(request)` returns (a `ChatResponse`,
@@ -39,6 +44,7 @@ Reading and writing YAML needs PyYAML, replaying and faking respx
 from interlingua.testing._cassette import RECORDING_FORMAT, load_cassette
 from interlingua.testing._fake import Fake, FakeAnswer, fake
 from interlingua.testing._match import DEFAULT_MATCH_ON, SDK_QUERY_PARAMETERS
+from interlingua.testing._meaning import COMPARE_OPTIONS, meaning
 from interlingua.testing._neutral import NEUTRAL_FORMAT, NEUTRAL_VERSION
 from interlingua.testing._record import MASK, MASKED_HEADERS, REMOVED_HEADERS, Recorder, record
 from interlingua.testing._records import (
@@ -56,6 +62,7 @@ from interlingua.testing._session import RECORD_MODES, use_cassette
 from interlingua.testing._write import write_cassette
 
 __all__ = [
+    "COMPARE_OPTIONS",
     "DEFAULT_MATCH_ON",
     "MASK",
     "MASKED_HEADERS",
@@ -80,6 +87,7 @@ __all__ = [
     "fake",
     "find_secrets",
     "load_cassette",
+    "meaning",
     "parse_sse",
     "record",
     "replay",

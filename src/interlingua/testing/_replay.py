@@ -12,6 +12,15 @@ A request that matches none raises `CassetteError` naming the closest
 recorded request and each field that differs. `replay(cassette)` is the same
 `Replay`, read from a file.
 
+`across_providers=True` matches a chat request by what it means instead
+(`_across`, `_meaning`): a request any SDK the kit answers sends is decoded
+into the core, as each recorded chat request is by its own API's adapter,
+and they are compared on the messages and the tools, whatever their APIs
+(`compare` adds the model, settings, limits... : `COMPARE_OPTIONS`). The
+recorded answer goes back in the asking API's format, whole or streamed as
+asked, and what that API cannot hold of it is in `losses`. A request that is
+not a chat request is matched on `match_on`, as without the option.
+
 Used as a context manager (`with replay("fixtures/x.json") as r:`, or
 `async with`), it answers every httpx and httpx2 client of the process
 through respx (an `Interceptor`): the SDK clients of every provider as the
@@ -31,13 +40,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from interlingua._errors import CassetteError
+from interlingua._report import TranslationLoss
 from interlingua.codec import json_or_text
+from interlingua.testing._across import MeaningMatch
+from interlingua.testing._apis import ChatCall, read_call
 from interlingua.testing._cassette import load_cassette
 from interlingua.testing._intercept import REPLAYED, Interceptor, response_of
 from interlingua.testing._match import DEFAULT_MATCH_ON, Difference, Matcher, SentRequest
-from interlingua.testing._records import Cassette, Interaction, RecordedRequest
+from interlingua.testing._records import Cassette, Interaction
 
 __all__ = ["REPLAYED", "Replay", "replay"]
+
+_Sent = tuple[ChatCall, dict[str, Any]] | None
+"""A sent chat request and its meaning, when matched by meaning."""
 
 _SHOWN_DIFFERENCES = 12
 
@@ -57,10 +72,16 @@ class Replay(Interceptor):
         strict_query: bool = False,
         source: str | None = None,
         pass_hosts: Iterable[str] = (),
+        across_providers: bool = False,
+        compare: Iterable[str] = (),
     ) -> None:
         super().__init__(pass_hosts=pass_hosts)
         self.interactions = list(interactions)
         self.matcher = Matcher.build(match_on, ignore, unordered, strict_query=strict_query)
+        self.meanings = MeaningMatch(self.interactions, compare) if across_providers else None
+        """How chat requests are matched by meaning (None: on `match_on`)."""
+        self.losses: list[TranslationLoss] = []
+        """What an asking API could not hold of the recorded answers it was given."""
         self.allow_playback_repeats = allow_playback_repeats
         self.source = source
         self.requests: list[Any] = []
@@ -88,31 +109,53 @@ class Replay(Interceptor):
         """The recorded response for `request`, an httpx or httpx2 request whose
         body was read; the response is of the same library as the request."""
         sent = SentRequest.of(request)
+        call = self._chat_call(sent)
         with self._lock:  # SDK calls from several threads: each answer is served once
-            index = self._find(sent)
+            index = self._find(sent, call)
             if index is None and self.pass_unmatched:
                 self.requests.append(request)
                 return request  # respx's way to let a request through
             if index is None:
-                raise self.failed(CassetteError(self._mismatch_text(sent)))
+                raise self.failed(CassetteError(self._mismatch_text(sent, call)))
             self._played.add(index)
             self.requests.append(request)
+        if call is not None and self.meanings is not None:
+            try:
+                translated = self.meanings.answer(call[0], index)
+            except CassetteError as error:
+                raise self.failed(error) from None
+            if translated is not None:
+                self.losses += translated.losses
+                return response_of(request, translated.status, translated.headers, translated.body)
         recorded = self.interactions[index].response
         return response_of(request, recorded.status, recorded.replay_headers(), recorded.body)
 
     # --- matching ---
 
-    def _find(self, sent: SentRequest) -> int | None:
+    def _chat_call(self, sent: SentRequest) -> tuple[ChatCall, dict[str, Any]] | None:
+        """A chat request and its meaning, when matched by meaning; None otherwise."""
+        if self.meanings is None:
+            return None
+        try:
+            call = read_call(sent.method, sent.url, sent.body)
+        except CassetteError:
+            return None  # not a chat request: matched on `match_on`
+        return call, self.meanings.view(call.request)
+
+    def _find(self, sent: SentRequest, call: _Sent) -> int | None:
         """The first unused interaction that matches, then (with repeats) a used one."""
         order = sorted(range(len(self.interactions)), key=lambda i: i in self._played)
         for index in order:
             if index in self._played and not self.allow_playback_repeats:
                 break
-            if not self._differences(sent, self.interactions[index]):
+            if not self._differences(sent, call, index):
                 return index
         return None
 
-    def _differences(self, sent: SentRequest, interaction: Interaction) -> list[Difference]:
+    def _differences(self, sent: SentRequest, call: _Sent, index: int) -> list[Difference]:
+        if call is not None and self.meanings is not None:
+            return self.meanings.differences(call[1], index)
+        interaction = self.interactions[index]
         recorded = interaction.request
         if recorded is None:  # a response-only fixture answers any request
             return []
@@ -121,14 +164,20 @@ class Replay(Interceptor):
             *self.matcher.body_differences(sent, recorded.body),
         ]
 
-    def _distance(self, sent: SentRequest, recorded: RecordedRequest) -> tuple[int, int]:
-        """How far a recorded request is: first by method and URL, then by body."""
+    def _distance(self, sent: SentRequest, call: _Sent, index: int) -> tuple[int, int]:
+        """How far a recorded request is: first by method and URL, then by body
+        (by meaning: how many of its fields differ)."""
+        if call is not None and self.meanings is not None:
+            chat = self.meanings.recorded(index) is not None
+            return (0 if chat else 1, len(self._differences(sent, call, index)))
+        recorded = self.interactions[index].request
+        assert recorded is not None
         return (
             len(self.matcher.target_differences(sent, recorded.method, recorded.url)),
             len(self.matcher.body_differences(sent, recorded.body)),
         )
 
-    def _mismatch_text(self, sent: SentRequest) -> str:
+    def _mismatch_text(self, sent: SentRequest, call: _Sent) -> str:
         where = f"{self.source}: " if self.source else ""
         played = len(self._played)
         if played == len(self.interactions) and not self.allow_playback_repeats:
@@ -137,23 +186,28 @@ class Replay(Interceptor):
                 f"{played + 1} came: {sent.method} {sent.url}"
             )
         else:
-            rules = ", ".join(self.matcher.match_on)
-            head = f"{where}no recorded request matches {sent.method} {sent.url} (on {rules})"
+            rules = "on " + ", ".join(self.matcher.match_on)
+            if call is not None:
+                rules = f"by meaning, {call[0].api}'s request in the core"
+            head = f"{where}no recorded request matches {sent.method} {sent.url} ({rules})"
         scored = [
-            (self._distance(sent, item.request), index)
+            (self._distance(sent, call, index), index)
             for index, item in enumerate(self.interactions)
             if item.request is not None
         ]
         if not scored:
             return head
         _, index = min(scored)
-        return head + "\n" + self._closest_text(sent, index)
+        return head + "\n" + self._closest_text(sent, call, index)
 
-    def _closest_text(self, sent: SentRequest, index: int) -> str:
+    def _closest_text(self, sent: SentRequest, call: _Sent, index: int) -> str:
         recorded = self.interactions[index].request
         assert recorded is not None
-        differences = self._differences(sent, self.interactions[index])
+        differences = self._differences(sent, call, index)
         text = f"the closest is interactions[{index}], {recorded.method} {recorded.url}"
+        if call is not None and self.meanings is not None:
+            chat = self.meanings.recorded(index)
+            text += f" ({chat[0].api}'s request in the core)" if chat and chat[0].api else ""
         if index in self._played and not self.allow_playback_repeats:
             text += " (answered already; allow_playback_repeats=True answers it again)"
         if not differences:
@@ -173,10 +227,13 @@ def replay(
     allow_playback_repeats: bool = False,
     strict_query: bool = False,
     pass_hosts: Iterable[str] = (),
+    across_providers: bool = False,
+    compare: Iterable[str] = (),
 ) -> Replay:
     """A `Replay` of a cassette file (any format `load_cassette` reads), a
     `Cassette` or interactions; enter it to answer every client from it (but
-    those of `pass_hosts`, which go to the network: a local server under test)."""
+    those of `pass_hosts`, which go to the network: a local server under test).
+    `across_providers=True` matches chat requests by meaning, in any API (`Replay`)."""
     source: str | None = None
     if isinstance(cassette, (str, os.PathLike)):
         cassette = load_cassette(cassette)
@@ -192,4 +249,6 @@ def replay(
         strict_query=strict_query,
         source=source,
         pass_hosts=pass_hosts,
+        across_providers=across_providers,
+        compare=compare,
     )

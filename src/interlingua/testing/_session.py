@@ -46,9 +46,12 @@ def use_cassette(
     strict_query: bool = False,
     mask_ids: bool = True,
     remove_headers: Iterable[str] = (),
+    across_providers: bool = False,
+    compare: Iterable[str] = (),
 ) -> Iterator[Replay | Recorder]:
     """Replays or records `path` (`.json` or `.yaml`) by `record_mode`; `extra`
-    cassettes are replayed as well, never written."""
+    cassettes are replayed as well, never written. `across_providers=True`
+    answers chat requests by meaning, in any API (`Replay`)."""
     mode = _ALIASES.get(record_mode, record_mode)
     if mode not in RECORD_MODES:
         raise CassetteError(
@@ -68,6 +71,8 @@ def use_cassette(
         unordered=unordered,
         allow_playback_repeats=allow_playback_repeats,
         strict_query=strict_query,
+        across_providers=across_providers,
+        compare=compare,
         source=str(file)
         if file.exists()
         else f"{file} (no such cassette: record it with --record-mode=once)",

@@ -11,7 +11,11 @@ pytest-recording's conventions:
 * The marker's arguments name more cassettes (relative to the folder) to
   replay as well; its keywords are `use_cassette`'s options (`match_on`,
   `ignore`, `unordered`, `allow_playback_repeats`, `strict_query`,
-  `mask_ids`, `remove_headers`) and `format` (`json` or `yaml`, for a new recording).
+  `mask_ids`, `remove_headers`, `across_providers`, `compare`) and `format`
+  (`json` or `yaml`, for a new recording). `across_providers=True` answers
+  the test's chat requests by what they mean, in whatever API the code now
+  speaks: a cassette recorded against one provider serves the code moved to
+  another.
   The `interlingua_config` fixture gives the same keywords to a whole module
   or folder; the marker's win.
 * `interlingua_cassette_dir` is `cassettes/<module name>/` beside the test
