@@ -34,7 +34,14 @@ import pytest
 from across_wire import SDK_APIS, Said, recorded_answer, send
 from conftest import CORPUS, FIXTURES, cassette, corpus_files, require_corpus
 from interlingua import CassetteError, InvalidDataError, get_adapter, translate_request
-from interlingua.testing import Interaction, load_cassette, meaning, replay, use_cassette
+from interlingua.testing import (
+    Interaction,
+    load_cassette,
+    meaning,
+    replay,
+    use_cassette,
+    write_cassette,
+)
 from interlingua.testing._apis import api_of_url
 from interlingua.testing._match import Matcher
 
@@ -454,3 +461,44 @@ def test_reasoning_in_think_tags_and_blank_texts_say_nothing() -> None:
     parts = [{"type": "text", "text": "\n\n"}, {"type": "text", "text": "Hello."}]
     assert chat({"role": "assistant", "content": parts}) == said
     assert chat({"role": "assistant", "content": "Hello!"}) != said
+
+
+# --- a recording in the core's terms, answered the same way ---
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("api", SDK_APIS)
+def test_a_neutral_recording_answers_each_sdk(api: str, mode: str, tmp_path: Path) -> None:
+    """The tool loop written as a provider-neutral cassette answers as the wire
+    recording does: what the SDK gets is read from the recorded wire."""
+    interactions = load_cassette(TOOL_LOOP).interactions
+    neutral = tmp_path / "tool_loop.json"
+    write_cassette(neutral, interactions, neutral=True)
+    with replay(neutral, across_providers=True) as played:
+        for interaction in interactions:
+            body = translate_request(_recorded_request(interaction), source="openai", target=api)
+            said = send(api, body.body, MODES[mode])
+            assert said == recorded_answer("openai", interaction).as_told_by(api)
+    assert played.done
+
+
+def test_a_neutral_recording_is_answered_by_meaning_alone(tmp_path: Path) -> None:
+    neutral = tmp_path / "tool_loop.json"
+    write_cassette(neutral, load_cassette(TOOL_LOOP).interactions, neutral=True)
+    with pytest.raises(CassetteError, match="replay it with across_providers=True"):
+        replay(neutral)
+
+
+def test_a_changed_text_is_refused_by_a_neutral_recording(tmp_path: Path) -> None:
+    neutral = tmp_path / "tool_loop.json"
+    interactions = load_cassette(TOOL_LOOP).interactions
+    write_cassette(neutral, interactions, neutral=True)
+    body = translate_request(
+        _recorded_request(interactions[0]), source="openai", target="anthropic"
+    )
+    changed = json.loads(json.dumps(body.body).replace("Lisbon", "Porto"))
+    with (
+        pytest.raises(CassetteError, match=r"recorded in the core's terms(.|\n)*messages\[\d\]"),
+        replay(neutral, across_providers=True),
+    ):
+        send("anthropic", changed, False)

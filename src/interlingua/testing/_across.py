@@ -2,8 +2,8 @@
 
 A `MeaningMatch` reads each recorded chat request into the core
 (`read_recorded`: by the adapter of the API its URL speaks, `_apis.read_call`;
-an interaction recorded in the core's own form gives its values as they are,
-and plugs in there), once, and compares a
+an interaction of a provider-neutral cassette, `NeutralInteraction`, gives
+its values as they are), once, and compares a
 sent request's `meaning` with it (`_meaning`): the differences are named by
 their path in that view (`messages[1].parts[0].text`). A recorded request the
 kit cannot place (an image download, a response-only fixture) matches no
@@ -11,7 +11,7 @@ chat request.
 
 `answer(call, interaction)` is the recorded answer for a request of the
 asking API: the recorded bytes when the API and the streaming are the ones
-recorded, else the answer decoded by the recorded API's adapter (its
+recorded (a wire recording's), else the answer decoded by the recorded API's adapter (its
 response, its stream's events, or its error) and written by `answer_call` in
 the asking API's format, whole or streamed as asked (a recorded stream
 answers a whole request, and the other way round).
@@ -29,9 +29,12 @@ from interlingua._request import ChatRequest
 from interlingua.testing._apis import Answer, ChatCall, HTTPAnswer, answer_call, read_call
 from interlingua.testing._match import Difference, Matcher
 from interlingua.testing._meaning import check_compare, meaning
-from interlingua.testing._records import Interaction, RecordedResponse
+from interlingua.testing._records import Interaction, NeutralInteraction, RecordedResponse
 
-__all__ = ["MeaningMatch", "RecordedChat", "read_recorded"]
+__all__ = ["MeaningMatch", "Recorded", "RecordedChat", "read_recorded"]
+
+Recorded = Interaction | NeutralInteraction
+"""A recorded call: of the wire, or in the core's terms."""
 
 _NOT_COMPARABLE = [Difference("<request>", "a chat request", "not a chat request")]
 
@@ -46,9 +49,11 @@ class RecordedChat:
     answer: Callable[[], Answer]
 
 
-def read_recorded(interaction: Interaction) -> RecordedChat | None:
+def read_recorded(interaction: Recorded) -> RecordedChat | None:
     """A recorded interaction as a chat request and answer in the core, or None
     for one that is not a chat request (the one place a recording is read so)."""
+    if isinstance(interaction, NeutralInteraction):
+        return RecordedChat(None, interaction.request, lambda: _kept(interaction))
     recorded = interaction.request
     if recorded is None:
         return None
@@ -62,7 +67,7 @@ def read_recorded(interaction: Interaction) -> RecordedChat | None:
 class MeaningMatch:
     """Sent chat requests compared with the recorded ones by their meaning."""
 
-    def __init__(self, interactions: Sequence[Interaction], compare: Iterable[str] = ()) -> None:
+    def __init__(self, interactions: Sequence[Recorded], compare: Iterable[str] = ()) -> None:
         self.interactions = interactions
         self.compare = check_compare(compare)
         self._read: dict[int, tuple[RecordedChat, dict[str, Any]] | None] = {}
@@ -90,11 +95,23 @@ class MeaningMatch:
         """The recorded answer in `call`'s API, or None when its bytes answer as they are."""
         recorded = self.recorded(index)
         assert recorded is not None
-        chat = recorded[0]
-        streamed = self.interactions[index].response.events is not None
-        if chat.api == call.api and streamed == call.request.stream:
-            return None
-        return answer_call(call, chat.answer())
+        chat, interaction = recorded[0], self.interactions[index]
+        as_recorded = (
+            chat.api == call.api
+            and isinstance(interaction, Interaction)
+            and (interaction.response.events is not None) == call.request.stream
+        )
+        return None if as_recorded else answer_call(call, chat.answer())
+
+
+def _kept(interaction: NeutralInteraction) -> Answer:
+    """A neutral interaction's answer: its error, its stream's events, or its response."""
+    if interaction.error is not None:
+        return interaction.error
+    if interaction.events is not None:
+        return list(interaction.events)
+    assert interaction.answer is not None
+    return interaction.answer
 
 
 def _decoded(api: str, response: RecordedResponse) -> Answer:

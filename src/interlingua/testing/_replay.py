@@ -19,7 +19,9 @@ and they are compared on the messages and the tools, whatever their APIs
 (`compare` adds the model, settings, limits... : `COMPARE_OPTIONS`). The
 recorded answer goes back in the asking API's format, whole or streamed as
 asked, and what that API cannot hold of it is in `losses`. A request that is
-not a chat request is matched on `match_on`, as without the option.
+not a chat request is matched on `match_on`, as without the option. A
+provider-neutral cassette (`NeutralInteraction`s, each call in the core's
+terms) is answered so alone.
 
 Used as a context manager (`with replay("fixtures/x.json") as r:`, or
 `async with`), it answers every httpx and httpx2 client of the process
@@ -42,12 +44,12 @@ from typing import Any
 from interlingua._errors import CassetteError
 from interlingua._report import TranslationLoss
 from interlingua.codec import json_or_text
-from interlingua.testing._across import MeaningMatch
+from interlingua.testing._across import MeaningMatch, Recorded
 from interlingua.testing._apis import ChatCall, read_call
 from interlingua.testing._cassette import load_cassette
 from interlingua.testing._intercept import REPLAYED, Interceptor, response_of
 from interlingua.testing._match import DEFAULT_MATCH_ON, Difference, Matcher, SentRequest
-from interlingua.testing._records import Cassette, Interaction
+from interlingua.testing._records import Cassette, Interaction, NeutralInteraction, RecordedRequest
 
 __all__ = ["REPLAYED", "Replay", "replay"]
 
@@ -63,7 +65,7 @@ class Replay(Interceptor):
 
     def __init__(
         self,
-        interactions: Iterable[Interaction],
+        interactions: Iterable[Recorded],
         *,
         match_on: Iterable[str] = DEFAULT_MATCH_ON,
         ignore: Iterable[str] = (),
@@ -77,6 +79,13 @@ class Replay(Interceptor):
     ) -> None:
         super().__init__(pass_hosts=pass_hosts)
         self.interactions = list(interactions)
+        if not across_providers and any(
+            isinstance(item, NeutralInteraction) for item in self.interactions
+        ):
+            raise CassetteError(
+                f"{source or 'the cassette'}: a provider-neutral cassette is answered by "
+                "meaning: replay it with across_providers=True"
+            )
         self.matcher = Matcher.build(match_on, ignore, unordered, strict_query=strict_query)
         self.meanings = MeaningMatch(self.interactions, compare) if across_providers else None
         """How chat requests are matched by meaning (None: on `match_on`)."""
@@ -127,7 +136,9 @@ class Replay(Interceptor):
             if translated is not None:
                 self.losses += translated.losses
                 return response_of(request, translated.status, translated.headers, translated.body)
-        recorded = self.interactions[index].response
+        interaction = self.interactions[index]
+        assert isinstance(interaction, Interaction)  # a neutral one is answered by meaning
+        recorded = interaction.response
         return response_of(request, recorded.status, recorded.replay_headers(), recorded.body)
 
     # --- matching ---
@@ -156,6 +167,7 @@ class Replay(Interceptor):
         if call is not None and self.meanings is not None:
             return self.meanings.differences(call[1], index)
         interaction = self.interactions[index]
+        assert isinstance(interaction, Interaction)  # a neutral one is matched by meaning
         recorded = interaction.request
         if recorded is None:  # a response-only fixture answers any request
             return []
@@ -171,7 +183,7 @@ class Replay(Interceptor):
             chat = self.meanings.recorded(index) is not None
             return (0 if chat else 1, len(self._differences(sent, call, index)))
         recorded = self.interactions[index].request
-        assert recorded is not None
+        assert isinstance(recorded, RecordedRequest)
         return (
             len(self.matcher.target_differences(sent, recorded.method, recorded.url)),
             len(self.matcher.body_differences(sent, recorded.body)),
@@ -201,10 +213,17 @@ class Replay(Interceptor):
         return head + "\n" + self._closest_text(sent, call, index)
 
     def _closest_text(self, sent: SentRequest, call: _Sent, index: int) -> str:
-        recorded = self.interactions[index].request
-        assert recorded is not None
+        interaction = self.interactions[index]
         differences = self._differences(sent, call, index)
-        text = f"the closest is interactions[{index}], {recorded.method} {recorded.url}"
+        if isinstance(interaction, NeutralInteraction):
+            text = (
+                f"the closest is interactions[{index}], a call to {interaction.provider} "
+                "recorded in the core's terms"
+            )
+        else:
+            assert interaction.request is not None
+            recorded = interaction.request
+            text = f"the closest is interactions[{index}], {recorded.method} {recorded.url}"
         if call is not None and self.meanings is not None:
             chat = self.meanings.recorded(index)
             text += f" ({chat[0].api}'s request in the core)" if chat and chat[0].api else ""
@@ -219,7 +238,7 @@ class Replay(Interceptor):
 
 
 def replay(
-    cassette: str | os.PathLike[str] | Cassette | Iterable[Interaction],
+    cassette: str | os.PathLike[str] | Cassette | Iterable[Recorded],
     *,
     match_on: Iterable[str] = DEFAULT_MATCH_ON,
     ignore: Iterable[str] = (),
@@ -233,13 +252,14 @@ def replay(
     """A `Replay` of a cassette file (any format `load_cassette` reads), a
     `Cassette` or interactions; enter it to answer every client from it (but
     those of `pass_hosts`, which go to the network: a local server under test).
-    `across_providers=True` matches chat requests by meaning, in any API (`Replay`)."""
+    `across_providers=True` matches chat requests by meaning, in any API
+    (`Replay`): a provider-neutral cassette is answered only so."""
     source: str | None = None
     if isinstance(cassette, (str, os.PathLike)):
         cassette = load_cassette(cassette)
     if isinstance(cassette, Cassette):
         source = str(cassette.path)
-        cassette = cassette.interactions
+        cassette = cassette.neutral or cassette.interactions
     return Replay(
         cassette,
         match_on=match_on,
