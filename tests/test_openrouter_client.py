@@ -8,6 +8,7 @@ that traffic. The body sent is exactly the recorded one (or
 
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,47 @@ def test_the_signed_reasoning_does_not_reach_anthropic_and_the_routing_is_report
     assert "provider_options.openrouter.reasoning" not in lost
     assert lost["reasoning"].kind == "transformed"
     assert translation.body["thinking"] == {"type": "disabled"}
+
+
+def test_a_document_by_url_stays_a_url_back_to_openrouter_and_to_other_apis() -> None:
+    replay = in_order(recorded("openrouter/document_by_url.json"))
+    (interaction,) = replay.interactions
+    assert interaction.request is not None
+    body = interaction.request.json
+    sent_file = body["messages"][0]["content"][1]["file"]
+    url, filename = sent_file["file_data"], sent_file["filename"]
+    media_type, _ = mimetypes.guess_type(filename)
+
+    request = decode_request(body)
+
+    (document,) = request.messages[0].files
+    assert (document.url, document.data, document.file_id) == (url, None, None)
+    assert (document.filename, document.media_type) == (filename, media_type)
+    with client(replay) as openrouter:
+        answer = openrouter.complete(request, report=strict())
+    assert replay.sent == bodies(replay.interactions)
+    assert answer.text == interaction.response.json["choices"][0]["message"]["content"]
+    to_google = translate_request(body, source="openrouter", target="google")
+    assert to_google.body["contents"][0]["parts"][1] == {
+        "fileData": {"mimeType": media_type, "fileUri": url}
+    }
+    assert [(loss.path, loss.kind) for loss in to_google.losses] == [
+        ("messages[0].parts[1].filename", "dropped")  # Gemini's parts have no file name
+    ]
+    to_anthropic = translate_request(body, source="openrouter", target="anthropic")
+    assert to_anthropic.body["messages"][0]["content"][1] == {
+        "type": "document",
+        "source": {"type": "url", "url": url},
+        "title": filename,
+    }
+    # A document by URL made elsewhere goes to OpenRouter in `file_data` too.
+    back = translate_request(to_anthropic.body, source="anthropic", target="openrouter")
+    assert back.body["messages"][0]["content"][1] == body["messages"][0]["content"][1]
+    # OpenAI's Chat Completions take a document's data or file id, no URL.
+    to_openai = translate_request(body, source="openrouter", target="openai")
+    assert to_openai.body["messages"][0]["content"] == body["messages"][0]["content"][0]["text"]
+    (lost,) = to_openai.losses
+    assert (lost.path, lost.kind) == ("messages[0].parts[1]", "dropped")
 
 
 def test_a_402_is_a_rate_limit_error_no_retry_mends() -> None:

@@ -37,6 +37,9 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   in `<think>` tags (Groq's raw format), split out as a `ReasoningPart`.
 - `document_parts`: whether a user message takes `file` parts (documents);
   if not, they are left out (reported).
+- `document_urls`: whether a `file` part's `file_data` may be a URL
+  (OpenRouter's), a URL file; if not, a document by URL is left out
+  (reported), and `file_data` is data.
 - `empty_assistant`: whether the server takes an assistant message with
   neither content nor tool calls; if not, one is left out (reported).
 - `refusal_field`: whether an assistant message has a `refusal` field
@@ -209,6 +212,7 @@ class ChatCompletionsDialect:
     empty_assistant: bool = True
     think_tags: bool = False
     document_parts: bool = True
+    document_urls: bool = False
     part_decoder: type[PartDecoder] | None = None
     part_encoder: type[PartEncoder] | None = None
     least_reasoning: ModelRules = OPENAI_LEAST_REASONING

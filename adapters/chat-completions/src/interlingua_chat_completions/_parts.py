@@ -6,7 +6,7 @@ shares the data-URL helpers.
     {"type": "text", "text"}                    TextPart
     {"type": "image_url", "image_url": {url}}   FilePart (a data URL: its data)
     {"type": "input_audio", ...} (wav, mp3)     FilePart (audio)
-    {"type": "file", "file": {file_data|file_id, filename}}   FilePart
+    {"type": "file", "file": {file_data|file_id, filename}}   FilePart (`document_urls`: by URL too)
     any other item                              OpaquePart (back to this provider only)
     tool calls                                  ToolCallPart (`_tools`)
 
@@ -77,6 +77,7 @@ _DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+*-]+);base64,(.*)", re.DOTALL)
 
 _TEXT_ITEM = frozenset({"type", "text"})  # a plain text item's keys
 _FILE_TYPES = {"image": "image_url", "audio": "input_audio"}  # a file's default type, by kind
+_WEB_URLS = ("https://", "http://")  # a `file_data` that is a URL (`document_urls`)
 
 
 # --- files, for both APIs ---
@@ -184,13 +185,13 @@ def _audio(part: FilePart, dialect: ChatCompletionsDialect, raw: bool) -> dict[s
 
 
 def _document(part: FilePart, dialect: ChatCompletionsDialect, raw: bool) -> dict[str, Any] | None:
-    if part.url is not None:
+    if part.url is not None and not dialect.document_urls:
         return None
     document: dict[str, Any] = {}
     if part.file_id is not None:
         document["file_id"] = part.file_id
     else:
-        document["file_data"] = inline_data(part, raw=raw)
+        document["file_data"] = part.url or inline_data(part, raw=raw)
     if part.filename is not None:
         document["filename"] = part.filename
     return document
@@ -365,11 +366,13 @@ class PartDecoder:
         if (file_id is None) == (file_data is None):
             raise self.read.error(path, "a file part needs one of file_data and file_id")
         values: dict[str, Any] = {"filename": filename}
-        guessed = guess_media_type(filename, kind="application")
+        guessed = guess_media_type(filename or file_data, kind="application")
         if file_id is not None:
             values.update(file_id=file_id, provider=self.provider, media_type=guessed)
         elif (inline := split_data_url(file_data or "")) is not None:
             values["media_type"], values["data"] = inline
+        elif self.dialect.document_urls and (file_data or "").startswith(_WEB_URLS):
+            values.update(url=file_data, media_type=guessed)
         else:
             # Quirk: some clients send bare base64 with a filename, no data URL.
             values.update(data=file_data, media_type=guessed)

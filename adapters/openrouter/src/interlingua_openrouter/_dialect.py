@@ -6,8 +6,9 @@ model that made it, each entry a `ReasoningPart` of provider `openrouter`
 that goes back in place (`_parts`); usage with its `cost` and `cost_details`
 (`_usage`); error bodies with the status as their `code`, inside a 200 stream
 too (`_errors`); and, as data, the `refusal: null` and `reasoning: null`
-every answer's message has, and tool-call ids of the upstream's own length
-(Gemini's run past OpenAI's 40 characters).
+every answer's message has, tool-call ids of the upstream's own length
+(Gemini's run past OpenAI's 40 characters), and a document's URL in a `file`
+part's `file_data` (a `FilePart` by `url`).
 
 Its `reasoning` request object (`effort` or `max_tokens`, `enabled`) is the
 request's `ReasoningConfig`, written back in the form it came (`_settings`).
@@ -92,5 +93,9 @@ OPENROUTER = OpenRouterDialect(
     # { include: true } and stream_options: { include_usage: true } parameters are
     # deprecated and have no effect" (its Usage Accounting guide).
     usage_unasked=True,
+    # Quirk: OpenRouter takes a document by URL in `file_data`: "PDFs can be sent as
+    # direct URLs or base64-encoded data URLs ... via the file content type" (its PDF
+    # Inputs guide).
+    document_urls=True,
 )
 CODEC = ChatCompletionsCodec(OPENROUTER)
