@@ -463,6 +463,48 @@ def test_reasoning_in_think_tags_and_blank_texts_say_nothing() -> None:
     assert chat({"role": "assistant", "content": "Hello!"}) != said
 
 
+# A Responses history as pydantic-ai sends it to DeepSeek: each earlier
+# assistant text, reasoning in <think> tags, an item of its own, then the calls.
+RESPONSES_THINK_ITEMS: dict[str, Any] = {
+    "model": "deepseek-v4-flash",
+    "stream": False,
+    "input": [
+        {"content": "<think>\ninspect inputs\n</think>", "role": "assistant"},
+        {"content": "<think>\ninspect views\n</think>", "role": "assistant"},
+        {"arguments": '{"path":"a"}', "call_id": "call-a", "name": "read", "type": "function_call"},
+        {"arguments": '{"path":"b"}', "call_id": "call-b", "name": "view", "type": "function_call"},
+        {"call_id": "call-a", "output": "contents-a", "type": "function_call_output"},
+        {"call_id": "call-b", "output": "contents-b", "type": "function_call_output"},
+        {"content": "Reply exactly: done", "role": "user"},
+    ],
+}
+
+
+@pytest.mark.parametrize("target", ["anthropic", "google", "groq", "deepseek"])
+def test_think_tags_say_nothing_in_assistant_turns_joined_or_not(target: str) -> None:
+    """Anthropic and Gemini join the assistant items into one turn, DeepSeek opens
+    each with its empty reasoning, Groq reads the tags as reasoning: each text's
+    opening <think> is reasoning, wherever the text ends up in the turn."""
+    source = get_adapter("openai-responses").decode_request(RESPONSES_THINK_ITEMS)
+    sent = translate_request(RESPONSES_THINK_ITEMS, source="openai-responses", target=target)
+    asked = get_adapter(target).decode_request(sent.body)
+    calls = [item for item in RESPONSES_THINK_ITEMS["input"] if item.get("type") == "function_call"]
+    assistant = meaning(asked)["messages"][0]
+    assert assistant == {
+        "role": "assistant",
+        "parts": [
+            {
+                "type": "tool_call",
+                "call": number,
+                "name": call["name"],
+                "arguments": json.loads(call["arguments"]),
+            }
+            for number, call in enumerate(calls, 1)
+        ],
+    }
+    assert meaning(asked) == meaning(source)
+
+
 # --- a recording in the core's terms, answered the same way ---
 
 

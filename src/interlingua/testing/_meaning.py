@@ -34,8 +34,8 @@ written the same whatever API the request was decoded from:
 
 Left out, because one API cannot carry what another sends, or because it
 does not change what is asked: reasoning (another provider's is never sent
-as reasoning; an assistant text's opening `<think>...</think>` is reasoning
-to the servers whose models write it so), provider-specific blocks
+as reasoning; each assistant text's opening `<think>...</think>` is
+reasoning to the servers whose models write it so), provider-specific blocks
 (`OpaquePart`), a result's tool name and error flag (Chat Completions and
 Gemini have no flag), message ids and metadata, a file's name and detail,
 and every field outside the messages and tools. `compare` adds any of these
@@ -131,10 +131,10 @@ def _system_first(request: ChatRequest) -> list[Message]:
 
 
 def _message(message: Message, calls: dict[str, int], ids: bool) -> dict[str, Any]:
-    parts = [_part(part, calls, ids) for part in message.parts]
-    if message.role == "assistant" and parts and parts[0] and parts[0]["type"] == "text":
-        parts[0] = _without_think(parts[0])
-    return {"role": _ROLES[message.role], "parts": [part for part in parts if part is not None]}
+    parts = [view for part in message.parts if (view := _part(part, calls, ids)) is not None]
+    if message.role == "assistant":
+        parts = [_without_think(part) if part["type"] == "text" else part for part in parts]
+    return {"role": _ROLES[message.role], "parts": parts}
 
 
 def _part(part: ContentPart, calls: dict[str, int], ids: bool) -> dict[str, Any] | None:
@@ -166,7 +166,11 @@ def _part(part: ContentPart, calls: dict[str, int], ids: bool) -> dict[str, Any]
 
 def _without_think(part: dict[str, Any]) -> dict[str, Any]:
     """An assistant text without the reasoning it opens with in `<think>` tags,
-    which an API whose models write them (Groq's, Cerebras') reads as reasoning."""
+    which an API whose models write them (Groq's, Cerebras') reads as reasoning.
+    Each text of the turn, not its first part alone: assistant messages in a
+    row, each opening with its reasoning, are one turn of several texts to an
+    API that joins them (Anthropic's, Gemini's), and a text follows the
+    reasoning part an API's history opens a message with (DeepSeek's)."""
     text = part["text"]
     if not text.lstrip().startswith(_THINK) or _THINK_END not in text:
         return part
