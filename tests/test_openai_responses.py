@@ -1315,3 +1315,23 @@ def test_what_a_content_entry_has_beside_what_the_codec_writes_goes_back(
 ) -> None:
     body = {"model": "gpt-5-mini", "input": [{"role": "user", "content": [entry]}]}
     assert same_json(encode_request(decode_request(body), report=TranslationReport()), body)
+
+
+@pytest.mark.parametrize("source", ["url", "data"])
+def test_a_video_is_no_input_file(source: str) -> None:
+    """Gemini watches a video by URL (a YouTube link) or inline; the Responses
+    API's input_file takes documents: the video is left out, a content loss."""
+    where = {"url": "https://youtu.be/lCdaVNyHtjU"} if source == "url" else {"data": "AAAAIGZ0eXA="}
+    video = FilePart(media_type="video/mp4", **where)
+    request = ChatRequest(
+        model="gpt-4.1-mini", messages=(Message.user(TextPart(text="Explain this video"), video),)
+    )
+    report = TranslationReport()
+
+    body = encode_request(request, report=report)
+
+    (message,) = body["input"]
+    assert message["content"] == [{"type": "input_text", "text": "Explain this video"}]
+    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
+        ("messages[0].parts[1]", "dropped", "content")
+    ]

@@ -195,15 +195,18 @@ def _arguments(arguments: str) -> Any:
 
 
 def _merged(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Messages of one role in a row as one, their texts in a row as one; empty ones left out."""
+    """Messages of one role in a row as one, their texts in a row as one; those
+    that say nothing (no part, or blank texts alone) left out first, so that the
+    turns on either side of one are in a row."""
     merged: list[dict[str, Any]] = []
     for message in messages:
-        if not message["parts"]:
+        parts = _joined(message["parts"])
+        if not parts:
             continue
         if merged and merged[-1]["role"] == message["role"]:
-            merged[-1]["parts"] += message["parts"]
+            merged[-1]["parts"] += parts
         else:
-            merged.append({"role": message["role"], "parts": list(message["parts"])})
+            merged.append({"role": message["role"], "parts": parts})
     return [{"role": m["role"], "parts": _joined(m["parts"])} for m in merged]
 
 

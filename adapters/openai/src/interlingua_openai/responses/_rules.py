@@ -115,5 +115,7 @@ def fit_max_output_tokens(limit: int, report: TranslationReport) -> int:
 
 def takes_in_message(part: FilePart) -> bool:
     """Whether a file can go in a message: its content is input_text, input_image
-    or input_file (`ResponseInputMessageContentListParam`), no `input_audio`."""
-    return part.kind != "audio"
+    or input_file (`ResponseInputMessageContentListParam`), no `input_audio`;
+    and an input_file is a document, which a video (a YouTube URL Gemini
+    watches) is not."""
+    return part.kind not in ("audio", "video")
