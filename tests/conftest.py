@@ -22,6 +22,7 @@ import copy
 import functools
 import itertools
 import json
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack
@@ -410,3 +411,10 @@ def answer_fields(response: ChatResponse) -> set[str]:
         and value is not False
         and value not in ("", [], {})
     }
+
+
+@pytest.fixture
+def gateway_log(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    """The gateway's log lines, one a request (`interlingua.gateway`, at INFO)."""
+    caplog.set_level(logging.INFO, logger="interlingua.gateway")
+    return caplog

@@ -11,7 +11,6 @@ upstreams answered from the project's recordings.
 from __future__ import annotations
 
 import json
-import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -48,12 +47,6 @@ UPSTREAM_ONLY = {
 def _close_clients() -> Iterator[None]:
     yield
     close_opened()
-
-
-@pytest.fixture
-def gateway_log(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
-    caplog.set_level(logging.INFO, logger="interlingua.gateway")
-    return caplog
 
 
 def serve(**config: Any) -> GatewayServer:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import socket
 import threading
 import time
@@ -68,12 +67,6 @@ def chat_body(model: str, **fields: Any) -> dict[str, Any]:
 
 def messages_body(model: str, **fields: Any) -> dict[str, Any]:
     return {"max_tokens": 64, **chat_body(model), **fields}
-
-
-@pytest.fixture
-def gateway_log(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
-    caplog.set_level(logging.INFO, logger="interlingua.gateway")
-    return caplog
 
 
 # --- fallbacks ---

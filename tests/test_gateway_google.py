@@ -10,7 +10,6 @@ among them, is `tests/test_gateway_server.py`.
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -39,12 +38,6 @@ MISTRAL_RATE_LIMITED = recorded("mistral/error_rate_limited.json")[0]
 def _close_clients() -> Iterator[None]:
     yield
     close_opened()
-
-
-@pytest.fixture
-def gateway_log(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
-    caplog.set_level(logging.INFO, logger="interlingua.gateway")
-    return caplog
 
 
 def serve(**config: Any) -> GatewayServer:

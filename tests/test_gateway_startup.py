@@ -12,7 +12,6 @@ The real server (`tests/gateway_server.py`), its start-up run by uvicorn's lifes
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -42,12 +41,6 @@ XAI_ANSWER = recorded("xai/reasoning_content_two_turns.json")[0]
 def _close_clients() -> Iterator[None]:
     yield
     close_opened()
-
-
-@pytest.fixture
-def gateway_log(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
-    caplog.set_level(logging.INFO, logger="interlingua.gateway")
-    return caplog
 
 
 def serve(**config: Any) -> tuple[GatewayServer, Upstreams]:
