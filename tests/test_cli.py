@@ -10,6 +10,7 @@ import importlib
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -485,6 +486,7 @@ def test_convert_a_request_to_gemini_signs_the_calls_made_elsewhere(tmp_path: Pa
 def test_convert_a_gemini_answer_and_an_answer_to_gemini(tmp_path: Path) -> None:
     gemini = recorded(GEMINI_LOOP)[0].response.json
     anthropic = recorded("anthropic/tool_round_trip_with_thinking.json")[0].response.json
+    before = int(time.time())
     from_gemini = translate_response(gemini, source="google", target="openai")
     to_gemini = translate_response(anthropic, source="anthropic", target="google")
 
@@ -501,8 +503,12 @@ def test_convert_a_gemini_answer_and_an_answer_to_gemini(tmp_path: Path) -> None
     )
 
     assert out.exit_code == back.exit_code == 0, out.stderr + back.stderr
-    assert json.loads(out.stdout) == from_gemini.body
-    assert json.loads(out.stdout)["choices"][0]["finish_reason"] == "tool_calls"
+    # Gemini's answer carries no time: each translation stamps `created` when it runs.
+    converted, expected = json.loads(out.stdout), dict(from_gemini.body)
+    assert before <= converted.pop("created") <= time.time()
+    assert before <= expected.pop("created") <= time.time()
+    assert converted == expected
+    assert converted["choices"][0]["finish_reason"] == "tool_calls"
     assert out.stderr == loss_lines(from_gemini.losses)
     assert json.loads(back.stdout) == to_gemini.body
     assert "candidates" in json.loads(back.stdout)
