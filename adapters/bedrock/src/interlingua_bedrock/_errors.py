@@ -1,0 +1,238 @@
+"""Errors: a Bedrock error answer <-> interlingua's typed `ProviderError`.
+
+Bedrock answers an error with a body `{"message": "..."}` (`Message` in some
+AWS answers) and the error's type in a header, `X-Amzn-Errortype`, which may
+carry a suffix after a colon
+(`ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/`);
+header names are read in any case. Inside a stream an error is a member of
+the event union, `{"throttlingException": {"message": "..."}}`, whose name is
+the type (`ThrottlingException`); `modelStreamErrorException` adds the
+model's `originalStatusCode` and `originalMessage`, kept in the body.
+
+    type                                  HTTP   class                   kind
+    ValidationException                   400    BadRequestError         generic
+    AccessDeniedException                 403    PermissionDeniedError   generic
+    ResourceNotFoundException             404    NotFoundError           generic
+    InternalServerException               500    ServerError             generic
+    ThrottlingException                   429    RateLimitError          specific
+    ServiceQuotaExceededException         400    RateLimitError          specific
+    ModelNotReadyException                429    OverloadedError         specific
+    ServiceUnavailableException           503    OverloadedError         specific
+    ModelTimeoutException                 408    ServerError             specific
+    ModelErrorException,                  424    ServerError             specific
+      ModelStreamErrorException
+    UnrecognizedClientException,          403    AuthenticationError     specific
+      ExpiredTokenException,
+      IncompleteSignature,
+      InvalidSignatureException,
+      MissingAuthenticationTokenException
+
+The statuses are the operations' (botocore's model of Bedrock Runtime) and
+AWS's common errors'. A specific type decides whatever the status (AWS's
+common errors answer a throttled call 400, an unknown key 403), a generic one
+only inside a stream; a type nobody lists leaves it to the status.
+
+`encode_error` writes any provider's typed error as Bedrock would answer it:
+the status and the body; `error_headers` gives the type's header, and
+`error_event` the error as a stream's exception member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import (
+    AuthenticationError,
+    BadRequestError,
+    NotFoundError,
+    OverloadedError,
+    PermissionDeniedError,
+    ProviderError,
+    RateLimitError,
+    ServerError,
+)
+from interlingua.codec import COMMON_ERROR_TYPES, copy_json, error_text, json_or_text
+from interlingua_bedrock._wire import PROVIDER
+
+__all__ = [
+    "ERROR_TYPES",
+    "ERROR_TYPE_HEADER",
+    "STREAM_EXCEPTIONS",
+    "decode_error",
+    "encode_error",
+    "error_event",
+    "error_headers",
+    "error_type",
+]
+
+ERROR_TYPE_HEADER = "x-amzn-ErrorType"
+_REQUEST_ID_HEADER = "x-amzn-requestid"
+
+# Bedrock's error types: the status it answers each with, the core class, and
+# whether the type is specific (decides whatever the status).
+ERROR_TYPES: dict[str, tuple[int, type[ProviderError], bool]] = {
+    "ValidationException": (400, BadRequestError, False),
+    "AccessDeniedException": (403, PermissionDeniedError, False),
+    "ResourceNotFoundException": (404, NotFoundError, False),
+    "InternalServerException": (500, ServerError, False),
+    "ThrottlingException": (429, RateLimitError, True),
+    "ServiceQuotaExceededException": (400, RateLimitError, True),
+    "ModelNotReadyException": (429, OverloadedError, True),
+    "ServiceUnavailableException": (503, OverloadedError, True),
+    "ModelTimeoutException": (408, ServerError, True),
+    "ModelErrorException": (424, ServerError, True),
+    "ModelStreamErrorException": (424, ServerError, True),
+    "UnrecognizedClientException": (403, AuthenticationError, True),
+    "ExpiredTokenException": (403, AuthenticationError, True),
+    "IncompleteSignature": (403, AuthenticationError, True),
+    "InvalidSignatureException": (403, AuthenticationError, True),
+    "MissingAuthenticationTokenException": (403, AuthenticationError, True),
+}
+_DECODED_TYPES = COMMON_ERROR_TYPES.extend(
+    specific={name: cls for name, (_, cls, specific) in ERROR_TYPES.items() if specific},
+    generic={name: cls for name, (_, cls, specific) in ERROR_TYPES.items() if not specific},
+)
+
+# The exceptions a ConverseStream may carry, as members of its event union.
+STREAM_EXCEPTIONS = frozenset(
+    {
+        "internalServerException",
+        "modelStreamErrorException",
+        "validationException",
+        "throttlingException",
+        "serviceUnavailableException",
+    }
+)
+
+# The type of another provider's error: by its status, else its class.
+_TYPES_BY_STATUS: dict[int, str] = {
+    400: "ValidationException",
+    401: "UnrecognizedClientException",
+    403: "AccessDeniedException",
+    404: "ResourceNotFoundException",
+    408: "ModelTimeoutException",
+    424: "ModelErrorException",
+    429: "ThrottlingException",
+    500: "InternalServerException",
+    503: "ServiceUnavailableException",
+    529: "ServiceUnavailableException",
+}
+_TYPES_BY_CLASS: dict[type[ProviderError], str] = {
+    BadRequestError: "ValidationException",
+    AuthenticationError: "UnrecognizedClientException",
+    PermissionDeniedError: "AccessDeniedException",
+    NotFoundError: "ResourceNotFoundException",
+    RateLimitError: "ThrottlingException",
+    OverloadedError: "ServiceUnavailableException",
+    ServerError: "InternalServerException",
+}
+# A stream's exception member for each class; another goes as a model stream error.
+_STREAM_MEMBERS: dict[type[ProviderError], str] = {
+    BadRequestError: "validationException",
+    RateLimitError: "throttlingException",
+    OverloadedError: "serviceUnavailableException",
+    ServerError: "internalServerException",
+}
+_MODEL_STREAM_ERROR = "modelStreamErrorException"
+
+
+def decode_error(
+    status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+) -> ProviderError:
+    """The typed error for an error answer: its HTTP status (None inside a
+    stream), its body, parsed or as text (in a stream, the exception member),
+    and the answer's headers."""
+    data = json_or_text(body)
+    kind = _header_type(headers)
+    error = data if isinstance(data, dict) else {}
+    if status is None and kind is None and len(error) == 1:
+        ((member, inner),) = error.items()
+        if member in STREAM_EXCEPTIONS and isinstance(inner, dict):
+            kind, error = member[0].upper() + member[1:], inner
+    message = _text(error.get("message")) or _text(error.get("Message"))
+    fields: dict[str, Any] = {
+        "provider": PROVIDER,
+        "type": kind,
+        "body": data,
+        "request_id": _header(headers, _REQUEST_ID_HEADER),
+    }
+    text = message or error_text(status, data)
+    return ProviderError.for_status(status, text, types=_DECODED_TYPES, **fields)
+
+
+def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
+    """A header's value, its name in any case."""
+    for key, value in (headers or {}).items():
+        if key.lower() == name.lower():
+            return value
+    return None
+
+
+def _header_type(headers: Mapping[str, str] | None) -> str | None:
+    """The error type of `X-Amzn-Errortype`, without what follows a colon."""
+    value = _header(headers, ERROR_TYPE_HEADER)
+    return _text(value.split(":", 1)[0].strip()) if value else None
+
+
+def error_type(error: ProviderError) -> str:
+    """Bedrock's own type for its error; for another's, the type of its status
+    or class, else of its kind of status."""
+    if error.provider == PROVIDER and error.type:
+        return error.type
+    if error.status in _TYPES_BY_STATUS:
+        return _TYPES_BY_STATUS[error.status]
+    for cls in type(error).__mro__:
+        if cls in _TYPES_BY_CLASS:
+            return _TYPES_BY_CLASS[cls]
+    status = error.status
+    return (
+        "ValidationException" if status is not None and status < 500 else "InternalServerException"
+    )
+
+
+def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
+    """The status and body Bedrock would answer `error` with (its type goes in
+    the header `error_headers` gives)."""
+    kind = error_type(error)
+    known = ERROR_TYPES.get(kind)
+    status = error.status if error.status is not None else known[0] if known else 500
+    return status, _own_body(error) or {"message": error.message}
+
+
+def error_headers(error: ProviderError) -> dict[str, str]:
+    """The header that names the error's type, as Bedrock sends it."""
+    return {ERROR_TYPE_HEADER: error_type(error)}
+
+
+def error_event(error: ProviderError) -> dict[str, Any]:
+    """The stream's exception member for `error`: Bedrock's own as it came;
+    another's by its class, else a model stream error with its status."""
+    body = error.body
+    if (
+        error.provider == PROVIDER
+        and isinstance(body, dict)
+        and len(body) == 1
+        and next(iter(body)) in STREAM_EXCEPTIONS
+    ):
+        return copy_json(body)
+    member = next(
+        (_STREAM_MEMBERS[cls] for cls in type(error).__mro__ if cls in _STREAM_MEMBERS),
+        _MODEL_STREAM_ERROR,
+    )
+    inner: dict[str, Any] = {"message": error.message}
+    if member == _MODEL_STREAM_ERROR and error.status is not None:
+        inner |= {"originalStatusCode": error.status, "originalMessage": error.message}
+    return {member: inner}
+
+
+def _own_body(error: ProviderError) -> dict[str, Any] | None:
+    """A copy of the error body Bedrock sent, when it sent one as an answer."""
+    body = error.body
+    if error.provider != PROVIDER or not isinstance(body, dict) or error.status is None:
+        return None
+    return copy_json(body)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
