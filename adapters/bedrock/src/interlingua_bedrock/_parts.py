@@ -33,6 +33,7 @@ with the part's path.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, cast
@@ -178,7 +179,7 @@ def _file(kind: str) -> Decoder:
             return None
         if kind == "document" and not isinstance(name, str):
             return None
-        if isinstance(data := source.get("bytes"), str):
+        if (data := _base64(source.get("bytes"))) is not None:
             part = FilePart(media_type=media, data=data, filename=name)
         elif isinstance(uri := source.get("s3Location", {}).get("uri"), str):
             part = FilePart(media_type=media, file_id=uri, provider=PROVIDER, filename=name)
@@ -194,11 +195,18 @@ def _file(kind: str) -> Decoder:
     return decode
 
 
+def _base64(value: Any) -> str | None:
+    """A blob as the body writes it, base64; boto3 gives it decoded, as bytes."""
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    return value if isinstance(value, str) else None
+
+
 def _reasoning(value: Any, extra: WireDict, path: str) -> ReasoningPart | None:
     wire = _reader.object(value, path)
     if len(wire) != 1:
         return None
-    if isinstance(redacted := wire.get("redactedContent"), str):
+    if (redacted := _base64(wire.get("redactedContent"))) is not None:
         return ReasoningPart(redacted_data=redacted, provider=PROVIDER, **_data(extra))
     text = wire.get("reasoningText")
     if not isinstance(text, dict) or not text.keys() <= _REASONING_KEYS:
