@@ -73,6 +73,7 @@ from interlingua_bedrock._rules import (
     file_left_out,
     fit_document_name,
     media_type,
+    moved_out_of_result,
     opaque_left_out,
     reasoning_left_out,
     unsent_file_fields,
@@ -284,6 +285,7 @@ def encode_part(
     *,
     model: str = "",
     in_request: bool,
+    in_result: bool = False,
 ) -> list[WireDict]:
     """The blocks for `part` (its own, and the cache point after it), or none
     when it is left out (and reported). `in_request` applies the rules the API
@@ -305,9 +307,10 @@ def encode_part(
         case ToolCallPart():
             block = {"toolUse": overlay(_tool_use_member(part, path, report), _own(fields))}
         case ToolResultPart():
-            block = {"toolResult": _tool_result_member(part, path, report, model, fields)}
+            member, after = _tool_result_member(part, path, report, model, fields)
+            return [{"toolResult": member}, *after]
         case FilePart():
-            if (reason := file_left_out(part, model)) is not None:
+            if (reason := file_left_out(part, model, in_result=in_result)) is not None:
                 report.dropped(path, reason, "content")
                 return []
             block = _file_block(part, path, report, fields)
@@ -364,7 +367,9 @@ def _tool_result_member(
     report: TranslationReport,
     model: str,
     fields: Mapping[str, Any],
-) -> WireDict:
+) -> tuple[WireDict, list[WireDict]]:
+    """The toolResult member, and the blocks that go after its block: its cache
+    point, and files moved out of it."""
     tool_use_id = fitted_tool_call_id(
         part.tool_call_id,
         f"{path}.tool_call_id",
@@ -373,16 +378,26 @@ def _tool_result_member(
         max_length=TOOL_ID_MAX_LENGTH,
     )
     content: list[WireDict] = []
+    after: list[WireDict] = []  # blocks moved out of the result, to go right after it
     for k, inner in enumerate(part.content):
         where = f"{path}.content[{k}]"
         if isinstance(inner, TextPart) and _forms(inner).get("block") == "json":
             content.append({"json": json.loads(inner.text)})
-            continue
-        content += encode_part(inner, where, report, model=model, in_request=True)
+        elif isinstance(inner, FilePart) and (moved := moved_out_of_result(inner, model)):
+            report.transformed(where, moved, "content")
+            after += encode_part(inner, where, report, model=model, in_request=True)
+        else:
+            content += encode_part(
+                inner, where, report, model=model, in_request=True, in_result=True
+            )
     member: WireDict = {"toolUseId": tool_use_id, "content": content}
     if part.is_error or _forms(part).get("status") != "absent":
         member["status"] = "error" if part.is_error else "success"
-    return overlay(member, _own(fields))
+    point = fields.get(CACHE_POINT)
+    return overlay(member, _own(fields)), after if point is None else [
+        {CACHE_POINT: copy_json(point)},
+        *after,
+    ]
 
 
 def _forms(part: Any) -> Mapping[str, Any]:

@@ -28,6 +28,7 @@ __all__ = [
     "file_left_out",
     "fit_document_name",
     "media_type",
+    "moved_out_of_result",
     "opaque_left_out",
     "reasoning_left_out",
     "unsent_file_fields",
@@ -84,7 +85,8 @@ _BY_MEDIA_TYPE: Mapping[str, tuple[str, str]] = {
 _NAME_REFUSED = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
 _NAME_MAX_LENGTH = 200
 
-_CLAUDE = re.compile(r"(?:^|[.:/])anthropic\.claude")
+_CLAUDE = re.compile(r"anthropic\.claude")
+_NOVA = re.compile(r"amazon\.nova")
 
 
 def media_type(block: str, format: str) -> str | None:
@@ -123,19 +125,46 @@ def opaque_left_out(part: OpaquePart) -> str | None:
     return f"a {part.provider} block ({kind}) goes back to {part.provider} only"
 
 
-def file_left_out(part: FilePart, model: str) -> str | None:
-    """Why a file cannot go to `model` (its id as sent, or empty), or None."""
+def file_left_out(part: FilePart, model: str, *, in_result: bool) -> str | None:
+    """Why a file cannot go to `model` (its id as sent, or empty) in a turn or
+    in a tool result (`in_result`), or None."""
     if part.url is not None:
         return "Converse takes media as bytes or an s3Location, not by URL"
     if part.file_id is not None and part.provider != PROVIDER:
         made_by = part.provider or "another provider"
         return f"a file id of {made_by}'s file store, which Bedrock cannot resolve"
-    if part.file_id is not None and _CLAUDE.search(model):
-        # Quirk: Claude on Bedrock refuses s3Location sources (400 "This model doesn't
-        # support the s3Uri field. Remove s3Uri and try again.").
-        return f"{model} takes no s3Location source ('This model doesn't support the s3Uri field')"
-    if file_format(part) is None:
+    if (block := file_format(part)) is None:
         return f"Converse has no image, document or video format for {part.media_type}"
+    if part.file_id is not None and _CLAUDE.search(model):
+        return _claude_s3(block[0], model, in_result=in_result)
+    return None
+
+
+def _claude_s3(block: str, model: str, *, in_result: bool) -> str | None:
+    # Quirk: Claude on Bedrock takes an s3Location document inside a toolResult (recorded:
+    # 200) but not in a turn ("messages.2.content.2.document.source.type: Field required"),
+    # nor an s3Location image ("This model doesn't support the s3Uri field. Remove s3Uri
+    # and try again."), both recorded 400s.
+    if block == "image":
+        return f"{model} takes no s3Location image ('This model doesn't support the s3Uri field')"
+    if block == "document" and not in_result:
+        return (
+            f"{model} takes an s3Location document inside a toolResult only "
+            "('document.source.type: Field required')"
+        )
+    return None
+
+
+def moved_out_of_result(part: FilePart, model: str) -> str | None:
+    """Why a file of a tool result goes after it, in the same turn, or None."""
+    # Quirk: Nova refuses a video inside a toolResult (recorded 400: "Malformed input
+    # request: #/messages/2/content/0: extraneous key [toolResult] is not permitted") and
+    # takes it in the turn (recorded: 200).
+    if part.kind == "video" and _NOVA.search(model):
+        return (
+            f"{model} takes no video inside a toolResult ('extraneous key [toolResult] is not "
+            "permitted'); sent after the result, in the same turn"
+        )
     return None
 
 
