@@ -83,7 +83,8 @@ def test_a_cache_point_goes_with_the_block_before_it_and_back_in_place() -> None
         ),
     )
     image, document, question = user.parts
-    assert isinstance(image, FilePart) and isinstance(document, FilePart)
+    assert isinstance(image, FilePart)
+    assert isinstance(document, FilePart)
     assert (image.media_type, image.data, fields(image)) == ("image/png", PNG, {})
     wire_document = body["messages"][0]["content"][1]["document"]
     assert (document.media_type, document.filename) == ("application/pdf", wire_document["name"])
@@ -98,9 +99,11 @@ def test_a_cache_point_goes_with_the_block_before_it_and_back_in_place() -> None
         spec["inputSchema"]["json"],
     )
     assert fields(tool) == {"cachePoint": {"type": "default"}}
-    assert request.tool_choice is not None and request.tool_choice.mode == "auto"
+    assert request.tool_choice is not None
+    assert request.tool_choice.mode == "auto"
     assert (request.max_tokens, request.temperature) == (1024, 0.2)
-    assert sent == body and report.losses == []
+    assert sent == body
+    assert report.losses == []
 
 
 def test_a_cache_point_is_a_hint_anthropic_is_told_of_by_name() -> None:
@@ -133,7 +136,8 @@ def test_the_answer_reads_the_cache_in_the_core_s_terms() -> None:
         "tool_use",
     )
     text, call = response.message.parts
-    assert isinstance(text, TextPart) and isinstance(call, ToolCallPart)
+    assert isinstance(text, TextPart)
+    assert isinstance(call, ToolCallPart)
     use = body["output"]["message"]["content"][1]["toolUse"]
     assert (call.id, call.name, call.parsed_arguments()) == (
         use["toolUseId"],
@@ -187,7 +191,8 @@ def test_a_json_result_and_its_error_status_and_a_guarded_question() -> None:
     _, question, ask, answered = request.messages
     guard = body["messages"][0]["content"][0]["guardContent"]["text"]
     (text,) = question.parts
-    assert isinstance(text, TextPart) and text.text == guard["text"]
+    assert isinstance(text, TextPart)
+    assert text.text == guard["text"]
     assert fields(text) == {"qualifiers": guard["qualifiers"]}
     (call,) = ask.parts
     assert isinstance(call, ToolCallPart)
@@ -200,7 +205,8 @@ def test_a_json_result_and_its_error_status_and_a_guarded_question() -> None:
         True,
     )
     (content,) = result.content
-    assert isinstance(content, TextPart) and json.loads(content.text) == wire["content"][0]["json"]
+    assert isinstance(content, TextPart)
+    assert json.loads(content.text) == wire["content"][0]["json"]
     assert request.reasoning == ReasoningConfig(effort="low")
     assert request.provider_options["bedrock"] == {"guardrailConfig": body["guardrailConfig"]}
     assert bedrock.encode_request(request, report=report) == body
@@ -225,7 +231,8 @@ def test_nova_s_reasoning_without_a_signature_goes_back_to_bedrock_only() -> Non
         fixture("tool_result_json_error_and_guard.json").response.json
     )
     thought, _ = response.message.parts
-    assert isinstance(thought, ReasoningPart) and (thought.provider, thought.signature) == (
+    assert isinstance(thought, ReasoningPart)
+    assert (thought.provider, thought.signature) == (
         "bedrock",
         None,
     )
@@ -263,7 +270,8 @@ def test_a_cited_answer_is_its_text_with_its_citations_kept() -> None:
     assert isinstance(document, OpaquePart)  # given as text: Converse's own form
     (text,) = response.message.parts
     cited = answer["output"]["message"]["content"][0]["citationsContent"]
-    assert isinstance(text, TextPart) and text.text == cited["content"][0]["text"]
+    assert isinstance(text, TextPart)
+    assert text.text == cited["content"][0]["text"]
     assert fields(text) == {"citations": cited["citations"]}
     assert bedrock.encode_response(response, report=TranslationReport(strict=True)) == answer
     there = translate_response(answer, source="bedrock", target="anthropic")
@@ -310,7 +318,8 @@ def test_a_model_without_a_known_reasoning_field_gets_none_reported() -> None:
 
     body = bedrock.encode_request(request, report=report)
 
-    assert "additionalModelRequestFields" not in body and "model" not in body
+    assert "additionalModelRequestFields" not in body
+    assert "model" not in body
     assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
         ("reasoning", "dropped", "setting")
     ]
@@ -374,9 +383,8 @@ def test_what_converse_cannot_take_is_left_out_or_changed_and_reported() -> None
         },
     ]
     assert body["system"] == [{"text": "Be brief."}]
-    assert fitted != "call#1" and set(fitted) <= set(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-"
-    )
+    assert fitted != "call#1"
+    assert set(fitted) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
     assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
         ("messages[0].parts[0]", "dropped", "hint"),
         ("messages[0].parts[1]", "dropped", "content"),
@@ -394,7 +402,8 @@ def test_the_model_is_the_url_s_and_never_in_the_body() -> None:
 
     request = bedrock.decode_request(body, model=CLAUDE)
 
-    assert request.model == CLAUDE and bedrock.decode_request(body).model == ""
+    assert request.model == CLAUDE
+    assert bedrock.decode_request(body).model == ""
     assert "model" not in bedrock.encode_request(request)
     routed = request.model_copy(update={"model": f"bedrock:{CLAUDE}"})
     assert bedrock.encode_request(routed) == body

@@ -93,7 +93,8 @@ def test_every_request_body_round_trips_exactly(path: Path | MissingCorpus) -> N
 
         assert same_json(encode_request(request, report=report), body)
         assert report.losses == []
-        assert "model" not in body and request.model == ""
+        assert "model" not in body
+        assert request.model == ""
         assert request_facts(request) == wire_request_facts(body)
 
 
@@ -110,9 +111,11 @@ def test_the_requests_bedrock_refused_are_caught_before_sending(path: Path | Mis
         request = decode_request(body, model=model_id(call))
         sent = encode_request(request, report=report)
 
-        assert request.model == model_id(call) and "model" not in sent
+        assert request.model == model_id(call)
+        assert "model" not in sent
         if call.response.status == 200:
-            assert report.losses == [] and same_json(sent, body)
+            assert report.losses == []
+            assert same_json(sent, body)
         else:
             refused = json.loads(call.response.body)["message"]
             assert bool(report.losses) == ("model identifier" not in refused), refused
