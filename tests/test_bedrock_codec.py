@@ -45,7 +45,11 @@ from interlingua.testing import Interaction, load_cassette
 
 CLAUDE = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 NOVA = "us.amazon.nova-2-lite-v1:0"
-PNG = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAD0lEQVR4nGNgaPiPQMRxAF7CF/FUdRSEAAAAAElFTkSuQmCC"
+# The fixture's 4x4 PNG, as base64.
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAD0lEQVR4nGNgaPiPQMRxAF7CF/FUdRSE"
+    "AAAAAElFTkSuQmCC"
+)
 
 
 def fixture(name: str) -> Interaction:
