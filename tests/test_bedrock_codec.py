@@ -295,6 +295,7 @@ def test_a_cited_answer_is_its_text_with_its_citations_kept() -> None:
         (CLAUDE, {"thinking": {"type": "enabled", "budget_tokens": 2048}}),
         (NOVA, {"reasoningConfig": {"type": "enabled", "maxReasoningEffort": "low"}}),
         ("openai.gpt-oss-120b-1:0", {"reasoning_effort": "low"}),
+        ("", {"thinking": {"type": "enabled", "budget_tokens": 2048}}),
     ],
 )
 def test_reasoning_goes_in_the_field_of_the_model_s_own(model: str, extra: dict[str, Any]) -> None:

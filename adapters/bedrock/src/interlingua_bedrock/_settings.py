@@ -19,7 +19,8 @@
 
 The reasoning setting is a field of the model's own: a decoded request keeps
 which one it came in (its form `reasoning`), and a request from elsewhere
-writes the one its model id names (`REASONING_FIELDS`), else none, reported.
+writes the one its model id names (`REASONING_FIELDS`; Claude's where none
+does), or none where the family has none, reported.
 
 `encode_settings` is pure but for the report, so `decode_request` finds what
 to keep in `provider_options` by comparing the body with the encoding of what
@@ -58,12 +59,14 @@ _EXTRA = "additionalModelRequestFields"
 _EFFORTS = frozenset({"low", "medium", "high"})
 
 # The reasoning field each model family takes, by its id (a cross-region `us.`
-# prefix or an ARN around it); a model none names gets none.
-REASONING_FIELDS: tuple[tuple[re.Pattern[str], ReasoningForm], ...] = (
+# prefix or an ARN around it); Claude's `thinking` for a model none names (the
+# request's model unset among them); none for the families that have no such field.
+REASONING_FIELDS: tuple[tuple[re.Pattern[str], ReasoningForm | None], ...] = (
     (re.compile(r"anthropic\.claude"), "thinking"),
     (re.compile(r"amazon\.nova"), "reasoningConfig"),
     (re.compile(r"openai\.gpt-oss"), "reasoning_effort"),
     (re.compile(r"qwen\."), "reasoning_config"),
+    (re.compile(r"meta\.llama|mistral\.|amazon\.titan|cohere\.|ai21\.|deepseek\.|writer\."), None),
 )
 _NOVA = re.compile(r"amazon\.nova")
 
@@ -223,7 +226,8 @@ def _encode_tool_choice(choice: ToolChoice, report: TranslationReport) -> WireDi
 def _reasoning_field(request: ChatRequest, forms: RequestForms) -> ReasoningForm | None:
     if (form := forms.get("reasoning")) is not None:
         return form
-    return next((name for model, name in REASONING_FIELDS if model.search(request.model)), None)
+    found = (name for model, name in REASONING_FIELDS if model.search(request.model))
+    return next(found, "thinking")
 
 
 def _encode_reasoning(
