@@ -45,6 +45,8 @@ from interlingua.testing import Interaction, load_cassette
 
 CLAUDE = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 NOVA = "us.amazon.nova-2-lite-v1:0"
+# The error result `interlingua.sanitize(repair=True)` adds for a call left unanswered.
+PLACEHOLDER = "The tool call was not completed."
 # The fixture's 4x4 PNG, as base64.
 PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAD0lEQVR4nGNgaPiPQMRxAF7CF/FUdRSE"
@@ -484,3 +486,54 @@ def test_a_history_moves_from_anthropic_to_bedrock_to_chat_completions_and_back(
         anthropic_adapter.encode_request(history.model_copy(update={"model": "claude-sonnet-4-5"}))
         == anthropic_body
     )
+
+
+def test_a_call_left_unanswered_gets_an_error_result_in_the_next_user_turn() -> None:
+    """Converse wants each toolUse's result in the user turn after it ("Expected
+    toolResult blocks at messages.N.content for the following Ids"); an error
+    result wants content; a history with tool blocks wants `toolConfig`."""
+    request = ChatRequest(
+        model=CLAUDE,
+        messages=(
+            Message.user("Weather in Paris and Rome?"),
+            Message.assistant(
+                ToolCallPart(id="tooluse_paris", name="weather", arguments='{"city": "Paris"}'),
+                ToolCallPart(id="tooluse_rome", name="weather", arguments='{"city": "Rome"}'),
+            ),
+            Message.tool_result("tooluse_paris", (), is_error=True),
+            Message.user("Never mind Rome."),
+        ),
+    )
+    report = TranslationReport()
+
+    body = bedrock.encode_request(request, report=report)
+
+    assert body["messages"][2] == {
+        "role": "user",
+        "content": [
+            {
+                "toolResult": {
+                    "toolUseId": "tooluse_paris",
+                    "content": [{"text": "error"}],
+                    "status": "error",
+                }
+            },
+            {
+                "toolResult": {
+                    "toolUseId": "tooluse_rome",
+                    "content": [{"text": PLACEHOLDER}],
+                    "status": "error",
+                }
+            },
+            {"text": "Never mind Rome."},
+        ],
+    }
+    assert body["toolConfig"] == {
+        "tools": [{"toolSpec": {"name": "weather", "inputSchema": {"json": {"type": "object"}}}}]
+    }
+    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
+        ("messages[2].parts[0]", "transformed", "hint"),
+        ("messages[1].parts[1]", "transformed", "content"),
+        ("tools", "transformed", "content"),
+    ]
+    assert len(request.messages) == 4  # the history is not changed

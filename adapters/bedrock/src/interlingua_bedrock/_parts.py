@@ -66,6 +66,7 @@ from interlingua.codec import (
     overlay,
 )
 from interlingua_bedrock._rules import (
+    EMPTY_ERROR,
     TOOL_ID_CHARACTERS,
     TOOL_ID_MAX_LENGTH,
     blank_text,
@@ -390,6 +391,11 @@ def _tool_result_member(
             content += encode_part(
                 inner, where, report, model=model, in_request=True, in_result=True
             )
+    if part.is_error and not content:
+        report.transformed(
+            path, f"an error result with no content goes with {EMPTY_ERROR!r}", "hint"
+        )
+        content = [{"text": EMPTY_ERROR}]
     member: WireDict = {"toolUseId": tool_use_id, "content": content}
     if part.is_error or _forms(part).get("status") != "absent":
         member["status"] = "error" if part.is_error else "success"

@@ -39,12 +39,14 @@ from typing import Any, cast
 
 from interlingua import ChatRequest, ContentPart, Message, Role, ToolCallPart, TranslationReport
 from interlingua.codec import (
+    MissingResults,
     WireReader,
     copy_json,
     depth_checked,
     keep,
     kept,
     leftover,
+    missing_results,
     other_fields,
     overlay,
     report_other_providers,
@@ -54,6 +56,7 @@ from interlingua.codec import (
     wire_model,
 )
 from interlingua_bedrock._parts import decode_blocks, encode_part
+from interlingua_bedrock._rules import TOOLS_DECLARED, called_tools
 from interlingua_bedrock._settings import decode_settings, encode_settings
 from interlingua_bedrock._tools import decode_tools, encode_tools
 from interlingua_bedrock._wire import PROVIDER, MessageForms, RequestForms, WireDict, WireRole
@@ -211,6 +214,9 @@ def encode_request(
         body["system"] = system
     body |= encode_settings(request, forms, report)
     tools = encode_tools(sent_tools(request, PROVIDER), options.pop("tools", None))
+    if tools is None and (called := called_tools(messages)):
+        report.transformed("tools", TOOLS_DECLARED, "content")
+        tools = encode_tools(called, None)
     if tools is not None:
         body["toolConfig"] = {"tools": tools, **body.get("toolConfig", {})}
     report_other_providers(request, PROVIDER, report)
@@ -245,30 +251,46 @@ def _encode_turns(
     messages: Sequence[Message], model: str, report: TranslationReport
 ) -> list[WireDict]:
     """The turns of the non-system messages, consecutive ones of a wire role
-    merged unless a message is marked as a turn of its own."""
+    merged unless a message is marked as a turn of its own; a call the
+    conversation went on without answering gets an error result in the user
+    turn after it (`missing_results`)."""
     turns: list[WireDict] = []
-    previous: WireRole | None = None
+    missing = missing_results(messages, report) if _unanswered(messages) else MissingResults()
     for i, message in enumerate(messages):
-        if message.role == "system":
-            continue
-        path = f"messages[{i}]"
-        blocks: list[WireDict] = []
-        for j, part in enumerate(message.parts):
-            blocks += encode_part(part, f"{path}.parts[{j}]", report, model=model, in_request=True)
-        if message.parts and not blocks:
-            report.dropped(
-                path, "nothing of it is left for Converse, which refuses an empty turn", "hint"
-            )
-            continue
-        role = _TURN_ROLES[message.role]
-        entry = kept(message, PROVIDER)
-        separate = entry.get("forms", {}).get("separate_turn")
-        if role == previous and not separate and turns:
-            turns[-1]["content"].extend(blocks)
-            continue
-        turn: WireDict = {"role": role, "content": blocks}
-        if fields := entry.get("fields"):
-            turn = overlay(turn, copy_json(fields))
-        turns.append(turn)
-        previous = role
+        if message.role != "system":
+            _add_turn(turns, message, f"messages[{i}]", model, report)
+        if i in missing.sent_after:
+            _add_turn(turns, missing.after(i, report), f"messages[{i}]", model, TranslationReport())
     return turns
+
+
+def _unanswered(messages: Sequence[Message]) -> bool:
+    """Whether a call of the history has no result: most histories answer every one."""
+    calls = {call.id for message in messages for call in message.tool_calls}
+    return bool(
+        calls - {result.tool_call_id for message in messages for result in message.tool_results}
+    )
+
+
+def _add_turn(
+    turns: list[WireDict], message: Message, path: str, model: str, report: TranslationReport
+) -> None:
+    """The message's blocks as a turn, or in the turn before where that is of its role."""
+    blocks: list[WireDict] = []
+    for j, part in enumerate(message.parts):
+        blocks += encode_part(part, f"{path}.parts[{j}]", report, model=model, in_request=True)
+    if message.parts and not blocks:
+        report.dropped(
+            path, "nothing of it is left for Converse, which refuses an empty turn", "hint"
+        )
+        return
+    role = _TURN_ROLES[message.role]
+    entry = kept(message, PROVIDER)
+    separate = entry.get("forms", {}).get("separate_turn")
+    if turns and turns[-1]["role"] == role and not separate:
+        turns[-1]["content"].extend(blocks)
+        return
+    turn: WireDict = {"role": role, "content": blocks}
+    if fields := entry.get("fields"):
+        turn = overlay(turn, copy_json(fields))
+    turns.append(turn)

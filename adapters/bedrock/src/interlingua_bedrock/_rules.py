@@ -12,18 +12,31 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from typing import cast
 
-from interlingua import FilePart, OpaquePart, ReasoningPart, TranslationReport
+from interlingua import (
+    FilePart,
+    Message,
+    OpaquePart,
+    ReasoningPart,
+    ToolCallPart,
+    ToolResultPart,
+    ToolSpec,
+    TranslationReport,
+)
 from interlingua_bedrock._wire import PROVIDER
 
 __all__ = [
     "DOCUMENT_FORMATS",
+    "EMPTY_ERROR",
     "IMAGE_FORMATS",
+    "TOOLS_DECLARED",
     "TOOL_ID_CHARACTERS",
     "TOOL_ID_MAX_LENGTH",
     "VIDEO_FORMATS",
     "blank_text",
+    "called_tools",
     "file_format",
     "file_left_out",
     "fit_document_name",
@@ -199,3 +212,27 @@ def fit_document_name(part: FilePart, path: str, report: TranslationReport) -> s
             "hint",
         )
     return fitted
+
+
+# Quirk: an error result needs content ("The content field at messages.N.content.0.toolResult
+# cannot be empty when status value is error", as users report): one with none goes with this text.
+EMPTY_ERROR = "error"
+
+# Quirk: a history with toolUse or toolResult blocks needs `toolConfig` ("The toolConfig
+# field must be defined when using toolUse and toolResult content blocks", as users report).
+TOOLS_DECLARED = (
+    "Converse wants toolConfig wherever the history holds tool calls or results ('The "
+    "toolConfig field must be defined when using toolUse and toolResult content blocks'): "
+    "declared with an open schema"
+)
+
+
+def called_tools(messages: Sequence[Message]) -> tuple[ToolSpec, ...]:
+    """A tool of an open schema for each name the history's calls and results
+    give, in order: what a request that offers no tools declares (`TOOLS_DECLARED`)."""
+    names: dict[str, None] = {}
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, ToolCallPart) or (isinstance(part, ToolResultPart) and part.name):
+                names[cast(str, part.name)] = None
+    return tuple(ToolSpec(name=name, parameters={"type": "object"}) for name in names)
