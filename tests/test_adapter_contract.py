@@ -28,6 +28,8 @@ ADAPTERS = {
     "mistral": ("mistral", "mistral", "/v1/chat/completions"),
     "groq": ("groq", "groq", "/openai/v1/chat/completions"),
     "google": ("google", "google", ":generateContent"),
+    # Converse (`/model/<model id>/converse`), by its path: no other host's call ends so.
+    "bedrock": ("bedrock", None, "/converse"),
     # OpenAI-compatible servers: every call of their folder (no host names one provider).
     "deepseek": ("compat/deepseek", None, "/chat/completions"),
     "cerebras": ("compat/cerebras", None, "/chat/completions"),

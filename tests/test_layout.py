@@ -64,6 +64,8 @@ EXTRA_MODULES = {
     "interlingua_openai.responses": frozenset(
         {"_stream_encoder", "_stream_items", "_reasoning", "_calls"}
     ),
+    # The stream encoder, apart as above; an AWS event stream's bytes read by botocore.
+    "interlingua_bedrock": frozenset({"_stream_encoder", "_event_stream"}),
 }
 # A Chat Completions server's package: its name in `_wire`, its dialect and codec
 # in `_dialect`, its client, and only the skeleton modules where it adds to the

@@ -33,13 +33,15 @@ from interlingua._report import LossLevel
 __all__ = ["field_level", "file_field_level", "format_field_level", "says_nothing"]
 
 _HINTS = (
-    # caching
+    # caching (Anthropic's hint on a block; Bedrock's cache point after one)
     "cache_control",
+    "cachePoint",
     "prompt_cache_key",
     "prompt_cache_retention",
     # storage, metadata, ids
     "store",
     "metadata",
+    "requestMetadata",  # Bedrock's, for filtering its invocation logs
     "client_metadata",  # Codex's installation and session ids, beside `metadata`
     "labels",
     "user",
@@ -47,6 +49,7 @@ _HINTS = (
     "previous_message_id",
     # serving and transport
     "service_tier",
+    "performanceConfig",  # Bedrock's latency-optimized serving
     "stream",
     "stream_options",
     "background",
@@ -74,6 +77,8 @@ _HINTS = (
     "return_related_questions",
     "system_fingerprint",
     "stop_sequence",
+    "metrics",  # Bedrock's latency of the answer
+    "trace",  # Bedrock's guardrail trace
     "x_groq",
 )
 _SETTINGS = (
@@ -106,6 +111,7 @@ _SETTINGS = (
     "audio",
     "safetySettings",
     "safety_settings",
+    "guardrailConfig",  # Bedrock's guardrail, which may block or mask the answer
     "safe_prompt",
     "generationConfig",
     "generation_config",

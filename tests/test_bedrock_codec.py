@@ -1,0 +1,485 @@
+"""The Bedrock adapter's Converse codec on the project's own fixtures
+(`fixtures/bedrock/`), and histories moved to and from Bedrock.
+
+- a cache point travels with the block before it, as Anthropic's
+  `cache_control` does, and elsewhere is a hint reported by name;
+- media go by Converse's formats; a tool result's `json` content is its JSON
+  text, `status: "error"` its error flag; a guarded text is a text;
+- the reasoning setting goes in the field of the model's own;
+- what Converse cannot take is left out or changed on the wire, reported;
+- one Claude answer gives the same `TokenUsage` through Anthropic's API and
+  through Converse;
+- a history moves from Anthropic to Bedrock to Chat Completions and back,
+  each hop's losses reported.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import pytest
+
+import interlingua_anthropic as anthropic_adapter
+import interlingua_bedrock as bedrock
+import interlingua_openai as openai_adapter
+from conftest import FIXTURES, same_json
+from interlingua import (
+    ChatRequest,
+    FilePart,
+    FinishReason,
+    Message,
+    OpaquePart,
+    ReasoningConfig,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    ToolSpec,
+    TranslationReport,
+    translate_request,
+    translate_response,
+)
+from interlingua.testing import Interaction, load_cassette
+
+CLAUDE = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+NOVA = "us.amazon.nova-2-lite-v1:0"
+# The fixture's 4x4 PNG, as base64.
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAD0lEQVR4nGNgaPiPQMRxAF7CF/FUdRSE"
+    "AAAAAElFTkSuQmCC"
+)
+
+
+def fixture(name: str) -> Interaction:
+    (interaction,) = load_cassette(FIXTURES / "bedrock" / name).interactions
+    return interaction
+
+
+def request_body(interaction: Interaction) -> dict[str, Any]:
+    assert interaction.request is not None
+    body = interaction.request.json
+    assert isinstance(body, dict)
+    return body
+
+
+def fields(value: Any) -> dict[str, Any]:
+    return dict(value.provider_data.get("bedrock", {}).get("fields", {}))
+
+
+# --- cache points, media, tools ---
+
+
+def test_a_cache_point_goes_with_the_block_before_it_and_back_in_place() -> None:
+    body = request_body(fixture("cache_points_media_and_tools.json"))
+    report = TranslationReport()
+
+    request = bedrock.decode_request(body)
+    sent = bedrock.encode_request(request, report=report)
+
+    system, user = request.messages
+    point = body["system"][1]["cachePoint"]
+    assert system.parts == (
+        TextPart(
+            text=body["system"][0]["text"],
+            provider_data={"bedrock": {"fields": {"cachePoint": point}}},
+        ),
+    )
+    image, document, question = user.parts
+    assert isinstance(image, FilePart)
+    assert isinstance(document, FilePart)
+    assert (image.media_type, image.data, fields(image)) == ("image/png", PNG, {})
+    wire_document = body["messages"][0]["content"][1]["document"]
+    assert (document.media_type, document.filename) == ("application/pdf", wire_document["name"])
+    assert document.data == wire_document["source"]["bytes"]
+    assert fields(document) == {"cachePoint": body["messages"][0]["content"][2]["cachePoint"]}
+    assert question == TextPart(text=body["messages"][0]["content"][3]["text"])
+    (tool,) = request.tools
+    spec = body["toolConfig"]["tools"][0]["toolSpec"]
+    assert (tool.name, tool.description, tool.parameters) == (
+        spec["name"],
+        spec["description"],
+        spec["inputSchema"]["json"],
+    )
+    assert fields(tool) == {"cachePoint": {"type": "default"}}
+    assert request.tool_choice is not None
+    assert request.tool_choice.mode == "auto"
+    assert (request.max_tokens, request.temperature) == (1024, 0.2)
+    assert sent == body
+    assert report.losses == []
+
+
+def test_a_cache_point_is_a_hint_anthropic_is_told_of_by_name() -> None:
+    body = request_body(fixture("cache_points_media_and_tools.json"))
+
+    there = translate_request(body, source="bedrock", target="anthropic")
+
+    reported = {(loss.path, loss.kind, loss.level) for loss in there.losses}
+    assert reported == {
+        ("messages[0].parts[0].provider_data.bedrock.fields.cachePoint", "dropped", "hint"),
+        ("messages[1].parts[1].provider_data.bedrock.fields.cachePoint", "dropped", "hint"),
+        ("tools[0].provider_data.bedrock.fields.cachePoint", "dropped", "hint"),
+    }
+    assert "cache_control" not in json.dumps(there.body)
+    assert (
+        there.body["messages"][0]["content"][1]["source"]["data"]
+        == (body["messages"][0]["content"][1]["document"]["source"]["bytes"])
+    )
+
+
+def test_the_answer_reads_the_cache_in_the_core_s_terms() -> None:
+    interaction = fixture("cache_points_media_and_tools.json")
+    body = interaction.response.json
+    usage = body["usage"]
+
+    response = bedrock.decode_response(body)
+
+    assert (response.finish_reason, response.raw_finish_reason) == (
+        FinishReason.TOOL_CALLS,
+        "tool_use",
+    )
+    text, call = response.message.parts
+    assert isinstance(text, TextPart)
+    assert isinstance(call, ToolCallPart)
+    use = body["output"]["message"]["content"][1]["toolUse"]
+    assert (call.id, call.name, call.parsed_arguments()) == (
+        use["toolUseId"],
+        use["name"],
+        use["input"],
+    )
+    assert fields(call) == {"type": "tool_use"}
+    read = usage["cacheReadInputTokens"]
+    assert response.usage.input_tokens == usage["inputTokens"] + read
+    assert response.usage.cache_read_tokens == read == usage["cacheReadInputTokenCount"]
+    assert response.usage.total_tokens == usage["totalTokens"]
+    assert bedrock.encode_response(response, report=TranslationReport(strict=True)) == body
+
+
+def test_one_claude_answer_has_the_same_usage_through_anthropic_s_api_and_converse() -> None:
+    """Converse's `inputTokens` leaves out cache reads and writes, as Anthropic's
+    `input_tokens` does: the same counts give the same `TokenUsage`."""
+    converse = fixture("cache_points_media_and_tools.json").response.json
+    usage = converse["usage"]
+    messages_api = {
+        "id": "msg_bdrk_01",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5-20250929",
+        "content": [{"type": "text", "text": "ok"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": usage["inputTokens"],
+            "cache_creation_input_tokens": usage["cacheWriteInputTokens"],
+            "cache_read_input_tokens": usage["cacheReadInputTokens"],
+            "output_tokens": usage["outputTokens"],
+        },
+    }
+
+    via_bedrock = bedrock.decode_response(converse).usage
+    via_anthropic = anthropic_adapter.decode_response(messages_api).usage
+
+    assert via_bedrock.model_copy(update={"details": {}}) == via_anthropic
+
+
+# --- tool results, guarded text, reasoning ---
+
+
+def test_a_json_result_and_its_error_status_and_a_guarded_question() -> None:
+    body = request_body(fixture("tool_result_json_error_and_guard.json"))
+    report = TranslationReport()
+
+    request = bedrock.decode_request(body, model=NOVA)
+
+    _, question, ask, answered = request.messages
+    guard = body["messages"][0]["content"][0]["guardContent"]["text"]
+    (text,) = question.parts
+    assert isinstance(text, TextPart)
+    assert text.text == guard["text"]
+    assert fields(text) == {"qualifiers": guard["qualifiers"]}
+    (call,) = ask.parts
+    assert isinstance(call, ToolCallPart)
+    (result,) = answered.parts
+    wire = body["messages"][2]["content"][0]["toolResult"]
+    assert isinstance(result, ToolResultPart)
+    assert (result.tool_call_id, result.name, result.is_error) == (
+        wire["toolUseId"],
+        call.name,
+        True,
+    )
+    (content,) = result.content
+    assert isinstance(content, TextPart)
+    assert json.loads(content.text) == wire["content"][0]["json"]
+    assert request.reasoning == ReasoningConfig(effort="low")
+    assert request.provider_options["bedrock"] == {"guardrailConfig": body["guardrailConfig"]}
+    assert bedrock.encode_request(request, report=report) == body
+    assert report.losses == []
+
+
+def test_the_json_result_reaches_chat_completions_as_its_text() -> None:
+    body = request_body(fixture("tool_result_json_error_and_guard.json"))
+
+    there = translate_request(body, source="bedrock", target="openai")
+
+    tool = next(message for message in there.body["messages"] if message["role"] == "tool")
+    wire = body["messages"][2]["content"][0]["toolResult"]["content"][0]["json"]
+    assert json.loads(tool["content"]) == wire
+    levels = {loss.path: loss.level for loss in there.losses}
+    assert levels["provider_options.bedrock.guardrailConfig"] == "setting"
+    assert levels["messages[1].parts[0].provider_data.bedrock.fields.qualifiers"] == "content"
+
+
+def test_nova_s_reasoning_without_a_signature_goes_back_to_bedrock_only() -> None:
+    response = bedrock.decode_response(
+        fixture("tool_result_json_error_and_guard.json").response.json
+    )
+    thought, _ = response.message.parts
+    assert isinstance(thought, ReasoningPart)
+    assert (thought.provider, thought.signature) == (
+        "bedrock",
+        None,
+    )
+    history = ChatRequest(
+        model=NOVA,
+        messages=(Message.user("Balance?"), response.message, Message.user("And now?")),
+        max_tokens=512,
+    )
+    report = TranslationReport()
+
+    sent = bedrock.encode_request(history, report=report)
+    elsewhere = TranslationReport()
+    anthropic_adapter.encode_request(
+        history.model_copy(update={"model": "claude-sonnet-4-5"}), report=elsewhere
+    )
+
+    assert sent["messages"][1]["content"][0] == {
+        "reasoningContent": {"reasoningText": {"text": thought.text}}
+    }
+    assert report.losses == []
+    assert [(loss.path, loss.level) for loss in elsewhere.losses] == [
+        ("messages[1].parts[0]", "setting")
+    ]
+
+
+def test_a_cited_answer_is_its_text_with_its_citations_kept() -> None:
+    interaction = fixture("citations.json")
+    body = request_body(interaction)
+    answer = interaction.response.json
+
+    request = bedrock.decode_request(body)
+    response = bedrock.decode_response(answer)
+
+    document, _ = request.messages[0].parts
+    assert isinstance(document, OpaquePart)  # given as text: Converse's own form
+    (text,) = response.message.parts
+    cited = answer["output"]["message"]["content"][0]["citationsContent"]
+    assert isinstance(text, TextPart)
+    assert text.text == cited["content"][0]["text"]
+    assert fields(text) == {"citations": cited["citations"]}
+    assert bedrock.encode_response(response, report=TranslationReport(strict=True)) == answer
+    there = translate_response(answer, source="bedrock", target="anthropic")
+    assert there.body["content"] == [{"type": "text", "text": text.text}]
+    assert {(loss.path, loss.level) for loss in there.losses} == {
+        ("message.parts[0].provider_data.bedrock.fields.citations", "content"),
+        ("provider_data.bedrock.fields.metrics", "hint"),
+    }
+
+
+# --- settings by model ---
+
+
+@pytest.mark.parametrize(
+    ("model", "extra"),
+    [
+        (CLAUDE, {"thinking": {"type": "enabled", "budget_tokens": 2048}}),
+        (NOVA, {"reasoningConfig": {"type": "enabled", "maxReasoningEffort": "low"}}),
+        ("openai.gpt-oss-120b-1:0", {"reasoning_effort": "low"}),
+    ],
+)
+def test_reasoning_goes_in_the_field_of_the_model_s_own(model: str, extra: dict[str, Any]) -> None:
+    request = ChatRequest(
+        model=model, messages=(Message.user("Hi"),), reasoning=ReasoningConfig(budget_tokens=2048)
+    )
+    report = TranslationReport()
+
+    body = bedrock.encode_request(request, report=report)
+
+    assert body == {
+        "messages": [{"role": "user", "content": [{"text": "Hi"}]}],
+        "additionalModelRequestFields": extra,
+    }
+    assert report.losses == []
+
+
+def test_a_model_without_a_known_reasoning_field_gets_none_reported() -> None:
+    request = ChatRequest(
+        model="us.meta.llama4-maverick-17b-instruct-v1:0",
+        messages=(Message.user("Hi"),),
+        reasoning=ReasoningConfig(),
+    )
+    report = TranslationReport()
+
+    body = bedrock.encode_request(request, report=report)
+
+    assert "additionalModelRequestFields" not in body
+    assert "model" not in body
+    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
+        ("reasoning", "dropped", "setting")
+    ]
+
+
+# --- what Converse cannot take ---
+
+
+def test_what_converse_cannot_take_is_left_out_or_changed_and_reported() -> None:
+    request = ChatRequest(
+        model=CLAUDE,
+        messages=(
+            Message.user(
+                "",
+                FilePart(media_type="image/png", url="https://example.com/a.png"),
+                FilePart(media_type="application/pdf", data="JVBERi0=", filename="report.v2.pdf"),
+                FilePart(media_type="audio/wav", data="UklGRg=="),
+                "Look.",
+            ),
+            Message.assistant(ToolCallPart(id="call#1", name="look", arguments='{"x": 1}')),
+            Message.tool_result("call#1", "seen"),
+            Message.system("Be brief."),
+        ),
+        tools=(ToolSpec(name="look", parameters={"type": "object"}),),
+        seed=7,
+    )
+    report = TranslationReport()
+
+    body = bedrock.encode_request(request, report=report)
+
+    fitted = body["messages"][1]["content"][0]["toolUse"]["toolUseId"]
+    assert body["messages"] == [
+        {
+            "role": "user",
+            "content": [
+                {
+                    "document": {
+                        "format": "pdf",
+                        "name": "report v2 pdf",
+                        "source": {"bytes": "JVBERi0="},
+                    }
+                },
+                {"text": "Look."},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [{"toolUse": {"toolUseId": fitted, "name": "look", "input": {"x": 1}}}],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "toolResult": {
+                        "toolUseId": fitted,
+                        "content": [{"text": "seen"}],
+                        "status": "success",
+                    }
+                }
+            ],
+        },
+    ]
+    assert body["system"] == [{"text": "Be brief."}]
+    assert fitted != "call#1"
+    assert set(fitted) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
+    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
+        ("messages[0].parts[0]", "dropped", "hint"),
+        ("messages[0].parts[1]", "dropped", "content"),
+        ("messages[0].parts[2].filename", "transformed", "hint"),
+        ("messages[0].parts[3]", "dropped", "content"),
+        ("messages[1].parts[0].id", "transformed", "hint"),
+        ("messages[2].parts[0].tool_call_id", "transformed", "hint"),
+        ("messages[3]", "transformed", "content"),
+        ("seed", "dropped", "setting"),
+    ]
+
+
+def test_the_model_is_the_url_s_and_never_in_the_body() -> None:
+    body = request_body(fixture("citations.json"))
+
+    request = bedrock.decode_request(body, model=CLAUDE)
+
+    assert request.model == CLAUDE
+    assert bedrock.decode_request(body).model == ""
+    assert "model" not in bedrock.encode_request(request)
+    routed = request.model_copy(update={"model": f"bedrock:{CLAUDE}"})
+    assert bedrock.encode_request(routed) == body
+
+
+# --- a history moved between providers ---
+
+
+def test_a_history_moves_from_anthropic_to_bedrock_to_chat_completions_and_back() -> None:
+    signature = base64.b64encode(b"anthropic-signature").decode()
+    anthropic_body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "system": [
+            {"type": "text", "text": "You look things up.", "cache_control": {"type": "ephemeral"}}
+        ],
+        "messages": [
+            {"role": "user", "content": "Colour of #1f6feb?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "Use the tool.", "signature": signature},
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_01A",
+                        "name": "lookup_colour",
+                        "input": {"hex": "#1f6feb"},
+                    },
+                ],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": "blue"}],
+            },
+        ],
+        "tools": [{"name": "lookup_colour", "input_schema": {"type": "object"}}],
+    }
+    history = anthropic_adapter.decode_request(anthropic_body).model_copy(update={"model": CLAUDE})
+    report = TranslationReport()
+
+    converse = bedrock.encode_request(history, report=report)
+
+    assert converse["system"] == [{"text": "You look things up."}]
+    assert converse["messages"][1]["content"] == [
+        {
+            "toolUse": {
+                "toolUseId": "toolu_01A",
+                "name": "lookup_colour",
+                "input": {"hex": "#1f6feb"},
+            }
+        }
+    ]
+    assert converse["messages"][2]["content"][0]["toolResult"]["content"] == [{"text": "blue"}]
+    assert signature not in json.dumps(converse)
+    assert {(loss.path, loss.level) for loss in report.losses} == {
+        ("messages[0].parts[0].provider_data.anthropic.fields.cache_control", "hint"),
+        ("messages[2].parts[0]", "setting"),
+    }
+    decoded = bedrock.decode_request(converse, model=CLAUDE)
+    chat = openai_adapter.encode_request(
+        decoded.model_copy(update={"model": "gpt-4.1"}), report=TranslationReport()
+    )
+    assert [message["role"] for message in chat["messages"]] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+    ]
+    assert chat["messages"][2]["tool_calls"][0]["id"] == "toolu_01A"
+    back = openai_adapter.decode_request(chat).model_copy(update={"model": CLAUDE})
+    assert same_json(bedrock.encode_request(back, report=TranslationReport()), converse)
+    assert (
+        anthropic_adapter.encode_request(history.model_copy(update={"model": "claude-sonnet-4-5"}))
+        == anthropic_body
+    )
