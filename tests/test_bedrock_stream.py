@@ -36,13 +36,17 @@ from conftest import (
     usage_counts,
 )
 from interlingua import (
+    FilePart,
+    FinishEvent,
     FinishReason,
     OpaquePart,
     OverloadedError,
+    PartEvent,
     RateLimitError,
     ReasoningPart,
     ServerError,
     StreamError,
+    StreamStart,
     TextPart,
     TokenUsage,
     ToolCallPart,
@@ -55,6 +59,7 @@ from interlingua_anthropic import decode_stream as anthropic_stream
 from interlingua_anthropic._usage import decode_usage as anthropic_usage
 from interlingua_bedrock._event_stream import read_event_stream
 from interlingua_bedrock._finish import finish_reason, stop_reason
+from interlingua_bedrock._response import decode_response
 from interlingua_bedrock._stream import decode_stream
 from interlingua_bedrock._stream_encoder import encode_stream, stream_encoder
 from interlingua_bedrock._usage import decode_usage, encode_usage, usage_fields, usage_forms
@@ -136,7 +141,13 @@ def expected_blocks(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
 
 def check_part(part: Any, block: dict[str, Any]) -> None:
     start = block.get("start", {})
-    if "toolUse" in start:
+    if start.get("toolUse", {}).get("type") == "server_tool_use":
+        # A call the server ran itself: its block whole, its input parsed.
+        pieces = "".join(piece["input"] for piece in block["toolUse"])
+        assert part == OpaquePart(
+            provider="bedrock", data={"toolUse": {**start["toolUse"], "input": json.loads(pieces)}}
+        )
+    elif "toolUse" in start:
         assert isinstance(part, ToolCallPart)
         assert (part.id, part.name) == (start["toolUse"]["toolUseId"], start["toolUse"]["name"])
         pieces = "".join(piece["input"] for piece in block.get("toolUse", []))
@@ -183,6 +194,59 @@ def expected_counts(usage: dict[str, Any]) -> tuple[int, ...]:
     return (total, usage["outputTokens"], usage["totalTokens"], read, written, 0)
 
 
+def answer_of(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Converse answer the events describe, as `converse` would have given it."""
+    content = []
+    for block in expected_blocks(events).values():
+        start = block.get("start", {})
+        if "toolUse" in start:
+            pieces = "".join(piece["input"] for piece in block.get("toolUse", []))
+            content.append({"toolUse": {**start["toolUse"], "input": json.loads(pieces or "{}")}})
+        elif "toolResult" in start:
+            items = [item for delta in block["toolResult"] for item in delta]
+            content.append({"toolResult": {**start["toolResult"], "content": items}})
+        elif "reasoning.redactedContent" in block:
+            content.append(
+                {"reasoningContent": {"redactedContent": block["reasoning.redactedContent"]}}
+            )
+        elif "reasoning.text" in block or "reasoning.signature" in block:
+            text = {"text": block.get("reasoning.text", "")}
+            if "reasoning.signature" in block:
+                text["signature"] = block["reasoning.signature"]
+            content.append({"reasoningContent": {"reasoningText": text}})
+        elif "citation" in block:
+            cited = {"content": [{"text": block["text"]}], "citations": block["citation"]}
+            content.append({"citationsContent": cited})
+        else:
+            content.append({"text": block["text"]})
+    (stop,) = [event["messageStop"] for event in events if "messageStop" in event]
+    (metadata,) = [event["metadata"] for event in events if "metadata" in event]
+    return {
+        "output": {"message": {"role": "assistant", "content": content}},
+        **stop,
+        **metadata,
+    }
+
+
+def without_arguments(parts: tuple[Any, ...]) -> list[Any]:
+    """The parts, a tool call's arguments parsed: a stream keeps them as the
+    model streamed them, an answer writes them compactly."""
+    return [
+        (part.id, part.name, part.parsed_arguments(), part.provider_data)
+        if isinstance(part, ToolCallPart)
+        else part
+        for part in parts
+    ]
+
+
+def check_answer(events: list[dict[str, Any]]) -> None:
+    """The accumulated stream is the answer its events describe, decoded."""
+    streamed = accumulate(decode_stream(events))
+    answered = decode_response(answer_of(events))
+    assert without_arguments(streamed.message.parts) == without_arguments(answered.message.parts)
+    assert streamed.model_copy(update={"message": answered.message}) == answered
+
+
 def check_round_trip(events: list[dict[str, Any]]) -> None:
     """The decoded events encode back to the recorded ones, each named by its
     member, and decode again to the same events and the same response."""
@@ -203,6 +267,7 @@ def check_round_trip(events: list[dict[str, Any]]) -> None:
 def test_recorded_stream_accumulates_to_what_its_events_say(param: Path | MissingCorpus) -> None:
     for events in recorded_streams(param):
         check_stream(events)
+        check_answer(events)
 
 
 @pytest.mark.parametrize("param", STREAM_FILES, ids=corpus_id)
@@ -262,6 +327,7 @@ def test_a_model_stream_error_keeps_the_model_status() -> None:
 def test_citations_and_cache_counts() -> None:
     events = fixture_events("stream_citations.json")
     check_stream(events)
+    check_answer(events)
     response = accumulate(decode_stream(events))
     (text,) = response.message.parts
     citation = events[3]["contentBlockDelta"]["delta"]["citation"]
@@ -286,6 +352,7 @@ def test_citations_and_cache_counts() -> None:
 def test_other_stop_reasons(name: str) -> None:
     events = fixture_events(name)
     check_stream(events)
+    check_answer(events)
     (stop,) = [event["messageStop"] for event in events if "messageStop" in event]
     response = accumulate(decode_stream(events))
     fields = response.provider_data["bedrock"].get("fields", {})
@@ -321,37 +388,80 @@ def test_an_anthropic_stream_goes_out_as_converse_events() -> None:
     report = TranslationReport()
     wire = [item.data for item in encode_stream(events, report=report)]
     assert wire[0] == {"messageStart": {"role": "assistant"}}
-    kinds = [next(iter(event)) for event in wire]
-    assert kinds[-2:] == ["messageStop", "metadata"]
+    assert [next(iter(event)) for event in wire][-2:] == ["messageStop", "metadata"]
     assert wire[-2] == {"messageStop": {"stopReason": "tool_use"}}
     starts = [event["contentBlockStart"] for event in wire if "contentBlockStart" in event]
-    assert [start["start"]["toolUse"]["toolUseId"] for start in starts] == [
-        "toolu_01OsLoQw5Nc8Vr2Kx7Jb4Tm",
-        "toolu_01BgNr6Yt3Hw9Lc5Qd2Sx8Z",
+    assert starts == [
+        {
+            "start": {
+                "toolUse": {"toolUseId": "toolu_01OsLoQw5Nc8Vr2Kx7Jb4Tm", "name": "get_weather"}
+            },
+            "contentBlockIndex": 1,
+        },
+        {
+            "start": {
+                "toolUse": {"toolUseId": "toolu_01BgNr6Yt3Hw9Lc5Qd2Sx8Z", "name": "get_weather"}
+            },
+            "contentBlockIndex": 2,
+        },
     ]
-    assert [start["contentBlockIndex"] for start in starts] == [2, 3]
-    assert not any(
-        "signature" in event["contentBlockDelta"]["delta"].get("reasoningContent", {})
-        for event in wire
-        if "contentBlockDelta" in event
-    )
-    assert "message.parts[0].signature" in [loss.path for loss in report.losses]
+    # Claude's thinking on Anthropic's API goes back there only, as in an answer.
+    deltas = [event["contentBlockDelta"]["delta"] for event in wire if "contentBlockDelta" in event]
+    assert not [delta for delta in deltas if "reasoningContent" in delta]
+    losses = {loss.path: loss.level for loss in report.losses}
+    assert losses["message.parts[0]"] == "setting"
     source, sent = accumulate(events), accumulate(decode_stream(wire))
-    assert [type(part) for part in sent.message.parts] == [
-        ReasoningPart,
-        TextPart,
-        ToolCallPart,
-        ToolCallPart,
-    ]
-    assert sent.message.parts[0].text == source.message.parts[0].text
-    assert sent.message.parts[1].text == source.message.parts[1].text
-    assert [(p.id, p.name, p.arguments) for p in sent.message.parts[2:]] == [
+    assert [type(part) for part in sent.message.parts] == [TextPart, ToolCallPart, ToolCallPart]
+    assert sent.message.parts[0].text == source.message.parts[1].text
+    assert [(p.id, p.name, p.arguments) for p in sent.message.parts[1:]] == [
         (p.id, p.name, p.arguments) for p in source.message.parts[2:]
     ]
     # Converse counts no reasoning tokens apart: they stay in the output's count.
     assert usage_counts(sent.usage)[:5] == usage_counts(source.usage)[:5]
     assert source.usage.reasoning_tokens
-    assert "usage.reasoning_tokens" in [loss.path for loss in report.losses]
+    assert losses["usage.reasoning_tokens"] == "hint"
+
+
+def test_whole_parts_go_as_an_answer_writes_them() -> None:
+    citation = {"title": "manual", "sourceContent": [{"text": "Two years."}], "location": {}}
+    cited = {
+        "bedrock": {"fields": {"citations": [citation]}, "forms": {"block": "citationsContent"}}
+    }
+    parts = [
+        TextPart(text="Two years.", provider_data=cited),
+        ReasoningPart(text="Short.", signature="sig", provider="bedrock"),
+        ToolCallPart(id="call 1/x", name="lookup", arguments='{"q": "warranty"}'),
+        FilePart(media_type="image/png", url="https://example.com/a.png"),
+    ]
+    stream = [
+        StreamStart(provider="openai"),
+        *(PartEvent(index=k, part=part) for k, part in enumerate(parts)),
+        FinishEvent(finish_reason=FinishReason.TOOL_CALLS, raw_finish_reason="tool_calls"),
+    ]
+    report = TranslationReport()
+    wire = [item.data for item in encode_stream(stream, report=report)]
+    deltas = [event["contentBlockDelta"] for event in wire if "contentBlockDelta" in event]
+    assert [(delta["contentBlockIndex"], delta["delta"]) for delta in deltas] == [
+        (0, {"text": "Two years."}),
+        (0, {"citation": citation}),
+        (1, {"reasoningContent": {"text": "Short."}}),
+        (1, {"reasoningContent": {"signature": "sig"}}),
+        (2, {"toolUse": {"input": '{"q": "warranty"}'}}),
+    ]
+    (start,) = [
+        event["contentBlockStart"]["start"] for event in wire if "contentBlockStart" in event
+    ]
+    # Converse's toolUseId alphabet (the API reference's ToolUseBlock): the id is rewritten.
+    assert start["toolUse"]["name"] == "lookup"
+    assert re.fullmatch(r"[a-zA-Z0-9_.:-]{1,64}", start["toolUse"]["toolUseId"])
+    assert wire[-1] == {"messageStop": {"stopReason": "tool_use"}}
+    losses = {loss.path: (loss.kind, loss.level) for loss in report.losses}
+    assert losses == {
+        "message.parts[2].id": ("transformed", "hint"),
+        "message.parts[3]": ("dropped", "content"),
+    }
+    sent = accumulate(decode_stream(wire))
+    assert sent.message.parts[:2] == tuple(parts[:2])
 
 
 def test_another_providers_error_ends_the_stream_as_an_exception_member() -> None:

@@ -83,6 +83,8 @@ ERROR_TYPES: dict[str, tuple[int, type[ProviderError], bool]] = {
     "ModelTimeoutException": (408, ServerError, True),
     "ModelErrorException": (424, ServerError, True),
     "ModelStreamErrorException": (424, ServerError, True),
+    # Quirk: AWS answers a key it does not know 403 ("UnrecognizedClientException ...
+    # HTTP Status Code: 403", AWS's common errors), a permission's status: the type decides.
     "UnrecognizedClientException": (403, AuthenticationError, True),
     "ExpiredTokenException": (403, AuthenticationError, True),
     "IncompleteSignature": (403, AuthenticationError, True),
@@ -172,6 +174,9 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
 def _header_type(headers: Mapping[str, str] | None) -> str | None:
     """The error type of `X-Amzn-Errortype`, without what follows a colon."""
     value = _header(headers, ERROR_TYPE_HEADER)
+    # Quirk: Bedrock names an error's type in a header alone, with a suffix after a colon
+    # ("x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/",
+    # recorded); the body says only {"message": ...}.
     return _text(value.split(":", 1)[0].strip()) if value else None
 
 
