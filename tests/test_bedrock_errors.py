@@ -98,7 +98,10 @@ def test_error_answers_are_typed_by_their_header(name: str) -> None:
     assert error.message == call.response.json["message"]
     assert error.request_id == headers["x-amzn-requestid"]
     assert encode_error(error) == (call.response.status, call.response.json)
-    assert error_headers(error) == {"x-amzn-ErrorType": kind}
+    assert error_headers(error) == {
+        "x-amzn-ErrorType": kind,
+        "x-amzn-RequestId": headers["x-amzn-requestid"],
+    }
 
 
 def test_the_header_is_read_in_any_case() -> None:
@@ -143,7 +146,10 @@ def test_another_providers_error_as_bedrock_answers_it() -> None:
     error = anthropic_error(call.response.status, call.response.body)
     message = call.response.json["error"]["message"]
     assert encode_error(error) == (429, {"message": message})
-    assert error_headers(error) == {"x-amzn-ErrorType": "ThrottlingException"}
+    assert error_headers(error) == {
+        "x-amzn-ErrorType": "ThrottlingException",
+        "x-amzn-RequestId": call.response.json["request_id"],
+    }
     assert error_event(error) == {"throttlingException": {"message": message}}
     unknown = ProviderError("teapot", provider="other", status=418)
     assert error_event(unknown) == {

@@ -58,6 +58,7 @@ from interlingua_bedrock._wire import PROVIDER
 __all__ = [
     "ERROR_TYPES",
     "ERROR_TYPE_HEADER",
+    "REQUEST_ID_HEADER",
     "STREAM_EXCEPTIONS",
     "decode_error",
     "encode_error",
@@ -67,7 +68,7 @@ __all__ = [
 ]
 
 ERROR_TYPE_HEADER = "x-amzn-ErrorType"
-_REQUEST_ID_HEADER = "x-amzn-requestid"
+REQUEST_ID_HEADER = "x-amzn-RequestId"
 
 # Bedrock's error types: the status it answers each with, the core class, and
 # whether the type is specific (decides whatever the status).
@@ -157,7 +158,7 @@ def decode_error(
         "provider": PROVIDER,
         "type": kind,
         "body": data,
-        "request_id": _header(headers, _REQUEST_ID_HEADER),
+        "request_id": _header(headers, REQUEST_ID_HEADER),
     }
     text = message or error_text(status, data)
     return ProviderError.for_status(status, text, types=_DECODED_TYPES, **fields)
@@ -206,8 +207,12 @@ def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
 
 
 def error_headers(error: ProviderError) -> dict[str, str]:
-    """The header that names the error's type, as Bedrock sends it."""
-    return {ERROR_TYPE_HEADER: error_type(error)}
+    """The headers Bedrock names an error's type and its request's id in, which
+    botocore reads to raise the error's own exception."""
+    headers = {ERROR_TYPE_HEADER: error_type(error)}
+    if error.request_id:
+        headers[REQUEST_ID_HEADER] = error.request_id
+    return headers
 
 
 def error_event(error: ProviderError) -> dict[str, Any]:
