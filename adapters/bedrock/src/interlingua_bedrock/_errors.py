@@ -58,6 +58,7 @@ from interlingua_bedrock._wire import PROVIDER
 __all__ = [
     "ERROR_TYPES",
     "ERROR_TYPE_HEADER",
+    "REQUEST_ID_HEADER",
     "STREAM_EXCEPTIONS",
     "decode_error",
     "encode_error",
@@ -67,7 +68,7 @@ __all__ = [
 ]
 
 ERROR_TYPE_HEADER = "x-amzn-ErrorType"
-_REQUEST_ID_HEADER = "x-amzn-requestid"
+REQUEST_ID_HEADER = "x-amzn-RequestId"
 
 # Bedrock's error types: the status it answers each with, the core class, and
 # whether the type is specific (decides whatever the status).
@@ -83,6 +84,8 @@ ERROR_TYPES: dict[str, tuple[int, type[ProviderError], bool]] = {
     "ModelTimeoutException": (408, ServerError, True),
     "ModelErrorException": (424, ServerError, True),
     "ModelStreamErrorException": (424, ServerError, True),
+    # Quirk: AWS answers a key it does not know 403 ("UnrecognizedClientException ...
+    # HTTP Status Code: 403", AWS's common errors), a permission's status: the type decides.
     "UnrecognizedClientException": (403, AuthenticationError, True),
     "ExpiredTokenException": (403, AuthenticationError, True),
     "IncompleteSignature": (403, AuthenticationError, True),
@@ -155,7 +158,7 @@ def decode_error(
         "provider": PROVIDER,
         "type": kind,
         "body": data,
-        "request_id": _header(headers, _REQUEST_ID_HEADER),
+        "request_id": _header(headers, REQUEST_ID_HEADER),
     }
     text = message or error_text(status, data)
     return ProviderError.for_status(status, text, types=_DECODED_TYPES, **fields)
@@ -172,6 +175,9 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
 def _header_type(headers: Mapping[str, str] | None) -> str | None:
     """The error type of `X-Amzn-Errortype`, without what follows a colon."""
     value = _header(headers, ERROR_TYPE_HEADER)
+    # Quirk: Bedrock names an error's type in a header alone, with a suffix after a colon
+    # ("x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/",
+    # recorded); the body says only {"message": ...}.
     return _text(value.split(":", 1)[0].strip()) if value else None
 
 
@@ -201,8 +207,12 @@ def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
 
 
 def error_headers(error: ProviderError) -> dict[str, str]:
-    """The header that names the error's type, as Bedrock sends it."""
-    return {ERROR_TYPE_HEADER: error_type(error)}
+    """The headers Bedrock names an error's type and its request's id in, which
+    botocore reads to raise the error's own exception."""
+    headers = {ERROR_TYPE_HEADER: error_type(error)}
+    if error.request_id:
+        headers[REQUEST_ID_HEADER] = error.request_id
+    return headers
 
 
 def error_event(error: ProviderError) -> dict[str, Any]:

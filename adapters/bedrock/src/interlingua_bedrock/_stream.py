@@ -12,10 +12,13 @@ one member the event's kind.
                                             (signature); redactedContent held, then
                                             PartEvent (a redacted ReasoningPart)
                        citation             PartDataEvent (the block's citations so far)
-    contentBlockStart  toolUse              ToolCallStart (its `type` a field)
-                       toolResult, image,   held, with their deltas, then PartEvent
-                       any other            (an OpaquePart of the block) at the stop
-    contentBlockStop                        the held block's PartEvent, if any
+    contentBlockStart  toolUse              ToolCallStart (its `type` a field); a
+                                            server tool's call held, its input parsed
+                       toolResult, image,   held, with their deltas
+                       any other
+    contentBlockStop                        the held block's PartEvent, if any: the
+                                            part `_parts` decodes the block to (a
+                                            server tool's call and result OpaqueParts)
     messageStop                             FinishEvent (`additionalModelResponseFields`
                                             a field of the response)
     metadata                                UsageEvent (see `_usage`; `metrics`,
@@ -33,32 +36,37 @@ form is `block: "citationsContent"`, as a response writes such a text.
 Events of a kind this module does not know are skipped, as boto3 skips
 what its model does not have.
 
-Invariant: `accumulate(decode_stream(encode_stream(decode_stream(events))))`
-equals `accumulate(decode_stream(events))`, and `encode_stream` gives the
-recorded events back (`_stream_encoder`).
+Invariant: `accumulate(decode_stream(events))` equals `decode_response` of
+the answer the events describe, tool arguments aside: they stay as the model
+streamed them, where an answer's `input` is written compactly. A held call's
+input that is no JSON is kept as its text, and flagged (`PartEvent.malformed`).
+`accumulate(decode_stream(encode_stream(decode_stream(events))))` equals
+`accumulate(decode_stream(events))`, and `encode_stream` gives the recorded
+events back (`_stream_encoder`).
 """
 
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from interlingua import (
+    ContentPart,
     ErrorEvent,
     FinishEvent,
-    OpaquePart,
     PartDataEvent,
     PartEvent,
     ReasoningDelta,
-    ReasoningPart,
     ReasoningSignature,
     ResponseDataEvent,
     StreamEvent,
     StreamStart,
     TextDelta,
     ToolCallDelta,
+    ToolCallPart,
     ToolCallStart,
     UsageEvent,
 )
@@ -72,8 +80,9 @@ from interlingua.codec import (
 )
 from interlingua_bedrock._errors import STREAM_EXCEPTIONS, decode_error
 from interlingua_bedrock._finish import finish_reason
+from interlingua_bedrock._parts import decode_blocks
 from interlingua_bedrock._usage import decode_usage, usage_fields, usage_forms
-from interlingua_bedrock._wire import PROVIDER
+from interlingua_bedrock._wire import PROVIDER, WireDict
 
 __all__ = [
     "CITED_TEXT",
@@ -98,14 +107,14 @@ class ContentBlockStartEvent(TypedDict):
     contentBlockIndex: int
     # One member: `toolUse` {toolUseId, name[, type]}, `toolResult` {toolUseId,
     # type, status}, `image` {format}.
-    start: dict[str, Any]
+    start: WireDict
 
 
 class ContentBlockDeltaEvent(TypedDict):
     contentBlockIndex: int
     # One member: `text`, `toolUse` {input}, `reasoningContent` {text | signature
     # | redactedContent}, `citation`, `toolResult` [{text | json}], `image`.
-    delta: dict[str, Any]
+    delta: WireDict
 
 
 class ContentBlockStopEvent(TypedDict):
@@ -118,11 +127,11 @@ class MessageStopEvent(TypedDict, total=False):
 
 
 class MetadataEvent(TypedDict, total=False):
-    usage: dict[str, Any]
-    metrics: dict[str, Any]
-    trace: dict[str, Any]
-    performanceConfig: dict[str, Any]
-    serviceTier: dict[str, Any]
+    usage: WireDict
+    metrics: WireDict
+    trace: WireDict
+    performanceConfig: WireDict
+    serviceTier: WireDict
 
 
 # The fields of a held block that its contentBlockStart gives; its deltas give the rest.
@@ -143,13 +152,13 @@ def decode_stream(events: Iterable[Any]) -> Iterator[StreamEvent]:
 
 @dataclass(slots=True)
 class _Held:
-    """A block kept until its stop: its kind, what it holds so far, and where
-    it began in the stream."""
+    """A block kept until its stop: its kind, what it holds so far, where it
+    began in the stream, and the pieces of its input or redacted content."""
 
     kind: str
-    block: dict[str, Any]
+    block: WireDict
     path: str
-    redacted: list[bytes] = field(default_factory=list)
+    pieces: list[Any] = field(default_factory=list)
 
 
 class BedrockStreamDecoder:
@@ -197,31 +206,29 @@ class BedrockStreamDecoder:
         """The blocks still held when the stream ends: what arrived of them is kept."""
         return [event for index in list(self._held) for event in self._release(index)]
 
-    def _block_start(self, event: dict[str, Any], path: str) -> list[StreamEvent]:
+    def _block_start(self, event: WireDict, path: str) -> list[StreamEvent]:
         index = _reader.field(event, "contentBlockIndex", path, int)
         kind, start = _member(_reader.field(event, "start", path, dict), f"{path}.start")
         where = f"{path}.start.{kind}"
-        if kind != "toolUse":
-            self._held[index] = _Held(kind, copy_json(_reader.object(start, where)), where)
+        block = copy_json(_reader.object(start, where))
+        call = _decoded(kind, {**block, "input": {}}, where) if kind == "toolUse" else None
+        if not isinstance(call, ToolCallPart):  # not a call the client runs: held whole
+            self._held[index] = _Held(kind, block, where)
             return []
-        tool = _reader.object(start, where)
-        fields = other_fields(tool, ("toolUseId", "name"))
-        return [
-            ToolCallStart(
-                index=index,
-                id=_reader.field(tool, "toolUseId", where, str),
-                name=_reader.field(tool, "name", where, str),
-                provider_data=keep(PROVIDER, fields=fields),
-            )
-        ]
+        start_event = ToolCallStart(
+            index=index, id=call.id, name=call.name, provider_data=call.provider_data
+        )
+        return [start_event]
 
-    def _block_delta(self, event: dict[str, Any], path: str) -> list[StreamEvent]:
+    def _block_delta(self, event: WireDict, path: str) -> list[StreamEvent]:
         index = _reader.field(event, "contentBlockIndex", path, int)
         kind, delta = _member(_reader.field(event, "delta", path, dict), f"{path}.delta")
         where = f"{path}.delta.{kind}"
         if (held := self._held.get(index)) is not None:
             _hold(held, kind, delta, where)
             return []
+        # Quirk: a text or reasoning block has no contentBlockStart: its first delta
+        # begins it (every recorded ConverseStream).
         match kind:
             case "text":
                 return [TextDelta(index=index, text=_text(delta, where))]
@@ -240,10 +247,10 @@ class BedrockStreamDecoder:
                 _hold(held, kind, delta, where)
                 return []
 
-    def _reasoning(self, index: int, delta: dict[str, Any], path: str) -> list[StreamEvent]:
+    def _reasoning(self, index: int, delta: WireDict, path: str) -> list[StreamEvent]:
         if "redactedContent" in delta:
             held = self._held[index] = _Held("reasoningContent", {}, path)
-            held.redacted.append(redacted_bytes(delta["redactedContent"], path))
+            _hold(held, "reasoningContent", delta, path)
             return []
         if (signature := _reader.field(delta, "signature", path, str, None)) is not None:
             return [ReasoningSignature(index=index, signature=signature, provider=PROVIDER)]
@@ -254,23 +261,36 @@ class BedrockStreamDecoder:
         held = self._held.pop(index, None)
         if held is None:
             return []
+        malformed = None
         if held.kind == "reasoningContent":
-            data = base64.b64encode(b"".join(held.redacted)).decode("ascii")
-            part = ReasoningPart(redacted_data=data, provider=PROVIDER)
-            return [PartEvent(index=index, part=part)]
-        return [
-            PartEvent(index=index, part=OpaquePart(provider=PROVIDER, data={held.kind: held.block}))
-        ]
+            held.block["redactedContent"] = b"".join(held.pieces)
+        elif held.kind == "toolUse" and (text := "".join(held.pieces)):
+            try:
+                held.block["input"] = json.loads(text)
+            except ValueError as exc:
+                held.block["input"] = text
+                malformed = f"the streamed input is not JSON ({exc}); kept as text"
+        part = _decoded(held.kind, held.block, held.path)
+        return [PartEvent(index=index, part=part, malformed=malformed)]
+
+
+def _decoded(kind: str, member: Any, path: str) -> ContentPart:
+    """The part of an answer's block, as `_parts` decodes it."""
+    (part,) = decode_blocks([{kind: member}], path, role="assistant")
+    return part
 
 
 def _hold(held: _Held, kind: str, delta: Any, path: str) -> None:
     """Applies a delta to a held block, as the block would read once complete:
-    a tool result's content items are added to its `content`, an object's
-    fields laid over the block's; a redacted reasoning's pieces joined."""
+    a call's input and a redacted reasoning's content are joined at the stop,
+    a tool result's content items added to its `content`, an object's fields
+    laid over the block's."""
     if kind == "reasoningContent" and held.kind == kind:
         content = _reader.object(delta, path).get("redactedContent")
         if content is not None:
-            held.redacted.append(redacted_bytes(content, f"{path}.redactedContent"))
+            held.pieces.append(redacted_bytes(content, f"{path}.redactedContent"))
+    elif kind == "toolUse" and held.kind == kind:
+        held.pieces.append(_reader.field(_reader.object(delta, path), "input", path, str))
     elif isinstance(delta, list):
         held.block.setdefault("content", []).extend(copy_json(delta))
     elif isinstance(delta, dict):
@@ -291,7 +311,7 @@ def redacted_bytes(value: Any, path: str) -> bytes:
     raise _reader.error(path, "expected bytes or base64 text")
 
 
-def _member(union: dict[str, Any], path: str) -> tuple[str, Any]:
+def _member(union: WireDict, path: str) -> tuple[str, Any]:
     """The one member of a union object, and its value."""
     if len(union) != 1:
         raise _reader.error(path, f"expected one member, got {len(union)}")
@@ -305,7 +325,7 @@ def _text(value: Any, path: str) -> str:
     return value
 
 
-def _finish(event: dict[str, Any], path: str) -> FinishEvent:
+def _finish(event: WireDict, path: str) -> FinishEvent:
     raw = _reader.field(event, "stopReason", path, str)
     reason = finish_reason(raw)
     assert reason is not None  # a stop reason was given
@@ -315,7 +335,7 @@ def _finish(event: dict[str, Any], path: str) -> FinishEvent:
     )
 
 
-def _metadata(event: dict[str, Any], path: str) -> list[StreamEvent]:
+def _metadata(event: WireDict, path: str) -> list[StreamEvent]:
     """The usage, and the response's fields the metadata carries beside it."""
     fields = other_fields(event, ("usage",))
     usage = _reader.field(event, "usage", path, dict, None)

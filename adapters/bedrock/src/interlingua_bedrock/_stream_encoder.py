@@ -5,13 +5,16 @@ a gateway that answers a Bedrock client from any provider.
     stream events                         events
     StreamStart, or the first part        messageStart
     TextDelta (RefusalDelta: as text)     contentBlockDelta text
-    ReasoningDelta                        contentBlockDelta reasoningContent.text
+    ReasoningDelta (Bedrock's)            contentBlockDelta reasoningContent.text
     ReasoningSignature (Bedrock's)        contentBlockDelta reasoningContent.signature
     ToolCallStart, ToolCallDelta          contentBlockStart toolUse, contentBlockDelta
                                           toolUse.input
-    PartEvent                             the block whole: a redacted reasoning's
-                                          redactedContent, a held block's start and
-                                          delta, then contentBlockStop
+    PartEvent                             its block as `_parts` writes it in an answer,
+                                          streamed: a redacted reasoning's
+                                          redactedContent, a cited text's text and
+                                          citation deltas, a server tool's call or
+                                          result as its start and one delta; then
+                                          contentBlockStop
     PartDataEvent (Bedrock's)             its citations as citation deltas
     FinishEvent                           contentBlockStop of the open block,
                                           messageStop (stopReason,
@@ -28,10 +31,16 @@ writer of them: framing the events for the wire is left to a serializer that
 has one.
 
 Losses are reported with the path of the part in the accumulated response
-(`message.parts[k]`): another provider's reasoning signature is left out, a
-refusal goes as text, a part that continues after another began goes on in
-a block of its own, and a part Converse cannot stream is left out; each
-field of another provider's answer is reported once, as it arrives.
+(`message.parts[k]`), as `encode_response` reports them: another provider's
+reasoning is left out, a refusal goes as text, a tool-call id Converse cannot
+take is rewritten (`_rules`), a part that continues after another began goes
+on in a block of its own, and a block no stream carries (a file) is left out;
+each field of another provider's answer is reported once, as it arrives.
+
+Invariant: for the events of a ConverseStream, `encode_stream` gives the
+events back; so `accumulate(decode_stream(encode_stream(events)))` equals
+`accumulate(events)`. A server tool's input goes in one delta, compact (the
+decoder keeps such blocks whole).
 """
 
 from __future__ import annotations
@@ -39,15 +48,12 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from interlingua import (
     AlternativeEvent,
     ChatRequest,
-    ContentPart,
     ErrorEvent,
     FinishEvent,
-    OpaquePart,
     PartDataEvent,
     PartEvent,
     ReasoningDelta,
@@ -58,7 +64,6 @@ from interlingua import (
     StreamEvent,
     StreamStart,
     TextDelta,
-    TextPart,
     TokenUsage,
     ToolCallDelta,
     ToolCallPart,
@@ -70,7 +75,10 @@ from interlingua import (
 from interlingua.codec import (
     ProviderData,
     copy_json,
+    dump_arguments,
     encode_events,
+    fitted_tool_call_id,
+    json_or_text,
     kept,
     merge_provider_data,
     overlay,
@@ -80,9 +88,11 @@ from interlingua.codec import (
 )
 from interlingua_bedrock._errors import error_event
 from interlingua_bedrock._finish import stop_reason
+from interlingua_bedrock._parts import encode_part
+from interlingua_bedrock._rules import TOOL_ID_CHARACTERS, TOOL_ID_MAX_LENGTH, reasoning_left_out
 from interlingua_bedrock._stream import HELD_START_KEYS
 from interlingua_bedrock._usage import encode_usage
-from interlingua_bedrock._wire import PROVIDER
+from interlingua_bedrock._wire import CACHE_POINT, PROVIDER, WireDict
 
 __all__ = ["BedrockStreamEncoder", "encode_stream", "stream_encoder"]
 
@@ -91,7 +101,7 @@ Delta = (
 )
 _KINDS: dict[str, str] = {
     "text_delta": "text",
-    "refusal_delta": "text",
+    "refusal_delta": "refusal",
     "reasoning_delta": "reasoning",
     "reasoning_signature": "reasoning",
     "tool_call_start": "tool_call",
@@ -99,7 +109,9 @@ _KINDS: dict[str, str] = {
 }
 # The response's fields that go in messageStop; every other goes in metadata.
 _STOP_FIELDS = ("additionalModelResponseFields",)
-_REFUSAL_AS_TEXT = "Converse has no refusal; sent as text"
+_REFUSAL_AS_TEXT = "a refusal is sent as text; Converse has none"
+_ONE_AT_A_TIME = "Converse streams one block at a time"
+_RESUMED = f"it went on after another part began; {_ONE_AT_A_TIME}, so the rest goes apart"
 
 
 def encode_stream(
@@ -221,14 +233,14 @@ class BedrockStreamEncoder:
         stop = {key: copy_json(fields[key]) for key in _STOP_FIELDS if key in fields}
         return _event({"messageStop": {"stopReason": raw, **stop}})
 
-    def _metadata(self) -> dict[str, Any]:
+    def _metadata(self) -> WireDict:
         """The usage and the response's fields that go in metadata."""
         entry = self._data.get(PROVIDER, {})
         fields = {
             key: value for key, value in entry.get("fields", {}).items() if key not in _STOP_FIELDS
         }
         usage_kept = fields.pop("usage", {})
-        metadata: dict[str, Any] = {}
+        metadata: WireDict = {}
         if self._usage is not None:
             counts = entry.get("forms", {}).get("usage") if self._own else None
             usage = encode_usage(self._usage, own=self._own, report=self._report, counts=counts)
@@ -273,51 +285,57 @@ class BedrockStreamEncoder:
 
     def _first(self, block: _Block, event: Delta) -> list[WireEvent]:
         """The start of a part's block, or the report of why it has none."""
-        if isinstance(event, RefusalDelta):
-            self._report.transformed(block.path, _REFUSAL_AS_TEXT, "content")
-        if isinstance(event, ToolCallDelta):
-            reason = "tool-call arguments of a call that never began"
-            self._report.dropped(block.path, reason, "content")
-            return []
-        out = self._open_block(block)
-        if isinstance(event, ToolCallStart):
-            report_other_data(event.provider_data, block.path, PROVIDER, self._report, self._seen)
-            fields = copy_json(kept(event, PROVIDER).get("fields", {}))
-            tool = {"toolUseId": event.id, "name": event.name, **fields}
-            out.append(_block_event("contentBlockStart", block, "start", {"toolUse": tool}))
-        return out
+        match event:
+            case RefusalDelta():
+                self._report.transformed(block.path, _REFUSAL_AS_TEXT, "content")
+            case ReasoningDelta() | ReasoningSignature():
+                made = ReasoningPart(text="", provider=event.provider)
+                if (reason := reasoning_left_out(made)) is not None:
+                    self._report.dropped(block.path, reason, "setting")
+                    return []
+            case ToolCallDelta():
+                reason = "tool-call arguments of a call that never began"
+                self._report.dropped(block.path, reason, "content")
+                return []
+            case ToolCallStart():
+                tool = self._tool_use(block, event)
+                return [
+                    *self._open_block(block),
+                    _block_event("contentBlockStart", block, "start", tool),
+                ]
+        return self._open_block(block)
+
+    def _tool_use(self, block: _Block, event: ToolCallStart) -> WireDict:
+        report_other_data(event.provider_data, block.path, PROVIDER, self._report, self._seen)
+        tool_use_id = fitted_tool_call_id(
+            event.id,
+            f"{block.path}.id",
+            self._report,
+            allowed=TOOL_ID_CHARACTERS,
+            max_length=TOOL_ID_MAX_LENGTH,
+        )
+        fields = copy_json(kept(event, PROVIDER).get("fields", {}))
+        return {"toolUse": {"toolUseId": tool_use_id, "name": event.name, **fields}}
 
     def _resumed(self, block: _Block, event: Delta) -> list[WireEvent]:
         """A part that goes on after another began: text and reasoning go on in a
         block of their own; the rest of a tool call or a signature cannot."""
         if isinstance(event, TextDelta | RefusalDelta | ReasoningDelta):
-            self._report.transformed(
-                block.path,
-                "it went on after another part began; Converse streams one block at a "
-                "time, so the rest goes as a block of its own",
-                "content",
-            )
+            self._report.transformed(block.path, _RESUMED, "content")
             return self._open_block(block)
-        self._report.dropped(
-            block.path,
-            f"a {event.type} after the part's block closed; Converse streams one block at a time",
-            "content",
-        )
+        reason = f"a {event.type} after the part's block closed; {_ONE_AT_A_TIME}"
+        self._report.dropped(block.path, reason, "content")
         return []
 
     def _deltas(self, block: _Block, event: Delta) -> list[WireEvent]:
         """The contentBlockDelta of one event of the open block."""
         match event:
             case TextDelta() | RefusalDelta():
-                delta: dict[str, Any] = {"text": event.text}
+                delta: WireDict = {"text": event.text}
             case ReasoningDelta():
                 delta = {"reasoningContent": {"text": event.text}}
-            case ReasoningSignature() if event.provider == PROVIDER:
-                delta = {"reasoningContent": {"signature": event.signature}}
             case ReasoningSignature():
-                reason = "another provider's reasoning signature, which Bedrock cannot check"
-                self._report.dropped(f"{block.path}.signature", reason, "setting")
-                return []
+                delta = {"reasoningContent": {"signature": event.signature}}
             case ToolCallStart():
                 if not event.arguments:
                     return []
@@ -327,60 +345,30 @@ class BedrockStreamEncoder:
         return [_block_event("contentBlockDelta", block, "delta", delta)]
 
     def _whole(self, event: PartEvent) -> list[WireEvent]:
-        """A part that came whole, as one block of its start, deltas and stop."""
+        """A part that came whole: its block as `_parts` writes it in an answer,
+        streamed as its start, deltas and stop."""
         block = self._new_part(event.index)
-        pieces = self._pieces(event.part, block.path)
-        if pieces is None:
-            return []
-        start, deltas = pieces
-        out = self._open_block(block)
-        if start is not None:
-            out.append(_block_event("contentBlockStart", block, "start", start))
-        out += [_block_event("contentBlockDelta", block, "delta", delta) for delta in deltas]
-        out += self._citations(block, event.part)
-        return [*out, *self._close()]
-
-    def _pieces(
-        self, part: ContentPart, path: str
-    ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]] | None:
-        """The start (None for text and reasoning) and the deltas of a whole
-        part's block; None, reported, for a part Converse cannot stream."""
-        own = getattr(part, "provider", None) == PROVIDER
-        match part:
-            case TextPart():
-                return None, [{"text": part.text}]
-            case ReasoningPart() if part.redacted and own:
-                redacted = base64.b64decode(part.redacted_data or "")
-                return None, [{"reasoningContent": {"redactedContent": redacted}}]
-            case ReasoningPart() if not part.redacted:
-                deltas: list[dict[str, Any]] = [{"reasoningContent": {"text": part.text}}]
-                if part.signature and own:
-                    deltas.append({"reasoningContent": {"signature": part.signature}})
-                return None, deltas
-            case ToolCallPart():
-                fields = copy_json(kept(part, PROVIDER).get("fields", {}))
-                tool = {"toolUseId": part.id, "name": part.name, **fields}
-                return {"toolUse": tool}, [{"toolUse": {"input": part.arguments}}]
-            case OpaquePart() if own and _held_block(part.data):
-                ((kind, block),) = part.data.items()
-                starts = HELD_START_KEYS[kind]
-                start = {key: value for key, value in block.items() if key in starts}
-                rest = {key: value for key, value in block.items() if key not in starts}
-                delta = rest.get("content", []) if kind == "toolResult" else rest
-                return {kind: copy_json(start)}, [{kind: copy_json(delta)}]
-        self._report.dropped(path, f"a {part.type} part Converse cannot stream", "content")
-        return None
-
-    def _citations(self, block: _Block, part: ContentPart) -> list[WireEvent]:
-        """A whole text's citations, after its text."""
-        citations = kept(part, PROVIDER).get("fields", {}).get("citations")
-        if not isinstance(citations, list):
-            return []
-        block.cited = len(citations)
-        return [
-            _block_event("contentBlockDelta", block, "delta", {"citation": copy_json(item)})
-            for item in citations
-        ]
+        part, out = event.part, []
+        # A call's input goes as the text it came as, unless that is no JSON object.
+        arguments = part.arguments if isinstance(part, ToolCallPart) else None
+        if arguments is not None and not isinstance(json_or_text(arguments), dict):
+            arguments = None
+        for wire in encode_part(part, block.path, self._report, in_request=False):
+            if CACHE_POINT in wire:
+                reason = "a cache point after the part; a stream has no place for one"
+                self._report.dropped(f"{block.path}.cachePoint", reason, "hint")
+                continue
+            if (pieces := _streamed(wire, arguments)) is None:
+                reason = f"a {next(iter(wire))} block, which no stream carries"
+                self._report.dropped(block.path, reason, "content")
+                continue
+            start, deltas = pieces
+            out += self._open_block(block)
+            if start is not None:
+                out.append(_block_event("contentBlockStart", block, "start", start))
+            out += [_block_event("contentBlockDelta", block, "delta", delta) for delta in deltas]
+            out += self._close()
+        return out
 
     def _part_data(self, event: PartDataEvent) -> list[WireEvent]:
         """A part's citations as citation deltas; its other fields, and what
@@ -413,16 +401,50 @@ class BedrockStreamEncoder:
         ]
 
 
-def _held_block(data: Any) -> bool:
-    """Whether an opaque part is a block a stream holds (a tool result, an image)."""
-    return isinstance(data, dict) and len(data) == 1 and next(iter(data)) in HELD_START_KEYS
+def _streamed(
+    wire: WireDict, arguments: str | None
+) -> tuple[WireDict | None, list[WireDict]] | None:
+    """The start (None for text and reasoning) and the deltas that stream an
+    answer's block, a call's input as `arguments` where given; None for a block
+    no stream carries."""
+    ((member, value),) = wire.items()
+    match member:
+        case "text":
+            return None, [{"text": value}]
+        case "citationsContent":
+            citations = [{"citation": item} for item in value.get("citations", [])]
+            return None, [{"text": value["content"][0]["text"]}, *citations]
+        case "reasoningContent" if "redactedContent" in value:
+            redacted = base64.b64decode(value["redactedContent"])
+            return None, [{"reasoningContent": {"redactedContent": redacted}}]
+        case "reasoningContent":
+            reasoning = value["reasoningText"]
+            deltas = [{"reasoningContent": {"text": reasoning["text"]}}]
+            if "signature" in reasoning:
+                deltas.append({"reasoningContent": {"signature": reasoning["signature"]}})
+            return None, deltas
+        case "toolUse":
+            tool_input = value.get("input", {})
+            if arguments is None:
+                arguments = (
+                    tool_input if isinstance(tool_input, str) else dump_arguments(tool_input)
+                )
+            start = {key: item for key, item in value.items() if key != "input"}
+            return {"toolUse": start}, [{"toolUse": {"input": arguments}}]
+        case _ if member in HELD_START_KEYS:
+            starts = HELD_START_KEYS[member]
+            start = {key: item for key, item in value.items() if key in starts}
+            rest = {key: item for key, item in value.items() if key not in starts}
+            delta = rest.get("content", []) if member == "toolResult" else rest
+            return {member: start}, [{member: delta}]
+    return None
 
 
-def _block_event(kind: str, block: _Block, key: str, value: dict[str, Any]) -> WireEvent:
+def _block_event(kind: str, block: _Block, key: str, value: WireDict) -> WireEvent:
     assert block.index is not None
     return _event({kind: {key: value, "contentBlockIndex": block.index}})
 
 
-def _event(data: dict[str, Any]) -> WireEvent:
+def _event(data: WireDict) -> WireEvent:
     """An event named, as its frame's `:event-type`, after its one member."""
     return WireEvent(data, next(iter(data)))

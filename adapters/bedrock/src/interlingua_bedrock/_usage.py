@@ -97,6 +97,8 @@ def decode_usage(raw: Any, path: str = "usage") -> TokenUsage:
 
 def _cache_count(counts: Mapping[str, int | None], names: tuple[str, str]) -> int:
     newer, older = (counts[name] for name in names)
+    # Quirk: newer Converse answers give each cache count twice, `cacheReadInputTokens`
+    # and the older `cacheReadInputTokenCount`, alike (recorded); the newer is read.
     return newer if newer is not None else older or 0
 
 
