@@ -35,6 +35,7 @@ from interlingua import (
     ReasoningPart,
     TextPart,
     ToolCallPart,
+    ToolChoice,
     ToolResultPart,
     ToolSpec,
     TranslationReport,
@@ -537,3 +538,34 @@ def test_a_call_left_unanswered_gets_an_error_result_in_the_next_user_turn() -> 
         ("tools", "transformed", "content"),
     ]
     assert len(request.messages) == 4  # the history is not changed
+
+
+def test_claude_s_thinking_leaves_out_what_it_refuses_beside_it() -> None:
+    weather = ToolSpec(name="weather", parameters={"type": "object"})
+    sampled = ChatRequest(
+        model=CLAUDE,
+        messages=(Message.user("Hi"),),
+        reasoning=ReasoningConfig(budget_tokens=2048),
+        temperature=0.5,
+        top_p=0.97,
+        top_k=40,
+    )
+    forced = sampled.model_copy(
+        update={"temperature": None, "top_p": None, "top_k": None, "tools": (weather,)}
+    ).model_copy(update={"tool_choice": ToolChoice.tool("weather")})
+    report, forced_report = TranslationReport(), TranslationReport()
+
+    body = bedrock.encode_request(sampled, report=report)
+    forced_body = bedrock.encode_request(forced, report=forced_report)
+
+    assert body["inferenceConfig"] == {"topP": 0.97}
+    assert body["additionalModelRequestFields"] == {
+        "thinking": {"type": "enabled", "budget_tokens": 2048}
+    }
+    assert [(loss.path, loss.kind) for loss in report.losses] == [
+        ("temperature", "transformed"),
+        ("top_k", "transformed"),
+    ]
+    assert "additionalModelRequestFields" not in forced_body
+    assert forced_body["toolConfig"]["toolChoice"] == {"tool": {"name": "weather"}}
+    assert [(loss.path, loss.level) for loss in forced_report.losses] == [("reasoning", "setting")]

@@ -56,7 +56,7 @@ from interlingua.codec import (
     wire_model,
 )
 from interlingua_bedrock._parts import decode_blocks, encode_part
-from interlingua_bedrock._rules import TOOLS_DECLARED, called_tools
+from interlingua_bedrock._rules import TOOLS_DECLARED, called_tools, fit_thinking_settings
 from interlingua_bedrock._settings import decode_settings, encode_settings
 from interlingua_bedrock._tools import decode_tools, encode_tools
 from interlingua_bedrock._wire import PROVIDER, MessageForms, RequestForms, WireDict, WireRole
@@ -221,7 +221,9 @@ def encode_request(
         body["toolConfig"] = {"tools": tools, **body.get("toolConfig", {})}
     report_other_providers(request, PROVIDER, report)
     options.pop("model", None)  # the URL's, never the body's
-    return overlay(body, copy_json(options))
+    body = overlay(body, copy_json(options))
+    fit_thinking_settings(body, report)
+    return body
 
 
 def _encode_system(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import cast
+from typing import Any, cast
 
 from interlingua import (
     FilePart,
@@ -40,6 +40,7 @@ __all__ = [
     "file_format",
     "file_left_out",
     "fit_document_name",
+    "fit_thinking_settings",
     "media_type",
     "moved_out_of_result",
     "opaque_left_out",
@@ -236,3 +237,42 @@ def called_tools(messages: Sequence[Message]) -> tuple[ToolSpec, ...]:
             if isinstance(part, ToolCallPart) or (isinstance(part, ToolResultPart) and part.name):
                 names[cast(str, part.name)] = None
     return tuple(ToolSpec(name=name, parameters={"type": "object"}) for name in names)
+
+
+# --- Claude's thinking on Converse ---
+
+_THINKING_ON = frozenset({"enabled", "adaptive"})
+_FORCED = frozenset({"any", "tool"})
+_MIN_THINKING_TOP_P = 0.95
+
+
+def fit_thinking_settings(body: dict[str, Any], report: TranslationReport) -> None:
+    """Meets, in a Converse `body`, what Claude refuses beside its thinking (Bedrock's
+    extended-thinking guide, as Anthropic's: "Thinking isn't compatible with temperature,
+    top_p, or top_k modifications as well as forced tool use"): a sampling setting is left
+    out, and a forced tool choice is sent with thinking off (the tool must be called), each
+    reported as transformed."""
+    extra = body.get("additionalModelRequestFields")
+    thinking = extra.get("thinking") if isinstance(extra, dict) else None
+    if not isinstance(thinking, dict) or thinking.get("type") not in _THINKING_ON:
+        return
+    assert isinstance(extra, dict)
+    choice = body.get("toolConfig", {}).get("toolChoice", {})
+    if isinstance(choice, dict) and choice.keys() & _FORCED:
+        del extra["thinking"]
+        extra.pop("output_config", None)
+        if not extra:
+            del body["additionalModelRequestFields"]
+        said = "Claude refuses a forced tool choice with thinking on, and the tool must be called"
+        report.transformed("reasoning", f"sent with thinking off: {said}", "setting")
+        return
+    inference = body.get("inferenceConfig", {})
+    for path, field, owner, allowed in (
+        ("temperature", "temperature", inference, lambda value: value == 1),
+        ("top_p", "topP", inference, lambda value: value >= _MIN_THINKING_TOP_P),
+        ("top_k", "top_k", extra, lambda value: False),
+    ):
+        if field in owner and not allowed(owner[field]):
+            value = owner.pop(field)
+            said = f"Claude takes no {path} {value} with thinking on"
+            report.transformed(path, f"{path} left out: {said}", "setting")
