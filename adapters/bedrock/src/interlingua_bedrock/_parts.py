@@ -182,17 +182,20 @@ def _file(kind: str) -> Decoder:
         if kind == "document" and not isinstance(name, str):
             return None
         if (data := _base64(source.get("bytes"))) is not None:
-            part = FilePart(media_type=media, data=data, filename=name)
+            given: dict[str, Any] = {"data": data}
+            built: WireDict = {"bytes": data}
         elif isinstance(uri := source.get("s3Location", {}).get("uri"), str):
-            part = FilePart(media_type=media, file_id=uri, provider=PROVIDER, filename=name)
+            given = {"file_id": uri, "provider": PROVIDER}
+            built = {"s3Location": {"uri": uri}}
         else:
             return None  # a document given as text or content blocks is kept whole
-        fields = {**leftover(wire, _file_member(part, kind, format, name)), **extra}
-        return (
-            part.model_copy(update={"provider_data": keep(PROVIDER, fields=fields)})
-            if fields
-            else part
-        )
+        member = {
+            "format": format,
+            "source": built,
+            **({"name": name} if kind == "document" else {}),
+        }
+        fields = {**leftover(wire, member), **extra}
+        return FilePart(media_type=media, filename=name, **given, **_data(fields))
 
     return decode
 
