@@ -27,6 +27,7 @@ import interlingua_openai as openai_adapter
 from conftest import FIXTURES, same_json
 from interlingua import (
     ChatRequest,
+    DecodeError,
     FilePart,
     FinishReason,
     Message,
@@ -569,3 +570,44 @@ def test_claude_s_thinking_leaves_out_what_it_refuses_beside_it() -> None:
     assert "additionalModelRequestFields" not in forced_body
     assert forced_body["toolConfig"]["toolChoice"] == {"tool": {"name": "weather"}}
     assert [(loss.path, loss.level) for loss in forced_report.losses] == [("reasoning", "setting")]
+
+
+BROKEN = {
+    "a schema that is no object": ("toolConfig", "tools", 0, "toolSpec", "inputSchema"),
+    "a thinking type that is no string": ("additionalModelRequestFields", "thinking", "type"),
+    "an s3Location that is no object": ("messages", 0, "content", 0, "image", "source"),
+    "an output schema that is no JSON": (
+        "outputConfig", "textFormat", "structure", "jsonSchema", "schema"
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("place", BROKEN.values(), ids=BROKEN.keys())
+@pytest.mark.parametrize("value", [1.5, {"x": 1}, [None], "\ud800", None])
+def test_a_broken_body_decodes_or_names_the_place(place: tuple[Any, ...], value: Any) -> None:
+    body: dict[str, Any] = {
+        "messages": [{"role": "user", "content": [{"image": {"format": "png", "source": {}}}]}],
+        "inferenceConfig": None,
+        "toolConfig": {"tools": [{"toolSpec": {"name": "t", "inputSchema": {}}}]},
+        "additionalModelRequestFields": {"thinking": {}, "top_k": 3},
+        "outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {}}}},
+    }
+    target = body
+    for key in place[:-1]:
+        target = target[key]
+    target[place[-1]] = value
+
+    decoded = decoded_or_error(body)
+
+    if isinstance(decoded, DecodeError):  # the place named, in the body's own terms
+        assert decoded.provider == "bedrock"
+        assert decoded.path.startswith(str(place[0]))
+        return
+    bedrock.encode_request(decoded.model_copy(update={"model": CLAUDE}), report=TranslationReport())
+
+
+def decoded_or_error(body: dict[str, Any]) -> ChatRequest | DecodeError:
+    try:
+        return bedrock.decode_request(body)
+    except DecodeError as error:
+        return error

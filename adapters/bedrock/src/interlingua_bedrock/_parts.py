@@ -184,7 +184,7 @@ def _file(kind: str) -> Decoder:
         if (data := _base64(source.get("bytes"))) is not None:
             given: dict[str, Any] = {"data": data}
             built: WireDict = {"bytes": data}
-        elif isinstance(uri := source.get("s3Location", {}).get("uri"), str):
+        elif isinstance(uri := _s3_uri(source.get("s3Location")), str):
             given = {"file_id": uri, "provider": PROVIDER}
             built = {"s3Location": {"uri": uri}}
         else:
@@ -198,6 +198,10 @@ def _file(kind: str) -> Decoder:
         return FilePart(media_type=media, filename=name, **given, **_data(fields))
 
     return decode
+
+
+def _s3_uri(location: Any) -> Any:
+    return location.get("uri") if isinstance(location, dict) else None
 
 
 def _base64(value: Any) -> str | None:

@@ -241,7 +241,6 @@ def called_tools(messages: Sequence[Message]) -> tuple[ToolSpec, ...]:
 
 # --- Claude's thinking on Converse ---
 
-_THINKING_ON = frozenset({"enabled", "adaptive"})
 _FORCED = frozenset({"any", "tool"})
 _MIN_THINKING_TOP_P = 0.95
 
@@ -254,10 +253,11 @@ def fit_thinking_settings(body: dict[str, Any], report: TranslationReport) -> No
     reported as transformed."""
     extra = body.get("additionalModelRequestFields")
     thinking = extra.get("thinking") if isinstance(extra, dict) else None
-    if not isinstance(thinking, dict) or thinking.get("type") not in _THINKING_ON:
+    if not isinstance(thinking, dict) or thinking.get("type") not in ("enabled", "adaptive"):
         return
     assert isinstance(extra, dict)
-    choice = body.get("toolConfig", {}).get("toolChoice", {})
+    tool_config = body.get("toolConfig")
+    choice = tool_config.get("toolChoice") if isinstance(tool_config, dict) else None
     if isinstance(choice, dict) and choice.keys() & _FORCED:
         del extra["thinking"]
         extra.pop("output_config", None)
@@ -266,7 +266,8 @@ def fit_thinking_settings(body: dict[str, Any], report: TranslationReport) -> No
         said = "Claude refuses a forced tool choice with thinking on, and the tool must be called"
         report.transformed("reasoning", f"sent with thinking off: {said}", "setting")
         return
-    inference = body.get("inferenceConfig", {})
+    inference = body.get("inferenceConfig")
+    inference = inference if isinstance(inference, dict) else {}
     for path, field, owner, allowed in (
         ("temperature", "temperature", inference, lambda value: value == 1),
         ("top_p", "topP", inference, lambda value: value >= _MIN_THINKING_TOP_P),

@@ -158,7 +158,10 @@ def _decode_format(value: Any, forms: RequestForms) -> ResponseFormat | None:
             text = wire.get("schema")
             if not isinstance(text, str):
                 return None
-            schema = json.loads(text)
+            try:
+                schema = json.loads(text)
+            except ValueError:
+                return None  # not JSON: kept as it came
             if not isinstance(schema, dict):
                 return None
             if json.dumps(schema) != text:

@@ -39,7 +39,11 @@ def decode_tools(value: Any, path: str) -> tuple[tuple[ToolSpec, ...], list[Any]
         spec = entry.get("toolSpec") if len(entry) == 1 else None
         if took:
             took = False
-        elif isinstance(spec, dict) and "json" in (spec.get("inputSchema") or {}):
+        elif (
+            isinstance(spec, dict)
+            and isinstance(spec.get("inputSchema"), dict)
+            and "json" in spec["inputSchema"]
+        ):
             took = k + 1 < len(tools) and is_cache_point(tools[k + 1])
             specs.append(
                 _decode_tool(spec, f"{path}[{k}].toolSpec", tools[k + 1] if took else None)
