@@ -23,6 +23,7 @@ from urllib.parse import unquote
 
 import pytest
 
+import interlingua_anthropic as anthropic_adapter
 from conftest import MissingCorpus, cassette, corpus_id, corpus_params, from_corpus, same_json
 from interlingua import (
     ChatRequest,
@@ -315,6 +316,39 @@ def wire_counts(usage: dict[str, Any]) -> tuple[int, ...]:
         written,
         0,
     )
+
+
+def claude_answer(call: Interaction) -> bool:
+    return is_answer(call) and "anthropic.claude" in model_id(call)
+
+
+@pytest.mark.parametrize("path", files_with(claude_answer, "Claude answers"), ids=corpus_id)
+def test_a_claude_answer_counts_alike_through_converse_and_anthropic_s_api(
+    path: Path | MissingCorpus,
+) -> None:
+    """Converse's `inputTokens` leaves out cache reads and writes as Anthropic's
+    `input_tokens` does: the same counts give the same `TokenUsage`."""
+    for call in filter(claude_answer, converse_calls(path)):
+        usage = call.response.json["usage"]
+        messages_api = {
+            "id": "msg_bdrk_01",
+            "type": "message",
+            "role": "assistant",
+            "model": model_id(call),
+            "content": [],
+            "stop_reason": "end_turn",
+            "usage": {
+                "input_tokens": usage["inputTokens"],
+                "cache_creation_input_tokens": usage.get("cacheWriteInputTokens", 0),
+                "cache_read_input_tokens": usage.get("cacheReadInputTokens", 0),
+                "output_tokens": usage["outputTokens"],
+            },
+        }
+
+        via_converse = decode_response(call.response.json).usage
+        via_anthropic = anthropic_adapter.decode_response(messages_api).usage
+
+        assert via_converse.model_copy(update={"details": {}}) == via_anthropic
 
 
 def test_the_corpus_holds_each_kind_of_converse_traffic() -> None:
