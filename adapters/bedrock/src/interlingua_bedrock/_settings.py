@@ -17,10 +17,10 @@
       (`structure.jsonSchema.schema` a JSON     schema parsed, its name and description
       string)
 
-The reasoning setting is a field of the model's own: a decoded request keeps
-which one it came in (its form `reasoning`), and a request from elsewhere
-writes the one its model id names (`REASONING_FIELDS`; Claude's where none
-does), or none where the family has none, reported.
+The reasoning setting is a field of the model's own: a request writes the
+one its model id names (`REASONING_FIELDS`), or none where the family has
+none, reported; for a model none names, the one it came in (a decoded
+request's form `reasoning`), else Claude's.
 
 `encode_settings` is pure but for the report, so `decode_request` finds what
 to keep in `provider_options` by comparing the body with the encoding of what
@@ -227,10 +227,12 @@ def _encode_tool_choice(choice: ToolChoice, report: TranslationReport) -> WireDi
 
 
 def _reasoning_field(request: ChatRequest, forms: RequestForms) -> ReasoningForm | None:
-    if (form := forms.get("reasoning")) is not None:
-        return form
-    found = (name for model, name in REASONING_FIELDS if model.search(request.model))
-    return next(found, "thinking")
+    """The field the model's family takes; for a model none names, the one the
+    body came with, else Claude's."""
+    for model, name in REASONING_FIELDS:
+        if model.search(request.model):
+            return name
+    return forms.get("reasoning", "thinking")
 
 
 def _encode_reasoning(
