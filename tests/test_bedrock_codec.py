@@ -611,3 +611,18 @@ def decoded_or_error(body: dict[str, Any]) -> ChatRequest | DecodeError:
         return bedrock.decode_request(body)
     except DecodeError as error:
         return error
+
+
+def test_nova_s_reasoning_setting_moves_to_claude_s_field_with_the_model() -> None:
+    body = request_body(fixture("tool_result_json_error_and_guard.json"))
+    request = bedrock.decode_request(body, model=NOVA)
+
+    to_claude = bedrock.encode_request(request.model_copy(update={"model": CLAUDE}))
+
+    assert body["additionalModelRequestFields"] == {
+        "reasoningConfig": {"type": "enabled", "maxReasoningEffort": "low"}
+    }
+    assert to_claude["additionalModelRequestFields"] == {
+        "thinking": {"type": "adaptive"},
+        "output_config": {"effort": "low"},
+    }
