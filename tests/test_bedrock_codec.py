@@ -626,3 +626,23 @@ def test_nova_s_reasoning_setting_moves_to_claude_s_field_with_the_model() -> No
         "thinking": {"type": "adaptive"},
         "output_config": {"effort": "low"},
     }
+
+
+def test_two_user_messages_in_a_row_go_in_one_turn_reported() -> None:
+    request = ChatRequest(
+        model=CLAUDE, messages=(Message.user("Italy?"), Message.user("And Japan?"))
+    )
+    report = TranslationReport()
+
+    body = bedrock.encode_request(request, report=report)
+    decoded = bedrock.decode_request(
+        {"messages": [{"role": "user", "content": [{"text": "Italy?"}]}] * 2}
+    )
+
+    assert body["messages"] == [
+        {"role": "user", "content": [{"text": "Italy?"}, {"text": "And Japan?"}]}
+    ]
+    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
+        ("messages[1]", "transformed", "hint")
+    ]
+    assert len(bedrock.encode_request(decoded)["messages"]) == 2  # as they came

@@ -69,6 +69,9 @@ _TURN_KEYS = frozenset({"role", "content"})
 # Body fields decoded on their own (`toolConfig` in part); every other one is a setting.
 _CONTENT_FIELDS = frozenset({"messages", "system", "toolConfig", "model"})
 _TOOL_CONFIG_KEYS = ("tools", "toolChoice")
+# Quirk: Converse wants turns to alternate ("A conversation must alternate between user and
+# assistant roles", as users report of Claude; Titan took two user turns in a row, recorded).
+_JOINED = "joined to the message before it in one turn: Converse wants turns to alternate"
 
 _reader = WireReader(PROVIDER)
 
@@ -258,11 +261,13 @@ def _encode_turns(
     turn after it (`missing_results`)."""
     turns: list[WireDict] = []
     missing = missing_results(messages, report) if _unanswered(messages) else MissingResults()
+    last: Role | None = None  # the role of the message the last turn ends with
     for i, message in enumerate(messages):
         if message.role != "system":
-            _add_turn(turns, message, f"messages[{i}]", model, report)
+            last = _add_turn(turns, message, f"messages[{i}]", model, report, last)
         if i in missing.sent_after:
-            _add_turn(turns, missing.after(i, report), f"messages[{i}]", model, TranslationReport())
+            answers = missing.after(i, report)
+            last = _add_turn(turns, answers, f"messages[{i}]", model, TranslationReport(), last)
     return turns
 
 
@@ -275,9 +280,15 @@ def _unanswered(messages: Sequence[Message]) -> bool:
 
 
 def _add_turn(
-    turns: list[WireDict], message: Message, path: str, model: str, report: TranslationReport
-) -> None:
-    """The message's blocks as a turn, or in the turn before where that is of its role."""
+    turns: list[WireDict],
+    message: Message,
+    path: str,
+    model: str,
+    report: TranslationReport,
+    last: Role | None,
+) -> Role | None:
+    """The message's blocks as a turn, or in the turn before where that is of
+    its wire role; the role of the message the turns end with."""
     blocks: list[WireDict] = []
     for j, part in enumerate(message.parts):
         blocks += encode_part(part, f"{path}.parts[{j}]", report, model=model, in_request=True)
@@ -285,14 +296,17 @@ def _add_turn(
         report.dropped(
             path, "nothing of it is left for Converse, which refuses an empty turn", "hint"
         )
-        return
+        return last
     role = _TURN_ROLES[message.role]
     entry = kept(message, PROVIDER)
     separate = entry.get("forms", {}).get("separate_turn")
     if turns and turns[-1]["role"] == role and not separate:
+        if message.role == last and message.role != "tool":
+            report.transformed(path, _JOINED, "hint")
         turns[-1]["content"].extend(blocks)
-        return
+        return message.role
     turn: WireDict = {"role": role, "content": blocks}
     if fields := entry.get("fields"):
         turn = overlay(turn, copy_json(fields))
     turns.append(turn)
+    return message.role
