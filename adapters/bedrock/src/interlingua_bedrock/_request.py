@@ -22,7 +22,8 @@ Round trips are exact (compared as parsed JSON):
   an object sent empty, a `system` the core cannot hold); the core's value
   wins where both give a field.
 - Consecutive messages of one wire role (user and tool messages are user
-  turns) go as one turn, as Converse wants turns to alternate. A message that
+  turns) go as one turn, as Converse wants turns to alternate (two user or
+  two assistant messages joined so are reported, a hint). A message that
   opened a turn of its own right after a turn of its role has the form
   `separate_turn: True`, so a decoded body keeps its turns.
 
