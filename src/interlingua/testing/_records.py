@@ -129,13 +129,14 @@ class RecordedResponse:
                 raise CassetteError(f"events[{index}].data is not JSON: {exc}") from exc
         return payloads
 
+    def joined_headers(self) -> dict[str, str]:
+        """The headers, each one's values joined as HTTP joins them (`a, b`)."""
+        return {name: ", ".join(values) for name, values in self.headers.items()}
+
     def replay_headers(self) -> dict[str, str]:
         """Headers fit to serve `body` to an HTTP client again."""
-        headers = {
-            name: ", ".join(values)
-            for name, values in self.headers.items()
-            if name not in _NOT_REPLAYED
-        }
+        joined = self.joined_headers().items()
+        headers = {name: value for name, value in joined if name not in _NOT_REPLAYED}
         headers.setdefault("content-type", self._default_content_type())
         return headers
 
