@@ -74,6 +74,11 @@ _HINTS = (
     "return_related_questions",
     "system_fingerprint",
     "stop_sequence",
+    # the upstream's own finish reason beside the one the answer gives (OpenRouter's)
+    "native_finish_reason",
+    # Azure OpenAI's content filtering of the prompt and of each choice
+    "prompt_filter_results",
+    "content_filter_results",
     "x_groq",
 )
 _SETTINGS = (
