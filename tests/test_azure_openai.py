@@ -12,7 +12,8 @@
   choice's `content_filter_results`. Both round-trip, and another API, which
   has no place for them, gets them reported as hints.
 - Its 429 gives the wait and the rate limits in its headers, read into the
-  typed error.
+  typed error, by the client and by the testing kit from a recording alike
+  (`replay(across_providers=True)` answers an Anthropic client with them).
 - The testing kit: `replay` answers an Azure client from a recording,
   `replay(across_providers=True)` places an Azure URL with OpenAI's API
   whatever the resource is named, and `record` writes no `api-key`.
@@ -41,7 +42,9 @@ from interlingua import (
     get_adapter,
 )
 from interlingua.testing import Interaction, load_cassette, record, replay
+from interlingua.testing._neutral import neutral_interaction
 from interlingua.testing._records import api_of_url
+from interlingua_anthropic import AnthropicClient
 from interlingua_openai import AsyncOpenAIClient, OpenAIClient
 from interlingua_openai.responses import AsyncOpenAIResponsesClient, OpenAIResponsesClient
 from provider_server import ProviderServer
@@ -363,3 +366,35 @@ def test_record_writes_the_azure_call_without_its_key(tmp_path: Any) -> None:
     assert interaction.request is not None
     assert kept.request.json == interaction.request.json
     assert answer.message.text == interaction.response.json["choices"][0]["message"]["content"]
+
+
+def test_a_recorded_429_keeps_its_headers_facts_in_the_testing_kit() -> None:
+    interaction = one("chat_error_429.json")
+    headers = interaction.response.headers
+    wait = int(headers["retry-after-ms"][0]) / 1000
+    summary = ChatRequest(
+        model="claude-sonnet-4-6",
+        max_tokens=400,
+        messages=(Message.user("Summarise the attached meeting notes."),),
+    )
+    claude = AnthropicClient(anthropic.Anthropic(api_key="sk-test", max_retries=0))
+
+    kept = neutral_interaction(interaction).error
+    with (
+        replay(FIXTURES / "azure" / "chat_error_429.json", across_providers=True),
+        pytest.raises(RateLimitError) as raised,
+    ):
+        claude.complete(summary)
+
+    assert kept is not None
+    assert (kept.retry_after, kept.request_id) == (wait, headers["x-request-id"][0])
+    # Answered as Anthropic answers: its `retry-after` and `anthropic-ratelimit-*` headers.
+    error = raised.value
+    assert (error.provider, error.retry_after, error.request_id) == (
+        "anthropic",
+        wait,
+        headers["x-request-id"][0],
+    )
+    assert error.rate_limits is not None
+    assert error.rate_limits.tokens is not None
+    assert error.rate_limits.tokens.remaining == int(headers["x-ratelimit-remaining-tokens"][0])
