@@ -79,6 +79,7 @@ _HINTS = (
     # Azure OpenAI's content filtering of the prompt and of each choice
     "prompt_filter_results",
     "content_filter_results",
+    "content_filter_offsets",  # where the asynchronous filter stood when it judged
     "x_groq",
 )
 _SETTINGS = (
