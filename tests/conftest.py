@@ -400,17 +400,29 @@ ANSWER_BOOKKEEPING = frozenset(
 
 def answer_fields(response: ChatResponse) -> set[str]:
     """Where another API's encoder reports the fields of `response`'s own it leaves
-    out (`provider_data.<provider>.fields.<name>`): each that says more than null,
-    false or empty, read from what the response keeps."""
+    out (`provider_data.<provider>.fields.<name>`, and those of an object around
+    its message, `...echo.<object>.fields.<name>`: a Chat Completions choice's):
+    each that says more than null, false or empty, read from what the response keeps."""
     return {
-        f"provider_data.{name}.fields.{key}"
+        f"provider_data.{name}.{place}{key}"
         for name, entry in response.provider_data.items()
-        for key, value in entry.get("fields", {}).items()
+        for place, fields in _kept_fields(entry)
+        for key, value in fields.items()
         if key not in ANSWER_BOOKKEEPING
         and value is not None
         and value is not False
         and value not in ("", [], {})
     }
+
+
+def _kept_fields(entry: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    echo = entry.get("echo", {})
+    objects = [(place, kept) for place, kept in echo.items() if isinstance(kept, dict)]
+    return [("fields.", entry.get("fields", {}))] + [
+        (f"echo.{place}.fields.", kept["fields"])
+        for place, kept in objects
+        if isinstance(kept.get("fields"), dict)
+    ]
 
 
 @pytest.fixture

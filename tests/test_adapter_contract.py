@@ -1,6 +1,7 @@
 """What every installed adapter promises, checked alike on recorded traffic.
 
-- It is found by name through its entry point and has the six codec functions.
+- It is found by name through its entry point and has the six codec functions;
+  its `decode_error` takes the answer's headers (`headers=`, optional).
 - Wire bodies and core values share nothing mutable: changing an encoded body,
   or the body that was decoded, never changes the request or response.
 - Its package is the adapter: importing it imports no SDK, asking for a client
@@ -10,6 +11,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +68,17 @@ def test_the_adapter_is_found_by_name(name: str) -> None:
     adapter = get_adapter(name)
     assert isinstance(adapter, Adapter)
     assert name == adapter.PROVIDER
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_decode_error_takes_the_answer_s_headers(name: str) -> None:
+    decode_error = get_adapter(name).decode_error
+    headers = inspect.signature(decode_error).parameters.get("headers")
+
+    assert headers is not None
+    assert (headers.kind, headers.default) == (inspect.Parameter.KEYWORD_ONLY, None)
+    error = decode_error(500, b"<html>Bad gateway</html>", headers={"X-Request-Id": "req_1"})
+    assert (error.status, error.request_id) == (500, "req_1")
 
 
 @pytest.mark.parametrize("name", sorted(ADAPTERS))

@@ -8,13 +8,19 @@ every status but 400 and 404, a bad key included. It picks the class only
 inside a stream, where there is no status. Each body is written in the
 adapter's own error shape; the Chat Completions servers whose own shape has no
 type (xAI, OpenRouter) are given OpenAI's, which their decoders read too.
+
+The answer's headers, given as `decode_error(status, body, headers=...)`,
+change no class: they add the request id (where the body has none), the wait
+asked for and the rate limits, their names in any case.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import httpx
 import pytest
 
 from interlingua import (
@@ -24,7 +30,9 @@ from interlingua import (
     OverloadedError,
     PermissionDeniedError,
     ProviderError,
+    RateLimit,
     RateLimitError,
+    RateLimits,
     ServerError,
     get_adapter,
 )
@@ -182,3 +190,129 @@ def test_a_specific_type_or_code_decides_with_a_status_or_without(
 
     assert (type(error), error.status) == (cls, status)
     assert (type(in_stream), in_stream.status) == (cls, None)
+
+
+# A 429's headers as OpenAI and the Chat Completions servers send them, and as
+# Anthropic does; names in the case an HTTP/1.1 server may write them.
+OPENAI_HEADERS = {
+    "X-Request-Id": "req_5c0d2f3a9b8e",
+    "Retry-After": "7",
+    "X-RateLimit-Limit-Requests": "500",
+    "X-RateLimit-Remaining-Requests": "0",
+    "X-RateLimit-Reset-Requests": "7s",
+    "X-RateLimit-Limit-Tokens": "30000",
+    "X-RateLimit-Remaining-Tokens": "29000",
+    "X-RateLimit-Reset-Tokens": "2ms",
+}
+ANTHROPIC_HEADERS = {
+    "Request-Id": "req_011CY3aBcD",
+    "Retry-After": "7",
+    "Anthropic-Ratelimit-Requests-Limit": "500",
+    "Anthropic-Ratelimit-Requests-Remaining": "0",
+    "Anthropic-Ratelimit-Requests-Reset": "2026-03-02T10:14:07Z",
+}
+
+
+def headers_of(name: str) -> dict[str, str]:
+    return ANTHROPIC_HEADERS if name == "anthropic" else OPENAI_HEADERS
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+@pytest.mark.parametrize("status", [429, 503, None])
+def test_the_headers_add_their_facts_and_change_no_class(name: str, status: int | None) -> None:
+    shape, kinds = ADAPTERS[name]
+    body = shape(status, kinds[0], "Slow down.")
+    headers = headers_of(name)
+    adapter = get_adapter(name)
+
+    before = datetime.now(timezone.utc)
+    error = adapter.decode_error(status, body, headers=headers)
+    after = datetime.now(timezone.utc)
+    bare = adapter.decode_error(status, body)
+
+    assert (type(error), error.status, error.type, error.code, error.message) == (
+        type(bare), bare.status, bare.type, bare.code, bare.message,
+    )  # fmt: skip
+    assert error.body == bare.body == body
+    assert (bare.request_id, bare.retry_after, bare.rate_limits) == (None, None, None)
+    assert error.request_id == headers.get("X-Request-Id", headers.get("Request-Id"))
+    assert error.retry_after == 7.0
+    limits = error.rate_limits
+    assert limits is not None
+    assert limits.requests is not None
+    assert (limits.requests.limit, limits.requests.remaining) == (500, 0)
+    if name == "anthropic":
+        reset = datetime(2026, 3, 2, 10, 14, 7, tzinfo=timezone.utc)
+        assert limits == RateLimits(requests=RateLimit(500, 0, reset))
+    else:
+        reset = limits.requests.reset_at
+        assert reset is not None
+        assert before + timedelta(seconds=7) <= reset <= after + timedelta(seconds=7)
+        assert limits.tokens is not None
+        assert (limits.tokens.limit, limits.tokens.remaining) == (30000, 29000)
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"retry-after-ms": "1500", "x-request-id": "req_1"},
+        {"RETRY-AFTER-MS": "1500", "X-REQUEST-ID": "req_1"},
+        httpx.Headers({"Retry-After-Ms": "1500", "X-Request-ID": "req_1"}),
+    ],
+    ids=["lower", "upper", "httpx"],
+)
+def test_header_names_are_read_in_any_case(headers: Any) -> None:
+    body = chat_body(429, "requests", "Rate limit reached.")
+
+    error = get_adapter("openai").decode_error(429, body, headers=headers)
+
+    assert (type(error), error.request_id, error.retry_after) == (RateLimitError, "req_1", 1.5)
+
+
+def test_the_body_s_request_id_comes_before_the_header_s() -> None:
+    body = {**anthropic_body(429, "rate_limit_error", "Slow down."), "request_id": "req_body"}
+
+    error = get_adapter("anthropic").decode_error(429, body, headers={"request-id": "req_header"})
+
+    assert error.request_id == "req_body"
+
+
+GOOGLE_429 = {
+    "error": {
+        "code": 429,
+        "message": "You exceeded your current quota, please check your plan and billing details.",
+        "status": "RESOURCE_EXHAUSTED",
+        "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "19s"}],
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [(None, 19.0), ({}, 19.0), ({"Retry-After": "30"}, 30.0), ({"Retry-After": "soon"}, 19.0)],
+)
+def test_a_retry_after_header_comes_before_the_body_s_retry_info(
+    headers: dict[str, str] | None, seconds: float
+) -> None:
+    error = get_adapter("google").decode_error(429, GOOGLE_429, headers=headers)
+
+    assert (type(error), error.retry_after) == (RateLimitError, seconds)
+
+
+@pytest.mark.parametrize(
+    ("headers", "request_id"),
+    [
+        ({"mistral-correlation-id": "019a7c5e-6b4b", "x-kong-request-id": "5e8f"}, "019a7c5e-6b4b"),
+        ({"X-Kong-Request-Id": "5e8f", "x-request-id": "req_x"}, "5e8f"),
+        ({"x-request-id": "req_x"}, "req_x"),
+        ({}, None),
+    ],
+)
+def test_mistral_s_request_id_is_in_its_own_headers(
+    headers: dict[str, str], request_id: str | None
+) -> None:
+    body = mistral_body(429, "rate_limited", "Requests rate limit exceeded")
+
+    error = get_adapter("mistral").decode_error(429, body, headers=headers)
+
+    assert (type(error), error.request_id) == (RateLimitError, request_id)

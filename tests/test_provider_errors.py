@@ -39,7 +39,7 @@ from interlingua import (
     RateLimitError,
     ServerError,
 )
-from interlingua._sdk_errors import retry_after
+from interlingua._answer_headers import retry_after
 from interlingua.client import AsyncChatClient, ChatClient
 from interlingua_anthropic import AnthropicClient, AsyncAnthropicClient
 from interlingua_groq import AsyncGroqClient, GroqClient

@@ -8,7 +8,7 @@ functions below. Installed adapters register under the entry-point group
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from interlingua._errors import AdapterNotFoundError, ProviderError
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ENTRY_POINT_GROUP",
     "Adapter",
+    "ErrorDecoder",
     "available_adapters",
     "get_adapter",
     "register_adapter",
@@ -56,7 +57,19 @@ class Adapter(Protocol):
 
     def decode_stream(self, events: Iterable[Any]) -> Iterator[StreamEvent]: ...
 
-    def decode_error(self, status: int | None, body: Any) -> ProviderError: ...
+    def decode_error(
+        self, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+    ) -> ProviderError: ...
+
+
+class ErrorDecoder(Protocol):
+    """An adapter's `decode_error`: an error answer's HTTP status (None inside
+    a stream), its body, and its headers where the caller has them (names in
+    any case), to the typed error."""
+
+    def __call__(
+        self, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+    ) -> ProviderError: ...
 
 
 def register_adapter(name: str, adapter: Adapter) -> None:

@@ -66,6 +66,9 @@ _BOOKKEEPING = frozenset({"id", "index", "object", "role", "status", "type"})
 _MADE_AT = ("created", "created_at", "createTime", "create_time")
 # And an answer's, when it was made: each API stamps its own answers (`created_time`).
 _ANSWER_BOOKKEEPING = _BOOKKEEPING | {*_MADE_AT, "completed_at", "updateTime"}
+# A choice's copy of its answer beside the one read (Perplexity's `delta` in a whole
+# answer, its `message` in a chunk): the message says it, nothing is lost.
+_THE_ANSWER_ITSELF = frozenset({"message", "delta"})
 _RFC3339 = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)")
 
 
@@ -240,21 +243,36 @@ def report_other_response_data(
     response (or what a stream's start, usage or finish adds to it), by name, as
     dropped at `provider_data.<name>.fields.<key>`: a Perplexity answer's
     `citations`, Chat Completions' `system_fingerprint`, Anthropic's
-    `container`. Its bookkeeping (the object's kind, when it was made) loses
-    nothing. A stream encoder passes the `seen` paths to report each once."""
+    `container`; and those of the objects around the message its `echo` keeps
+    (`echo.<object>.fields.<key>`: a Chat Completions choice's `logprobs`, Azure
+    OpenAI's `content_filter_results`). Its bookkeeping (the object's kind, when
+    it was made) loses nothing. A stream encoder passes the `seen` paths to
+    report each once."""
     for name, entry in data.items():
-        if name == provider or "fields" not in entry:
+        if name == provider:
             continue
-        for key, value in entry["fields"].items():
+        for place, key, value in _answer_fields(entry):
             if key in _ANSWER_BOOKKEEPING or not _says_something(value):
                 continue
-            where = f"provider_data.{name}.fields.{key}"
+            where = f"provider_data.{name}.{place}{key}"
             if seen is not None:
                 if where in seen:
                     continue
                 seen.add(where)
             reason = f"{name}'s answer field {key!r}, a field only {name} reads"
             report.dropped(where, reason, field_level(key))
+
+
+def _answer_fields(entry: Mapping[str, Any]) -> Iterator[tuple[str, str, Any]]:
+    """The place, name and value of each wire field an answer's provider data
+    keeps: its own `fields`, and each kept object's of its `echo`."""
+    for key, value in entry.get("fields", {}).items():
+        yield "fields.", key, value
+    for place, kept_object in entry.get("echo", {}).items():
+        fields = kept_object.get("fields") if isinstance(kept_object, dict) else None
+        for key, value in (fields or {}).items() if isinstance(fields, dict) else ():
+            if key not in _THE_ANSWER_ITSELF:
+                yield f"echo.{place}.fields.", key, value
 
 
 def report_other_fields(

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from interlingua._rate_limits import RateLimits
     from interlingua._response import ChatResponse
 
+from interlingua._answer_headers import error_facts
+
 __all__ = [
     "COMMON_ERROR_TYPES",
     "AdapterNotFoundError",
@@ -132,9 +134,7 @@ def _describe(error: Mapping[str, Any]) -> str:
     if error["type"] == "value_error" and "error" in error.get("ctx", {}):
         return str(error["ctx"]["error"])
     message = str(error["msg"])
-    if error["type"] in {"missing", "extra_forbidden"}:
-        return message.lower()
-    return message
+    return message.lower() if error["type"] in {"missing", "extra_forbidden"} else message
 
 
 class DecodeError(InvalidDataError):
@@ -190,11 +190,11 @@ class ProviderError(InterlinguaError):
     `type` and `code` the provider's own error type and code, `body` the
     decoded body exactly as received, `request_id` the provider's id of the
     request, `retry_after` the seconds it asked to wait before the next one
-    (a `retry-after` header) and `rate_limits` the limits its headers
-    reported (`x-ratelimit-*`, `anthropic-ratelimit-*`: `interlingua.RateLimits`),
-    where it gave them. `failed_generation` is the model's own output that the
-    provider refused after generating it (Groq's `tool_use_failed`: the tool
-    call's raw text), kept for the caller to repair.
+    and `rate_limits` the limits it reported (`interlingua.RateLimits`), where
+    it gave them, in its body or in the answer's `headers` (not kept; read by
+    `interlingua._answer_headers.error_facts`). `failed_generation` is the model's
+    own output that the provider refused after generating it (Groq's
+    `tool_use_failed`: the tool call's raw text), kept for the caller to repair.
     """
 
     def __init__(
@@ -210,6 +210,7 @@ class ProviderError(InterlinguaError):
         failed_generation: str | None = None,
         retry_after: float | None = None,
         rate_limits: RateLimits | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
         self.message = message
         self.provider = provider
@@ -217,10 +218,10 @@ class ProviderError(InterlinguaError):
         self.type = type
         self.code = code
         self.body = body
-        self.request_id = request_id
         self.failed_generation = failed_generation
-        self.retry_after = retry_after
-        self.rate_limits = rate_limits
+        self.request_id, self.retry_after, self.rate_limits = error_facts(
+            headers, request_id, retry_after, rate_limits
+        )
         where = f"{provider} {status}" if status is not None else provider
         kind = f" {type}" if type else ""
         super().__init__(f"{where}{kind}: {message}")
@@ -248,6 +249,7 @@ class ProviderError(InterlinguaError):
         failed_generation: str | None = None,
         retry_after: float | None = None,
         types: ErrorTypes | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> ProviderError:
         """The subclass that the HTTP status (None inside a stream), the
         provider's error type and its code say, by `types` (the provider's
@@ -263,6 +265,7 @@ class ProviderError(InterlinguaError):
             request_id=request_id,
             failed_generation=failed_generation,
             retry_after=retry_after,
+            headers=headers,
         )
 
 
@@ -416,9 +419,7 @@ def provider_error_class(name: str | None) -> type[ProviderError] | None:
 def _subclass_for_status(status: int | None) -> type[ProviderError]:
     if status is None:
         return ProviderError
-    if status in _ERRORS_BY_STATUS:
-        return _ERRORS_BY_STATUS[status]
-    return ServerError if status >= 500 else ProviderError
+    return _ERRORS_BY_STATUS.get(status, ServerError if status >= 500 else ProviderError)
 
 
 class StreamError(InterlinguaError):

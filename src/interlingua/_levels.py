@@ -79,6 +79,12 @@ _HINTS = (
     "stop_sequence",
     "metrics",  # Bedrock's latency of the answer
     "trace",  # Bedrock's guardrail trace
+    # the upstream's own finish reason beside the one the answer gives (OpenRouter's)
+    "native_finish_reason",
+    # Azure OpenAI's content filtering of the prompt and of each choice
+    "prompt_filter_results",
+    "content_filter_results",
+    "content_filter_offsets",  # where the asynchronous filter stood when it judged
     "x_groq",
 )
 _SETTINGS = (

@@ -22,7 +22,8 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from interlingua import _sdk_errors
-from interlingua._errors import DecodeError, ProviderConnectionError, ProviderError
+from interlingua._adapter import ErrorDecoder
+from interlingua._errors import DecodeError, ProviderConnectionError
 from interlingua._sdk_options import SDKOptions, stainless_options
 
 __all__ = ["SDKBinding", "SDKTransport", "stainless_binding"]
@@ -69,7 +70,7 @@ class SDKBinding:
     status_error: type[Exception]
     # The SDK's connection error, and the transport's errors its streams let through.
     connection_error: type[Exception] | tuple[type[Exception], ...]
-    decode_error: Callable[[int | None, Any], ProviderError]
+    decode_error: ErrorDecoder
     # The status error's body as the provider sent it.
     error_body: Callable[[Any], Any]
     # An SDK exception raised in a stream, as its error event's payload (or None).
@@ -145,7 +146,8 @@ class SDKBinding:
         try:
             yield
         except self.status_error as exc:
-            error = self.decode_error(self.status_code(exc), self.error_body(exc))
+            headers = _sdk_errors.error_headers(exc)
+            error = self.decode_error(self.status_code(exc), self.error_body(exc), headers=headers)
             _sdk_errors.note_answer(error, exc, request_id=self.request_id(exc))
             raise error from exc
         except self.connection_error as exc:
@@ -198,7 +200,7 @@ def _response_text(exc: Any) -> Any:
 def stainless_binding(
     sdk: ModuleType,
     *,
-    decode_error: Callable[[int | None, Any], ProviderError],
+    decode_error: ErrorDecoder,
     error_payload: Callable[[Any], Any],
     transport_error: type[Exception],
     post_options: dict[str, Any] | None = None,

@@ -1,10 +1,9 @@
 """What an SDK's exception adds to the typed error made from its body.
 
-- The request id and the wait a provider asked for come from the error
-  answer's headers (`request-id`, `x-request-id`; `retry-after-ms`, then
-  `retry-after` in seconds or as an HTTP date), where the body gives none;
-  the rate limits it reported, from its `x-ratelimit-*` or
-  `anthropic-ratelimit-*` headers (`interlingua._rate_limits`).
+- The headers of its answer (`error_headers`), which the adapter's
+  `decode_error` reads as any caller's (the request id, the wait asked for,
+  the rate limits: `interlingua._answer_headers`), and the request id the
+  SDK's exception names itself.
 - The credentials the request carried (its `authorization`, `x-api-key` or
   `api-key` header) are masked wherever the answer echoed them: in the typed
   error's message, text and body, and in the SDK's exception chained to it,
@@ -17,13 +16,10 @@ No SDK is imported: exceptions are read by their attributes (`response`,
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from interlingua._errors import ProviderError
-from interlingua._rate_limits import decode_rate_limits
 
 __all__ = [
     "CREDENTIAL_HEADERS",
@@ -33,7 +29,6 @@ __all__ = [
     "mask_secrets",
     "note_answer",
     "request_id",
-    "retry_after",
     "sent_secrets",
     "status_code",
 ]
@@ -57,14 +52,11 @@ _SHORTEST_SECRET = 8
 
 
 def note_answer(error: ProviderError, exc: BaseException, *, request_id: str | None) -> None:
-    """`error`, made from the body of the SDK's status error `exc`, with what the
-    answer's headers add (the request id, the wait asked for, the rate limits)
-    and the credentials the request carried masked wherever the answer echoed them."""
-    headers = error_headers(exc)
+    """`error`, decoded from the answer of the SDK's status error `exc` (its
+    body and headers), with the request id the SDK names where the answer
+    gave none, and the credentials the request carried masked wherever the
+    answer echoed them."""
     error.request_id = error.request_id or request_id
-    waited = retry_after(headers)  # the header, else what the body said (Google's `RetryInfo`)
-    error.retry_after = waited if waited is not None else error.retry_after
-    error.rate_limits = decode_rate_limits(headers)
     mask_secrets(error, exc, sent_secrets(exc))
 
 
@@ -86,43 +78,10 @@ def status_code(exc: BaseException) -> int | None:
 
 
 def request_id(exc: BaseException) -> str | None:
-    """The SDK error's `request_id` (openai, anthropic), or its answer's
-    `request-id` (Anthropic) or `x-request-id` (OpenAI, Groq) header."""
+    """The SDK error's own `request_id` (openai, anthropic: read from the
+    answer's headers, which `decode_error` reads too)."""
     found = getattr(exc, "request_id", None)
-    if isinstance(found, str) and found:
-        return found
-    headers = error_headers(exc)
-    return headers.get("request-id") or headers.get("x-request-id") or None
-
-
-def retry_after(headers: Mapping[str, str], *, now: datetime | None = None) -> float | None:
-    """The seconds an answer asks to wait before the next request: its
-    `retry-after-ms` (OpenAI's), else its `retry-after`, a number of seconds or
-    an HTTP date; None without one, or with one that is neither."""
-    milliseconds = _number(headers.get("retry-after-ms"))
-    if milliseconds is not None:
-        return milliseconds / 1000
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    seconds = _number(value)
-    if seconds is not None:
-        return seconds
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - (now or datetime.now(timezone.utc))).total_seconds())
-
-
-def _number(value: str | None) -> float | None:
-    try:
-        number = float(value) if value is not None else None
-    except ValueError:
-        return None
-    return number if number is not None and number >= 0 and number != float("inf") else None
+    return found if isinstance(found, str) and found else None
 
 
 def sent_secrets(exc: BaseException) -> list[str]:

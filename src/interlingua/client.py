@@ -24,9 +24,10 @@ own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
   event it was, so `accumulate` raises `StreamError` keeping what arrived; so
   does a stream cut off before its end (`interlingua._event_stream.StreamEnd`).
   The `EventStream` closes the HTTP response when it ends, is closed, or is dropped.
-- A typed error has the request id, retry-after and rate limits of the
-  answer's headers, and the key the request carried masked wherever the
-  answer echoed it (`interlingua._sdk_errors`).
+- A typed error is the adapter's `decode_error` of the answer's status, body
+  and headers (an `ErrorDecoder`: the request id, retry-after and rate limits
+  come from the headers there), with the key the request carried masked
+  wherever the answer echoed it (`interlingua._sdk_errors`).
 
 This module imports no SDK: the adapter's client module does, and hands the
 SDK's classes over in its `SDKBinding` (openai's and groq's: `stainless_binding`).
@@ -43,6 +44,7 @@ from typing import Any, ClassVar, Protocol
 
 from typing_extensions import Self
 
+from interlingua._adapter import ErrorDecoder
 from interlingua._event_stream import AsyncEventStream, EventStream, StreamEnd
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
@@ -59,6 +61,7 @@ __all__ = [
     "AsyncSSEStream",
     "ChatClient",
     "Endpoint",
+    "ErrorDecoder",
     "EventStream",
     "SDKBinding",
     "SDKOptions",

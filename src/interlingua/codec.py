@@ -12,7 +12,8 @@ the results an encoder sends for the calls a conversation went on without
 answering, `resolve_report`, the report an encoder fills (the caller's, or
 one that warns), and `ErrorTypes`, the error types and codes that pick a
 `ProviderError`'s class beside the HTTP status (`COMMON_ERROR_TYPES`, which
-an adapter extends with its own).
+an adapter extends with its own; an error answer's headers are read by
+`ProviderError` itself, and `header_value` finds a provider's own header).
 
 Wire bodies and core values never share mutable objects, so changing a body
 never changes a frozen request, history or response, nor the other way round;
@@ -35,6 +36,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
+from interlingua._answer_headers import header_value
 from interlingua._call_ids import fit_tool_call_id, fitted_tool_call_id
 from interlingua._elsewhere import (
     created_time,
@@ -113,6 +115,7 @@ __all__ = [
     "freeform_arguments",
     "freeform_input",
     "freeform_piece",
+    "header_value",
     "json_or_text",
     "keep",
     "kept",

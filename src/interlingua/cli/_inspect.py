@@ -152,7 +152,7 @@ def _decode(provider: str, response: Any) -> ChatResponse:
 
     codec = adapter(provider)
     if response.status >= 400:
-        raise codec.decode_error(response.status, response.json)
+        raise codec.decode_error(response.status, response.json, headers=response.joined_headers())
     if response.events is not None:
         return accumulate(codec.decode_stream(response.stream_payloads()))
     return codec.decode_response(response.json)

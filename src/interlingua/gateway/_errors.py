@@ -166,6 +166,7 @@ def upstream_error(upstream: str, error: ProviderError, *, after: int) -> Provid
         request_id=error.request_id,
         failed_generation=error.failed_generation,
         retry_after=error.retry_after,
+        rate_limits=error.rate_limits,
     )
 
 

@@ -119,7 +119,9 @@ def _decoded(api: str, response: RecordedResponse) -> Answer:
     adapter = get_adapter(api)
     try:
         if response.status >= 400:
-            return adapter.decode_error(response.status, response.json)
+            return adapter.decode_error(
+                response.status, response.json, headers=response.joined_headers()
+            )
         if response.events is not None:
             return list(adapter.decode_stream(response.stream_payloads()))
         if isinstance(response.json, list):  # Gemini's stream without `alt=sse`: one array

@@ -83,7 +83,7 @@ def neutral_interaction(interaction: Interaction) -> NeutralInteraction:
         body = (
             response.json if response.json is not None else response.body.decode("utf-8", "replace")
         )
-        error = codec.decode_error(response.status, body)
+        error = codec.decode_error(response.status, body, headers=response.joined_headers())
         return NeutralInteraction(provider, model, response.status, chat, error=error)
     payloads = response.json if response.events is None else response.stream_payloads()
     # Gemini's `:streamGenerateContent` without `alt=sse` answers one JSON array of chunks.

@@ -57,6 +57,9 @@ _PROVIDERS_BY_HOST: dict[str, str] = {
     "api.x.ai": "xai",
     "api.perplexity.ai": "perplexity",
 }
+# Azure OpenAI's hosts: `<resource>.openai.azure.com` (and an AI Foundry resource's
+# `<resource>.cognitiveservices.azure.com`), the deployment in the path, OpenAI's wire.
+_AZURE_OPENAI_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com")
 # Vertex AI's hosts are regional: `<region>-aiplatform.googleapis.com`.
 _REGIONAL_HOSTS: dict[str, str] = {"-aiplatform.googleapis.com": "google"}
 
@@ -129,13 +132,14 @@ class RecordedResponse:
                 raise CassetteError(f"events[{index}].data is not JSON: {exc}") from exc
         return payloads
 
+    def joined_headers(self) -> dict[str, str]:
+        """The headers, each one's values joined as HTTP joins them (`a, b`)."""
+        return {name: ", ".join(values) for name, values in self.headers.items()}
+
     def replay_headers(self) -> dict[str, str]:
         """Headers fit to serve `body` to an HTTP client again."""
-        headers = {
-            name: ", ".join(values)
-            for name, values in self.headers.items()
-            if name not in _NOT_REPLAYED
-        }
+        joined = self.joined_headers().items()
+        headers = {name: value for name, value in joined if name not in _NOT_REPLAYED}
         headers.setdefault("content-type", self._default_content_type())
         return headers
 
@@ -240,6 +244,8 @@ def api_of_url(url: str) -> str | None:
     parts = urlsplit(url)
     host, path = parts.hostname or "", parts.path
     if path.endswith("/chat/completions"):
+        if host.endswith(_AZURE_OPENAI_HOSTS):  # a resource's name is its owner's: no server's
+            return "openai"
         return _chat_server(host)
     return next((provider for end, provider in _PATH_ENDS if path.endswith(end)), None)
 

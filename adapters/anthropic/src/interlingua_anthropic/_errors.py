@@ -7,7 +7,9 @@ the core's `COMMON_ERROR_TYPES`); the error type alone picks it when there is
 no status (an error event inside a stream: `invalid_request_error` is a
 `BadRequestError`, `api_error` a `ServerError`). A body that is not such an
 object (a proxy's HTML page) is kept as it came, and the message says what
-little is known.
+little is known. The answer's headers, where the caller has them, give the
+request id where the body has none (`request-id`), the wait (`retry-after`)
+and the rate limits (`anthropic-ratelimit-*`).
 
 `encode_error` writes any provider's typed error as Anthropic would answer
 it: Anthropic's own body as it came, another's with the Anthropic error type
@@ -16,6 +18,7 @@ of its status or class (`ERROR_TYPES`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from interlingua import (
@@ -60,9 +63,11 @@ _DECODED_TYPES = COMMON_ERROR_TYPES.extend(
 )
 
 
-def decode_error(status: int | None, body: Any) -> ProviderError:
+def decode_error(
+    status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
-    stream) and its body, parsed or as text."""
+    stream), its body, parsed or as text, and its headers."""
     data = json_or_text(body)
     error = data.get("error") if isinstance(data, dict) else None
     error = error if isinstance(error, dict) else {}
@@ -76,7 +81,9 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         "body": data,
         "request_id": _text(data.get("request_id")) if isinstance(data, dict) else None,
     }
-    return ProviderError.for_status(status, message, types=_DECODED_TYPES, **fields)
+    return ProviderError.for_status(
+        status, message, types=_DECODED_TYPES, headers=headers, **fields
+    )
 
 
 def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:

@@ -9,7 +9,7 @@ as an argument and keep no state between calls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from interlingua.codec import depth_checked, resolve_report
@@ -69,9 +69,11 @@ class ChatCompletionsCodec:
         """The stream events of a stream's parsed payloads (or the SDK's chunks)."""
         return _stream.decode_stream(events, self.dialect)
 
-    def decode_error(self, status: int | None, body: Any) -> ProviderError:
-        """The typed error for an error answer (status and body)."""
-        return self.dialect.decode_error(status, body)
+    def decode_error(
+        self, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+    ) -> ProviderError:
+        """The typed error for an error answer (status, body, and its headers)."""
+        return self.dialect.decode_error(status, body, headers=headers)
 
     def encode_stream(
         self,

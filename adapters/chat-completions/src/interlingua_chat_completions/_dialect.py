@@ -75,8 +75,9 @@ What a dialect decides (Groq, say, subclasses and overrides these):
   (Groq's, Mistral's); if not, only for a request that asks
   (`stream_options.include_usage`, as OpenAI's), and a stream written for a
   request that did not ask carries none (`streams_usage(request)`).
-- `decode_error(status, body)`: the server's error bodies to typed errors,
-  answers and in-stream error chunks alike (OpenAI's `{"error": {...}}`);
+- `decode_error(status, body, headers=None)`: the server's error bodies (and
+  the answer's headers) to typed errors, answers and in-stream error chunks
+  alike (OpenAI's `{"error": {...}}`);
   `is_error(chunk)` tells an error chunk (Mistral's `{"object": "error"}`);
   `encode_error(error)` a typed error back to a status and a body (the body
   is the in-stream error chunk too).
@@ -326,9 +327,11 @@ class ChatCompletionsDialect:
         """Whether a stream chunk is an error, not a piece of the answer."""
         return chunk.get("error") is not None
 
-    def decode_error(self, status: int | None, body: Any) -> ProviderError:
+    def decode_error(
+        self, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+    ) -> ProviderError:
         """The typed error of an error answer (`status` None inside a stream)."""
-        return decode_error(status, body, provider=self.provider)
+        return decode_error(status, body, provider=self.provider, headers=headers)
 
     def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
         """The status and body of a typed error (the body: the in-stream error chunk too)."""

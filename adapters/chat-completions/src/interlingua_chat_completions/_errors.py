@@ -7,7 +7,9 @@ specific type or code (`rate_limit_exceeded`, `insufficient_quota`,
 `invalid_api_key`) decides; else the status (a 401 `api_error` is an
 `AuthenticationError`); else, inside a stream (no status), a generic type
 (`server_error` is a `ServerError`). The body is kept as received; one that is
-no such object (a proxy's HTML page) gives its text as the message.
+no such object (a proxy's HTML page) gives its text as the message. The
+answer's headers, where the caller has them, give the request id, the wait
+and the rate limits (`ProviderError`'s `headers`).
 
 `encode_error` writes a typed error as that body, for a gateway answering in
 OpenAI's format: its status is the error's own, or the one its class stands
@@ -57,11 +59,13 @@ _STATUS_BY_CLASS: dict[type[ProviderError], int] = {
 }
 
 
-def decode_error(status: int | None, body: Any, *, provider: str) -> ProviderError:
+def decode_error(
+    status: int | None, body: Any, *, provider: str, headers: Mapping[str, str] | None = None
+) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
-    stream) and its body, as JSON text, bytes or parsed."""
+    stream), its body, as JSON text, bytes or parsed, and its headers."""
     payload = json_or_text(body)
-    return typed_error(status, payload, error_object(payload), provider=provider)
+    return typed_error(status, payload, error_object(payload), provider=provider, headers=headers)
 
 
 def typed_error(
@@ -71,9 +75,11 @@ def typed_error(
     *,
     provider: str,
     types: ErrorTypes | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> ProviderError:
     """The typed error that `error` (the error object of `payload`) describes,
-    its class picked by `types` (the server's own, else the common ones)."""
+    its class picked by `types` (the server's own, else the common ones), with
+    what the answer's `headers` say."""
     message = error.get("message")
     if not isinstance(message, str) or not message:
         message = error_text(status, payload)
@@ -86,6 +92,7 @@ def typed_error(
         code=error_code(code),
         body=payload,
         types=types,
+        headers=headers,
     )
 
 

@@ -22,6 +22,8 @@ Invariants:
   `content_filter_results`, `stop_reason`) and delta fields the codec does not
   model (`reasoning_content`, text joined) as the choice's and the message's.
   They come with the finish event, and again if more arrive after it.
+  A first chunk that names no answer (Azure OpenAI's, of the prompt's filter
+  results) gives its fields to the start of the chunk that does.
   Annotations go on the text part, or stay beside the message when there is
   no text, as `decode_response` keeps them.
 - Choices other than the first are accumulated apart and come, whole, as
@@ -125,6 +127,7 @@ class ChatStreamDecoder:
         self.per_chunk = _PER_CHUNK | dialect.stream_noise
         self.every_chunk = self.per_chunk.union(RESPONSE_FIELDS)
         self.fields: dict[str, Any] = {}
+        self.early: dict[str, Any] = {}
         self.identity: tuple[str | None, str | None] | None = None
         self.choices: dict[int, _Choice] = {}
         self.alternatives: dict[int, StreamAccumulator] = {}
@@ -173,10 +176,17 @@ class ChatStreamDecoder:
         """The response's identity and fields on the first chunk; a top-level field
         that comes later, as response data."""
         first = self.identity is None
+        if first and chunk.get("id") == "" and not chunk.get("choices"):
+            # Quirk: Azure OpenAI streams the prompt's `prompt_filter_results` first, in a
+            # chunk with no choice, `id`, `model` and `object` "" and `created` 0 (its
+            # content filtering docs): its fields wait for the chunk that names the answer.
+            self.early.update(other_fields(chunk, self.every_chunk))
+            return None
         if first:
             # The body this stream describes is a `chat.completion`, not a chunk.
             self.fields = {"object": "chat.completion"}
             self.fields.update({key: chunk[key] for key in RESPONSE_FIELDS if key in chunk})
+            self.fields.update(self.early)
         elif chunk.keys() <= self.every_chunk:
             return None  # nothing beyond what every chunk says
         extra = {

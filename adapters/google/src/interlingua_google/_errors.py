@@ -6,8 +6,8 @@ of its API design guide). `status` is the error's type, which says no more
 than the HTTP status it goes with: the HTTP status picks the subclass
 (`ProviderError.for_status`), or the `status` when there is none (an error
 inside a stream). A `google.rpc.RetryInfo` detail's `retryDelay` (`"30s"`)
-is the retry-after; a `google.rpc.ErrorInfo`'s `reason` (`API_KEY_INVALID`)
-is the code.
+is the retry-after, unless the answer's headers give one (`retry-after`);
+a `google.rpc.ErrorInfo`'s `reason` (`API_KEY_INVALID`) is the code.
 
     status                 HTTP    class
     INVALID_ARGUMENT,      400     BadRequestError
@@ -33,6 +33,7 @@ Google's own body as it came, another's with the status of its HTTP status.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from interlingua import (
@@ -81,9 +82,11 @@ _ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
 
 
-def decode_error(status: int | None, body: Any) -> ProviderError:
+def decode_error(
+    status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
-    stream) and its body, parsed or as text."""
+    stream), its body, parsed or as text, and its headers."""
     data = json_or_text(body)
     error = data.get("error") if isinstance(data, dict) else None
     error = error if isinstance(error, dict) else {}
@@ -99,7 +102,9 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         "retry_after": retry_delay(details),
     }
     message = _text(error.get("message")) or error_text(status, data)
-    return ProviderError.for_status(status, message, types=_DECODED_TYPES, **fields)
+    return ProviderError.for_status(
+        status, message, types=_DECODED_TYPES, headers=headers, **fields
+    )
 
 
 def retry_delay(details: list[Any]) -> float | None:

@@ -71,8 +71,10 @@ class GroqDialect(ChatCompletionsDialect):
         x_groq = fields.get("x_groq")
         return {"x_groq": {**(x_groq if isinstance(x_groq, dict) else {}), "usage": usage}}
 
-    def decode_error(self, status: int | None, body: Any) -> ProviderError:
-        return decode_error(status, body)
+    def decode_error(
+        self, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+    ) -> ProviderError:
+        return decode_error(status, body, headers=headers)
 
     def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
         return encode_error(error)

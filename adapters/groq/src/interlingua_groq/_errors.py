@@ -16,7 +16,9 @@ where its SDK raises the bare error object. Groq adds:
 The status picks the subclass, unless a code names a condition it may not
 (`capacity_exceeded`, the core's `rate_limit_exceeded` and `invalid_api_key`);
 inside a stream (no status) the type does too (`invalid_request_error` is a
-`BadRequestError`). The request id comes from the body where it has one.
+`BadRequestError`). The request id comes from the body where it has one,
+else from the answer's headers (`x-request-id`), which give the wait and the
+rate limits too (`x-ratelimit-*`).
 `encode_error` writes OpenAI's body back, with the error's `failed_generation`.
 """
 
@@ -53,9 +55,11 @@ _DECODED_TYPES = COMMON_ERROR_TYPES.extend(
 )
 
 
-def decode_error(status: int | None, body: Any) -> ProviderError:
+def decode_error(
+    status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
-    stream) and its body, as JSON text, bytes or parsed."""
+    stream), its body, as JSON text, bytes or parsed, and its headers."""
     payload = json_or_text(body)
     error = error_object(payload)
     typed = typed_error(status, payload, error, provider=PROVIDER, types=_DECODED_TYPES)
@@ -69,6 +73,7 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         body=payload,
         request_id=_request_id(payload, error),
         failed_generation=_generation(error.get("failed_generation")),
+        headers=headers,
     )
 
 

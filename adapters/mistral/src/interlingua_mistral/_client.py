@@ -185,11 +185,6 @@ class _HookedCalls:
             pass
 
 
-def _request_id(exc: Exception) -> str | None:
-    headers = getattr(exc, "headers", None) or {}
-    return headers.get("mistral-correlation-id") or headers.get("x-kong-request-id")
-
-
 # Quirk: Mistral takes no `stream_options` (a 422 `extra_forbidden`); usage comes on the last chunk.
 CHAT_COMPLETIONS = replace(chat_completions_endpoint(CODEC), prepare=set_stream)
 
@@ -216,7 +211,6 @@ SDK = SDKBinding(
     # The stream is read from its raw lines: an error event reaches the decoder as it came.
     in_stream_payload=lambda exc: None,
     transport=_HookedCalls(),
-    request_id=_request_id,
     options=_options,
 )
 

@@ -52,8 +52,10 @@ class MistralDialect(ChatCompletionsDialect):
     def is_error(self, chunk: Mapping[str, Any]) -> bool:
         return chunk.get("object") == "error" or super().is_error(chunk)
 
-    def decode_error(self, status: int | None, body: Any) -> ProviderError:
-        return decode_error(status, body)
+    def decode_error(
+        self, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+    ) -> ProviderError:
+        return decode_error(status, body, headers=headers)
 
     def encode_error(self, error: ProviderError) -> tuple[int, dict[str, Any]]:
         return encode_error(error)

@@ -8,6 +8,8 @@ Its validation errors (422) come as FastAPI's `{"detail": [{"loc", "msg",
 text of one); its gateway answers `{"detail": "Unauthorized"}` or
 `{"message": ..., "request_id": ...}`. The message names each validation
 error's place (`body.messages[0].user.name: Extra inputs are not permitted`).
+The request id is the body's, else the answer's `mistral-correlation-id` or
+`x-kong-request-id` header; the headers give the wait and the rate limits too.
 
 The status picks the subclass, unless the type names a condition it may not
 (`rate_limited` is a `RateLimitError`: the core's `COMMON_ERROR_TYPES`);
@@ -28,7 +30,13 @@ from interlingua import (
     BadRequestError,
     ProviderError,
 )
-from interlingua.codec import COMMON_ERROR_TYPES, error_text, format_path, json_or_text
+from interlingua.codec import (
+    COMMON_ERROR_TYPES,
+    error_text,
+    format_path,
+    header_value,
+    json_or_text,
+)
 from interlingua_chat_completions._errors import (
     error_code,
     error_fields,
@@ -49,9 +57,15 @@ _DECODED_TYPES = COMMON_ERROR_TYPES.extend(
 )
 
 
-def decode_error(status: int | None, body: Any) -> ProviderError:
+# Mistral's own names for the request's id (its API and its gateway's).
+_REQUEST_ID_HEADERS = ("mistral-correlation-id", "x-kong-request-id")
+
+
+def decode_error(
+    status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
-    stream) and its body, as JSON text, bytes or parsed."""
+    stream), its body, as JSON text, bytes or parsed, and its headers."""
     payload = json_or_text(body)
     error: Mapping[str, Any] = error_object(payload) or (
         payload if isinstance(payload, dict) else {}
@@ -63,14 +77,16 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         "type": kind,
         "code": error_code(code),
         "body": payload,
-        "request_id": _text(error.get("request_id")),
+        "request_id": _text(error.get("request_id")) or header_value(headers, *_REQUEST_ID_HEADERS),
     }
     message = (
         _message(error.get("message"))
         or _message(error.get("detail"))
         or error_text(status, payload)
     )
-    return ProviderError.for_status(status, message, types=_DECODED_TYPES, **fields)
+    return ProviderError.for_status(
+        status, message, types=_DECODED_TYPES, headers=headers, **fields
+    )
 
 
 def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:

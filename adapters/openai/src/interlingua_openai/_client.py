@@ -30,10 +30,10 @@ from typing import Any, ClassVar
 import httpx2
 import openai
 
-from interlingua import ProviderError
 from interlingua.client import (
     AsyncChatClient,
     ChatClient,
+    ErrorDecoder,
     SDKBinding,
     sdk_client,
     stainless_binding,
@@ -55,7 +55,7 @@ __all__ = [
 
 
 def sdk_binding(
-    decode_error: Callable[[int | None, Any], ProviderError],
+    decode_error: ErrorDecoder,
     error_payload: Callable[[Any], Any],
 ) -> SDKBinding:
     """The openai SDK, for an endpoint whose errors `decode_error` types, and
@@ -176,7 +176,7 @@ def finishes_with_usage(chunk: Any) -> bool:
 
 
 def compatible_binding(
-    decode_error: Callable[[int | None, Any], ProviderError],
+    decode_error: ErrorDecoder,
 ) -> SDKBinding:
     """The openai SDK's binding for a Chat Completions server whose errors
     `decode_error` types (its codec's)."""

@@ -79,8 +79,10 @@ class OpenRouterDialect(ChatCompletionsDialect):
     def reasoning_stream(self) -> DetailsStream:
         return DetailsStream(self.provider, REASONING_INDEX)
 
-    def decode_error(self, status: int | None, body: Any) -> ProviderError:
-        return decode_error(status, body)
+    def decode_error(
+        self, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+    ) -> ProviderError:
+        return decode_error(status, body, headers=headers)
 
 
 OPENROUTER = OpenRouterDialect(

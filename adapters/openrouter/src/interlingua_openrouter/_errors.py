@@ -18,6 +18,7 @@ badly), 503 (no provider meets the routing). The body is kept whole.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ProviderError, RateLimitError
@@ -31,9 +32,11 @@ __all__ = ["decode_error"]
 _ERRORS_BY_STATUS: dict[int, type[ProviderError]] = {402: RateLimitError}
 
 
-def decode_error(status: int | None, body: Any) -> ProviderError:
+def decode_error(
+    status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
-    stream) and its body, as JSON text, bytes or parsed."""
+    stream), its body, as JSON text, bytes or parsed, and its headers."""
     payload = json_or_text(body)
     error = error_object(payload)
     typed = typed_error(status, payload, error, provider=PROVIDER)
@@ -44,6 +47,7 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         type=typed.type,
         code=typed.code,
         body=payload,
+        headers=headers,
     )
 
 

@@ -19,6 +19,7 @@ Reasoning turned off goes as each model takes it (`_rules`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,8 +37,10 @@ __all__ = ["CODEC", "XAI", "XAIDialect"]
 class XAIDialect(ChatCompletionsDialect):
     """Chat Completions as xAI speaks it; see the module doc."""
 
-    def decode_error(self, status: int | None, body: Any) -> ProviderError:
-        return decode_error(status, body)
+    def decode_error(
+        self, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+    ) -> ProviderError:
+        return decode_error(status, body, headers=headers)
 
 
 XAI = XAIDialect(

@@ -14,6 +14,7 @@ permission to execute the specified operation"`). The body is kept whole.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from interlingua import AuthenticationError, ProviderError
@@ -26,9 +27,11 @@ __all__ = ["decode_error"]
 _BAD_KEY = "Incorrect API key provided"
 
 
-def decode_error(status: int | None, body: Any) -> ProviderError:
+def decode_error(
+    status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
-    stream) and its body, as JSON text, bytes or parsed."""
+    stream), its body, as JSON text, bytes or parsed, and its headers."""
     payload = json_or_text(body)
     typed = typed_error(status, payload, error_object(payload), provider=PROVIDER)
     code = typed.code
@@ -42,4 +45,5 @@ def decode_error(status: int | None, body: Any) -> ProviderError:
         type=typed.type,
         code=code,
         body=payload,
+        headers=headers,
     )

@@ -13,6 +13,7 @@ not the error) or as a failed response's `error` (`{"code", "message"}`); the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from interlingua import (
@@ -26,14 +27,17 @@ from interlingua_openai.responses._wire import PROVIDER
 __all__ = ["decode_error", "encode_error"]
 
 
-def decode_error(status: int | None, body: Any) -> ProviderError:
+def decode_error(
+    status: int | None, body: Any, *, headers: Mapping[str, str] | None = None
+) -> ProviderError:
     """The typed error for an error answer, an `error` event, or a failed
-    response's `error`: its HTTP status (None inside a stream) and its body."""
+    response's `error`: its HTTP status (None inside a stream), its body and
+    its headers."""
     payload = json_or_text(body)
     error = error_object(payload)
     if error is payload and payload.get("type") == "error":
         error = other_fields(payload, ("type",))
-    return typed_error(status, payload, error, provider=PROVIDER)
+    return typed_error(status, payload, error, provider=PROVIDER, headers=headers)
 
 
 def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
