@@ -21,35 +21,52 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+import anthropic
 import pytest
 
 import interlingua_anthropic
 from conftest import (
     MissingCorpus,
+    RespxHttpx2,
     cassette,
     corpus_id,
     corpus_params,
+    fake_key,
     from_corpus,
+    in_order,
+    recorded,
+    requested,
     same_json,
     strict,
     usage_counts,
 )
 from interlingua import (
     BadRequestError,
+    ChatRequest,
     DecodeError,
     FinishReason,
+    GatewayAdapter,
+    Message,
+    OverloadedError,
     RateLimitError,
+    ReasoningConfig,
     StreamError,
     TokenUsage,
+    ToolSpec,
     accumulate,
+    accumulate_async,
+    get_adapter,
 )
 from interlingua.testing import Interaction
-from interlingua_anthropic import bedrock
+from interlingua_anthropic import bedrock, vertex
 from interlingua_anthropic._envelope_stream import METRICS
+from interlingua_anthropic.bedrock import AnthropicBedrockClient, AsyncAnthropicBedrockClient
+from interlingua_anthropic.vertex import AnthropicVertexClient, AsyncAnthropicVertexClient
 from interlingua_bedrock._event_stream import read_event_stream
 
 FINISH_REASONS = {
@@ -245,6 +262,17 @@ def test_a_stream_reads_alike_as_boto3_chunks_frame_payloads_or_anthropic_events
         assert accumulate(bedrock.decode_stream(inner_events(call))) == expected
 
 
+def assert_written_as_sent(written: list[Any], sent: list[dict[str, Any]]) -> None:
+    """The events written are those sent, but for message_delta's usage, which
+    Anthropic's encoder writes whole: the counts sent are in it."""
+    for ours, theirs in zip(written, sent, strict=True):
+        if theirs["type"] == "message_delta":
+            assert theirs["usage"].items() <= ours["usage"].items()
+            ours = {key: value for key, value in ours.items() if key != "usage"}
+            theirs = {key: value for key, value in theirs.items() if key != "usage"}
+        assert ours == theirs
+
+
 @pytest.mark.parametrize("path", FILES, ids=corpus_id)
 def test_every_recorded_stream_is_written_back_as_bedrock_sent_it(
     path: Path | MissingCorpus,
@@ -256,12 +284,7 @@ def test_every_recorded_stream_is_written_back_as_bedrock_sent_it(
 
         assert {event.event for event in wire} == {"chunk"}
         written = [json.loads(base64.b64decode(event.data["bytes"])) for event in wire]  # type: ignore[index]
-        # message_delta's usage is written whole (Anthropic's encoder): the counts sent are in it.
-        for ours, theirs in zip(written, sent, strict=True):
-            if theirs["type"] == "message_delta":
-                assert theirs["usage"].items() <= ours.pop("usage").items()
-                theirs = {key: value for key, value in theirs.items() if key != "usage"}
-            assert ours == theirs
+        assert_written_as_sent(written, sent)
         again = accumulate(bedrock.decode_stream([event.data for event in wire]))
         assert again == accumulate(bedrock.decode_stream(chunks(call)))
 
@@ -310,3 +333,401 @@ def test_an_exception_event_in_a_stream_ends_it_with_a_typed_error() -> None:
     assert isinstance(error, RateLimitError)
     assert (error.type, error.message) == ("throttlingException", "Too many tokens, slow down.")
     assert caught.value.partial.message.reasoning  # what arrived is kept
+
+
+# --- the clients, over the anthropic SDK's own Bedrock and Vertex AI clients ---
+
+WEATHER = ToolSpec(
+    name="get_weather",
+    description="The current weather in a city.",
+    parameters={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+)
+WEATHER_WIRE = {
+    "name": "get_weather",
+    "description": "The current weather in a city.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+    },
+}
+
+
+def bedrock_sdk() -> anthropic.AnthropicBedrock:
+    """Made-up static AWS keys: the SDK signs each request with SigV4."""
+    return anthropic.AnthropicBedrock(
+        aws_access_key="AKIDEXAMPLE",
+        aws_secret_key=fake_key("secret/"),
+        aws_region=REGION,
+        max_retries=0,
+    )
+
+
+def async_bedrock_sdk() -> anthropic.AsyncAnthropicBedrock:
+    return anthropic.AsyncAnthropicBedrock(
+        aws_access_key="AKIDEXAMPLE",
+        aws_secret_key=fake_key("secret/"),
+        aws_region=REGION,
+        max_retries=0,
+    )
+
+
+def vertex_sdk() -> anthropic.AnthropicVertex:
+    return anthropic.AnthropicVertex(
+        region="us-east5", project_id="example-project", access_token="test-token", max_retries=0
+    )
+
+
+def async_vertex_sdk() -> anthropic.AsyncAnthropicVertex:
+    return anthropic.AsyncAnthropicVertex(
+        region="us-east5", project_id="example-project", access_token="test-token", max_retries=0
+    )
+
+
+def corpus_file(name: str) -> Path:
+    (param,) = corpus_params("bedrock", pattern=name)
+    return from_corpus(param)
+
+
+def as_called(call: Interaction) -> ChatRequest:
+    """The recorded call's request, on the model of its URL."""
+    return bedrock.decode_request(request_body(call)).model_copy(update={"model": model_of(call)})
+
+
+def recorded_answer(call: Interaction) -> Any:
+    if operation(call) == INVOKE:
+        return bedrock.decode_response(call.response.json)
+    return accumulate(bedrock.decode_stream(chunks(call)))
+
+
+def test_the_bedrock_client_sends_the_recorded_bodies_signed(respx_httpx2: RespxHttpx2) -> None:
+    calls = invoke_calls(corpus_file("test_data_extraction.yaml"))  # 3 invoke, then a stream
+    replay = in_order(calls)
+    router = respx_httpx2(BEDROCK_URL)
+    router.route().mock(side_effect=replay.respond)
+    client = AnthropicBedrockClient(bedrock_sdk())
+
+    answers = [
+        client.complete(as_called(call), report=strict())
+        if operation(call) == INVOKE
+        else accumulate(client.stream(as_called(call), report=strict()))
+        for call in calls
+    ]
+
+    assert replay.sent == [request_body(call) for call in calls]
+    assert requested(replay) == [f"POST {call.path}" for call in calls]
+    assert answers == [recorded_answer(call) for call in calls]
+    assert answers[-1].provider_data["anthropic-bedrock"]["echo"][METRICS]["inputTokenCount"] > 0
+    signed = re.compile(
+        rf"AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/\d{{8}}/{REGION}/bedrock/aws4_request, "
+        r"SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}"
+    )
+    for sent in router.calls:
+        assert signed.fullmatch(sent.request.headers["authorization"])
+
+
+@pytest.mark.anyio
+async def test_the_async_bedrock_client_streams_the_recorded_tool_calls(
+    respx_httpx2: RespxHttpx2,
+) -> None:
+    calls = invoke_calls(corpus_file("test_anthropic_tool_variations_async.yaml"))
+    replay = in_order(calls)
+    respx_httpx2(BEDROCK_URL).route().mock(side_effect=replay.respond)
+    client = AsyncAnthropicBedrockClient(async_bedrock_sdk())
+
+    answers = [
+        await accumulate_async(await client.stream(as_called(call), report=strict()))
+        for call in calls
+    ]
+
+    assert replay.sent == [request_body(call) for call in calls]
+    assert requested(replay) == [f"POST {call.path}" for call in calls]
+    assert answers == [recorded_answer(call) for call in calls]
+    assert any(answer.message.tool_calls for answer in answers)
+
+
+def test_the_bedrock_client_raises_bedrock_s_refusal_of_a_stream(
+    respx_httpx2: RespxHttpx2,
+) -> None:
+    calls = invoke_calls(corpus_file("test_anthropic_images.yaml"))  # a stream, then a 400
+    replay = in_order(calls)
+    respx_httpx2(BEDROCK_URL).route().mock(side_effect=replay.respond)
+    client = AnthropicBedrockClient(bedrock_sdk())
+
+    first = accumulate(client.stream(as_called(calls[0])))
+    with pytest.raises(BadRequestError) as caught:
+        client.stream(as_called(calls[1]))
+
+    assert first == recorded_answer(calls[0])
+    assert replay.sent == [request_body(call) for call in calls]
+    error = caught.value
+    assert (error.status, error.provider) == (400, "anthropic-bedrock")
+    assert error.message == json.loads(calls[1].response.body)["message"]
+
+
+OSLO_FIRST_BODY = {
+    "anthropic_version": "bedrock-2023-05-31",
+    "max_tokens": 4096,
+    "messages": [{"role": "user", "content": "Is it raining in Oslo right now?"}],
+    "thinking": {"type": "enabled", "budget_tokens": 2048},
+    "tools": [WEATHER_WIRE],
+}
+
+
+def test_the_bedrock_client_sends_a_core_request_in_the_envelope(
+    respx_httpx2: RespxHttpx2,
+) -> None:
+    """The project's own fixture: an answer with signed thinking, then a 400 whose
+    type is in Bedrock's header."""
+    replay = in_order(recorded("anthropic-bedrock/thinking_tool_use.json"))
+    respx_httpx2(BEDROCK_URL).route().mock(side_effect=replay.respond)
+    client = AnthropicBedrockClient(bedrock_sdk())
+    request = ChatRequest(
+        model="anthropic-bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        messages=(Message.user("Is it raining in Oslo right now?"),),
+        tools=(WEATHER,),
+        reasoning=ReasoningConfig(budget_tokens=2048),
+        max_tokens=4096,
+    )
+
+    answer = client.complete(request, report=strict())
+    with pytest.raises(BadRequestError) as caught:
+        client.complete(request.model_copy(update={"reasoning": None}))
+
+    assert replay.sent[0] == OSLO_FIRST_BODY
+    assert replay.sent[1] == {
+        key: value for key, value in OSLO_FIRST_BODY.items() if key != "thinking"
+    }
+    path = "/model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke"
+    assert requested(replay) == [f"POST {path}"] * 2
+    assert answer == bedrock.decode_response(replay.interactions[0].response.json)
+    assert answer.message.reasoning[0].signature
+    assert caught.value.status == 400
+    assert caught.value.message.startswith("messages.0.content.1.image")
+
+
+def test_a_bedrock_error_is_typed_by_the_header_its_answer_carries() -> None:
+    call = recorded("anthropic-bedrock/thinking_tool_use.json")[1]
+    headers = headers_of(call)
+
+    error = bedrock.decode_error(call.response.status, call.response.json, headers=headers)
+
+    assert isinstance(error, BadRequestError)
+    assert error.type == headers["x-amzn-errortype"].partition(":")[0]
+    assert error.message == call.response.json["message"]
+    assert bedrock.encode_error(error) == (400, call.response.json)
+
+
+LISBON_FIRST_BODY = {
+    "anthropic_version": "vertex-2023-10-16",
+    "max_tokens": 4096,
+    "system": "You answer weather questions in one sentence.",
+    "messages": [{"role": "user", "content": "Is it raining in Lisbon right now?"}],
+    "thinking": {"type": "enabled", "budget_tokens": 2048},
+    "tools": [WEATHER_WIRE],
+}
+
+
+def test_the_vertex_client_sends_a_tool_round_trip_with_its_signed_thinking(
+    respx_httpx2: RespxHttpx2,
+) -> None:
+    replay = in_order(recorded("anthropic-vertex/tool_round_trip_with_thinking.json"))
+    router = respx_httpx2(VERTEX_URL)
+    router.route().mock(side_effect=replay.respond)
+    client = AnthropicVertexClient(vertex_sdk())
+    history = [
+        Message.system("You answer weather questions in one sentence."),
+        Message.user("Is it raining in Lisbon right now?"),
+    ]
+    request = ChatRequest(
+        model="claude-sonnet-4-5@20250929",
+        messages=tuple(history),
+        tools=(WEATHER,),
+        reasoning=ReasoningConfig(budget_tokens=2048),
+        max_tokens=4096,
+    )
+
+    first = client.complete(request, report=strict())
+    call = first.message.tool_calls[0]
+    history += [first.message, Message.tool_result(call.id, "Light rain, 14 C")]
+    second = client.complete(request.model_copy(update={"messages": tuple(history)}))
+
+    thinking = first.message.reasoning[0]
+    assert replay.sent == [
+        LISBON_FIRST_BODY,
+        {
+            **LISBON_FIRST_BODY,
+            "messages": [
+                {"role": "user", "content": "Is it raining in Lisbon right now?"},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "thinking",
+                            "thinking": thinking.text,
+                            "signature": thinking.signature,
+                        },
+                        {
+                            "type": "tool_use",
+                            "id": call.id,
+                            "name": "get_weather",
+                            "input": {"city": "Lisbon"},
+                        },
+                    ],
+                },
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": call.id,
+                            "content": "Light rain, 14 C",
+                        }
+                    ],
+                },
+            ],
+        },
+    ]
+    assert requested(replay) == [f"POST {VERTEX_MODEL_PATH}:rawPredict"] * 2
+    assert router.calls[0].request.headers["authorization"] == "Bearer test-token"
+    assert second.message.text == replay.interactions[1].response.json["content"][0]["text"]
+    assert second.id is not None
+    assert second.id.startswith("msg_vrtx_")
+
+
+@pytest.mark.anyio
+async def test_the_async_vertex_client_streams_with_stream_in_the_body(
+    respx_httpx2: RespxHttpx2,
+) -> None:
+    replay = in_order(recorded("anthropic-vertex/stream_text.json"))
+    respx_httpx2(VERTEX_URL).route().mock(side_effect=replay.respond)
+    client = AsyncAnthropicVertexClient(async_vertex_sdk())
+    request = ChatRequest(
+        model="anthropic-vertex:claude-sonnet-4-5@20250929",
+        messages=(Message.user("Name a primary colour."),),
+        max_tokens=1024,
+    )
+
+    response = await accumulate_async(await client.stream(request, report=strict()))
+
+    assert replay.sent == [
+        {
+            "anthropic_version": "vertex-2023-10-16",
+            "max_tokens": 1024,
+            "messages": [{"role": "user", "content": "Name a primary colour."}],
+            "stream": True,
+        }
+    ]
+    assert requested(replay) == [f"POST {VERTEX_MODEL_PATH}:streamRawPredict"]
+    payloads = replay.interactions[0].response.stream_payloads()
+    assert response == accumulate(vertex.decode_stream(payloads))
+    assert response.message.text == "".join(
+        p["delta"]["text"] for p in payloads if p["type"] == "content_block_delta"
+    )
+    wire = list(vertex.encode_stream(vertex.decode_stream(payloads), report=strict()))
+    assert [event.event for event in wire] == [p["type"] for p in payloads if p["type"] != "ping"]
+    assert_written_as_sent(
+        [event.data for event in wire], [p for p in payloads if p["type"] != "ping"]
+    )
+
+
+def test_the_vertex_client_raises_anthropic_s_error_as_vertex_answers_it(
+    respx_httpx2: RespxHttpx2,
+) -> None:
+    replay = in_order(recorded("anthropic-vertex/error_overloaded.json"))
+    respx_httpx2(VERTEX_URL).route().mock(side_effect=replay.respond)
+    request = ChatRequest(
+        model="claude-sonnet-4-5@20250929", messages=(Message.user("Hello"),), max_tokens=1024
+    )
+
+    with pytest.raises(OverloadedError) as caught:
+        AnthropicVertexClient(vertex_sdk()).complete(request)
+
+    body = replay.interactions[0].response.json
+    error = caught.value
+    assert (error.status, error.type, error.provider) == (
+        529,
+        "overloaded_error",
+        "anthropic-vertex",
+    )
+    assert error.request_id == body["request_id"]
+    assert vertex.encode_error(error)[0] == 529
+
+
+# --- thinking signatures across Anthropic's API, Bedrock and Vertex AI ---
+
+
+def continued(answer: Any, question: str, result: str) -> ChatRequest:
+    """The request that sends `answer`'s tool call's result back."""
+    call = answer.message.tool_calls[0]
+    history = (Message.user(question), answer.message, Message.tool_result(call.id, result))
+    return ChatRequest(
+        model="claude-sonnet-4-5",
+        messages=history,
+        tools=(WEATHER,),
+        reasoning=ReasoningConfig(budget_tokens=2048),
+        max_tokens=4096,
+    )
+
+
+def test_a_signature_made_on_bedrock_goes_back_to_anthropic_s_api_and_vertex_ai() -> None:
+    """Anthropic documents signatures as taken on every platform (the quirk in `_envelope`)."""
+    body = recorded("anthropic-bedrock/thinking_tool_use.json")[0].response.json
+    request = continued(bedrock.decode_response(body), "Is it raining in Oslo?", "Snow, -2 C")
+
+    to_anthropic = interlingua_anthropic.encode_request(request, report=strict())
+    to_vertex = vertex.encode_request(request, report=strict())
+    to_bedrock = bedrock.encode_request(request, report=strict())
+
+    for sent in (to_anthropic, to_vertex, to_bedrock):
+        assert sent["messages"][1] == {"role": "assistant", "content": body["content"]}
+
+
+def test_a_signature_made_on_anthropic_s_api_goes_to_bedrock_and_vertex_ai() -> None:
+    body = recorded("anthropic/tool_round_trip_with_thinking.json")[0].response.json
+    answer = interlingua_anthropic.decode_response(body)
+    request = continued(answer, "Is it raining in Lisbon right now?", "Light rain")
+
+    for adapter in (bedrock, vertex):
+        sent = adapter.encode_request(request, report=strict())
+
+        assert sent["messages"][1] == {"role": "assistant", "content": body["content"]}
+
+
+def test_a_signature_made_on_vertex_ai_goes_to_bedrock() -> None:
+    body = recorded("anthropic-vertex/tool_round_trip_with_thinking.json")[0].response.json
+    request = continued(vertex.decode_response(body), "Raining in Lisbon?", "Light rain")
+
+    sent = bedrock.encode_request(request, report=strict())
+
+    assert sent["messages"][1] == {"role": "assistant", "content": body["content"]}
+
+
+# --- the adapters ---
+
+
+@pytest.mark.parametrize("name", ["anthropic-bedrock", "anthropic-vertex"])
+def test_each_envelope_is_an_adapter_found_by_name(name: str) -> None:
+    adapter = get_adapter(name)
+
+    assert isinstance(adapter, GatewayAdapter)
+    assert name == adapter.PROVIDER
+    assert adapter is {"anthropic-bedrock": bedrock, "anthropic-vertex": vertex}[name]
+
+
+def test_an_envelope_keeps_a_version_other_than_its_own() -> None:
+    body = {
+        "anthropic_version": "bedrock-2099-01-01",
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+
+    request = bedrock.decode_request(body)
+
+    assert request.provider_options == {
+        "anthropic-bedrock": {"anthropic_version": "bedrock-2099-01-01"}
+    }
+    assert same_json(bedrock.encode_request(request, report=strict()), body)
+    assert (
+        vertex.encode_request(request, report=strict())["anthropic_version"] == "vertex-2023-10-16"
+    )
