@@ -62,6 +62,7 @@ from interlingua import (
     accumulate_async,
     get_adapter,
 )
+from interlingua.client import SDKOptions
 from interlingua.testing import Interaction
 from interlingua_anthropic import bedrock, vertex
 from interlingua_anthropic._envelope_stream import METRICS
@@ -731,3 +732,19 @@ def test_an_envelope_keeps_a_version_other_than_its_own() -> None:
     assert (
         vertex.encode_request(request, report=strict())["anthropic_version"] == "vertex-2023-10-16"
     )
+
+
+def test_the_clients_connect_with_the_gateway_s_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Bedrock API key is the SDK's `api_key`; Vertex AI's key is an access token,
+    its region and project the SDK's variables."""
+    monkeypatch.setenv("AWS_REGION", REGION)
+    monkeypatch.setenv("CLOUD_ML_REGION", "europe-west1")
+    monkeypatch.setenv("ANTHROPIC_VERTEX_PROJECT_ID", "example-project")
+    options = SDKOptions(api_key="test-token", timeout=5.0, max_retries=1)
+
+    on_bedrock = AnthropicBedrockClient.connect(SDKOptions(api_key="test-token", max_retries=1))
+    on_vertex = AnthropicVertexClient.connect(options)
+
+    assert (on_bedrock.sdk.api_key, on_bedrock.sdk.aws_region) == ("test-token", REGION)
+    assert (on_vertex.sdk.access_token, on_vertex.sdk.timeout) == ("test-token", 5.0)
+    assert (on_vertex.sdk.project_id, on_vertex.sdk.region) == ("example-project", "europe-west1")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 import anthropic
@@ -36,7 +37,9 @@ __all__ = [
 _API_HEADERS = ("anthropic-beta",)
 
 
-def _endpoint(adapter: Any, path: str) -> Endpoint:
+def _endpoint(adapter: ModuleType, path: str) -> Endpoint:
+    """The endpoint of an envelope's adapter (`bedrock`, `vertex`): its codec, and
+    the model's path (`path` is how every one ends)."""
     return Endpoint(
         provider=adapter.PROVIDER,
         path=path,
