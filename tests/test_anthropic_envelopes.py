@@ -58,6 +58,7 @@ from interlingua import (
     StreamError,
     TokenUsage,
     ToolSpec,
+    TranslationReport,
     accumulate,
     accumulate_async,
     get_adapter,
@@ -714,6 +715,30 @@ def test_each_envelope_is_an_adapter_found_by_name(name: str) -> None:
     assert isinstance(adapter, GatewayAdapter)
     assert name == adapter.PROVIDER
     assert adapter is {"anthropic-bedrock": bedrock, "anthropic-vertex": vertex}[name]
+
+
+def test_bedrock_s_betas_in_the_body_go_back_to_bedrock_alone() -> None:
+    """Bedrock takes Anthropic's betas as a body field (the anthropic SDK's
+    `AnthropicBedrock` moves the `anthropic-beta` header there)."""
+    body = {
+        "anthropic_version": "bedrock-2023-05-31",
+        "anthropic_beta": ["context-1m-2025-08-07"],
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+    request = bedrock.decode_request(body)
+    report = TranslationReport()
+
+    to_anthropic = interlingua_anthropic.encode_request(request, report=report)
+
+    assert request.provider_options == {
+        "anthropic-bedrock": {"anthropic_beta": ["context-1m-2025-08-07"]}
+    }
+    assert same_json(bedrock.encode_request(request, report=strict()), body)
+    assert "anthropic_beta" not in to_anthropic
+    assert [loss.path for loss in report.losses] == [
+        "provider_options.anthropic-bedrock.anthropic_beta"
+    ]
 
 
 def test_an_envelope_keeps_a_version_other_than_its_own() -> None:

@@ -17,8 +17,10 @@ the values decoded from either envelope are Anthropic's (`provider="anthropic"`:
 their parts, reasoning and provider data), so a history moves between the three
 with nothing to report, thinking signatures included (`EnvelopeCodec.decode_response`).
 A decoded body has no model: the request's is `""`, and the caller sets it, as
-a Gemini body's. An `anthropic_version` other than the envelope's own is kept in
-`provider_options["<envelope>"]` and sent back.
+a Gemini body's. The envelope's own fields (an `anthropic_version` other than
+its own; Bedrock's betas, `anthropic_beta`, which Anthropic's API and Vertex AI
+take as the `anthropic-beta` header) are kept in `provider_options["<envelope>"]`
+and sent back to that envelope alone: elsewhere a beta is reported as dropped.
 
 The legacy Text Completions body (`prompt`, `max_tokens_to_sample`; its answer
 `completion`), which Bedrock still takes for Claude 2, is refused with a
@@ -53,6 +55,7 @@ from interlingua import (
 from interlingua.codec import (
     ErrorTypes,
     WireReader,
+    copy_json,
     error_text,
     json_or_text,
     resolve_report,
@@ -88,6 +91,9 @@ class Envelope:
     # The path for a model, not streamed and streamed (`{model}` in it).
     path: str
     stream_path: str
+    # The body's fields of the envelope's own, kept in `provider_options[provider]`
+    # (its version where it is not `version`), and sent to this envelope alone.
+    own_fields: tuple[str, ...] = (_VERSION,)
     # The error types beside Anthropic's, which its error bodies may name.
     error_types: ErrorTypes = DECODED_TYPES
     # The header that names an error's type, where the body does not.
@@ -138,6 +144,10 @@ BEDROCK = Envelope(
     path="/model/{model}/invoke",
     stream_path="/model/{model}/invoke-with-response-stream",
     error_types=BEDROCK_ERROR_TYPES,
+    # Quirk: Bedrock takes Anthropic's betas in the body, `"anthropic_beta": [...]`
+    # (Bedrock's user guide, "Anthropic Claude Messages API": request fields), where
+    # Anthropic's API and Vertex AI take the `anthropic-beta` header.
+    own_fields=(_VERSION, "anthropic_beta"),
     error_type_header="x-amzn-errortype",
     model_safe=":",
 )
@@ -167,19 +177,23 @@ class EnvelopeCodec:
         """The request an envelope's body asks for; its model is `""` (the URL's)."""
         body = self._reader.body(body)
         self._refuse_text_completions(body, _TEXT_COMPLETIONS, "request")
-        version = self._reader.field(body, _VERSION, "", str, None)
-        inner = {key: value for key, value in body.items() if key != _VERSION}
+        self._reader.field(body, _VERSION, "", str, None)
+        own = {key: body[key] for key in self.envelope.own_fields if key in body}
+        inner = {key: value for key, value in body.items() if key not in own}
         request = decode_request({"model": "", **inner})
-        if version is None or version == self.envelope.version:
+        if own.get(_VERSION) == self.envelope.version:
+            del own[_VERSION]  # the one every body of the envelope has
+        if not own:
             return request
-        options = {**request.provider_options, self.provider: {_VERSION: version}}
+        options = {**request.provider_options, self.provider: own}
         return request.model_copy(update={"provider_options": options})
 
     def encode_request(
         self, request: ChatRequest, *, report: TranslationReport | None = None
     ) -> dict[str, Any]:
         """The envelope's body for `request`: Anthropic's, without `model` (and on
-        Bedrock without `stream`), with the envelope's `anthropic_version`."""
+        Bedrock without `stream`), with the envelope's `anthropic_version` and the
+        envelope's own fields the request kept (Bedrock's `anthropic_beta`)."""
         report = resolve_report(report, self.provider)
         own = request.provider_options.get(self.provider, {})
         if own:
@@ -189,7 +203,7 @@ class EnvelopeCodec:
         del body["model"]
         if not self.envelope.stream_in_body:
             body.pop("stream", None)
-        return {_VERSION: own.get(_VERSION, self.envelope.version), **body}
+        return {_VERSION: self.envelope.version, **body, **copy_json(own)}
 
     def target(self, request: ChatRequest, stream: bool) -> str:
         """The path of `request`, streamed or not (the model in it, as given)."""
