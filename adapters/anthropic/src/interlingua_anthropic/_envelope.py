@@ -144,9 +144,10 @@ BEDROCK = Envelope(
     path="/model/{model}/invoke",
     stream_path="/model/{model}/invoke-with-response-stream",
     error_types=BEDROCK_ERROR_TYPES,
-    # Quirk: Bedrock takes Anthropic's betas in the body, `"anthropic_beta": [...]`
-    # (Bedrock's user guide, "Anthropic Claude Messages API": request fields), where
-    # Anthropic's API and Vertex AI take the `anthropic-beta` header.
+    # Quirk: Bedrock takes Anthropic's betas in the body, where Anthropic's API and
+    # Vertex AI take the `anthropic-beta` header (Bedrock's user guide, "Anthropic
+    # Claude Messages API", Request and Response: `"anthropic_beta":
+    # ["computer-use-2024-10-22"]` beside `"anthropic_version": "bedrock-2023-05-31"`).
     own_fields=(_VERSION, "anthropic_beta"),
     error_type_header="x-amzn-errortype",
     model_safe=":",
@@ -156,6 +157,9 @@ BEDROCK = Envelope(
 VERTEX = Envelope(
     provider="anthropic-vertex",
     version="vertex-2023-10-16",
+    # Quirk: Vertex AI's streamed calls say `"stream": true` in the body beside the
+    # `:streamRawPredict` path (the anthropic SDK's `AnthropicVertex` keeps it there,
+    # and recorded calls send it), where Bedrock's path alone says it.
     stream_in_body=True,
     path="publishers/anthropic/models/{model}:rawPredict",
     stream_path="publishers/anthropic/models/{model}:streamRawPredict",
