@@ -629,7 +629,8 @@ def test_inspect_tells_a_gemini_answer_by_its_shape(tmp_path: Path) -> None:
          "interlingua convert: <stdin>: a request body needs --from (its API's adapter)"),
         (["convert", "--from", "anthropic", "--to", "gemini", "-"], json.dumps(BODY),
          # The installed ones, which other tests may add to: their first names.
-         "interlingua convert: no adapter named 'gemini' (installed: anthropic, cerebras, "),
+         "interlingua convert: no adapter named 'gemini' (installed: anthropic, "
+         "anthropic-bedrock, anthropic-vertex, bedrock, cerebras, "),
         (["validate", "--from", "anthropic", "--to", "openai", "-"], "[1, 2]",
          "interlingua validate: <stdin>: expected a request body or a saved history"),
         (["convert", "--from", "anthropic", "--to", "openai", "-"], '{"messages": 3}',

@@ -37,8 +37,20 @@ SKELETON = frozenset(
 # Package -> the modules it has beyond the skeleton, and why.
 EXTRA_MODULES = {
     # The stream encoder (gateways): `_stream` holds the decoder, and both do not fit in 450 lines;
-    # the turn rules (tool pairs, results first, whitespace), beside `_rules`, which they outgrew.
-    "interlingua_anthropic": frozenset({"_stream_encoder", "_turns"}),
+    # the turn rules (tool pairs, results first, whitespace), beside `_rules`, which they outgrew;
+    # Claude on Amazon Bedrock and Vertex AI, Anthropic's codec in an envelope: the two
+    # adapters (`bedrock`, `vertex`), the envelope's codec, its streams and its clients.
+    "interlingua_anthropic": frozenset(
+        {
+            "_stream_encoder",
+            "_turns",
+            "bedrock",
+            "vertex",
+            "_envelope",
+            "_envelope_stream",
+            "_envelope_client",
+        }
+    ),
     # The stream encoder, apart as above; Google's OpenAPI schema subset read as JSON Schema.
     "interlingua_google": frozenset({"_stream_encoder", "_schema"}),
     # The one Chat Completions codec: a dialect servers configure, and the codec bound to one;

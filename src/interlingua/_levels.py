@@ -167,8 +167,10 @@ def file_field_level(name: str) -> LossLevel:
     return _FILE_LEVELS.get(name, "content")
 
 
-# Fields whose meaning arrives another way: a Gemini body's own `model` is the request's.
-_ARRIVES_ELSEWHERE = frozenset({"model"})
+# Fields whose meaning arrives another way: a Gemini body's own `model` is the request's;
+# the `anthropic_version` of Claude's body on Bedrock or Vertex AI is each API's own, written
+# by its encoder.
+_ARRIVES_ELSEWHERE = frozenset({"model", "anthropic_version"})
 
 
 def says_nothing(name: str, value: Any) -> bool:

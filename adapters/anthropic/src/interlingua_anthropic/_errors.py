@@ -31,10 +31,23 @@ from interlingua import (
     RateLimitError,
     ServerError,
 )
-from interlingua.codec import COMMON_ERROR_TYPES, copy_json, error_text, json_or_text
+from interlingua.codec import (
+    COMMON_ERROR_TYPES,
+    ErrorTypes,
+    copy_json,
+    error_text,
+    json_or_text,
+)
 from interlingua_anthropic._wire import PROVIDER, WireDict
 
-__all__ = ["ERROR_TYPES", "decode_error", "encode_error", "error_event"]
+__all__ = [
+    "DECODED_TYPES",
+    "ERROR_TYPES",
+    "decode_error",
+    "encode_error",
+    "error_event",
+    "read_error",
+]
 
 # Anthropic's error types, the status it answers each with and the core class
 # for it (its "HTTP errors" page and the SDK's `ErrorType`), in that order.
@@ -58,7 +71,7 @@ _TYPES_BY_CLASS = {
 _API_ERROR = "api_error"
 # Anthropic's types but the common specific ones say no more than their status:
 # they decide in a stream only.
-_DECODED_TYPES = COMMON_ERROR_TYPES.extend(
+DECODED_TYPES = COMMON_ERROR_TYPES.extend(
     generic={name: cls for name, (_, cls) in ERROR_TYPES.items()}
 )
 
@@ -68,6 +81,20 @@ def decode_error(
 ) -> ProviderError:
     """The typed error for an error answer: its HTTP status (None inside a
     stream), its body, parsed or as text, and its headers."""
+    return read_error(status, body, headers=headers)
+
+
+def read_error(
+    status: int | None,
+    body: Any,
+    *,
+    headers: Mapping[str, str] | None = None,
+    provider: str = PROVIDER,
+    types: ErrorTypes = DECODED_TYPES,
+) -> ProviderError:
+    """`decode_error` for an API that answers with Anthropic's error bodies under
+    another name and with error types of its own beside Anthropic's (Claude on
+    Amazon Bedrock and on Vertex AI: `interlingua_anthropic.bedrock`, `.vertex`)."""
     data = json_or_text(body)
     error = data.get("error") if isinstance(data, dict) else None
     error = error if isinstance(error, dict) else {}
@@ -75,15 +102,13 @@ def decode_error(
     kind = _text(error.get("type"))
     message = _text(error.get("message")) or error_text(status, data)
     fields: dict[str, Any] = {
-        "provider": PROVIDER,
+        "provider": provider,
         "type": kind,
         "code": _text(details.get("error_code")) if isinstance(details, dict) else None,
         "body": data,
         "request_id": _text(data.get("request_id")) if isinstance(data, dict) else None,
     }
-    return ProviderError.for_status(
-        status, message, types=_DECODED_TYPES, headers=headers, **fields
-    )
+    return ProviderError.for_status(status, message, types=types, headers=headers, **fields)
 
 
 def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:

@@ -52,7 +52,13 @@ from interlingua import (
     RateLimitError,
     ServerError,
 )
-from interlingua.codec import COMMON_ERROR_TYPES, copy_json, error_text, json_or_text
+from interlingua.codec import (
+    COMMON_ERROR_TYPES,
+    copy_json,
+    error_text,
+    header_value,
+    json_or_text,
+)
 from interlingua_bedrock._wire import PROVIDER
 
 __all__ = [
@@ -158,23 +164,15 @@ def decode_error(
         "provider": PROVIDER,
         "type": kind,
         "body": data,
-        "request_id": _header(headers, REQUEST_ID_HEADER),
+        "request_id": header_value(headers, REQUEST_ID_HEADER.lower()),
     }
     text = message or error_text(status, data)
-    return ProviderError.for_status(status, text, types=_DECODED_TYPES, **fields)
-
-
-def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
-    """A header's value, its name in any case."""
-    for key, value in (headers or {}).items():
-        if key.lower() == name.lower():
-            return value
-    return None
+    return ProviderError.for_status(status, text, types=_DECODED_TYPES, headers=headers, **fields)
 
 
 def _header_type(headers: Mapping[str, str] | None) -> str | None:
     """The error type of `X-Amzn-Errortype`, without what follows a colon."""
-    value = _header(headers, ERROR_TYPE_HEADER)
+    value = header_value(headers, ERROR_TYPE_HEADER.lower())
     # Quirk: Bedrock names an error's type in a header alone, with a suffix after a colon
     # ("x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/",
     # recorded); the body says only {"message": ...}.
