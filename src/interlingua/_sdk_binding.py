@@ -87,6 +87,8 @@ class SDKBinding:
     options: Callable[[SDKOptions], dict[str, Any]] = stainless_options
     # The HTTP status a status error carries (google-genai names it `code`).
     status_code: Callable[[Exception], int | None] = _sdk_errors.status_code
+    # The headers of the answer a status error was made from (boto3's are in its `response` dict).
+    error_headers: Callable[[Exception], Mapping[str, str]] = _sdk_errors.error_headers
 
     def post(
         self,
@@ -146,7 +148,7 @@ class SDKBinding:
         try:
             yield
         except self.status_error as exc:
-            headers = _sdk_errors.error_headers(exc)
+            headers = self.error_headers(exc)
             error = self.decode_error(self.status_code(exc), self.error_body(exc), headers=headers)
             _sdk_errors.note_answer(error, exc, request_id=self.request_id(exc))
             raise error from exc

@@ -4,10 +4,16 @@ The module is the adapter (`interlingua.get_adapter("bedrock")` returns it):
 `PROVIDER`, the codec functions, and `encode_stream` and `encode_error` for
 a gateway that answers in Converse's format; none of them imports boto3
 (`read_event_stream` imports botocore on first use, to read an event
-stream's bytes into the events boto3 yields).
+stream's bytes into the events boto3 yields). `BedrockClient` and
+`AsyncBedrockClient` (over the user's boto3 `bedrock-runtime` client) are
+imported on first use.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interlingua.client import lazy_attributes
 
 from interlingua_bedrock._errors import decode_error, encode_error
 from interlingua_bedrock._event_stream import read_event_stream
@@ -17,8 +23,13 @@ from interlingua_bedrock._stream import decode_stream
 from interlingua_bedrock._stream_encoder import BedrockStreamEncoder, encode_stream, stream_encoder
 from interlingua_bedrock._wire import PROVIDER
 
+if TYPE_CHECKING:
+    from interlingua_bedrock._client import AsyncBedrockClient, BedrockClient
+
 __all__ = [
     "PROVIDER",
+    "AsyncBedrockClient",
+    "BedrockClient",
     "BedrockStreamEncoder",
     "decode_error",
     "decode_request",
@@ -31,3 +42,8 @@ __all__ = [
     "read_event_stream",
     "stream_encoder",
 ]
+
+_CLIENTS = frozenset({"BedrockClient", "AsyncBedrockClient"})
+
+# The clients import boto3 (about a third of a second): only on first use.
+__getattr__, __dir__ = lazy_attributes(__name__, "interlingua_bedrock._client", _CLIENTS)

@@ -255,6 +255,12 @@ def _status(exc: Exception) -> int | None:
     return status if isinstance(status, int) else None
 
 
+def _error_headers(exc: Exception) -> Mapping[str, str]:
+    """The error answer's headers, which name its type (`x-amzn-ErrorType`)."""
+    headers = getattr(exc, "response", {}).get("ResponseMetadata", {}).get("HTTPHeaders")
+    return headers if isinstance(headers, Mapping) else {}
+
+
 def _in_stream_payload(exc: Exception) -> Any | None:
     """An exception event boto3 raises inside a stream, as the stream's union
     member it was (`{"throttlingException": {"message": ...}}`)."""
@@ -290,6 +296,7 @@ SDK = SDKBinding(
     transport=_Boto3Calls(),
     options=_options,
     status_code=_status,
+    error_headers=_error_headers,
 )
 
 

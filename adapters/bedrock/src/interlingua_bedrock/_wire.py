@@ -32,10 +32,13 @@ from typing import Any, Literal, TypedDict
 
 from typing_extensions import NotRequired
 
+from interlingua.codec import OutputLimits
+
 __all__ = [
     "CACHE_POINT",
     "CONVERSE",
     "CONVERSE_STREAM",
+    "OUTPUT_LIMITS",
     "PROVIDER",
     "MessageForms",
     "PartForms",
@@ -51,6 +54,11 @@ PROVIDER = "bedrock"
 
 CONVERSE = "/model/{model_id}/converse"
 CONVERSE_STREAM = "/model/{model_id}/converse-stream"
+# Where a body asks for output tokens: its limit, and Claude's thinking budget.
+OUTPUT_LIMITS = OutputLimits(
+    tokens=("inferenceConfig.maxTokens",),
+    budget=("additionalModelRequestFields.thinking.budget_tokens",),
+)
 
 WireDict = dict[str, Any]
 # A message's role: Converse's own two (system text goes in `system`).
