@@ -15,7 +15,9 @@ default) the organisation and project ids are replaced by `MASK`.
 The hook is each library's HTTP transport (`HTTPTransport.handle_request` and
 its async twin), above the pools that respx patches: a response that a
 `Replay` or a `Fake` served is left out (it carries `REPLAYED`), so recording and
-replaying combine (vcrpy's `new_episodes`).
+replaying combine (vcrpy's `new_episodes`). botocore's clients (boto3's) are
+recorded alike (`_botocore.recording`): their SigV4 `authorization` and
+`x-amz-security-token` are credentials, never written.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from interlingua._sdk_errors import CREDENTIAL_HEADERS, CREDENTIAL_PARAMS
 from interlingua.codec import json_or_text
+from interlingua.testing._botocore import recording
 from interlingua.testing._intercept import REPLAYED
 from interlingua.testing._records import (
     Interaction,
@@ -103,6 +106,8 @@ class Recorder:
                 patch = mock.patch.object(cls, method, wrap(getattr(cls, method)))
                 patch.start()
                 self._patches.append(patch)
+        if (patch := recording(self._keep)) is not None:
+            self._patches.append(patch)
         return self
 
     def __exit__(
