@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import unquote
 
@@ -23,10 +24,12 @@ import pytest
 from botocore.endpoint import Endpoint
 from botocore.exceptions import ClientError
 
+import interlingua_anthropic
 from boto3_calls import CREDENTIALS, bedrock_calls, call, check_answer, check_error, client_for
 from conftest import FIXTURES, corpus_id, corpus_params, from_corpus
-from interlingua import CassetteError
+from interlingua import CassetteError, _adapter
 from interlingua.testing import Interaction, load_cassette, replay
+from interlingua.testing._records import api_of_url, provider_of, provider_of_host
 
 
 @pytest.fixture(scope="module")
@@ -138,3 +141,47 @@ def test_boto3_sends_to_the_network_again_after_the_block() -> None:
     with replay(CONVERSE):
         assert Endpoint._send is not sent
     assert Endpoint._send is sent
+
+
+# --- where the kit places a Bedrock call: by its path, with the adapter that reads it ---
+
+BEDROCK = "https://bedrock-runtime.us-east-1.amazonaws.com/model"
+PLACES = [
+    (f"{BEDROCK}/us.amazon.nova-micro-v1%3A0/converse", "bedrock"),
+    (f"{BEDROCK}/meta.llama3-2-1b-instruct-v1%3A0/converse-stream", "bedrock"),
+    (f"{BEDROCK}/eu.anthropic.claude-haiku-4-5-20251001-v1:0/invoke", "anthropic-bedrock"),
+    (
+        f"{BEDROCK}/arn%3Aaws%3Abedrock%3Aus-east-1%3A012345678901%3Ainference-profile"
+        "%2Fus.anthropic.claude-3-7-sonnet-20250219-v1%3A0/invoke-with-response-stream",
+        "anthropic-bedrock",
+    ),
+    # InvokeModel with another model's own body: no API the kit knows.
+    (f"{BEDROCK}/amazon.titan-text-express-v1/invoke", None),
+    (f"{BEDROCK}/us.amazon.nova-micro-v1%3A0/converse/extra", None),
+]
+
+
+@pytest.mark.parametrize(("url", "api"), PLACES)
+def test_a_bedrock_path_is_placed_with_its_api(
+    monkeypatch: pytest.MonkeyPatch, url: str, api: str | None
+) -> None:
+    for name in ("bedrock", "anthropic-bedrock"):  # installed, reading bodies (a stand-in)
+        monkeypatch.setitem(_adapter._registered, name, interlingua_anthropic)
+    assert api_of_url(url) == api
+    assert provider_of(url, None) == api
+
+
+def test_a_bedrock_path_names_no_api_that_no_adapter_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("bedrock", "anthropic-bedrock"):  # installed, with no codec
+        monkeypatch.setitem(_adapter._registered, name, SimpleNamespace(PROVIDER=name))
+    assert [api_of_url(url) for url, _ in PLACES] == [None] * len(PLACES)
+
+
+def test_bedrock_runtime_s_regional_hosts_are_bedrock_s() -> None:
+    for host in (
+        "bedrock-runtime.us-east-1.amazonaws.com",
+        "bedrock-runtime-fips.us-west-2.amazonaws.com",
+    ):
+        assert provider_of_host(host) == "bedrock"
+    for host in ("bedrock.us-east-1.amazonaws.com", "t3.ftcdn.net", "s3.us-east-1.amazonaws.com"):
+        assert provider_of_host(host) is None
