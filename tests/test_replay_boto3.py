@@ -29,6 +29,7 @@ from boto3_calls import CREDENTIALS, bedrock_calls, call, check_answer, check_er
 from conftest import FIXTURES, corpus_id, corpus_params, from_corpus
 from interlingua import CassetteError, _adapter
 from interlingua.testing import Interaction, load_cassette, replay
+from interlingua.testing._apis import read_call
 from interlingua.testing._records import api_of_url, provider_of, provider_of_host
 
 
@@ -185,3 +186,26 @@ def test_bedrock_runtime_s_regional_hosts_are_bedrock_s() -> None:
         assert provider_of_host(host) == "bedrock"
     for host in ("bedrock.us-east-1.amazonaws.com", "t3.ftcdn.net", "s3.us-east-1.amazonaws.com"):
         assert provider_of_host(host) is None
+
+
+@pytest.mark.parametrize(
+    ("operation", "stream"), [("invoke", False), ("invoke-with-response-stream", True)]
+)
+def test_a_bedrock_call_asks_for_the_model_and_the_stream_in_its_path(
+    monkeypatch: pytest.MonkeyPatch, operation: str, stream: bool
+) -> None:
+    monkeypatch.setitem(_adapter._registered, "anthropic-bedrock", interlingua_anthropic)
+    body = {
+        "model": "in-the-body",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+    url = f"{BEDROCK}/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/{operation}"
+
+    chat = read_call("POST", url, json.dumps(body).encode())
+
+    assert chat.api == "anthropic-bedrock"
+    assert (chat.request.model, chat.request.stream) == (
+        "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        stream,
+    )

@@ -92,7 +92,7 @@ def http_request(request: AWSPreparedRequest) -> Any:
     """botocore's request as an httpx request, its body read (and rewound for a retry)."""
     import httpx
 
-    body = request.body
+    body: Any = request.body
     if hasattr(body, "read"):
         body = body.read()
         request.reset_stream()
@@ -112,9 +112,12 @@ class _Body(io.BytesIO):
 
 
 def _response(url: str, status: int, headers: Any, content: bytes) -> AWSResponse:
-    from botocore.awsrequest import AWSResponse
+    from botocore.awsrequest import AWSResponse, HTTPHeaders
 
-    return AWSResponse(url, status, dict(headers.items()), _Body(content))
+    fields = HTTPHeaders()
+    for name, value in headers.items():
+        fields[name] = value
+    return AWSResponse(url, status, fields, _Body(content))
 
 
 def _patched(hook: Hook) -> Any | None:
@@ -122,7 +125,7 @@ def _patched(hook: Hook) -> Any | None:
         return None
     from botocore.endpoint import Endpoint
 
-    send = Endpoint._send
+    send: Callable[[Endpoint, AWSPreparedRequest], AWSResponse] = Endpoint._send  # type: ignore[attr-defined]
 
     def _send(endpoint: Endpoint, request: AWSPreparedRequest) -> AWSResponse:
         return hook(request, lambda sent: send(endpoint, sent))

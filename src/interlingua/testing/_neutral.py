@@ -39,7 +39,12 @@ from interlingua._history import HISTORY_VERSION, migrated_messages
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua._stream import ErrorEvent, StreamEvent
-from interlingua.testing._records import Interaction, NeutralInteraction, provider_of
+from interlingua.testing._records import (
+    Interaction,
+    NeutralInteraction,
+    bedrock_target,
+    provider_of,
+)
 
 __all__ = [
     "NEUTRAL_FORMAT",
@@ -78,7 +83,8 @@ def neutral_interaction(interaction: Interaction) -> NeutralInteraction:
     codec = get_adapter(provider)
     chat = codec.decode_request(request.json)
     found = _MODEL_IN_URL.search(request.url)
-    model = chat.model or (found.group(1) if found else "")
+    bedrock = bedrock_target(request.url)
+    model = chat.model or (found.group(1) if found else bedrock[0] if bedrock else "")
     if response.status >= 400:
         body = (
             response.json if response.json is not None else response.body.decode("utf-8", "replace")

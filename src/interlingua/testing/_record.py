@@ -106,8 +106,8 @@ class Recorder:
                 patch = mock.patch.object(cls, method, wrap(getattr(cls, method)))
                 patch.start()
                 self._patches.append(patch)
-        if (patch := recording(self._keep)) is not None:
-            self._patches.append(patch)
+        if (botocore := recording(self._keep)) is not None:
+            self._patches.append(botocore)
         return self
 
     def __exit__(

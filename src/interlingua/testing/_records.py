@@ -42,6 +42,7 @@ __all__ = [
     "RecordedRequest",
     "RecordedResponse",
     "SSEEvent",
+    "bedrock_target",
     "parse_sse",
     "provider_of",
 ]
@@ -259,8 +260,8 @@ def api_of_url(url: str) -> str | None:
     host, path = parts.hostname or "", parts.path
     if path.endswith("/chat/completions"):
         return _chat_server(host)
-    if bedrock := _BEDROCK_PATH.search(path):
-        return _bedrock_api(unquote(bedrock.group(1)), bedrock.group(2))
+    if target := bedrock_target(url):
+        return _bedrock_api(*target)
     return next((provider for end, provider in _PATH_ENDS if path.endswith(end)), None)
 
 
@@ -279,6 +280,13 @@ def provider_of(url: str | None, body: Any) -> str | None:
         ),
         None,
     )
+
+
+def bedrock_target(url: str) -> tuple[str, str] | None:
+    """The model id (unescaped) and the operation (`converse`, `converse-stream`,
+    `invoke`, `invoke-with-response-stream`) of a Bedrock path; None for another."""
+    found = _BEDROCK_PATH.search(urlsplit(url).path)
+    return (unquote(found.group(1)), found.group(2)) if found else None
 
 
 def _bedrock_api(model_id: str, operation: str) -> str | None:
