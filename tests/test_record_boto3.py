@@ -116,6 +116,14 @@ def test_new_episodes_replays_what_matches_and_records_the_rest(tmp_path: Path) 
     assert played.sent[1]["inferenceConfig"]["maxTokens"] == 100
 
 
+def test_a_pass_host_s_boto3_calls_go_to_the_network() -> None:
+    with converse_server() as server, replay(CONVERSE, pass_hosts=["127.0.0.1"]) as played:
+        answer = bedrock(server.base_url).converse(**QUESTION)
+    assert len(server.received) == 1  # the local server under test answered
+    assert played.requests == []
+    assert answer["output"] == load_cassette(CONVERSE).interactions[0].response.json["output"]
+
+
 # --- event streams and errors, served from the corpus's bytes ---
 
 # ConverseStream, InvokeModelWithResponseStream, and a 400 answering a stream request.
