@@ -28,8 +28,9 @@ import interlingua_anthropic
 from boto3_calls import CREDENTIALS, bedrock_calls, call, check_answer, check_error, client_for
 from conftest import FIXTURES, corpus_id, corpus_params, from_corpus
 from interlingua import CassetteError, _adapter
-from interlingua.testing import Interaction, load_cassette, replay
+from interlingua.testing import DEFAULT_MATCH_ON, Interaction, load_cassette, replay
 from interlingua.testing._apis import read_call
+from interlingua.testing._match import Matcher, SentRequest
 from interlingua.testing._records import api_of_url, provider_of, provider_of_host
 
 
@@ -209,3 +210,15 @@ def test_a_bedrock_call_asks_for_the_model_and_the_stream_in_its_path(
         "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
         stream,
     )
+
+
+def test_a_path_matches_however_it_is_escaped_but_for_a_slash() -> None:
+    matcher = Matcher.build(DEFAULT_MATCH_ON, (), ())
+    claude = f"{BEDROCK}/us.anthropic.claude-haiku-4-5-20251001-v1:0/invoke"
+    sent = SentRequest("POST", claude.replace("v1:0", "v1%3A0"), b"", None)
+    assert matcher.target_differences(sent, "POST", claude) == []
+
+    profile = f"{BEDROCK}/arn%3Aaws%3Abedrock%3Aus-east-1%3A012345678901%3Ainference-profile"
+    sent = SentRequest("POST", f"{profile}%2Fus.amazon.nova-micro-v1%3A0/converse", b"", None)
+    unescaped = f"{profile}/us.amazon.nova-micro-v1%3A0/converse"
+    assert [d.field for d in matcher.target_differences(sent, "POST", unescaped)] == ["path"]

@@ -13,8 +13,9 @@ A query parameter that an SDK adds by itself and that does not change the
 request (`SDK_QUERY_PARAMETERS`: the anthropic SDK's `?beta=true`) does not
 count, so a cassette recorded by another release of the SDK still matches;
 `strict_query=True` counts it. A path is compared with its percent-escapes
-decoded, but an escaped `/` (`%2F`): botocore escapes a Bedrock model id's
-`:` (`/model/us.amazon.nova-micro-v1%3A0/converse`), the anthropic SDK does not.
+decoded, all but an escaped `/` (`%2F`, which would move the segments'
+bounds): botocore escapes a Bedrock model id's `:`
+(`/model/us.amazon.nova-micro-v1%3A0/converse`), the anthropic SDK does not.
 
 `differences(sent, recorded)` lists each field that differs, by path, so an
 error can say `messages[0].content: 'hi' != 'hello'`.

@@ -82,9 +82,7 @@ def neutral_interaction(interaction: Interaction) -> NeutralInteraction:
         raise CassetteError(f"{where}: the request body is not a JSON object")
     codec = get_adapter(provider)
     chat = codec.decode_request(request.json)
-    found = _MODEL_IN_URL.search(request.url)
-    bedrock = bedrock_target(request.url)
-    model = chat.model or (found.group(1) if found else bedrock[0] if bedrock else "")
+    model = chat.model or _model_in_url(request.url)
     if response.status >= 400:
         body = (
             response.json if response.json is not None else response.body.decode("utf-8", "replace")
@@ -98,6 +96,14 @@ def neutral_interaction(interaction: Interaction) -> NeutralInteraction:
         return NeutralInteraction(provider, model, response.status, chat, events=events)
     answer = codec.decode_response(response.json)
     return NeutralInteraction(provider, model, response.status, chat, answer=answer)
+
+
+def _model_in_url(url: str) -> str:
+    """Gemini's model (`/models/<model>:<method>`) or Bedrock's (`/model/<id>/<operation>`)."""
+    if found := _MODEL_IN_URL.search(url):
+        return found.group(1)
+    bedrock = bedrock_target(url)
+    return bedrock[0] if bedrock else ""
 
 
 def neutral_document(
