@@ -4,6 +4,7 @@ of them, by file and place, where one is left."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -132,6 +133,68 @@ LEAKS = [
         "a bearer token",
         id="a bearer token elsewhere",
     ),
+    pytest.param(
+        {
+            "headers": {
+                "x-amz-security-token": fake_key(
+                    "IQoJb3JpZ2luX2VjEJr", "wEaCXVzLWVhc3QtMSJHMEUCIQD"
+                )
+            }
+        },
+        {},
+        "interactions[0].request.headers.x-amz-security-token",
+        "a credential",
+        id="an AWS session token header",
+    ),
+    pytest.param(
+        {"json": {"note": "signed with " + fake_key("AKIA", "Q7ZK4M2X") + "/us-east-1"}},
+        {},
+        "interactions[0].request.body",
+        "an AWS access key id",
+        id="an AWS access key id in a body",
+    ),
+    pytest.param(
+        {},
+        {
+            "json": {
+                "message": "token " + fake_key("IQoJb3JpZ2luX2VjEJr", "wEaCXVzLWVhc3QtMSJHMEUCIQD")
+            }
+        },
+        "interactions[0].response.body",
+        "an AWS session token",
+        id="an AWS session token in an answer",
+    ),
+    pytest.param(
+        {
+            "headers": {
+                "x-original-authorization": "AWS4-HMAC-SHA256 Credential=test/20260101/"
+                "us-east-1/bedrock/aws4_request, SignedHeaders=host;x-amz-date, Signature="
+                + hashlib.sha256(b"a request").hexdigest()
+            }
+        },
+        {},
+        "interactions[0].request.headers.x-original-authorization",
+        "a SigV4 signature",
+        id="a SigV4 signature elsewhere",
+    ),
+    pytest.param(
+        {"json": {"note": "my key is " + fake_key("ABSK", "QmVkcm9ja0FQSUtleS1hYmNk")}},
+        {},
+        "interactions[0].request.body",
+        "an Amazon Bedrock API key",
+        id="a Bedrock API key in a body",
+    ),
+    pytest.param(
+        {
+            "headers": {
+                "x-forwarded": "Bearer " + fake_key("bedrock-api-key-", "YmVkcm9jay5hbWF6b25h")
+            }
+        },
+        {},
+        "interactions[0].request.headers.x-forwarded",
+        "an Amazon Bedrock API key",
+        id="a short-term Bedrock API key as a bearer token",
+    ),
 ]
 
 
@@ -157,6 +220,7 @@ def test_a_secret_is_found_by_file_and_place(
         "REDACTED",
         "masked",
         "Bearer " + fake_key("sk-test-", "0000000000"),
+        "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20260101/us-east-1/bedrock/aws4_request",
     ],
 )
 def test_a_placeholder_is_no_secret(tmp_path: Path, value: str) -> None:

@@ -37,13 +37,15 @@ MASK = "[redacted]"
 
 # The headers a provider's SDK sends its key in (OpenAI, Groq, Mistral: a bearer
 # token; Anthropic: `x-api-key` or a bearer token; Azure: `api-key`; Google:
-# `x-goog-api-key`, or the `key` of the URL's query).
+# `x-goog-api-key`, or the `key` of the URL's query; AWS: a SigV4 `authorization`,
+# or a bearer Bedrock API key, and a temporary credential's `x-amz-security-token`).
 CREDENTIAL_HEADERS = (
     "authorization",
     "proxy-authorization",
     "x-api-key",
     "api-key",
     "x-goog-api-key",
+    "x-amz-security-token",
 )
 # The query parameters a key may travel in (the Gemini API's `?key=`).
 CREDENTIAL_PARAMS = ("key",)

@@ -12,7 +12,8 @@ its `ChatResponse` (or stream events, or error), with the provider and model
 it was recorded from.
 
 `replay(cassette)` answers the real SDK clients of every provider from a
-cassette while it is active, through respx, with the user's code unchanged;
+cassette while it is active, through respx (boto3's through botocore, an
+event stream frame for frame), with the user's code unchanged;
 it is a `Replay`, which keeps the requests sent (`sent`), and can also be
 handed to one SDK client (`http_client=replay.client()`). With
 `across_providers=True` it answers a chat request by what it means, whatever
@@ -28,14 +29,14 @@ API's own format, whole or streamed as asked; `fake(responses=[...])`
 answers with a fixed sequence. It is a `Fake`, which keeps the requests
 (`requests`).
 
-`record(path)` sends the requests to the network and writes what came back,
-credentials removed (`write_cassette`: `.json` the project's format, `.yaml`
+`record(path)` sends the requests to the network and writes what came back
+(boto3's too), credentials removed (`write_cassette`: `.json` the project's format, `.yaml`
 a vcrpy cassette; `neutral=True` a provider-neutral cassette, each call in
 the core's terms). `use_cassette(path, record_mode)` does either by vcrpy's
 record modes; the pytest plugin (`interlingua.testing.pytest_plugin`) runs it
 around a test, and its `fake_provider` fixture gives a `Fake`.
-`find_secrets`/`check_no_secrets` look for keys, bearer tokens and cookies
-left in cassettes.
+`find_secrets`/`check_no_secrets` look for keys (AWS credentials and SigV4
+signatures too), bearer tokens and cookies left in cassettes.
 
 Reading and writing YAML needs PyYAML, replaying and faking respx
 (`pip install "interlingua[testing]"`); importing this module needs neither.

@@ -67,7 +67,7 @@ from interlingua._stream import (
     UsageEvent,
     accumulate,
 )
-from interlingua.testing._records import api_of_url
+from interlingua.testing._records import api_of_url, bedrock_target
 
 __all__ = [
     "Answer",
@@ -128,6 +128,11 @@ def read_call(method: str, url: str, body: bytes | None) -> ChatCall:
     if api == "google":  # the model and the method are in the URL
         model, _, verb = urlsplit(url).path.rpartition("/models/")[2].rpartition(":")
         request = request.model_copy(update={"model": model, "stream": verb == _GEMINI_STREAM})
+    elif (bedrock := bedrock_target(url)) is not None:  # Bedrock's too
+        model, operation = bedrock
+        request = request.model_copy(
+            update={"model": model, "stream": operation.endswith("-stream")}
+        )
     return ChatCall(api, method.upper(), url, document, request)
 
 

@@ -8,7 +8,9 @@ context manager, sync or async, it patches the connection pools of both
 libraries (the openai, anthropic and mistralai SDKs send through httpx2, the
 groq and google-genai SDKs through httpx), so the SDK clients are answered
 as the user's code builds them, with no `http_client` argument; requests to
-`pass_hosts` go to the network (a local server under test).
+`pass_hosts` go to the network (a local server under test). botocore's
+clients (boto3's), which send through urllib3, are answered by the same
+`respond` (`_botocore.answering`).
 
 An error `respond` raises is kept in `failures`: the anthropic and groq SDKs
 wrap it in their connection error (after their retries), and code may catch
@@ -27,6 +29,7 @@ from typing import Any
 from typing_extensions import Self
 
 from interlingua._errors import CassetteError
+from interlingua.testing._botocore import answering
 
 __all__ = ["REPLAYED", "Interceptor", "response_of"]
 
@@ -50,6 +53,7 @@ class Interceptor:
         self.failures: list[Exception] = []
         """The errors `respond` raised, which an SDK may have wrapped or the code caught."""
         self._router: Any = None
+        self._botocore: Any = None
 
     def respond(self, request: Any) -> Any:
         """The answer to `request`, an httpx or httpx2 request whose body was read."""
@@ -89,6 +93,7 @@ class Interceptor:
         router.route().mock(side_effect=self.respond)
         router.start()
         self._router = router
+        self._botocore = answering(self.respond, self.pass_hosts)
         return self
 
     def __exit__(
@@ -99,6 +104,8 @@ class Interceptor:
     ) -> None:
         router, self._router = self._router, None
         router.stop(quiet=True)
+        if self._botocore is not None:
+            self._botocore.stop()
         if self.failures and not any(error is failure for failure in self.failures):
             # The SDK wrapped it in its connection error, or the code caught that.
             raise self.failures[0] from error

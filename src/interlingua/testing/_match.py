@@ -12,7 +12,10 @@ names lists whose items may come in any order, each as a path:
 A query parameter that an SDK adds by itself and that does not change the
 request (`SDK_QUERY_PARAMETERS`: the anthropic SDK's `?beta=true`) does not
 count, so a cassette recorded by another release of the SDK still matches;
-`strict_query=True` counts it.
+`strict_query=True` counts it. A path is compared with its percent-escapes
+decoded, all but an escaped `/` (`%2F`, which would move the segments'
+bounds): botocore escapes a Bedrock model id's `:`
+(`/model/us.amazon.nova-micro-v1%3A0/converse`), the anthropic SDK does not.
 
 `differences(sent, recorded)` lists each field that differs, by path, so an
 error can say `messages[0].content: 'hi' != 'hello'`.
@@ -25,7 +28,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from interlingua._errors import CassetteError, format_path
 
@@ -43,6 +46,7 @@ _URI_PARTS = ("scheme", "host", "port", "path", "query")
 _KNOWN = frozenset({"method", "uri", "body", *_URI_PARTS})
 _SEGMENT = re.compile(r"\[(\d+|\*)\]|([^.\[\]]+)")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_ESCAPED_SLASH = re.compile("%2f", re.IGNORECASE)
 _MISSING: Any = type("Missing", (), {"__repr__": lambda self: "missing"})()
 
 
@@ -210,7 +214,7 @@ def _uri_parts(url: str) -> dict[str, Any]:
         "scheme": scheme,
         "host": (split.hostname or "").lower(),
         "port": split.port or _DEFAULT_PORTS.get(scheme),
-        "path": split.path or "/",
+        "path": "%2F".join(map(unquote, _ESCAPED_SLASH.split(split.path or "/"))),
         "query": sorted(parse_qsl(split.query, keep_blank_values=True)),
     }
 

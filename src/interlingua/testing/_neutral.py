@@ -39,7 +39,12 @@ from interlingua._history import HISTORY_VERSION, migrated_messages
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua._stream import ErrorEvent, StreamEvent
-from interlingua.testing._records import Interaction, NeutralInteraction, provider_of
+from interlingua.testing._records import (
+    Interaction,
+    NeutralInteraction,
+    bedrock_target,
+    provider_of,
+)
 
 __all__ = [
     "NEUTRAL_FORMAT",
@@ -77,8 +82,7 @@ def neutral_interaction(interaction: Interaction) -> NeutralInteraction:
         raise CassetteError(f"{where}: the request body is not a JSON object")
     codec = get_adapter(provider)
     chat = codec.decode_request(request.json)
-    found = _MODEL_IN_URL.search(request.url)
-    model = chat.model or (found.group(1) if found else "")
+    model = chat.model or _model_in_url(request.url)
     if response.status >= 400:
         body = (
             response.json if response.json is not None else response.body.decode("utf-8", "replace")
@@ -92,6 +96,14 @@ def neutral_interaction(interaction: Interaction) -> NeutralInteraction:
         return NeutralInteraction(provider, model, response.status, chat, events=events)
     answer = codec.decode_response(response.json)
     return NeutralInteraction(provider, model, response.status, chat, answer=answer)
+
+
+def _model_in_url(url: str) -> str:
+    """Gemini's model (`/models/<model>:<method>`) or Bedrock's (`/model/<id>/<operation>`)."""
+    if found := _MODEL_IN_URL.search(url):
+        return found.group(1)
+    bedrock = bedrock_target(url)
+    return bedrock[0] if bedrock else ""
 
 
 def neutral_document(

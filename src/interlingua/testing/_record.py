@@ -1,21 +1,24 @@
 """Recording real traffic to a cassette, with the secrets left out.
 
 `record(path)` is a context manager: while it is active, every request an
-httpx or httpx2 client sends (the SDK clients of all four providers) goes
-out to the network as usual, and each answer is read whole and kept; on
-leaving, the interactions are written to `path` (`write_cassette`: `.json`
-the project's format, `.yaml` a vcrpy cassette; with `neutral=True`, a `.json`
-cassette in the core's terms, each call decoded by its API's adapter, which
-keeps no header at all). The credentials are never
-written: `authorization`, `proxy-authorization`, `x-api-key`, `api-key`,
-`x-goog-api-key`, `cookie` and `set-cookie` are removed, a key in the URL's
-query (the Gemini API's `?key=`) becomes `MASK`, and with `mask_ids` (the
-default) the organisation and project ids are replaced by `MASK`.
+httpx or httpx2 client (the SDK clients of every provider) or a botocore
+client (boto3's) sends goes out to the network as usual, and each answer is
+read whole and kept; on leaving, the interactions are written to `path`
+(`write_cassette`: `.json` the project's format, `.yaml` a vcrpy cassette;
+with `neutral=True`, a `.json` cassette in the core's terms, each call decoded
+by its API's adapter, which keeps no header at all). The credentials are never
+written: `authorization` (a bearer key, or AWS's SigV4 signature and key id),
+`proxy-authorization`, `x-api-key`, `api-key`, `x-goog-api-key`,
+`x-amz-security-token`, `cookie` and `set-cookie` are removed, a key in the
+URL's query (the Gemini API's `?key=`) becomes `MASK`, and with `mask_ids`
+(the default) the organisation and project ids are replaced by `MASK`.
 
 The hook is each library's HTTP transport (`HTTPTransport.handle_request` and
 its async twin), above the pools that respx patches: a response that a
 `Replay` or a `Fake` served is left out (it carries `REPLAYED`), so recording and
-replaying combine (vcrpy's `new_episodes`).
+replaying combine (vcrpy's `new_episodes`). botocore's are recorded through
+botocore's own send (`_botocore.recording`), their answers' bytes as they
+came (an event stream frame for frame).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from interlingua._sdk_errors import CREDENTIAL_HEADERS, CREDENTIAL_PARAMS
 from interlingua.codec import json_or_text
+from interlingua.testing._botocore import recording
 from interlingua.testing._intercept import REPLAYED
 from interlingua.testing._records import (
     Interaction,
@@ -103,6 +107,8 @@ class Recorder:
                 patch = mock.patch.object(cls, method, wrap(getattr(cls, method)))
                 patch.start()
                 self._patches.append(patch)
+        if (botocore := recording(self._keep)) is not None:
+            self._patches.append(botocore)
         return self
 
     def __exit__(

@@ -8,7 +8,12 @@ is a tuple of strings. A provider-neutral cassette holds `NeutralInteraction`s
 instead: the core's values, not bytes. These types are pure values.
 
 `provider_of(url, body)` places a recorded request (by its URL) or answer (by
-its body's shape) with the adapter of its API.
+its body's shape) with the adapter of its API. Amazon Bedrock's are placed by
+their path, `/model/{modelId}/{operation}`: Converse (`converse`,
+`converse-stream`) is `bedrock`'s; InvokeModel (`invoke`,
+`invoke-with-response-stream`) carries the model's own body, Anthropic's
+Messages (`anthropic-bedrock`) for a Claude model, none the kit knows for
+the others; each where its adapter is installed.
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-from interlingua._adapter import available_adapters
+from interlingua._adapter import Adapter, available_adapters, get_adapter
 from interlingua._errors import CassetteError, ProviderError
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
@@ -37,6 +42,7 @@ __all__ = [
     "RecordedRequest",
     "RecordedResponse",
     "SSEEvent",
+    "bedrock_target",
     "parse_sse",
     "provider_of",
 ]
@@ -62,6 +68,16 @@ _PROVIDERS_BY_HOST: dict[str, str] = {
 _AZURE_OPENAI_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com")
 # Vertex AI's hosts are regional: `<region>-aiplatform.googleapis.com`.
 _REGIONAL_HOSTS: dict[str, str] = {"-aiplatform.googleapis.com": "google"}
+# Amazon Bedrock Runtime's too: `bedrock-runtime[-fips].<region>.amazonaws.com`.
+_BEDROCK_HOST = re.compile(r"bedrock-runtime(?:-fips)?\.[a-z0-9-]+\.amazonaws\.com")
+_BEDROCK = "bedrock"
+# Bedrock's paths: `/model/{modelId}/{operation}`, the model id percent-encoded
+# by botocore (`us.amazon.nova-micro-v1%3A0`), not by every SDK.
+_BEDROCK_PATH = re.compile(
+    r"/model/([^/]+)/(converse|converse-stream|invoke|invoke-with-response-stream)$"
+)
+# A model id naming a Claude model (bare, a cross-region profile, an ARN).
+_CLAUDE = re.compile(r"(?:^|[./])anthropic\.")
 
 # The body is replayed already decoded, so its recorded framing no longer holds.
 _NOT_REPLAYED = frozenset({"content-encoding", "content-length", "transfer-encoding", "set-cookie"})
@@ -171,7 +187,7 @@ class Interaction:
     def provider(self) -> str | None:
         """The provider whose API host it went to (`openai`, `anthropic`, `mistral`, `groq`,
         `google`, `deepseek`, `cerebras`, `ollama`'s cloud, `openrouter`, `xai`,
-        `perplexity`); None for any other host."""
+        `perplexity`, `bedrock`); None for any other host."""
         return provider_of_host(self.host or "")
 
     @property
@@ -225,16 +241,19 @@ class Cassette:
 
     def for_provider(self, name: str) -> tuple[Interaction, ...]:
         """The interactions with `name`'s API host (image downloads and others left out)."""
-        if name not in _PROVIDERS_BY_HOST.values():
-            known = ", ".join(sorted(_PROVIDERS_BY_HOST.values()))
+        providers = {*_PROVIDERS_BY_HOST.values(), *_REGIONAL_HOSTS.values(), _BEDROCK}
+        if name not in providers:
+            known = ", ".join(sorted(providers))
             raise ValueError(f"unknown provider {name!r}; known: {known}")
         return tuple(i for i in self.interactions if i.provider == name)
 
 
 def provider_of_host(host: str) -> str | None:
-    """The provider whose API `host` is (a Vertex AI region's host too), or None."""
+    """The provider whose API `host` is (a Vertex AI or Bedrock region's host too), or None."""
     if (provider := _PROVIDERS_BY_HOST.get(host)) is not None:
         return provider
+    if _BEDROCK_HOST.fullmatch(host):
+        return _BEDROCK
     return next((name for suffix, name in _REGIONAL_HOSTS.items() if host.endswith(suffix)), None)
 
 
@@ -247,6 +266,8 @@ def api_of_url(url: str) -> str | None:
         if host.endswith(_AZURE_OPENAI_HOSTS):  # a resource's name is its owner's: no server's
             return "openai"
         return _chat_server(host)
+    if target := bedrock_target(url):
+        return _bedrock_api(*target)
     return next((provider for end, provider in _PATH_ENDS if path.endswith(end)), None)
 
 
@@ -265,6 +286,27 @@ def provider_of(url: str | None, body: Any) -> str | None:
         ),
         None,
     )
+
+
+def bedrock_target(url: str) -> tuple[str, str] | None:
+    """The model id (unescaped) and the operation (`converse`, `converse-stream`,
+    `invoke`, `invoke-with-response-stream`) of a Bedrock path; None for another."""
+    found = _BEDROCK_PATH.search(urlsplit(url).path)
+    return (unquote(found.group(1)), found.group(2)) if found else None
+
+
+def _bedrock_api(model_id: str, operation: str) -> str | None:
+    """Converse is Bedrock's own API; InvokeModel takes the model's body. Each
+    only where its adapter is installed and reads its bodies (the kit names no
+    API that no adapter reads)."""
+    if operation.startswith("converse"):
+        api = _BEDROCK
+    elif _CLAUDE.search(model_id):
+        api = "anthropic-bedrock"
+    else:
+        return None
+    installed = api in available_adapters() and isinstance(get_adapter(api), Adapter)
+    return api if installed else None
 
 
 def _chat_server(host: str) -> str:

@@ -25,8 +25,9 @@ terms) is answered so alone.
 
 Used as a context manager (`with replay("fixtures/x.json") as r:`, or
 `async with`), it answers every httpx and httpx2 client of the process
-through respx (an `Interceptor`): the SDK clients of every provider as the
-user's code builds them, with no `http_client` argument. The anthropic and
+through respx, and every botocore client (boto3's) through botocore (an
+`Interceptor`): the SDK clients of every provider as the user's code builds
+them, with no `http_client` argument. The anthropic and
 groq SDKs wrap the `CassetteError` in their connection error (after their
 retries); leaving the block then raises the `CassetteError` itself, so a
 mismatch is never lost. `client()`/`async_client()` give httpx2 clients

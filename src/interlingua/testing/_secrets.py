@@ -2,10 +2,13 @@
 
 `find_secrets(cassette)` lists each place of a cassette (a file any format
 `load_cassette` reads, or a `Cassette`) that holds a secret: an API key of
-OpenAI (`sk-...`), Anthropic (`sk-ant-...`), Groq (`gsk_...`) or Google
-(`AIza...`) anywhere in a URL, a header or a body; a bearer token; a
-credential header (`authorization`, `x-api-key`, `api-key`, `x-goog-api-key`:
-the only place a Mistral key, which has no prefix, can be told), a `key` in
+OpenAI (`sk-...`), Anthropic (`sk-ant-...`), Groq (`gsk_...`), Google
+(`AIza...`) or Amazon Bedrock (`ABSK...`, `bedrock-api-key-...`), an AWS
+access key id (`AKIA...`, `ASIA...`), an AWS session token or a SigV4
+signature (`Signature=<hex>`) anywhere in a URL, a header or a body; a
+bearer token; a credential header (`authorization`, `x-api-key`, `api-key`,
+`x-goog-api-key`: the only place a Mistral key, which has no prefix, can be
+told; `x-amz-security-token`), a `key` in
 a URL's query (the Gemini API's) or a cookie (`cookie`, `set-cookie`) with a
 value that is not a placeholder. `check_no_secrets(*cassettes)` raises
 `CassetteError` listing every finding.
@@ -37,6 +40,12 @@ _KEYS = (
     ("an OpenAI API key", re.compile(r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
     ("a Groq API key", re.compile(r"gsk_[A-Za-z0-9]{20,}")),
     ("a Google API key", _GOOGLE_KEY),
+    # Amazon Bedrock's long-term API keys, and its short-term ones (a presigned URL in base64).
+    ("an Amazon Bedrock API key", re.compile(r"\b(?:ABSK|bedrock-api-key-)[A-Za-z0-9+/=]{20,}")),
+    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b")),
+    # STS session tokens: base64 of their binary form, whose first bytes are alike.
+    ("an AWS session token", re.compile(r"\b(?:IQoJb3JpZ2lu|F[Qw]oGZXIvYXdz)[A-Za-z0-9+/=]{40,}")),
+    ("a SigV4 signature", re.compile(r"\bSignature=([0-9a-f]{64})\b")),
     ("a bearer token", re.compile(r"\bBearer\s+([A-Za-z0-9._~+/=-]{12,})", re.IGNORECASE)),
 )
 # What each header the SDKs send a key in (`CREDENTIAL_HEADERS`), or a cookie, holds.

@@ -4,10 +4,11 @@ Installed with `interlingua[testing]` (entry point `pytest11`), it follows
 pytest-recording's conventions:
 
 * `@pytest.mark.interlingua` (or asking for the `interlingua_cassette`
-  fixture) runs the test inside `use_cassette`: every SDK client is answered
-  from `<interlingua_cassette_dir>/<interlingua_cassette_name>.json` (or
-  `.yaml`, a vcrpy or pytest-recording cassette, loaded as it is). The
-  fixture's value has `sent`, the JSON bodies the code sent.
+  fixture) runs the test inside `use_cassette`: every SDK client (boto3's
+  too) is answered from
+  `<interlingua_cassette_dir>/<interlingua_cassette_name>.json` (or `.yaml`,
+  a vcrpy or pytest-recording cassette, loaded as it is). The fixture's value
+  has `sent`, the JSON bodies the code sent.
 * The marker's arguments name more cassettes (relative to the folder) to
   replay as well; its keywords are `use_cassette`'s options (`match_on`,
   `ignore`, `unordered`, `allow_playback_repeats`, `strict_query`,
