@@ -114,6 +114,7 @@ def test_every_adapter_folder_is_checked_here() -> None:
 # `interlingua_openai` (two adapters) and `interlingua_google` have their own tests.
 PACKAGES = {
     "anthropic": ("interlingua_anthropic", "AnthropicClient", "anthropic"),
+    "bedrock": ("interlingua_bedrock", "BedrockClient", "boto3"),
     "anthropic-bedrock": ("interlingua_anthropic.bedrock", "AnthropicBedrockClient", "anthropic"),
     "anthropic-vertex": ("interlingua_anthropic.vertex", "AnthropicVertexClient", "anthropic"),
     "groq": ("interlingua_groq", "GroqClient", "groq"),

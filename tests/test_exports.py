@@ -233,6 +233,7 @@ def test_importing_the_shared_chat_completions_codec_imports_no_sdk() -> None:
 # Distribution -> the provider SDKs it may install (each adapter its own, the codec none).
 SDK_OF = {
     "interlingua-anthropic": {"anthropic"},
+    "interlingua-bedrock": {"boto3"},
     "interlingua-cerebras": {"openai"},
     "interlingua-chat-completions": set(),
     "interlingua-deepseek": {"openai"},
@@ -246,7 +247,7 @@ SDK_OF = {
     "interlingua-perplexity": {"openai"},
     "interlingua-xai": {"openai"},
 }
-PROVIDER_SDKS = {"openai", "anthropic", "mistralai", "groq", "google-genai"}
+PROVIDER_SDKS = {"openai", "anthropic", "mistralai", "groq", "google-genai", "boto3"}
 
 
 def test_each_distribution_installs_its_own_sdk_and_no_other() -> None:

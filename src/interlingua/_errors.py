@@ -231,8 +231,8 @@ class ProviderError(InterlinguaError):
         """Whether sending the same request again may succeed."""
         if self.type in _FINAL_TYPES or self.code in _FINAL_TYPES:
             return False
-        if self.status is None:
-            return self.type in _RETRYABLE_TYPES or self.code in _RETRYABLE_TYPES
+        if self.status is None:  # inside a stream: its type chose its class
+            return isinstance(self, RateLimitError | ServerError)
         return self.status in {408, 409, 429} or self.status >= 500
 
     @classmethod
@@ -393,14 +393,6 @@ COMMON_ERROR_TYPES = ErrorTypes(
 
 # A 429 that no wait mends: the account is out of credit (OpenAI).
 _FINAL_TYPES = frozenset({"insufficient_quota"})
-
-# The in-stream errors (no status) worth retrying: a rate limit's, or the server's.
-_RETRYABLE_TYPES = frozenset(
-    name
-    for name, cls in {**COMMON_ERROR_TYPES.specific, **COMMON_ERROR_TYPES.generic}.items()
-    if issubclass(cls, RateLimitError | ServerError)
-)
-
 
 _PROVIDER_ERRORS: dict[str, type[ProviderError]] = {
     cls.__name__: cls

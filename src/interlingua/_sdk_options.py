@@ -19,6 +19,7 @@ class SDKOptions:
     base_url: str | None = None
     timeout: float | None = None  # seconds
     max_retries: int | None = None
+    region: str | None = None  # where a provider serves from regions (Amazon Bedrock's)
 
 
 def stainless_options(options: SDKOptions) -> dict[str, Any]:

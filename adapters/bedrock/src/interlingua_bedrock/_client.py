@@ -283,7 +283,11 @@ def _options(options: SDKOptions) -> dict[str, Any]:
         config.update(connect_timeout=options.timeout, read_timeout=options.timeout)
     if options.max_retries is not None:
         config["retries"] = {"total_max_attempts": options.max_retries + 1, "mode": "standard"}
-    given = {"endpoint_url": options.base_url, "config": Config(**config) if config else None}
+    given = {
+        "region_name": options.region,
+        "endpoint_url": options.base_url,
+        "config": Config(**config) if config else None,
+    }
     return {name: value for name, value in given.items() if value is not None}
 
 
