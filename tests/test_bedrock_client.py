@@ -201,5 +201,18 @@ def test_the_gateway_s_options_build_a_boto3_client() -> None:
     assert (config.connect_timeout, config.read_timeout) == (12.5, 12.5)
     assert config.retries["total_max_attempts"] == 3
     assert client.sdk.meta.region_name == "eu-central-1"
-    with pytest.raises(TypeError, match="AWS_BEARER_TOKEN_BEDROCK"):
-        bedrock.BedrockClient.connect(SDKOptions(api_key="k", region="eu-central-1"))
+
+
+def test_a_bedrock_api_key_goes_as_a_bearer_token_unsigned() -> None:
+    """Bedrock's API keys are bearer tokens (`Authorization: Bearer <key>`): a
+    client given one sends it, and signs nothing with AWS credentials."""
+    _, call = _first("Converse")
+    assert call.request is not None
+    region = urlsplit(call.request.url).hostname.split(".")[1]  # type: ignore[union-attr]
+    key = "ABSKQmVkcm9ja0FQSUtleS1leGFtcGxl"  # the shape of one; not a key
+    client = bedrock.BedrockClient.connect(SDKOptions(api_key=key, region=region))
+    with replay([call]) as played:
+        client.complete(request_of(call))
+    (sent,) = played.requests
+    assert sent.headers["authorization"] == f"Bearer {key}"
+    assert "x-amz-date" not in sent.headers

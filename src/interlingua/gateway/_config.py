@@ -25,6 +25,9 @@
     api_key_env = "GROQ_API_KEY"
     max_output_tokens = 65536
 
+    [upstreams.bedrock]             # Amazon Bedrock: AWS credentials as boto3 finds them
+    region = "us-east-1"            # (else AWS_REGION); a key of api_key_env is a Bedrock API key
+
 Every name is checked against the installed adapters when the file is read.
 A model name is routed by its own entry; else, as `provider:model`, to that
 provider (the SDK then reads its own environment variables, `OPENAI_API_KEY`,
@@ -108,6 +111,7 @@ class UpstreamOptions(BaseModel):
     api_key_env: str | None = None
     max_retries: int = Field(default=0, ge=0)  # the fallbacks retry; the client's SDK too
     max_output_tokens: int | None = Field(default=None, gt=0)
+    region: str | None = None  # a provider's region (Amazon Bedrock's), else as its SDK finds it
 
 
 class GatewayConfig(BaseModel):

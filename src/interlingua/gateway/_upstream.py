@@ -180,6 +180,7 @@ class Upstreams:
             base_url=given.base_url,
             timeout=given.timeout or self.config.timeout,
             max_retries=given.max_retries,
+            region=given.region,
         )
 
     @property

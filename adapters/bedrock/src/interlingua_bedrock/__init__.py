@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interlingua.client import lazy_attributes
-
 from interlingua_bedrock._errors import decode_error, encode_error
 from interlingua_bedrock._event_stream import read_event_stream
 from interlingua_bedrock._request import decode_request, encode_request

@@ -37,6 +37,7 @@ from urllib.parse import quote, unquote
 
 import boto3
 import botocore.session
+from botocore import UNSIGNED
 from botocore.config import Config
 from botocore.exceptions import ClientError, EventStreamError, HTTPClientError
 from botocore.exceptions import ConnectionError as BotoConnectionError
@@ -66,7 +67,9 @@ __all__ = ["AsyncBedrockClient", "BedrockClient"]
 # Inside one of this adapter's calls: the answer's body is kept as Bedrock sent it.
 _KEEP_BODY: ContextVar[bool] = ContextVar("interlingua_bedrock_keep_body", default=False)
 # The headers a caller gives beside boto3's own, inside one of this adapter's calls.
-_HEADERS: ContextVar[Mapping[str, str]] = ContextVar("interlingua_bedrock_headers", default={})
+_HEADERS: ContextVar[Mapping[str, str] | None] = ContextVar(
+    "interlingua_bedrock_headers", default=None
+)
 # Where the `before-parse` handler puts the body in boto3's parsed answer.
 _BODY = "interlingua:body"
 
@@ -105,7 +108,7 @@ def _keep_body(
 
 def _add_headers(request: Any, **_: Any) -> None:
     """botocore's `before-sign` handler: the caller's headers, signed with the rest."""
-    for name, value in _HEADERS.get().items():
+    for name, value in (_HEADERS.get() or {}).items():
         request.headers[name] = value
 
 
@@ -271,19 +274,17 @@ def _in_stream_payload(exc: Exception) -> Any | None:
 
 
 def _options(options: SDKOptions) -> dict[str, Any]:
-    """`SDKOptions` as a boto3 client's: the endpoint URL, the timeouts and
-    the attempts (one more than the retries) in its `Config`; credentials and
-    region as boto3 finds them (its environment, profile, role)."""
-    if options.api_key is not None:
-        # Quirk: Bedrock's API keys are bearer tokens boto3 reads from
-        # `AWS_BEARER_TOKEN_BEDROCK` only, not from a client argument.
-        raise TypeError("a Bedrock API key goes in AWS_BEARER_TOKEN_BEDROCK, not in api_key")
+    """`SDKOptions` as `BedrockClient`'s: a Bedrock API key, the region, the
+    endpoint URL, the timeouts and the attempts (one more than the retries) in
+    the boto3 client's `Config`; credentials as boto3 finds them (its
+    environment, profile, role) where no key is given."""
     config: dict[str, Any] = {}
     if options.timeout is not None:
         config.update(connect_timeout=options.timeout, read_timeout=options.timeout)
     if options.max_retries is not None:
         config["retries"] = {"total_max_attempts": options.max_retries + 1, "mode": "standard"}
     given = {
+        "api_key": options.api_key,
         "region_name": options.region,
         "endpoint_url": options.base_url,
         "config": Config(**config) if config else None,
@@ -304,8 +305,28 @@ SDK = SDKBinding(
 )
 
 
-def _bedrock_runtime(**options: Any) -> BedrockRuntimeClient:
-    return boto3.client("bedrock-runtime", **options)
+def _bedrock_runtime(*, api_key: str | None = None, **options: Any) -> BedrockRuntimeClient:
+    """A boto3 client of `options`; with a Bedrock API key, one that sends it as
+    its bearer token instead of signing with AWS credentials.
+
+    Quirk: boto3 reads a Bedrock API key from `AWS_BEARER_TOKEN_BEDROCK` alone,
+    and the API takes it as `Authorization: Bearer <key>` ("Use an Amazon Bedrock
+    API key", AWS's user guide): given here, the client goes unsigned and carries it.
+    """
+    if api_key is None:
+        return boto3.client("bedrock-runtime", **options)
+    unsigned = Config(signature_version=UNSIGNED)
+    config = options.pop("config", None)
+    client = boto3.client(
+        "bedrock-runtime", config=unsigned if config is None else config.merge(unsigned), **options
+    )
+    bearer = f"Bearer {api_key}"
+
+    def authorize(request: Any, **_: Any) -> None:
+        request.headers["Authorization"] = bearer
+
+    client.meta.events.register("before-sign.bedrock-runtime.*", authorize)
+    return client
 
 
 class BedrockClient(ChatClient):
@@ -313,6 +334,8 @@ class BedrockClient(ChatClient):
     binding = SDK
 
     def __init__(self, client: BedrockRuntimeClient | None = None, **options: Any) -> None:
+        """Over `client`, or one built from `options`: boto3's (`region_name`,
+        `endpoint_url`, `config`, credentials), or `api_key`, a Bedrock API key."""
         super().__init__(_hooked(sdk_client(client, options, _bedrock_runtime)))
 
 
