@@ -456,24 +456,22 @@ def test_a_history_moves_from_anthropic_to_bedrock_to_chat_completions_and_back(
     converse = bedrock.encode_request(history, report=report)
 
     assert converse["system"] == [{"text": "You look things up."}]
-    assert converse["messages"][1]["content"] == [
-        {
-            "toolUse": {
-                "toolUseId": "toolu_01A",
-                "name": "lookup_colour",
-                "input": {"hex": "#1f6feb"},
-            }
-        }
-    ]
+    # Claude's signed thinking goes to Claude on Bedrock as it came (signatures cross platforms).
+    thinking = {
+        "reasoningContent": {"reasoningText": {"text": "Use the tool.", "signature": signature}}
+    }
+    call = {
+        "toolUse": {"toolUseId": "toolu_01A", "name": "lookup_colour", "input": {"hex": "#1f6feb"}}
+    }
+    assert converse["messages"][1]["content"] == [thinking, call]
     assert converse["messages"][2]["content"][0]["toolResult"]["content"] == [{"text": "blue"}]
-    assert signature not in json.dumps(converse)
     assert {(loss.path, loss.level) for loss in report.losses} == {
         ("messages[0].parts[0].provider_data.anthropic.fields.cache_control", "hint"),
-        ("messages[2].parts[0]", "setting"),
     }
     decoded = bedrock.decode_request(converse, model=CLAUDE)
+    chat_report = TranslationReport()
     chat = openai_adapter.encode_request(
-        decoded.model_copy(update={"model": "gpt-4.1"}), report=TranslationReport()
+        decoded.model_copy(update={"model": "gpt-4.1"}), report=chat_report
     )
     assert [message["role"] for message in chat["messages"]] == [
         "system",
@@ -482,8 +480,12 @@ def test_a_history_moves_from_anthropic_to_bedrock_to_chat_completions_and_back(
         "tool",
     ]
     assert chat["messages"][2]["tool_calls"][0]["id"] == "toolu_01A"
+    assert signature not in json.dumps(chat)
+    assert ("messages[2].parts[0]", "setting") in [(x.path, x.level) for x in chat_report.losses]
     back = openai_adapter.decode_request(chat).model_copy(update={"model": CLAUDE})
-    assert same_json(bedrock.encode_request(back, report=TranslationReport()), converse)
+    without_thinking = json.loads(json.dumps(converse))
+    without_thinking["messages"][1]["content"] = [call]
+    assert same_json(bedrock.encode_request(back, report=TranslationReport()), without_thinking)
     assert (
         anthropic_adapter.encode_request(history.model_copy(update={"model": "claude-sonnet-4-5"}))
         == anthropic_body
@@ -646,3 +648,69 @@ def test_two_user_messages_in_a_row_go_in_one_turn_reported() -> None:
         ("messages[1]", "transformed", "hint")
     ]
     assert len(bedrock.encode_request(decoded)["messages"]) == 2  # as they came
+
+
+# --- Claude's signed thinking across Anthropic's API and Converse ---
+
+
+def _claude_turn(answer: Any) -> tuple[ChatRequest, ReasoningPart]:
+    """A history whose assistant turn is `answer`'s, its tool's result after it."""
+    thought, call = answer.message.parts[0], answer.message.parts[-1]
+    assert isinstance(thought, ReasoningPart)
+    assert isinstance(call, ToolCallPart)
+    history = ChatRequest(
+        model=CLAUDE,
+        messages=(
+            Message.user("What's the weather in Lisbon right now?"),
+            answer.message,
+            Message.tool_result(call.id, "18°C and sunny", name=call.name),
+        ),
+        max_tokens=4096,
+        reasoning=ReasoningConfig(budget_tokens=2048),
+        tools=(ToolSpec(name=call.name, parameters={"type": "object"}),),
+    )
+    return history, thought
+
+
+def test_claude_s_signed_thinking_made_on_converse_goes_to_anthropic_s_api() -> None:
+    recorded = fixture("thinking_tool_use.json").response.json
+    history, thought = _claude_turn(bedrock.decode_response(recorded))
+    wire = recorded["output"]["message"]["content"][0]["reasoningContent"]["reasoningText"]
+    assert (thought.provider, thought.signature) == ("bedrock", wire["signature"])
+    report = TranslationReport()
+
+    body = anthropic_adapter.encode_request(
+        history.model_copy(update={"model": "claude-sonnet-4-5"}), report=report
+    )
+
+    assert body["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": wire["text"],
+        "signature": wire["signature"],
+    }
+    assert report.losses == []
+
+
+def test_claude_s_signed_thinking_made_on_anthropic_s_api_goes_to_claude_on_converse() -> None:
+    (recorded,) = load_cassette(
+        FIXTURES / "anthropic" / "tool_round_trip_with_thinking.json"
+    ).interactions[:1]
+    history, thought = _claude_turn(anthropic_adapter.decode_response(recorded.response.json))
+    wire = recorded.response.json["content"][0]
+    assert (thought.provider, thought.signature) == ("anthropic", wire["signature"])
+
+    claude_report, nova_report = TranslationReport(), TranslationReport()
+    body = bedrock.encode_request(history, report=claude_report)
+    to_nova = bedrock.encode_request(history.model_copy(update={"model": NOVA}), report=nova_report)
+
+    assert body["messages"][1]["content"][0] == {
+        "reasoningContent": {
+            "reasoningText": {"text": wire["thinking"], "signature": wire["signature"]}
+        }
+    }
+    assert not [loss for loss in claude_report.losses if loss.path.startswith("messages[1]")]
+    # Another model on Bedrock takes no Claude signature: left out, reported.
+    assert "reasoningContent" not in to_nova["messages"][1]["content"][0]
+    assert ("messages[1].parts[0]", "setting") in [
+        (loss.path, loss.level) for loss in nova_report.losses
+    ]

@@ -308,7 +308,7 @@ def encode_part(
                 report.transformed(path, "a refusal is sent as text; Converse has none", "content")
             block = _text_block(part, fields)
         case ReasoningPart():
-            if (reason := reasoning_left_out(part)) is not None:
+            if (reason := reasoning_left_out(part, model)) is not None:
                 report.dropped(path, reason, "setting")
                 return []
             block = {"reasoningContent": _reasoning_member(part)}

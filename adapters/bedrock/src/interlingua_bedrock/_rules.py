@@ -125,8 +125,16 @@ def blank_text(text: str) -> str | None:
     )
 
 
-def reasoning_left_out(part: ReasoningPart) -> str | None:
+def reasoning_left_out(part: ReasoningPart, model: str = "") -> str | None:
+    """Why `part` cannot go to `model` (none where it can): reasoning goes back
+    where it was made, and Claude's signed thinking to Claude on any platform."""
     if part.provider == PROVIDER:
+        return None
+    # Quirk: Claude's thinking signatures are "compatible across platforms (the Claude
+    # API, Amazon Bedrock, and Google Cloud)" (Anthropic's extended-thinking guide):
+    # Claude's signed thinking from Anthropic's API goes to Claude here as it came.
+    signed = part.signature and part.redacted_data is None
+    if part.provider == "anthropic" and signed and _CLAUDE.search(model):
         return None
     made_by = part.provider or "an unknown provider"
     return f"reasoning made by {made_by} goes back to {made_by} only"
