@@ -773,3 +773,7 @@ def test_the_clients_connect_with_the_gateway_s_options(monkeypatch: pytest.Monk
     assert (on_bedrock.sdk.api_key, on_bedrock.sdk.aws_region) == ("test-token", REGION)
     assert (on_vertex.sdk.access_token, on_vertex.sdk.timeout) == ("test-token", 5.0)
     assert (on_vertex.sdk.project_id, on_vertex.sdk.region) == ("example-project", "europe-west1")
+    # A region given (the gateway's `[upstreams.<name>] region`) over the variables.
+    given = SDKOptions(api_key="test-token", region="eu-central-1")
+    assert AnthropicBedrockClient.connect(given).sdk.aws_region == "eu-central-1"
+    assert AnthropicVertexClient.connect(given).sdk.region == "eu-central-1"

@@ -22,7 +22,14 @@ from typing import Any
 
 import anthropic
 
-from interlingua.client import AsyncChatClient, ChatClient, Endpoint, SDKOptions, sdk_client
+from interlingua.client import (
+    AsyncChatClient,
+    ChatClient,
+    Endpoint,
+    SDKOptions,
+    sdk_client,
+    stainless_options,
+)
 from interlingua_anthropic import _client, bedrock, vertex
 from interlingua_anthropic._wire import OUTPUT_LIMITS
 
@@ -105,18 +112,24 @@ def _located(sdk: Any, path: str) -> str:
     return f"/projects/{project}/locations/{sdk.region}/{path}"
 
 
+def _bedrock_options(options: SDKOptions) -> dict[str, Any]:
+    """`SDKOptions` as `AnthropicBedrock`'s arguments: its key is a Bedrock API key."""
+    return _given(stainless_options(options), aws_region=options.region)
+
+
 def _vertex_options(options: SDKOptions) -> dict[str, Any]:
     """`SDKOptions` as `AnthropicVertex`'s arguments: its key is an access token."""
-    given = {
-        "access_token": options.api_key,
-        "base_url": options.base_url,
-        "timeout": options.timeout,
-        "max_retries": options.max_retries,
-    }
-    return {name: value for name, value in given.items() if value is not None}
+    given = stainless_options(dataclasses.replace(options, api_key=None))
+    return _given(given, access_token=options.api_key, region=options.region)
 
 
-BEDROCK_SDK = dataclasses.replace(_client.SDK, decode_error=bedrock.decode_error)
+def _given(options: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {**options, **{name: value for name, value in more.items() if value is not None}}
+
+
+BEDROCK_SDK = dataclasses.replace(
+    _client.SDK, decode_error=bedrock.decode_error, options=_bedrock_options
+)
 VERTEX_SDK = dataclasses.replace(
     _client.SDK,
     decode_error=vertex.decode_error,
