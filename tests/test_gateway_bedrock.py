@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import anthropic
+import httpx
 import openai
 import pytest
 
@@ -143,3 +144,18 @@ def test_a_bedrock_stream_reaches_a_chat_completions_client_as_its_chunks() -> N
     )
     # The client's question went as the recorded one did.
     assert json.loads(call.request.body or b"{}")["messages"] == replay.sent[0]["messages"]
+
+
+def test_bedrock_s_apis_are_upstreams_only() -> None:
+    """No boto3 client is served: Bedrock's model is in the URL and its streams are
+    AWS event streams, which no library here writes."""
+    with serve() as gateway:
+        for api in ("bedrock", "anthropic-bedrock", "anthropic-vertex"):
+            answer = httpx.post(
+                f"{gateway.base_url}/{api}/model/{NOVA}/converse",
+                json={"messages": [{"role": "user", "content": [{"text": "Hi"}]}]},
+                headers={"authorization": f"Bearer {KEY}"},
+                timeout=BOUND,
+            )
+            assert answer.status_code == 404
+            assert answer.json() == {"error": f"no client API {api!r}"}

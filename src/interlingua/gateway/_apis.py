@@ -7,6 +7,8 @@ time: `stream_encoder`) and errors: any installed one does, at
 Mistral SDK's `server_url` `http://host:port/mistral`); the APIs whose
 paths no other shares are also served where their SDKs post by default.
 
+Amazon Bedrock's APIs (`UPSTREAM_ONLY`) are upstreams only.
+
 Gemini's API has its model and method in the URL, not the body
 (`models/<model>:generateContent`, `:streamGenerateContent?alt=sse`,
 `:countTokens`), under its version: a google-genai SDK's `base_url` is
@@ -35,6 +37,7 @@ __all__ = [
     "GEMINI_METHODS",
     "GEMINI_MODEL_LISTS",
     "GEMINI_PATHS",
+    "UPSTREAM_ONLY",
     "ClientAPI",
     "client_api",
     "client_apis",
@@ -80,8 +83,16 @@ class ClientAPI(GatewayAdapter, Protocol):
 _serves: dict[str, tuple[object, bool]] = {}
 
 
+# APIs the gateway calls and serves no client in: Amazon Bedrock's (Converse, and
+# Claude's InvokeModel and Vertex AI envelopes) have the model in the URL and stream
+# AWS event streams, which no library here writes.
+UPSTREAM_ONLY = frozenset({"bedrock", "anthropic-bedrock", "anthropic-vertex"})
+
+
 def client_api(name: str) -> ClientAPI | None:
     """The adapter `name`, if it is installed and serves clients."""
+    if name in UPSTREAM_ONLY:
+        return None
     try:
         adapter = get_adapter(name)
     except AdapterNotFoundError:
