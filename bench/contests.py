@@ -16,7 +16,9 @@ it is built on.
 
 Every path starts from what its peers start from: parsed JSON bodies (a
 proxy's input) or each library's own history objects, built from one script
-(`bench.histories`, `bench.gemini`) before timing.
+(`bench.histories`, `bench.gemini`, `bench.bedrock`) before timing; a Converse
+stream starts from the events boto3 yields, its floor `json.loads` of their
+payloads.
 """
 
 from __future__ import annotations
