@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import datetime
 import json
+import logging
 import os
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -90,6 +91,11 @@ def _litellm_history(inputs: Inputs) -> Step:
 def _litellm(stack: ExitStack) -> Entries:
     # Read the model cost map from the package, not the network.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    # Its Converse transformation logs a warning on each call (tool results joined
+    # to the user turn after them): lines written to the terminal, not its work.
+    logger = logging.getLogger("LiteLLM")
+    stack.callback(logger.setLevel, logger.level)
+    logger.setLevel(logging.ERROR)
     from litellm.llms.anthropic.chat.transformation import AnthropicConfig
     from litellm.llms.anthropic.messages.adapters.transformation import (
         LiteLLMAnthropicMessagesAdapter,
