@@ -3,14 +3,14 @@
 Its history is its own objects (`ModelRequest` and `ModelResponse`), built
 from the benchmark's script before timing; each model's mapping
 (`AnthropicModel._map_message`, `OpenAIChatModel._map_messages`, and the
-Mistral, Groq, Google and Bedrock Converse models' `_map_messages`) is
-awaited on one event loop. It maps messages (and the system prompt) only: the tools are mapped by
-another step, and images are held as bytes and encoded again. The full path
-from a stored history is `ModelMessagesTypeAdapter.validate_python` of its
-own JSON form (dumped before timing), then the mapping. A response body
-becomes the SDK's response object as the SDK builds one (`construct_type`;
-google-genai's `_from_response`; boto3's parsed JSON for Bedrock), then
-`_process_response`.
+Mistral, Groq, Google and Bedrock Converse models' `_map_messages`) is awaited
+on one event loop. It maps messages (and the system prompt) only: the tools
+are mapped by another step, and images are held as bytes and encoded again.
+The full path from a stored history is
+`ModelMessagesTypeAdapter.validate_python` of its own JSON form (dumped before
+timing), then the mapping. A response body becomes the SDK's response object
+as the SDK builds one (`construct_type`; google-genai's `_from_response`;
+boto3's parsed JSON for Bedrock), then `_process_response`.
 """
 
 from __future__ import annotations
