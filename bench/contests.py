@@ -16,7 +16,9 @@ it is built on.
 
 Every path starts from what its peers start from: parsed JSON bodies (a
 proxy's input) or each library's own history objects, built from one script
-(`bench.histories`, `bench.gemini`) before timing.
+(`bench.histories`, `bench.gemini`, `bench.bedrock`) before timing; a Converse
+stream starts from the events boto3 yields, its floor `json.loads` of their
+payloads.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import interlingua_anthropic
+import interlingua_bedrock
 import interlingua_cerebras
 import interlingua_deepseek
 import interlingua_google
@@ -38,7 +41,7 @@ import interlingua_openai_compatible
 import interlingua_openrouter
 import interlingua_perplexity
 import interlingua_xai
-from bench import gemini
+from bench import bedrock, gemini
 from bench.histories import History, Stream, build_history, build_responses, build_streams
 from interlingua import ChatRequest, TranslationReport, accumulate, translate_request
 
@@ -68,6 +71,7 @@ MODELS = {
     "mistral": "mistral-large-latest",
     "groq": "llama-3.3-70b-versatile",
     "gemini": gemini.MODEL,
+    "bedrock": bedrock.MODEL,
 }
 # The Chat Completions dialects, each with a model of its provider's: each has a
 # row of its own, the history encoded to its body, beside the Chat Completions
@@ -93,12 +97,15 @@ TO_MISTRAL = "history -> mistral body"
 TO_GROQ = "history -> groq body"
 TO_GEMINI = "history -> gemini body"
 FULL_CHAT_TO_GEMINI = "chat body -> gemini body, full path"
+TO_BEDROCK = "history -> bedrock converse body"
 ANTHROPIC_RESPONSE = "anthropic response -> response object"
 CHAT_RESPONSE = "chat response -> response object"
 GEMINI_RESPONSE = "gemini response -> response object"
+BEDROCK_RESPONSE = "bedrock converse response -> response object"
 ANTHROPIC_STREAM = "anthropic stream -> accumulated"
 CHAT_STREAM = "chat stream -> accumulated"
 GEMINI_STREAM = "gemini stream -> accumulated"
+BEDROCK_STREAM = "bedrock converse stream -> accumulated"
 MEMORY_PATH = "memory: history (bytes)"
 
 
@@ -110,13 +117,16 @@ class Inputs:
     size: int
     history: History
     gemini: Body  # the history as a `generateContent` body
-    responses: dict[str, Body]  # by API: "anthropic", "chat", "gemini"
+    bedrock: Body  # the history as a Converse body
+    responses: dict[str, Body]  # by API: "anthropic", "chat", "gemini", "bedrock"
     streams: dict[str, Stream]  # by API, as above
 
     def core(self, api: str, model: str | None = None) -> ChatRequest:
         """interlingua's history: the core request `api`'s body decodes to."""
         if api == "gemini":
             request = interlingua_google.decode_request(self.gemini)
+        elif api == "bedrock":
+            request = interlingua_bedrock.decode_request(self.bedrock, model=MODELS["bedrock"])
         else:
             request = CODECS[api].decode_request(self.history.bodies[api])
         return request if model is None else request.model_copy(update={"model": model})
@@ -128,22 +138,28 @@ CODECS: dict[str, Any] = {
     "mistral": interlingua_mistral,
     "groq": interlingua_groq,
     "gemini": interlingua_google,
+    "bedrock": interlingua_bedrock,
     **{name: codec for name, (codec, _) in DIALECTS.items()},
 }
 
 
 def build_inputs(size: int, chunks: int) -> Inputs:
     streams = build_streams(chunks)
-    payloads, texts = gemini.build_stream(chunks)
     return Inputs(
         size=size,
         history=build_history(size),
         gemini=gemini.build_body(size),
-        responses={**build_responses(), "gemini": gemini.build_response()},
+        bedrock=bedrock.build_body(size),
+        responses={
+            **build_responses(),
+            "gemini": gemini.build_response(),
+            "bedrock": bedrock.build_response(),
+        },
         streams={
             "anthropic": streams["anthropic"],
             "chat": streams["chat"],
-            "gemini": Stream(payloads, texts),
+            "gemini": Stream(*gemini.build_stream(chunks)),
+            "bedrock": Stream(*bedrock.build_stream(chunks)),
         },
     )
 
@@ -295,13 +311,17 @@ CONTESTS: tuple[Contest, ...] = (
     Contest(TO_GEMINI, "messages", _encoded("gemini", "gemini"), note=_encode_note("Gemini")),
     Contest(FULL_CHAT_TO_GEMINI, "messages", _translated("chat", "openai", "google"),
             note=_TRANSLATE),
+    Contest(TO_BEDROCK, "messages", _encoded("bedrock", "bedrock"), note=_encode_note("Converse")),
     Contest(ANTHROPIC_RESPONSE, "none", _decoded("anthropic"), note="interlingua: decode_response"),
     Contest(CHAT_RESPONSE, "none", _decoded("chat"), note="interlingua: decode_response"),
     Contest(GEMINI_RESPONSE, "none", _decoded("gemini"), note="interlingua: decode_response"),
+    Contest(BEDROCK_RESPONSE, "none", _decoded("bedrock"), note="interlingua: decode_response"),
     Contest(ANTHROPIC_STREAM, "chunks", _accumulated("anthropic"), _loads("anthropic"),
             note=_ACCUMULATE),
     Contest(CHAT_STREAM, "chunks", _accumulated("chat"), _loads("chat"), note=_ACCUMULATE),
     Contest(GEMINI_STREAM, "chunks", _accumulated("gemini"), _loads("gemini"), note=_ACCUMULATE),
+    Contest(BEDROCK_STREAM, "chunks", _accumulated("bedrock"), _loads("bedrock"),
+            note="interlingua: accumulate(decode_stream(events)), the events as boto3 yields them"),
 )  # fmt: skip
 
 IMPORT_CONTESTS: tuple[ImportContest, ...] = (
@@ -314,6 +334,11 @@ IMPORT_CONTESTS: tuple[ImportContest, ...] = (
         "import: the Gemini codec",
         ("interlingua_google",),
         {"litellm": ("litellm",), "pydantic-ai": ("pydantic_ai.models.google",)},
+    ),
+    ImportContest(
+        "import: the Bedrock Converse codec",
+        ("interlingua_bedrock",),
+        {"litellm": ("litellm",), "pydantic-ai": ("pydantic_ai.models.bedrock",)},
     ),
 )
 

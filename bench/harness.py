@@ -76,6 +76,7 @@ IMPORTS = (
     "interlingua_openai",
     "interlingua_openai.responses",
     "interlingua_google",
+    "interlingua_bedrock",
 )
 IMPORT_BASELINE = ("pydantic.main",)  # pydantic's BaseModel: the core's one dependency
 

@@ -9,11 +9,13 @@ paths, from what a user of it holds:
   of its Anthropic, OpenAI, Mistral and Groq configs and those of the Chat
   Completions dialects it has (DeepSeek, Cerebras, OpenAI-like servers,
   OpenRouter, xAI, Perplexity), `transform_request_body`
-  of its Gemini transformation, and its Anthropic-to-OpenAI adapter; a
+  of its Gemini transformation, `transform_request` of its Bedrock Converse
+  one (`AmazonConverseConfig`), and its Anthropic-to-OpenAI adapter; a
   response body to its `ModelResponse` (`transform_parsed_response`,
-  `convert_to_model_response_object`, the Gemini config's transformation); a
-  stream's payloads through its chunk parser (`chunk_parser`, as
-  `CustomStreamWrapper` calls it) and `stream_chunk_builder`.
+  `convert_to_model_response_object`, the Gemini and Converse configs'
+  transformations); a stream's payloads through its chunk parser
+  (`chunk_parser`, as `CustomStreamWrapper` calls it; Converse's
+  `converse_chunk_parser`) and `stream_chunk_builder`.
 - pydantic-ai (`bench.peers_pydantic_ai`): its message mapping from its own
   history, and its response processing of the SDK's response object.
 - The SDKs: the anthropic SDK's accumulation of a message stream
@@ -30,6 +32,7 @@ from __future__ import annotations
 import copy
 import datetime
 import json
+import logging
 import os
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -88,6 +91,11 @@ def _litellm_history(inputs: Inputs) -> Step:
 def _litellm(stack: ExitStack) -> Entries:
     # Read the model cost map from the package, not the network.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    # Its Converse transformation logs a warning on each call (tool results joined
+    # to the user turn after them): lines written to the terminal, not its work.
+    logger = logging.getLogger("LiteLLM")
+    stack.callback(logger.setLevel, logger.level)
+    logger.setLevel(logging.ERROR)
     from litellm.llms.anthropic.chat.transformation import AnthropicConfig
     from litellm.llms.anthropic.messages.adapters.transformation import (
         LiteLLMAnthropicMessagesAdapter,
@@ -127,6 +135,7 @@ def _litellm(stack: ExitStack) -> Entries:
         **_litellm_gemini(),
         **_litellm_responses(),
         **_litellm_streams(),
+        **_litellm_bedrock(),
     }
 
 
@@ -296,6 +305,65 @@ def _litellm_streams() -> Entries:
         c.ANTHROPIC_STREAM: Entry(accumulated("anthropic"), note),
         c.CHAT_STREAM: Entry(accumulated("chat"), note),
         c.GEMINI_STREAM: Entry(accumulated("gemini"), note),
+    }
+
+
+def _litellm_bedrock() -> Entries:
+    """Its Converse transformation (`AmazonConverseConfig`), as its `completion`
+    runs it for a `bedrock/converse/...` model: the request, the answer, and
+    its stream decoder's parser of each event's payload."""
+    import httpx
+    from litellm import ModelResponse, stream_chunk_builder
+    from litellm.llms.bedrock.chat.converse_transformation import AmazonConverseConfig
+    from litellm.llms.bedrock.chat.invoke_handler import AWSEventStreamDecoder
+
+    config, model = AmazonConverseConfig(), c.MODELS["bedrock"]
+    log = _logging(model)
+
+    class _ParsedResponse(httpx.Response):
+        """The answer, its JSON parsed before timing: `json()` gives it (a copy
+        of the parsed body would be timed; it only reads it)."""
+
+        def __init__(self, body: dict[str, Any]) -> None:
+            super().__init__(200, headers={"content-type": "application/json"}, json=body)
+            self._body = body
+
+        def json(self, **_: Any) -> Any:
+            return self._body
+
+    def own(inputs: Inputs) -> Step:
+        params, messages = _chat(inputs)
+        optional = config.map_openai_params(params, {}, model, drop_params=False)
+        return lambda: config.transform_request(model, messages, dict(optional), {}, {})
+
+    def answer(inputs: Inputs) -> Step:
+        raw = _ParsedResponse(inputs.responses["bedrock"])
+        return lambda: config.transform_response(
+            model, raw, ModelResponse(), log, {}, [], {}, {}, None
+        )
+
+    def accumulated(inputs: Inputs) -> Step:
+        # What its decoder parses out of each event: the payload, its member's value.
+        events = copy.deepcopy(inputs.streams["bedrock"].payloads)
+        payloads = [next(iter(event.values())) for event in events]
+
+        def step() -> object:
+            parse = AWSEventStreamDecoder(model=model).converse_chunk_parser
+            return stream_chunk_builder([parse(payload) for payload in payloads])
+
+        return step
+
+    return {
+        c.TO_BEDROCK: Entry(
+            own, "transform_request of OpenAI-format messages (no thinking, no signatures)"
+        ),
+        c.BEDROCK_RESPONSE: Entry(
+            answer, "transform_response of the answer, its JSON parsed before timing"
+        ),
+        c.BEDROCK_STREAM: Entry(
+            accumulated,
+            "AWSEventStreamDecoder.converse_chunk_parser of each payload + stream_chunk_builder",
+        ),
     }
 
 

@@ -3,13 +3,14 @@
 Its history is its own objects (`ModelRequest` and `ModelResponse`), built
 from the benchmark's script before timing; each model's mapping
 (`AnthropicModel._map_message`, `OpenAIChatModel._map_messages`, and the
-Mistral, Groq and Google models' `_map_messages`) is awaited on one event
-loop. It maps messages (and the system prompt) only: the tools are mapped by
-another step, and images are held as bytes and encoded again. The full path
-from a stored history is `ModelMessagesTypeAdapter.validate_python` of its
-own JSON form (dumped before timing), then the mapping. A response body
-becomes the SDK's response object as the SDK builds one (`construct_type`;
-google-genai's `_from_response`), then `_process_response`.
+Mistral, Groq, Google and Bedrock Converse models' `_map_messages`) is awaited
+on one event loop. It maps messages (and the system prompt) only: the tools
+are mapped by another step, and images are held as bytes and encoded again.
+The full path from a stored history is
+`ModelMessagesTypeAdapter.validate_python` of its own JSON form (dumped before
+timing), then the mapping. A response body becomes the SDK's response object
+as the SDK builds one (`construct_type`; google-genai's `_from_response`;
+boto3's parsed JSON for Bedrock), then `_process_response`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ __all__ = ["entries", "history_maker"]
 
 Step = Callable[[], object]
 
-_SYSTEM = {"anthropic": "anthropic", "google": "google-gla"}
+_SYSTEM = {"anthropic": "anthropic", "google": "google-gla", "bedrock": "bedrock"}
 _LOADED = "its stored history (its own JSON form) through ModelMessagesTypeAdapter.validate_python"
 
 
@@ -36,11 +37,13 @@ def entries(stack: ExitStack) -> dict[str, Entry]:
     from pydantic_ai.messages import ModelMessagesTypeAdapter
     from pydantic_ai.models import ModelRequestParameters
     from pydantic_ai.models.anthropic import AnthropicModel
+    from pydantic_ai.models.bedrock import BedrockConverseModel
     from pydantic_ai.models.google import GoogleModel
     from pydantic_ai.models.groq import GroqModel
     from pydantic_ai.models.mistral import MistralModel
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.anthropic import AnthropicProvider
+    from pydantic_ai.providers.bedrock import BedrockProvider
     from pydantic_ai.providers.google import GoogleProvider
     from pydantic_ai.providers.groq import GroqProvider
     from pydantic_ai.providers.mistral import MistralProvider
@@ -55,6 +58,11 @@ def entries(stack: ExitStack) -> dict[str, Entry]:
     mistral = MistralModel(c.MODELS["mistral"], provider=MistralProvider(api_key="unused"))
     groq = GroqModel(c.MODELS["groq"], provider=GroqProvider(api_key="unused"))
     google = GoogleModel(c.MODELS["gemini"], provider=GoogleProvider(api_key="unused"))
+    # Its boto3 client, built offline from static credentials; nothing is sent.
+    aws = BedrockProvider(
+        region_name="us-east-1", aws_access_key_id="unused", aws_secret_access_key="unused"
+    )
+    bedrock = BedrockConverseModel(c.MODELS["bedrock"], provider=aws)
 
     def full_to_anthropic(inputs: Inputs) -> Step:
         stored = ModelMessagesTypeAdapter.dump_python(_history(inputs, "anthropic"), mode="json")
@@ -77,6 +85,8 @@ def entries(stack: ExitStack) -> dict[str, Entry]:
             messages = _history(inputs, provider)
             if model is anthropic:
                 return lambda: run(anthropic._map_message(messages, parameters, {}))
+            if model is bedrock:
+                return lambda: run(bedrock._map_messages(messages, parameters, None))
             return lambda: run(model._map_messages(messages, parameters))
 
         return make
@@ -94,8 +104,19 @@ def entries(stack: ExitStack) -> dict[str, Entry]:
         c.TO_MISTRAL: Entry(mapped(mistral, None), "_map_messages: " + note),
         c.TO_GROQ: Entry(mapped(groq, None), "_map_messages: " + note),
         c.TO_GEMINI: Entry(mapped(google, "google"), "_map_messages: " + note),
+        c.TO_BEDROCK: Entry(mapped(bedrock, "bedrock"), "_map_messages: " + note),
         **_responses(anthropic, chat, google, parameters),
+        c.BEDROCK_RESPONSE: Entry(
+            lambda inputs: _bedrock_answer(bedrock, run, inputs),
+            "_process_response of the answer as boto3 parses it (the JSON body)",
+        ),
     }
+
+
+def _bedrock_answer(bedrock: Any, run: Callable[[Any], Any], inputs: Inputs) -> Step:
+    """boto3's `converse` answer is the JSON body parsed (blobs aside): it is given that."""
+    body = inputs.responses["bedrock"]
+    return lambda: run(bedrock._process_response(body))
 
 
 def _parameters(kind: Any) -> Any:
@@ -198,7 +219,7 @@ def _response(step: histories.Assistant, provider: str | None) -> Any:
         for call in step.calls
     ]
     text = m.TextPart(content=step.text)
-    if provider == "anthropic":
+    if provider in ("anthropic", "bedrock"):  # Claude's signed thinking, on either platform
         signature = histories.signature(step.n)
         parts.append(
             m.ThinkingPart(content=step.thought, signature=signature, provider_name=provider)

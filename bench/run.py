@@ -23,19 +23,19 @@ classes with hand-written converters).
 
 Last comes the peers' table (`bench.contests`, `bench.standings`): for a
 history of 1,000 messages (`--peer-sizes`) to each provider's body (Anthropic,
-Chat Completions, Mistral, Groq, Gemini, and each Chat Completions dialect:
-DeepSeek, Cerebras, Ollama, OpenAI-compatible, OpenRouter, xAI, Perplexity,
-each beside the Chat Completions encoder too), the gateway's full path between
-bodies, a Chat Completions and an Anthropic body to the core request (beside
-`ChatRequest.model_validate` of the same tree, pydantic's floor of a decoder),
-each API's response body to a response object, each stream of 1,000
-chunks to its answer, the imports and the memory of a 10,000-message history
-(`--memory-size`), interlingua and each peer are timed in turn, and the table
-gives interlingua's ratio to the fastest peer of each row. `uv sync --group
-bench` installs the peers, LiteLLM and pydantic-ai; the provider SDKs'
-own stream accumulation is the third column. A peer not installed is left
-out, and its cells say so; `--no-peers` leaves them all out. `--rounds N`
-takes N samples of every timed figure.
+Chat Completions, Mistral, Groq, Gemini, Bedrock's Converse, and each Chat
+Completions dialect: DeepSeek, Cerebras, Ollama, OpenAI-compatible,
+OpenRouter, xAI, Perplexity, each beside the Chat Completions encoder too),
+the gateway's full path between bodies, a Chat Completions and an Anthropic
+body to the core request (beside `ChatRequest.model_validate` of the same
+tree, pydantic's floor of a decoder), each API's response body to a response
+object, each stream of 1,000 chunks to its answer, the imports and the memory
+of a 10,000-message history (`--memory-size`), interlingua and each peer are
+timed in turn, and the table gives interlingua's ratio to the fastest peer of
+each row. `uv sync --group bench` installs the peers, LiteLLM and pydantic-ai;
+the provider SDKs' own stream accumulation is the third column. A peer not
+installed is left out, and its cells say so; `--no-peers` leaves them all out.
+`--rounds N` takes N samples of every timed figure.
 """
 
 import sys

@@ -40,8 +40,9 @@ __all__ = [
 ]
 
 # Provider SDKs: importing a codec must load none of them. httpx and httpx2
-# (their HTTP clients) are reported apart. `google` is google-genai's top level.
-SDK_MODULES = ("anthropic", "openai", "mistralai", "groq", "google")
+# (their HTTP clients) are reported apart. `google` is google-genai's top level;
+# `boto3` and `botocore` are AWS's SDK (Bedrock's).
+SDK_MODULES = ("anthropic", "openai", "mistralai", "groq", "google", "boto3", "botocore")
 HTTP_MODULES = ("httpx", "httpx2")
 
 

@@ -24,10 +24,20 @@ from typing import Any
 import pytest
 
 import interlingua_anthropic
+import interlingua_bedrock
 import interlingua_google
 import interlingua_openai
 import interlingua_openai.responses
-from bench import contests, dict_baseline, gemini, histories, limits, standings, typed_floor
+from bench import (
+    bedrock,
+    contests,
+    dict_baseline,
+    gemini,
+    histories,
+    limits,
+    standings,
+    typed_floor,
+)
 from bench.harness import ADAPTERS, IMPORTS, QUICK, sse_bytes
 from bench.histories import API_MODELS, APIS
 from interlingua import (
@@ -490,6 +500,83 @@ def test_the_gemini_stream_accumulates_to_what_its_chunks_say() -> None:
     assert not answer.warnings
 
 
+# --- Bedrock's Converse ---------------------------------------------------------
+
+
+def test_the_bedrock_body_survives_interlingua_unchanged() -> None:
+    body = bedrock.build_body(30)
+    assert body["messages"][0]["role"] == "user"
+    report = TranslationReport()
+    decoded = interlingua_bedrock.decode_request(body, model=bedrock.MODEL)
+    assert interlingua_bedrock.encode_request(decoded, report=report) == body
+    assert not report
+    # One script: the Converse history holds the Chat Completions history's parts, and
+    # Claude's signed thinking.
+    chat = interlingua_openai.decode_request(histories.build_history(30).bodies["chat"])
+
+    def parts(request: Any) -> list[tuple[str, str | None]]:
+        return [
+            (part.type, getattr(part, "text", None))
+            for message in request.messages
+            for part in message.parts
+            if part.type != "reasoning"
+        ]
+
+    assert parts(decoded) == parts(chat)
+    (thinking,) = decoded.messages[2].reasoning
+    (block, *_) = body["messages"][1]["content"]
+    assert (thinking.text, thinking.signature) == (
+        block["reasoningContent"]["reasoningText"]["text"],
+        block["reasoningContent"]["reasoningText"]["signature"],
+    )
+
+
+def test_the_bedrock_answer_reads_as_its_wire_says() -> None:
+    body = bedrock.build_response()
+    answer = interlingua_bedrock.decode_response(body)
+    content, usage = body["output"]["message"]["content"], body["usage"]
+    assert [part.type for part in answer.message.parts] == [
+        "reasoning" if "reasoningContent" in block else "text" if "text" in block else "tool_call"
+        for block in content
+    ]
+    uses = [block["toolUse"] for block in content if "toolUse" in block]
+    assert [(c.id, c.name, c.parsed_arguments()) for c in answer.message.tool_calls] == [
+        (use["toolUseId"], use["name"], use["input"]) for use in uses
+    ]
+    assert answer.raw_finish_reason == body["stopReason"]
+    # Converse's inputTokens leaves the cache reads out, as Anthropic's input_tokens does.
+    assert answer.usage.input_tokens == usage["inputTokens"] + usage["cacheReadInputTokens"]
+    assert answer.usage.output_tokens == usage["outputTokens"]
+    assert answer.usage.cache_read_tokens == usage["cacheReadInputTokens"]
+    assert answer.usage.total_tokens == usage["totalTokens"]
+    assert interlingua_bedrock.encode_response(answer, report=TranslationReport()) == body
+
+
+def test_the_bedrock_stream_accumulates_to_what_its_events_say() -> None:
+    events, texts = bedrock.build_stream(200)
+    assert len(events) == len(texts) == 200
+    assert [json.loads(text) for text in texts] == [next(iter(e.values())) for e in events]
+    deltas = [e["contentBlockDelta"]["delta"] for e in events if "contentBlockDelta" in e]
+    answer = accumulate(interlingua_bedrock.decode_stream(events))
+    thought = "".join(
+        d["reasoningContent"].get("text", "") for d in deltas if "reasoningContent" in d
+    )
+    arguments = "".join(d["toolUse"]["input"] for d in deltas if "toolUse" in d)
+    assert [part.type for part in answer.message.parts] == ["reasoning", "text", "tool_call"]
+    assert answer.message.reasoning[0].text == thought
+    assert (
+        answer.message.reasoning[0].signature
+        == deltas[len(thought.split())]["reasoningContent"]["signature"]
+    )
+    assert answer.text == "".join(d["text"] for d in deltas if "text" in d)
+    assert answer.message.tool_calls[0].parsed_arguments() == json.loads(arguments)
+    assert answer.raw_finish_reason == events[-2]["messageStop"]["stopReason"]
+    usage = events[-1]["metadata"]["usage"]
+    assert answer.usage.output_tokens == usage["outputTokens"]
+    assert answer.usage.total_tokens == usage["totalTokens"]
+    assert not answer.warnings
+
+
 # --- the peers do the work interlingua does -------------------------------------
 
 
@@ -539,6 +626,23 @@ def test_the_peers_carry_every_message(peer_outputs: Any) -> None:
         system, messages = outputs[contests.OWN_TO_ANTHROPIC]["pydantic-ai"]
         assert system
         assert len(messages) == len(inputs.history.bodies["anthropic"]["messages"])
+        system, messages = outputs[contests.TO_BEDROCK]["pydantic-ai"]
+        assert system == inputs.bedrock["system"]
+        assert len(messages) == len(inputs.bedrock["messages"])
+        signed = [b for m in messages for b in m["content"] if "reasoningContent" in b]
+        assert len(signed) == sum(m["role"] == "assistant" for m in inputs.bedrock["messages"])
+
+
+def test_litellm_writes_a_converse_body_of_the_same_history(peer_outputs: Any) -> None:
+    inputs, outputs, _ = peer_outputs
+    if "litellm" not in outputs[contests.TO_BEDROCK]:
+        pytest.skip("LiteLLM is not installed: `uv sync --group bench`")
+    theirs, ours = outputs[contests.TO_BEDROCK]["litellm"], inputs.bedrock
+    assert len(theirs["messages"]) == len(ours["messages"])
+    assert [m["role"] for m in theirs["messages"]] == [m["role"] for m in ours["messages"]]
+    assert theirs["system"] == ours["system"]
+    names = [tool["toolSpec"]["name"] for tool in theirs["toolConfig"]["tools"]]
+    assert names == [tool["toolSpec"]["name"] for tool in ours["toolConfig"]["tools"]]
 
 
 def test_the_peers_read_the_same_answers(peer_outputs: Any) -> None:
@@ -547,6 +651,7 @@ def test_the_peers_read_the_same_answers(peer_outputs: Any) -> None:
         ("anthropic", contests.ANTHROPIC_RESPONSE),
         ("chat", contests.CHAT_RESPONSE),
         ("gemini", contests.GEMINI_RESPONSE),
+        ("bedrock", contests.BEDROCK_RESPONSE),
     ):
         ours = contests.CODECS[api].decode_response(inputs.responses[api])
         if "litellm" in outputs[path]:
@@ -567,6 +672,7 @@ def test_the_peers_accumulate_the_same_streams(peer_outputs: Any) -> None:
         ("anthropic", contests.ANTHROPIC_STREAM),
         ("chat", contests.CHAT_STREAM),
         ("gemini", contests.GEMINI_STREAM),
+        ("bedrock", contests.BEDROCK_STREAM),
     ):
         ours = accumulate(contests.CODECS[api].decode_stream(inputs.streams[api].payloads))
         call = ours.message.tool_calls[0]

@@ -287,15 +287,15 @@ def test_inspect_a_cassette_summarises_each_turn() -> None:
 
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert out.startswith(f"{FIXTURES / 'journey.json'}: a cassette of 8 interactions\n")
+    assert out.startswith(f"{FIXTURES / 'journey.json'}: a cassette of 9 interactions\n")
     names = ("Anthropic", "Chat Completions", "Mistral", "Groq", "Gemini", "Responses API")
-    for name in (*names, "DeepSeek"):
+    for name in (*names, "DeepSeek", "Amazon Bedrock"):
         assert name in out
     # A chat completions answer is read by the adapter of the host it came from.
     assert "6 POST https://api.deepseek.com/chat/completions -> 200  DeepSeek" in out
     assert "tool calls: get_weather x2, get_forecast x2" in out
-    assert "reasoning: anthropic x2, groq, google, openai-responses, deepseek" in out
-    assert "usage: 5,405 in, 857 out (368 reasoning, 256 cache read)" in out
+    assert "reasoning: anthropic x2, groq, google, openai-responses, deepseek, bedrock" in out
+    assert "usage: 6,929 in, 996 out (368 reasoning, 256 cache read)" in out
 
 
 def test_inspect_as_json_from_standard_input() -> None:

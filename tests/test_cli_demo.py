@@ -27,14 +27,26 @@ PROVIDERS = [
     "google",
     "openai-responses",
     "deepseek",
+    "bedrock",
     "anthropic",
 ]
-NAMES = ["Anthropic", "Chat Completions", "Mistral", "Groq", "Gemini", "Responses API", "DeepSeek"]
+NAMES = [
+    "Anthropic",
+    "Chat Completions",
+    "Mistral",
+    "Groq",
+    "Gemini",
+    "Responses API",
+    "DeepSeek",
+    "Amazon Bedrock",
+]
 PROOF = (
-    "signature proof: Anthropic's signed thinking from turn 1 came back to it in turn 8 unchanged"
+    "signature proof: Claude's signed thinking from turn 1 (Anthropic) and turn 8 "
+    "(Amazon Bedrock) came back to Anthropic in turn 9 unchanged"
 )
 GEMINI = PROVIDERS.index("google")
 DEEPSEEK = PROVIDERS.index("deepseek")
+BEDROCK = PROVIDERS.index("bedrock")
 ANSI = "\x1b["
 
 
@@ -78,15 +90,15 @@ def test_the_demo_as_json_has_a_turn_per_call(as_json: Any) -> None:
     document = json.loads(as_json.stdout)
     turns = document["turns"]
     assert [turn["provider"] for turn in turns] == PROVIDERS
-    assert [turn["turn"] for turn in turns] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [turn["turn"] for turn in turns] == list(range(1, 10))
     recorded = load_cassette(FIXTURES / "journey.json").interactions
     assert [turn["sent"] for turn in turns] == [i.request.json for i in recorded if i.request]
     assert [turn["usage"]["input_tokens"] for turn in turns] == [
-        748, 318, 367, 512, 604, 712, 703, 1441
+        748, 318, 367, 512, 604, 712, 703, 1446, 1519
     ]  # fmt: skip
     assert document["usage"]["input_tokens"] == sum(t["usage"]["input_tokens"] for t in turns)
-    assert document["usage"]["input_tokens"] == 5405
-    assert document["usage"]["output_tokens"] == 857
+    assert document["usage"]["input_tokens"] == 6929
+    assert document["usage"]["output_tokens"] == 996
     assert turns[0]["losses"] == []
     assert [loss["path"] for loss in turns[2]["losses"]] == [
         "messages[2].parts[0]",
@@ -126,15 +138,64 @@ def test_the_json_gemini_turn_goes_to_its_url_and_says_what_changed(as_json: Any
         assert call["thoughtSignature"] not in json.dumps(turn["sent"])
 
 
-def test_the_json_proof_holds_the_block_anthropic_made_and_got_back(as_json: Any) -> None:
+def test_the_json_proof_holds_the_blocks_claude_made_and_anthropic_got_back(
+    as_json: Any,
+) -> None:
     proof = json.loads(as_json.stdout)["signature_proof"]
-    first_answer = load_cassette(FIXTURES / "journey.json").interactions[0].response.json
-    made = first_answer["content"][0]
-    assert proof["made"] == proof["sent_back"] == made
-    assert proof["made"]["signature"].startswith("EvcCCkYI")
-    assert proof["on_the_wire"] is True
-    assert proof["reasoning_sent"] == 1
+    recorded = load_cassette(FIXTURES / "journey.json").interactions
+    made_here = recorded[0].response.json["content"][0]
+    made_on_bedrock = recorded[BEDROCK].response.json["output"]["message"]["content"][0]
+    converse = made_on_bedrock["reasoningContent"]["reasoningText"]
+
+    anthropic, bedrock = proof["signed"]
+    assert proof["sent_back_in_turn"] == len(PROVIDERS)
+    assert (anthropic["made_by"], anthropic["made_in_turn"]) == ("anthropic", 1)
+    assert anthropic["made"] == anthropic["sent_back"] == made_here
+    assert anthropic["made"]["signature"].startswith("EvcCCkYI")
+    # Claude's thinking on Bedrock, as Converse wrote it and as Anthropic got it back.
+    assert (bedrock["made_by"], bedrock["made_in_turn"]) == ("bedrock", BEDROCK + 1)
+    assert bedrock["made"] == made_on_bedrock
+    assert bedrock["sent_back"] == {
+        "type": "thinking",
+        "thinking": converse["text"],
+        "signature": converse["signature"],
+    }
+    assert [signed["on_the_wire"] for signed in proof["signed"]] == [True, True]
+    assert [signed["unchanged"] for signed in proof["signed"]] == [True, True]
+    assert proof["reasoning_sent"] == 2  # those two: no other provider's
     assert proof["unchanged"] is True
+
+
+def test_the_json_bedrock_turn_goes_through_boto3_to_its_url(as_json: Any) -> None:
+    bedrock = json.loads(as_json.stdout)["turns"][BEDROCK]
+    recorded = load_cassette(FIXTURES / "journey.json").interactions[BEDROCK]
+    wire = recorded.response.json
+    usage = wire["usage"]
+
+    assert bedrock["provider_name"] == "Amazon Bedrock"
+    assert bedrock["model"] == "us.anthropic.claude-sonnet-4-6"
+    assert bedrock["endpoint"] == (
+        "POST bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-6/converse"
+    )
+    assert bedrock["sent"] == recorded.request.json
+    # Anthropic's signed thinking went to Claude there: not among what was left out.
+    assert "messages[2].parts[0]" not in [loss["path"] for loss in bedrock["losses"]]
+    assert [loss["reason"] for loss in bedrock["losses"] if loss["level"] == "setting"] == [
+        f"reasoning made by {provider} goes back to {provider} only"
+        for provider in ("groq", "google", "openai-responses", "deepseek")
+    ]
+    assert bedrock["answer"]["finish_reason"] == "stop"
+    assert bedrock["answer"]["raw_finish_reason"] == wire["stopReason"]
+    (reasoning, text) = bedrock["answer"]["message"]["parts"]
+    assert (reasoning["provider"], reasoning["text"]) == (
+        "bedrock",
+        wire["output"]["message"]["content"][0]["reasoningContent"]["reasoningText"]["text"],
+    )
+    assert text["text"] == wire["output"]["message"]["content"][1]["text"]
+    assert (bedrock["usage"]["input_tokens"], bedrock["usage"]["output_tokens"]) == (
+        usage["inputTokens"],
+        usage["outputTokens"],
+    )
 
 
 def test_the_json_deepseek_turn_says_what_its_thinking_mode_was_given(as_json: Any) -> None:
@@ -179,7 +240,13 @@ def test_in_a_terminal_the_demo_is_coloured_and_shows_each_part_of_a_turn(plain:
     assert "9 contents, 2 tools" in plain.stdout  # Gemini's body, in its own words
     assert "POST api.deepseek.com/chat/completions" in plain.stdout
     assert "703 in, 97 out (61 reasoning, 256 cache read)" in plain.stdout  # DeepSeek's
-    assert "5,405" in plain.stdout  # the total input tokens
+    assert "Turn 8 · Amazon Bedrock (bedrock) · us.anthropic.claude-sonnet-4-6" in plain.stdout
+    assert "POST" in plain.stdout
+    assert (
+        "bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet" in plain.stdout
+    )
+    assert "1,446 in, 139 out" in plain.stdout  # Claude on Bedrock's
+    assert "6,929" in plain.stdout  # the total input tokens
 
 
 def test_a_fixture_that_is_not_there_is_one_line_and_status_2(tmp_path: Path) -> None:
@@ -196,6 +263,7 @@ def test_a_fixture_that_is_not_there_is_one_line_and_status_2(tmp_path: Path) ->
     [
         ("interlingua_google", "interlingua-google"),
         ("interlingua_deepseek", "interlingua-deepseek"),
+        ("interlingua_bedrock", "interlingua-bedrock"),
     ],
 )
 def test_a_missing_adapter_the_demo_calls_is_named_with_the_command_that_installs_it(
@@ -221,12 +289,27 @@ def test_a_missing_adapter_the_demo_calls_is_named_with_the_command_that_install
     )
 
 
+@pytest.mark.parametrize(
+    ("turn", "field", "url"),
+    [
+        (-1, ("max_tokens",), "https://api.anthropic.com/v1/messages"),
+        (
+            BEDROCK,  # boto3's request, matched whole as the others are
+            ("inferenceConfig", "maxTokens"),
+            "https://bedrock-runtime.us-east-1.amazonaws.com"
+            "/model/us.anthropic.claude-sonnet-4-6/converse",
+        ),
+    ],
+)
 def test_a_recording_that_the_bodies_sent_do_not_match_fails_naming_the_difference(
-    tmp_path: Path,
+    tmp_path: Path, turn: int, field: tuple[str, ...], url: str
 ) -> None:
-    # The last recorded request changed: the demo's body no longer matches it.
+    # A recorded request changed: the demo's body no longer matches it.
     document = json.loads((FIXTURES / "journey.json").read_text())
-    document["interactions"][-1]["request"]["json"]["max_tokens"] = 1
+    body = document["interactions"][turn]["request"]["json"]
+    for name in field[:-1]:
+        body = body[name]
+    body[field[-1]] = 1
     changed = tmp_path / "journey.json"
     changed.write_text(json.dumps(document))
 
@@ -235,14 +318,12 @@ def test_a_recording_that_the_bodies_sent_do_not_match_fails_naming_the_differen
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith("interlingua demo: CassetteError: ")
-    assert "no recorded request matches POST https://api.anthropic.com/v1/messages" in (
-        result.stderr
-    )
+    assert f"no recorded request matches POST {url}" in result.stderr
 
 
 def test_the_demo_in_process_shows_what_the_command_shows(plain: Any) -> None:
     assert plain.exit_code == 0
-    assert plain.stdout.startswith("One conversation across seven APIs, replayed from ")
+    assert plain.stdout.startswith("One conversation across eight APIs, replayed from ")
     assert PROOF in " ".join(plain.stdout.split())
     assert [name for name in NAMES if name not in plain.stdout] == []
     # A reason is shown whole, however long (here read across the table's wrapped lines).

@@ -1,4 +1,4 @@
-"""One conversation across seven APIs, replayed through their real SDK clients.
+"""One conversation across eight APIs, replayed through their real SDK clients.
 
 `fixtures/journey.json` records it (hand-made, shaped like real traffic; the
 system prompt, tools and settings are the demo's, `interlingua.cli._demo`): an
@@ -26,8 +26,14 @@ SDK, answered by `Replay`:
    a tool-call turn with an empty `reasoning_content`, as its thinking mode
    needs, and no one's reasoning; it reasons and answers, with its
    context-cache counts; the user asks on.
-8. Anthropic again, which gets turn 1's signed thinking and calls back exactly
-   as it sent them, and no one else's reasoning or signature.
+8. Claude on Amazon Bedrock's Converse API (us.anthropic.claude-sonnet-4-6,
+   thinking on), through a boto3 client signing with AWS credentials, gets
+   turn 1's signed thinking as Converse's `reasoningContent` (Claude's
+   signatures cross platforms), Mistral's empty text and no one else's
+   reasoning; it thinks, signs its thinking and answers; the user asks on.
+9. Anthropic again, which gets turn 1's signed thinking and calls back exactly
+   as it sent them, and turn 8's signed thinking as a `thinking` block, and
+   no one else's reasoning or signature.
 
 At each turn the body the SDK sent is the recorded one and what the adapter's
 `encode_request` makes; each loss is reported with its path; the history is
@@ -45,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import anthropic
+import boto3
 import groq
 import httpx
 import openai
@@ -53,6 +60,7 @@ from google import genai
 from mistralai.client import Mistral
 
 import interlingua_anthropic
+import interlingua_bedrock
 import interlingua_deepseek
 import interlingua_google
 import interlingua_groq
@@ -70,10 +78,11 @@ from interlingua import (
     TokenUsage,
     TranslationReport,
 )
-from interlingua.cli._demo import FORECAST, SETTINGS, SYSTEM, WEATHER
+from interlingua.cli._demo import AWS_CREDENTIALS, AWS_REGION, FORECAST, SETTINGS, SYSTEM, WEATHER
 from interlingua.client import ChatClient
 from interlingua.testing import Interaction, Replay, load_cassette
 from interlingua_anthropic import AnthropicClient
+from interlingua_bedrock import BedrockClient
 from interlingua_deepseek import DeepSeekClient
 from interlingua_google import GoogleClient
 from interlingua_groq import GroqClient
@@ -89,6 +98,7 @@ QUESTIONS = (
     "Will it still be snowing in Oslo when I land tomorrow afternoon?",
     "What should I pack for the two cities?",
     "Will the morning rain in Lisbon hold up my flight?",
+    "How much colder will Oslo be than Lisbon when I land?",
     "Thanks! Sum up the weather for my trip in one sentence.",
 )
 FIRST_THINKING = "The user wants the current weather in Lisbon and in Oslo."
@@ -115,6 +125,7 @@ ADAPTERS: dict[str, Any] = {
     "google": interlingua_google,
     "openai-responses": interlingua_openai.responses,
     "deepseek": interlingua_deepseek,
+    "bedrock": interlingua_bedrock,
 }
 PROVIDERS = [
     "anthropic",
@@ -124,16 +135,20 @@ PROVIDERS = [
     "google",
     "openai-responses",
     "deepseek",
+    "bedrock",
     "anthropic",
 ]
 GEMINI = PROVIDERS.index("google")
 DEEPSEEK = PROVIDERS.index("deepseek")
+BEDROCK = PROVIDERS.index("bedrock")
 
 
 def clients(replay: Replay) -> dict[str, ChatClient]:
     """Each API's client over its real SDK, built with a key and nothing else as the
-    demo builds them (Gemini's API version is the SDK's own), all answered by the one
-    replay (groq's SDK sends through httpx, the others through httpx2)."""
+    demo builds them (Gemini's API version is the SDK's own; boto3's with AWS
+    credentials and a region), all answered by the one replay (groq's SDK sends
+    through httpx, the others through httpx2, boto3 through botocore while the
+    replay is active)."""
     groq_http = httpx.Client(transport=httpx.MockTransport(replay.respond))
     return {
         "anthropic": AnthropicClient(
@@ -155,6 +170,9 @@ def clients(replay: Replay) -> dict[str, ChatClient]:
         ),
         # Over the openai SDK, pointed at DeepSeek by the adapter itself.
         "deepseek": DeepSeekClient(api_key="test-key", max_retries=0, http_client=replay.client()),
+        "bedrock": BedrockClient(
+            boto3.client("bedrock-runtime", region_name=AWS_REGION, **AWS_CREDENTIALS)
+        ),
     }
 
 
@@ -213,6 +231,14 @@ def journey() -> Iterator[Journey]:
     """The conversation, run once for the module's tests."""
     replay = in_order(load_cassette(JOURNEY).interactions)
     conversation = Journey(replay, clients(replay))
+    with replay:  # boto3's requests: answered through botocore
+        _converse(conversation)
+    yield conversation
+    for client in conversation.clients.values():
+        client.close()
+
+
+def _converse(conversation: Journey) -> None:
     conversation.ask("anthropic")
     conversation.run_tools(LISBON, OSLO)
     conversation.ask("openai")
@@ -227,10 +253,9 @@ def journey() -> Iterator[Journey]:
     conversation.say(QUESTIONS[3])
     conversation.ask("deepseek")
     conversation.say(QUESTIONS[4])
+    conversation.ask("bedrock")
+    conversation.say(QUESTIONS[5])
     conversation.ask("anthropic")
-    yield conversation
-    for client in conversation.clients.values():
-        client.close()
 
 
 def recorded() -> tuple[Interaction, ...]:
@@ -263,6 +288,11 @@ def test_each_turn_goes_to_its_api_through_its_sdk(journey: Journey) -> None:
         ),
         ("POST", "api.openai.com", "/v1/responses"),
         ("POST", "api.deepseek.com", "/chat/completions"),
+        (
+            "POST",
+            "bedrock-runtime.us-east-1.amazonaws.com",
+            "/model/us.anthropic.claude-sonnet-4-6/converse",
+        ),
         ("POST", "api.anthropic.com", "/v1/messages"),
     ]
     assert journey.replay.done
@@ -307,6 +337,16 @@ def test_each_hop_reports_exactly_what_it_left_out_or_changed(journey: Journey) 
         "dropped",
     )
     responses_reasoning = ("messages[13].parts[0]", "dropped")  # encrypted
+    deepseek_reasoning = ("messages[15].parts[0]", "dropped")
+    # Claude, here and on Bedrock, takes Claude's signed thinking (turn 1's, turn 8's).
+    to_claude = [
+        mistral_empty_text,
+        groq_reasoning,
+        gemini_thought,
+        responses_reasoning,
+        deepseek_reasoning,
+        gemini_signature,
+    ]
     assert [turn.losses for turn in journey.turns] == [
         [],
         [anthropic_thinking],
@@ -336,14 +376,8 @@ def test_each_hop_reports_exactly_what_it_left_out_or_changed(journey: Journey) 
             responses_reasoning,
             gemini_signature,
         ],
-        [
-            mistral_empty_text,
-            groq_reasoning,
-            gemini_thought,
-            responses_reasoning,
-            ("messages[15].parts[0]", "dropped"),  # DeepSeek's reasoning
-            gemini_signature,
-        ],
+        to_claude,  # Bedrock
+        to_claude,  # Anthropic
     ]
 
 
@@ -474,10 +508,11 @@ def test_geminis_call_gets_a_made_id_and_keeps_its_signature_here(journey: Journ
 def test_geminis_thought_and_signature_go_to_no_other_api(journey: Journey) -> None:
     (thought, call_part) = answer(GEMINI)["candidates"][0]["content"]["parts"]
     call_id = journey.history.messages[11].tool_calls[0].id
-    responses, deepseek, last = journey.replay.sent[GEMINI + 1 :]
+    responses, deepseek, converse, last = journey.replay.sent[GEMINI + 1 :]
     anthropic_call, anthropic_result = (m["content"] for m in last["messages"][9:11])
+    converse_call, converse_result = (m["content"] for m in converse["messages"][9:11])
 
-    for index in (GEMINI + 1, GEMINI + 2, GEMINI + 3):
+    for index in range(GEMINI + 1, len(PROVIDERS)):
         sent = journey.replay.requests[index].content
         assert call_part["thoughtSignature"].encode() not in sent
         assert json.dumps(thought["text"])[1:-1].encode() not in sent
@@ -502,6 +537,19 @@ def test_geminis_thought_and_signature_go_to_no_other_api(journey: Journey) -> N
     ]
     assert anthropic_result == [
         {"type": "tool_result", "tool_use_id": call_id, "content": LISBON_TOMORROW}
+    ]
+    args = call_part["functionCall"]["args"]
+    assert converse_call == [
+        {"toolUse": {"toolUseId": call_id, "name": "get_forecast", "input": args}}
+    ]
+    assert converse_result == [
+        {
+            "toolResult": {
+                "toolUseId": call_id,
+                "content": [{"text": LISBON_TOMORROW}],
+                "status": "success",
+            }
+        }
     ]
 
 
@@ -568,6 +616,132 @@ def test_deepseeks_answer_and_cache_counts_are_read_from_its_wire(journey: Journ
     assert journey.history.messages[15].reasoning == (reasoning,)
 
 
+# --- Claude on Bedrock's turn ---
+
+
+def _reasoning_text(block: dict[str, Any]) -> dict[str, Any]:
+    """A Converse `reasoningContent` block's `reasoningText`."""
+    return block["reasoningContent"]["reasoningText"]  # type: ignore[no-any-return]
+
+
+def test_claude_on_bedrock_gets_anthropics_signed_thinking_in_converses_shape(
+    journey: Journey,
+) -> None:
+    converse = journey.replay.sent[BEDROCK]
+    thinking, text, *calls = answer(0)["content"]
+
+    # No model and no stream in the body: the model is in the URL.
+    assert list(converse) == [
+        "messages",
+        "system",
+        "inferenceConfig",
+        "additionalModelRequestFields",
+        "toolConfig",
+    ]
+    assert converse["system"] == [{"text": SYSTEM}]
+    assert converse["inferenceConfig"] == {"maxTokens": 4096}
+    assert converse["additionalModelRequestFields"] == {
+        "thinking": {"type": "enabled", "budget_tokens": 2048}
+    }
+    assert converse["toolConfig"]["tools"] == [
+        {
+            "toolSpec": {
+                "name": tool.name,
+                "inputSchema": {"json": tool.parameters},
+                "description": tool.description,
+            }
+        }
+        for tool in (WEATHER, FORECAST)
+    ]
+    # Anthropic's first answer, its signed thinking as it came: Claude's signatures
+    # are accepted across platforms.
+    assert converse["messages"][1] == {
+        "role": "assistant",
+        "content": [
+            {
+                "reasoningContent": {
+                    "reasoningText": {
+                        "text": thinking["thinking"],
+                        "signature": thinking["signature"],
+                    }
+                }
+            },
+            {"text": text["text"]},
+            *[
+                {"toolUse": {"toolUseId": c["id"], "name": c["name"], "input": c["input"]}}
+                for c in calls
+            ],
+        ],
+    }
+    assert converse["messages"][2]["content"] == [
+        {"toolResult": {"toolUseId": call_id, "content": [{"text": result}], "status": "success"}}
+        for call_id, result in zip(ANTHROPIC_CALLS, (LISBON, OSLO), strict=True)
+    ]
+    assert [m["role"] for m in converse["messages"]] == ["user", "assistant"] * 7 + ["user"]
+    assert converse["messages"][-1] == {"role": "user", "content": [{"text": QUESTIONS[4]}]}
+    # Only Claude's reasoning went: no other provider's, nor Mistral's empty text.
+    blocks = [block for message in converse["messages"] for block in message["content"]]
+    assert sum("reasoningContent" in block for block in blocks) == 1
+    assert {"text": ""} not in blocks
+    sent = json.dumps(converse)
+    assert answer(3)["choices"][0]["message"]["reasoning"] not in sent
+    assert answer(DEEPSEEK)["choices"][0]["message"]["reasoning_content"] not in sent
+
+
+def test_boto3_signed_the_bedrock_request_with_the_credentials_and_region(
+    journey: Journey,
+) -> None:
+    request = journey.replay.requests[BEDROCK]
+    key = AWS_CREDENTIALS["aws_access_key_id"]
+
+    assert request.url.host == f"bedrock-runtime.{AWS_REGION}.amazonaws.com"
+    # SigV4: the key and the region in the credential scope; the secret only signs.
+    authorization = request.headers["authorization"]
+    assert authorization.startswith(f"AWS4-HMAC-SHA256 Credential={key}/")
+    assert f"/{AWS_REGION}/bedrock/aws4_request" in authorization
+    assert "x-amz-date" in request.headers
+    assert AWS_CREDENTIALS["aws_secret_access_key"] not in str(request.headers)
+    assert request.headers["content-type"] == "application/json"
+
+
+def test_claude_on_bedrocks_answer_is_read_from_its_wire(journey: Journey) -> None:
+    response = journey.turns[BEDROCK].response
+    wire = answer(BEDROCK)
+    reasoning_block, text_block = wire["output"]["message"]["content"]
+    usage = wire["usage"]
+
+    (reasoning,) = response.message.reasoning
+    assert (reasoning.provider, reasoning.text, reasoning.signature) == (
+        "bedrock",
+        _reasoning_text(reasoning_block)["text"],
+        _reasoning_text(reasoning_block)["signature"],
+    )
+    assert response.text == text_block["text"]
+    assert response.raw_finish_reason == wire["stopReason"]
+    assert response.usage.input_tokens == usage["inputTokens"]
+    assert response.usage.output_tokens == usage["outputTokens"]
+    assert response.usage.total_tokens == usage["totalTokens"]
+    assert response.usage.cache_read_tokens == usage["cacheReadInputTokens"] == 0
+
+
+def test_anthropic_gets_claude_on_bedrocks_signed_thinking_back(journey: Journey) -> None:
+    last = journey.replay.sent[-1]
+    reasoning_block, text_block = answer(BEDROCK)["output"]["message"]["content"]
+    signed = _reasoning_text(reasoning_block)
+
+    # Converse's reasoningContent as Anthropic's thinking block, text and signature
+    # as Claude wrote them on Bedrock.
+    assert last["messages"][15] == {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": signed["text"], "signature": signed["signature"]},
+            {"type": "text", "text": text_block["text"]},
+        ],
+    }
+    assert signed["signature"].encode() in journey.replay.requests[-1].content
+    assert last["messages"][16] == {"role": "user", "content": QUESTIONS[5]}
+
+
 # --- what came back ---
 
 
@@ -587,8 +761,10 @@ def test_each_answer_is_decoded_as_its_api_wrote_it(journey: Journey) -> None:
         FinishReason.STOP,
         FinishReason.STOP,
         FinishReason.STOP,
+        FinishReason.STOP,
     ]
-    assert [r.raw_finish_reason for r in responses][GEMINI] == "STOP"  # Gemini's, with calls
+    assert [r.raw_finish_reason for r in responses][GEMINI] == "STOP"
+    assert [r.raw_finish_reason for r in responses][BEDROCK] == "end_turn"  # Gemini's, with calls
     assert [
         (p.provider, bool(p.signature), bool(p.text))
         for r in responses
@@ -599,13 +775,15 @@ def test_each_answer_is_decoded_as_its_api_wrote_it(journey: Journey) -> None:
         ("google", False, True),  # a thought summary: the signature is on the call
         ("openai-responses", True, False),  # encrypted, no summary asked for
         ("deepseek", False, True),
+        ("bedrock", True, True),  # Claude's, signed
         ("anthropic", True, True),
     ]
     assert responses[1].text.startswith("Right now Lisbon has light rain")
     assert responses[3].text.startswith("The snow showers should stop by about 14:00")
     assert responses[5].text.startswith("For Lisbon, a light rain jacket")
     assert responses[6].text.startswith("Probably not: the forecast is only light rain")
-    assert responses[7].text.startswith("You leave a rainy, mild Lisbon")
+    assert responses[7].text.startswith("About 18°C colder: Oslo should be around -1°C")
+    assert responses[8].text.startswith("You leave a rainy, mild Lisbon")
 
 
 # --- Anthropic gets its own thinking back ---
@@ -623,7 +801,8 @@ def test_anthropic_gets_its_signed_thinking_and_calls_back_unchanged(journey: Jo
     assert thinking.signature == last["messages"][1]["content"][0]["signature"] == signature
     assert signature.encode() in journey.replay.requests[-1].content  # on the wire, as sent
     blocks = [block for message in last["messages"] for block in _blocks(message)]
-    assert [block["type"] for block in blocks].count("thinking") == 1
+    # Turn 1's thinking and Claude's on Bedrock (below): no other reasoning.
+    assert [block["type"] for block in blocks].count("thinking") == 2
     # No other provider's reasoning shows anywhere in the body.
     text = json.dumps(last)
     assert answer(3)["choices"][0]["message"]["reasoning"] not in text
@@ -648,6 +827,8 @@ def _wire_counts(index: int) -> tuple[int, int, int]:
         thoughts = usage.get("thoughtsTokenCount", 0)
         return usage["promptTokenCount"], usage["candidatesTokenCount"] + thoughts, thoughts
     usage = body["usage"]
+    if "inputTokens" in usage:  # Converse's (no cache here)
+        return usage["inputTokens"], usage["outputTokens"], 0
     if "prompt_tokens" in usage:
         details = usage.get("completion_tokens_details") or {}
         return (
@@ -673,13 +854,14 @@ def test_the_usage_adds_up_over_the_turns(journey: Journey) -> None:
         (604, 95, 71),
         (712, 226, 192),
         (703, 97, 61),
-        (1441, 137, 0),
+        (1446, 139, 0),
+        (1519, 137, 0),
     ]
     assert total == sum(usages, TokenUsage())
     assert total == TokenUsage(
-        input_tokens=5405,
-        output_tokens=857,
-        total_tokens=6262,
+        input_tokens=6929,
+        output_tokens=996,
+        total_tokens=7925,
         cache_read_tokens=256,  # DeepSeek's cache hits
         reasoning_tokens=368,
         # Each API's own counts, summed by name (the timings are Groq's alone,

@@ -16,6 +16,7 @@ import re
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import anthropic
 import openai
@@ -73,10 +74,14 @@ def fixture_files(status: int = 200) -> list[Path]:
 
 
 def wire_model(call: Interaction) -> str:
-    """The model a recorded request asked for: its body's, or Gemini's in the URL."""
+    """The model a recorded request asked for: its body's, or in the URL Gemini's
+    (`/models/<model>:<method>`) or Bedrock's (`/model/<id>/<operation>`, percent-encoded)."""
     assert call.request is not None
-    found = re.search(r"/models/([^/:]+):", call.request.url)
-    return str(call.request.json.get("model") or (found.group(1) if found else ""))
+    url = call.request.url
+    found = re.search(r"/models/([^/:]+):", url) or re.search(
+        r"^/model/([^/]+)/[a-z-]+$", urlsplit(url).path
+    )
+    return str(call.request.json.get("model") or (unquote(found.group(1)) if found else ""))
 
 
 def written_and_read(calls: list[Interaction], path: Path) -> tuple[NeutralInteraction, ...]:

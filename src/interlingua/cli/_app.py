@@ -133,13 +133,14 @@ def demo(
     color: Annotated[Color, typer.Option(help="Colour the tables.")] = Color.auto,
     debug: Debug = False,
 ) -> None:
-    """Replay one conversation across seven APIs, each through its SDK client: no key, no network.
+    """Replay one conversation across eight APIs, each through its SDK client: no key, no network.
 
     The conversation goes from Anthropic to Chat Completions, Mistral, Groq,
-    Gemini, the Responses API and DeepSeek, and back to Anthropic. Each turn
-    shows what the history held, what was sent, what the target left out or
-    changed and why, the answer and its usage; at the end the total usage,
-    and the proof that Anthropic's signed thinking came back unchanged.
+    Gemini, the Responses API, DeepSeek and Claude on Amazon Bedrock (through
+    boto3), and back to Anthropic. Each turn shows what the history held, what
+    was sent, what the target left out or changed and why, the answer and its
+    usage; at the end the total usage, and the proof that Claude's signed
+    thinking, Anthropic's and Bedrock's, came back to Anthropic unchanged.
     """
     from interlingua.cli._demo import find_fixture, run_demo
     from interlingua.cli._demo_view import demo_json, show_demo

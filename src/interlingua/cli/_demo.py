@@ -1,12 +1,20 @@
-"""`interlingua demo`: one conversation moved across seven APIs.
+"""`interlingua demo`: one conversation moved across eight APIs.
 
 An application keeps one `ChatHistory` and sends it, turn by turn, to the API
 it wants next, each through interlingua's client over that provider's real SDK
-client, built as an application builds it (a key and nothing else), answered
-by `interlingua.testing.replay` from `fixtures/journey.json` (written by hand
-in the shape of real traffic: no provider was called to make it). The replay
-matches every request on its method, URL and whole body, so each turn proves
-that the body sent is the recorded one.
+client, built as an application builds it (a key and nothing else; for Amazon
+Bedrock a boto3 client with AWS credentials and a region, which signs each
+request), answered by `interlingua.testing.replay` from `fixtures/journey.json`
+(written by hand in the shape of real traffic: no provider was called to make
+it; boto3's requests are answered through botocore, as the testing kit answers
+them). The replay matches every request on its method, URL and whole body, so
+each turn proves that the body sent is the recorded one.
+
+Claude's signed thinking crosses platforms (Anthropic's extended-thinking
+guide: signatures made on the Claude API work on Amazon Bedrock, and the other
+way round): Anthropic's first answer's thinking goes to Claude on Bedrock's
+Converse API, and Claude's thinking there goes back to Anthropic with
+Anthropic's own, each byte for byte (`SignatureProof`).
 
 The conversation's script is here: which API each turn goes to, the settings
 of its request, the tool results the application supplies and the user's
@@ -44,6 +52,7 @@ __all__ = [
     "Demo",
     "DemoTurn",
     "SignatureProof",
+    "SignedThinking",
     "find_fixture",
     "run_demo",
 ]
@@ -104,6 +113,12 @@ SETTINGS: dict[str, dict[str, Any]] = {
     },
     # Thinking mode is deepseek-v4-flash's default: nothing to ask for.
     "deepseek": {"model": "deepseek-v4-flash", "max_tokens": 1024},
+    # Claude on Amazon Bedrock's Converse API, through a US cross-region inference profile.
+    "bedrock": {
+        "model": "us.anthropic.claude-sonnet-4-6",
+        "max_tokens": 4096,
+        "reasoning": ReasoningConfig(budget_tokens=2048),
+    },
 }
 
 
@@ -163,6 +178,8 @@ SCRIPT: tuple[Step, ...] = (
     Ask("openai-responses"),
     Say("Will the morning rain in Lisbon hold up my flight?"),
     Ask("deepseek"),
+    Say("How much colder will Oslo be than Lisbon when I land?"),
+    Ask("bedrock"),
     Say("Thanks! Sum up the weather for my trip in one sentence."),
     Ask("anthropic"),
 )
@@ -183,22 +200,40 @@ class DemoTurn:
 
 
 @dataclass(frozen=True)
-class SignatureProof:
-    """Anthropic's signed thinking, as its first answer gave it and as the
-    last Anthropic request sent it back (None where no thinking block went back)."""
+class SignedThinking:
+    """Claude's signed thinking as a turn's answer wrote it (Anthropic's
+    `thinking` block, or Converse's `reasoningContent`), and the block of the
+    last Anthropic request that holds its signature (None where none does)."""
 
+    made_by: str
     made_in_turn: int
-    sent_back_in_turn: int
     made: dict[str, Any]
+    thinking: str
+    signature: str
     sent_back: dict[str, Any] | None
     on_the_wire: bool
     """Whether the signature is in the bytes of the request the SDK sent."""
-    reasoning_sent: int
-    """How many thinking blocks that request holds (1: no other provider's)."""
 
     @property
     def unchanged(self) -> bool:
-        return self.sent_back == self.made and self.on_the_wire and self.reasoning_sent == 1
+        back = {"type": "thinking", "thinking": self.thinking, "signature": self.signature}
+        return self.sent_back == back and self.on_the_wire
+
+
+@dataclass(frozen=True)
+class SignatureProof:
+    """Claude's signed thinking made before the last Anthropic turn (on
+    Anthropic's API or on Bedrock), each as that turn sent it back."""
+
+    sent_back_in_turn: int
+    signed: tuple[SignedThinking, ...]
+    reasoning_sent: int
+    """How many thinking blocks that request holds (as many as `signed`: no other provider's)."""
+
+    @property
+    def unchanged(self) -> bool:
+        every = all(thinking.unchanged for thinking in self.signed)
+        return bool(self.signed) and every and self.reasoning_sent == len(self.signed)
 
 
 @dataclass
@@ -227,6 +262,10 @@ def find_fixture(given: Path | None = None) -> Path:
 
 
 DEMO_KEY = "demo-key"  # replayed: no request leaves the machine
+# boto3 signs its requests (SigV4) with AWS credentials, in a region: these,
+# fake and static, are all it needs here (the signature is never checked).
+AWS_REGION = "us-east-1"
+AWS_CREDENTIALS = {"aws_access_key_id": "AKIDEXAMPLE", "aws_secret_access_key": "demo-secret"}
 
 
 # The APIs the script calls, in the order it first calls them.
@@ -255,8 +294,13 @@ def _has_client(provider: str) -> bool:
 
 def _client(provider: str) -> Any:
     """The provider's client over its SDK, found through the registry, built as an
-    application builds it: a key and nothing else (no retries: it is replayed)."""
-    return get_client_class(provider).connect(SDKOptions(api_key=DEMO_KEY, max_retries=0))
+    application builds it: a key and nothing else, or for Bedrock AWS credentials
+    and a region (no retries: it is replayed)."""
+    client = get_client_class(provider)
+    if provider != "bedrock":
+        return client.connect(SDKOptions(api_key=DEMO_KEY, max_retries=0))
+    options = client.binding.options(SDKOptions(region=AWS_REGION, max_retries=0))
+    return client(**options, **AWS_CREDENTIALS)
 
 
 @contextmanager
@@ -313,30 +357,59 @@ def _play(step: Step, demo: Demo, clients: dict[str, Any], recording: Any) -> No
         history.add_response(response)
 
 
+# The APIs whose answers hold Claude's signed thinking.
+_CLAUDE = ("anthropic", "bedrock")
+
+
 def _proof(demo: Demo, recording: Any) -> SignatureProof | None:
-    """Where Anthropic's first signed thinking block, as its answer wrote it,
-    went back to it, and how."""
-    made_in = [i for i, turn in enumerate(demo.turns) if turn.provider == "anthropic"]
-    if len(made_in) < 2:
+    """Where Claude's signed thinking, as each answer before the last Anthropic
+    turn wrote it, went back to Anthropic in that turn, and how."""
+    made_in = [i for i, turn in enumerate(demo.turns) if turn.provider in _CLAUDE]
+    last = max((i for i in made_in if demo.turns[i].provider == "anthropic"), default=0)
+    if last == 0:
         return None
-    first, last = made_in[0], made_in[-1]
-    answer_id = demo.turns[first].response.id
-    answers = [
+    reasoning = _thinking_blocks(demo.turns[last].sent.get("messages", []))
+    by_signature = {block.get("signature"): block for block in reasoning}
+    sent = recording.requests[last].content
+    signed = [
+        SignedThinking(
+            turn.provider,
+            index + 1,
+            block,
+            thinking,
+            signature,
+            by_signature.get(signature),
+            signature.encode() in sent,
+        )
+        for index, turn in ((i, demo.turns[i]) for i in made_in if i < last)
+        for block, thinking, signature in _signed(_answer(turn, recording), turn.provider)
+    ]
+    return SignatureProof(last + 1, tuple(signed), len(reasoning))
+
+
+def _answer(turn: DemoTurn, recording: Any) -> dict[str, Any]:
+    """The answer recorded to the turn's request, as it was written."""
+    return next(
         interaction.response.json
         for interaction in recording.interactions
-        if isinstance(interaction.response.json, dict)
-        and interaction.response.json.get("id") == answer_id
-    ]
-    signed = [block for block in _thinking_blocks([answers[0]]) if block.get("signature")]
-    if not signed:
-        return None
-    made = signed[0]
-    reasoning = _thinking_blocks(demo.turns[last].sent.get("messages", []))
-    sent_back = [block for block in reasoning if block.get("signature") == made["signature"]]
-    on_the_wire = made["signature"].encode() in recording.requests[last].content
-    return SignatureProof(
-        first + 1, last + 1, made, next(iter(sent_back), None), on_the_wire, len(reasoning)
+        if interaction.request is not None and interaction.request.json == turn.sent
     )
+
+
+def _signed(answer: dict[str, Any], provider: str) -> list[tuple[dict[str, Any], str, str]]:
+    """Each signed thinking block of a Claude answer as it wrote it, its text and signature."""
+    if provider == "anthropic":
+        return [
+            (block, block["thinking"], block["signature"])
+            for block in answer.get("content", [])
+            if block.get("type") == "thinking" and block.get("signature")
+        ]
+    signed = []
+    for block in answer.get("output", {}).get("message", {}).get("content", []):
+        text = block.get("reasoningContent", {}).get("reasoningText", {})
+        if text.get("signature"):
+            signed.append((block, text["text"], text["signature"]))
+    return signed
 
 
 def _thinking_blocks(messages: list[Any]) -> list[dict[str, Any]]:

@@ -78,18 +78,23 @@ def _turn_table(number: int, turn: DemoTurn) -> Table:
 
 
 def proof_line(proof: SignatureProof | None) -> str:
-    if proof is None:
-        return "signature proof: no signed Anthropic thinking went back to Anthropic"
-    signature = proof.made["signature"]
+    if proof is None or not proof.signed:
+        return "signature proof: no signed Claude thinking went back to Anthropic"
+    turns = " and ".join(
+        f"turn {signed.made_in_turn} ({provider_name(signed.made_by)})" for signed in proof.signed
+    )
     if not proof.unchanged:
         return (
-            f"signature proof FAILED: the signed thinking of turn {proof.made_in_turn} "
+            f"signature proof FAILED: Claude's signed thinking from {turns} "
             f"did not go back unchanged in turn {proof.sent_back_in_turn}"
         )
+    signatures = ", ".join(
+        f"{signed.signature[:12]}…{signed.signature[-6:]} ({len(signed.signature)} characters)"
+        for signed in proof.signed
+    )
     return (
-        f"signature proof: Anthropic's signed thinking from turn {proof.made_in_turn} "
-        f"came back to it in turn {proof.sent_back_in_turn} unchanged "
-        f"(signature {signature[:12]}…{signature[-6:]}, {len(signature)} characters, "
+        f"signature proof: Claude's signed thinking from {turns} came back to Anthropic "
+        f"in turn {proof.sent_back_in_turn} unchanged (signatures {signatures}, "
         "byte for byte in the request sent, the only reasoning in it)"
     )
 
@@ -153,11 +158,18 @@ def demo_json(demo: Demo) -> dict[str, Any]:
         "signature_proof": None
         if proof is None
         else {
-            "made_in_turn": proof.made_in_turn,
             "sent_back_in_turn": proof.sent_back_in_turn,
-            "made": proof.made,
-            "sent_back": proof.sent_back,
-            "on_the_wire": proof.on_the_wire,
+            "signed": [
+                {
+                    "made_by": signed.made_by,
+                    "made_in_turn": signed.made_in_turn,
+                    "made": signed.made,
+                    "sent_back": signed.sent_back,
+                    "on_the_wire": signed.on_the_wire,
+                    "unchanged": signed.unchanged,
+                }
+                for signed in proof.signed
+            ],
             "reasoning_sent": proof.reasoning_sent,
             "unchanged": proof.unchanged,
         },

@@ -44,6 +44,7 @@ PROVIDER_NAMES = {
     "cerebras": "Cerebras",
     "ollama": "Ollama",
     "openai-compatible": "OpenAI-compatible",
+    "bedrock": "Amazon Bedrock",
 }
 USAGE_FIELDS = (
     "input_tokens",
