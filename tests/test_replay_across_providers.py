@@ -224,8 +224,9 @@ def _corpus_picks() -> list[tuple[Path, str, int]]:
         taken: dict[Any, list[tuple[Path, str, int]]] = {kind: [] for kind in kinds}
         for path in corpus_files(folder):
             for api, index, interaction in _chat_interactions(path):
-                kind = next((k for k in kinds if k in {None, (api, interaction.is_stream)}), ())
-                taken.get(kind, []).append((path, api, index))
+                kind = (api, interaction.is_stream) if folder in KINDS else None
+                if kind in taken:
+                    taken[kind].append((path, api, index))
             if PER_FOLDER and all(len(found) >= PER_FOLDER for found in taken.values()):
                 break
         for found in taken.values():
