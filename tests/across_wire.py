@@ -13,6 +13,7 @@ that answers of two APIs can be compared.
 
 from __future__ import annotations
 
+import base64
 import inspect
 import json
 from dataclasses import dataclass, field
@@ -25,14 +26,22 @@ from google import genai
 from google.genai import types as gtypes
 from mistralai.client import Mistral
 
-from interlingua.testing import Interaction
+from boto3_calls import as_json, client_for, parameters
+from interlingua.testing import Interaction, RecordedRequest
 
 # Each API's words for how an answer ended, by kind (their documentation's lists).
 FINISHES = {
     "stop": {"stop", "end_turn", "stop_sequence", "STOP", "completed", "pause_turn"},
     "tool_calls": {"tool_calls", "tool_use", "function_call"},
     "error": {"error", "failed", "UNEXPECTED_TOOL_CALL", "MALFORMED_FUNCTION_CALL"},
-    "length": {"length", "max_tokens", "MAX_TOKENS", "max_output_tokens", "model_length"},
+    "length": {
+        "length",
+        "max_tokens",
+        "MAX_TOKENS",
+        "max_output_tokens",
+        "model_length",
+        "model_context_window_exceeded",
+    },
     "content_filter": {
         "content_filter",
         "refusal",
@@ -42,6 +51,8 @@ FINISHES = {
         "BLOCKLIST",
         "SPII",
         "MODEL_ARMOR",
+        "guardrail_intervened",
+        "content_filtered",
     },
 }
 # APIs that end a turn of tool calls as any other (Gemini: STOP; Responses: completed).
@@ -49,7 +60,10 @@ NO_TOOL_FINISH = frozenset({"google", "openai-responses"})
 # Servers whose models may open an answer with their reasoning in `<think>` tags
 # (Groq's raw reasoning format, Perplexity's and Cerebras' reasoning models).
 THINK_TAGS = frozenset({"groq", "perplexity", "cerebras"})
-SDK_APIS = ("anthropic", "openai", "openai-responses", "google", "mistral", "groq")
+SDK_APIS = ("anthropic", "openai", "openai-responses", "google", "mistral", "groq", "bedrock")
+# The APIs whose SDK the testing kit answers whole only: botocore reads Amazon's event
+# stream but has no writer of it, and the kit writes none by hand.
+WHOLE_ONLY = frozenset({"bedrock"})
 
 
 def kind(word: str | None) -> str | None:
@@ -108,12 +122,22 @@ def _recorded(api: str, interaction: Interaction) -> Said:
     response = interaction.response
     if response.events is not None:
         payloads = response.stream_payloads()
-        readers = {"anthropic": _anthropic_events, "openai-responses": _responses_events}
+        readers = {
+            "anthropic": _anthropic_events,
+            "anthropic-bedrock": _invoke_model_chunks,
+            "bedrock": _converse_events,
+            "openai-responses": _responses_events,
+        }
         if api == "google":
             return _gemini_chunks(payloads)
         return readers.get(api, _chat_chunks)(payloads)
     body = response.json
-    whole = {"anthropic": _anthropic_body, "openai-responses": _responses_body}
+    whole = {
+        "anthropic": _anthropic_body,
+        "anthropic-bedrock": _anthropic_body,
+        "bedrock": _converse_body,
+        "openai-responses": _responses_body,
+    }
     if api == "google":  # a stream without `alt=sse` is one array of chunks
         return _gemini_chunks(body if isinstance(body, list) else [body])
     return whole.get(api, _chat_body)(body)
@@ -205,6 +229,48 @@ def _anthropic_events(payloads: list[Any]) -> Said:
     return said
 
 
+def _invoke_model_chunks(payloads: list[Any]) -> Said:
+    """An InvokeModel stream of Claude: each `chunk` an Anthropic event, base64 in `bytes`."""
+    events = [json.loads(base64.b64decode(payload["chunk"]["bytes"])) for payload in payloads]
+    return _anthropic_events(events)
+
+
+def _converse_body(body: Any) -> Said:
+    blocks = body["output"]["message"]["content"]
+    return Said(
+        "".join(map(_converse_text, blocks)),
+        [
+            (block["toolUse"]["name"], block["toolUse"]["input"])
+            for block in blocks
+            if "toolUse" in block
+        ],
+        kind(body["stopReason"]),
+    )
+
+
+def _converse_text(block: dict[str, Any]) -> str:
+    """A block's text: a text block's, or a cited answer's (`citationsContent.content`)."""
+    if "citationsContent" in block:
+        return "".join(item.get("text", "") for item in block["citationsContent"]["content"])
+    return str(block.get("text", ""))
+
+
+def _converse_events(payloads: list[Any]) -> Said:
+    """A ConverseStream's events, as boto3 yields them: a tool call's input in pieces."""
+    said, calls = Said(), {}
+    for event in payloads:
+        if start := event.get("contentBlockStart", {}).get("start", {}).get("toolUse"):
+            calls[event["contentBlockStart"]["contentBlockIndex"]] = [start["name"], ""]
+        elif delta := event.get("contentBlockDelta"):
+            said.text += delta["delta"].get("text", "")
+            if "toolUse" in delta["delta"]:
+                calls[delta["contentBlockIndex"]][1] += delta["delta"]["toolUse"]["input"]
+        elif stop := event.get("messageStop"):
+            said.finish = kind(stop["stopReason"])
+    said.calls = [(name, _arguments(arguments)) for name, arguments in calls.values()]
+    return said
+
+
 def _responses_body(body: Any) -> Said:
     said = Said()
     for item in body["output"]:
@@ -281,8 +347,24 @@ def send(api: str, body: dict[str, Any], stream: bool) -> Said:
         if stream:
             return _chat_chunks([_dumped(event.data) for event in chat.stream(**body)])
         return _from_sdk(_chat_body, chat.complete(**body))
+    if api == "bedrock":
+        return _converse_send(body, stream)
     assert api == "google", api
     return _gemini_send(body, stream)
+
+
+# A model for the URL: a Converse body names none (the matcher compares none unless asked).
+BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+
+
+def _converse_send(body: dict[str, Any], stream: bool) -> Said:
+    """The body through boto3's `converse`, as its user passes it: its blobs as
+    bytes (read by the operation's input shape, `boto3_calls.parameters`)."""
+    assert not stream, "botocore has no event-stream writer: the kit cannot answer a boto3 stream"
+    url = f"https://bedrock-runtime.us-east-1.amazonaws.com/model/{BEDROCK_MODEL}/converse"
+    request = RecordedRequest("POST", url, {}, json.dumps(body).encode(), body)
+    answer = client_for(url).converse(modelId=BEDROCK_MODEL, **parameters(request, "Converse"))
+    return _converse_body(as_json(answer))
 
 
 def _gemini_send(body: dict[str, Any], stream: bool) -> Said:

@@ -100,7 +100,7 @@ class ProviderServer:
                     self._send(404, {"content-type": "application/json"}, b'{"error": "no route"}')
                     return
                 headers = answer.replay_headers() | SECRET_RESPONSE_HEADERS
-                if answer.events is not None:
+                if answer.events is not None and headers["content-type"] == "text/event-stream":
                     self._stream(answer, headers)
                     return
                 content = answer.body

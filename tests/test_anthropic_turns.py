@@ -253,8 +253,10 @@ def test_a_system_message_moved_to_the_top_says_why_and_strict_mode_raises(
 
     encode_request(request, report=report)
 
-    (loss,) = report.losses
+    loss, *joined = report.losses
     assert why in loss.reason
+    # The user turns it stood between go as one, reported (a hint).
+    assert [(x.path, x.level) for x in joined] == ([("messages[2]", "hint")] if history[2:] else [])
     with pytest.raises(TranslationError) as caught:
         encode_request(request, report=TranslationReport(strict=True))
     assert (caught.value.path, caught.value.kind) == ("messages[1]", "transformed")
@@ -335,7 +337,9 @@ def test_a_system_message_whose_place_anthropic_refuses_goes_to_the_top(
     body, losses = sent("claude-opus-4-8", *history)
 
     assert (body["system"], body["messages"]) == (ONLY_TOOLS, turns)
-    assert losses == [(f"messages[{late}]", "transformed")]
+    # The user turns it stood between, joined, are reported too.
+    joined = [(f"messages[{late + 1}]", "transformed")] if len(turns) == 1 else []
+    assert losses == [(f"messages[{late}]", "transformed"), *joined]
 
 
 # --- a request shaped like Claude Code's: a system turn after the user's ---

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
 import importlib
 import json
@@ -24,6 +25,7 @@ from conftest import (
 )
 from interlingua._errors import CassetteError
 from interlingua.testing import Cassette, Interaction, RecordedResponse, SSEEvent, load_cassette
+from interlingua_bedrock import read_event_stream
 
 PROVIDER_OF_DIRECTORY = {
     "openai-chat": "openai",
@@ -276,6 +278,47 @@ def test_an_openai_stream_ends_in_done_which_payloads_leave_out() -> None:
     payloads = response.stream_payloads()
     assert len(payloads) == len(response.events) - 1
     assert {payload["object"] for payload in payloads} == {"chat.completion.chunk"}
+
+
+def aws_event_types(body: bytes) -> list[str]:
+    """The `:event-type` (or `:exception-type`) of each frame of an Amazon event
+    stream, read here by botocore's framing."""
+    frames = EventStreamBuffer()
+    frames.add_data(body)
+    headers = [frame.to_response_dict()["headers"] for frame in frames]
+    return [str(item.get(":event-type") or item[":exception-type"]) for item in headers]
+
+
+def as_json(event: dict[str, Any]) -> Any:
+    """An event as the kit keeps it: a blob (`chunk.bytes`) in base64, as the frame has it."""
+    return json.loads(json.dumps(event, default=lambda blob: base64.b64encode(blob).decode()))
+
+
+@pytest.mark.parametrize(
+    ("relative", "operation"),
+    [
+        ("bedrock/pydantic-ai/test_bedrock_model_stream.yaml", "ConverseStream"),
+        (
+            "bedrock/openllmetry/test_anthropic_3_completion_streaming.yaml",
+            "InvokeModelWithResponseStream",
+        ),
+    ],
+)
+def test_an_amazon_event_stream_reads_into_the_events_boto3_yields(
+    relative: str, operation: str
+) -> None:
+    cassette = load(relative)
+    (call,) = [call for call in cassette.for_provider("bedrock") if call.path.endswith("-stream")]
+    response = call.response
+
+    assert call.is_stream
+    assert response.json is None
+    assert [event.event for event in response.events or ()] == aws_event_types(response.body)
+    # The events a boto3 client's stream yields (botocore's parser, by the operation's shape).
+    boto3_events = read_event_stream(response.body, operation)
+    assert response.stream_payloads() == [as_json(event) for event in boto3_events]
+    # The body is kept as recorded: frames and CRCs, served as they are.
+    assert response.replay_headers()["content-type"] == "application/vnd.amazon.eventstream"
 
 
 def test_the_mistral_stream_fragment_is_stripped() -> None:

@@ -13,11 +13,20 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import ANTHROPIC_TOOL_TURN, FIXTURES, corpus_id, corpus_params, from_corpus, recorded
+from conftest import (
+    ANTHROPIC_TOOL_TURN,
+    FIXTURES,
+    corpus_id,
+    corpus_params,
+    from_corpus,
+    recorded,
+    require_corpus,
+)
 from interlingua import (
     ChatHistory,
     ChatRequest,
@@ -350,6 +359,7 @@ def test_inspect_reads_every_corpus_cassette(param: Path) -> None:
 
 # Corpus folder -> the adapter of its requests, and a target to convert them to.
 CORPUS_ROUTES = {
+    "bedrock": ("bedrock", "anthropic"),
     "anthropic": ("anthropic", "openai"),
     "openai-chat": ("openai", "anthropic"),
     "openai-responses": ("openai-responses", "anthropic"),
@@ -358,12 +368,13 @@ CORPUS_ROUTES = {
     "google": ("google", "anthropic"),
 }
 # A Gemini body names no model (it is in the URL): the command is given one.
-MODELS = {"google": "claude-sonnet-4-6"}
+MODELS = {"google": "claude-sonnet-4-6", "bedrock": "claude-sonnet-4-6"}  # Bedrock's too
 # How the path of a request to each corpus folder's chat endpoint ends.
 CHAT_PATHS = {
     "anthropic": ("/messages",),
     "openai-responses": ("/responses",),
     "google": (":generateContent", ":streamGenerateContent"),
+    "bedrock": ("/converse", "/converse-stream"),  # InvokeModel's bodies are Claude's
 }
 
 
@@ -668,6 +679,7 @@ def test_debug_shows_the_traceback() -> None:
     [
         ("mistral", "interlingua_mistral", "interlingua-mistral"),
         ("google", "interlingua_google", "interlingua-google"),
+        ("bedrock", "interlingua_bedrock", "interlingua-bedrock"),
     ],
 )
 def test_a_missing_adapter_is_named_with_the_command_that_installs_it(
@@ -723,3 +735,188 @@ def test_the_command_line_imports_no_provider_sdk_until_the_demo_runs() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == "[]"
+
+
+# --- Bedrock's Converse, taken wherever the other APIs are ---
+
+CONVERSE = "bedrock/converse_boto3.json"
+CONVERSE_STREAM = FIXTURES / "bedrock" / "stream_citations.json"  # the events boto3 yields
+NOVA = "us.amazon.nova-micro-v1:0"
+
+
+def test_convert_a_converse_request_needs_the_model_its_url_names(tmp_path: Path) -> None:
+    (call,) = recorded(CONVERSE)
+    assert call.request is not None
+    body = call.request.json
+    path = write(tmp_path, "converse.json", body)
+    request = get_adapter("bedrock").decode_request(body)
+    report = TranslationReport(target="anthropic")
+    expected = get_adapter("anthropic").encode_request(
+        request.model_copy(update={"model": "claude-sonnet-4-6"}), report=report
+    )
+
+    result = run(
+        "convert", "--from", "bedrock", "--to", "anthropic", "--model", "claude-sonnet-4-6",
+        str(path),
+    )  # fmt: skip
+    no_model = run("convert", "--from", "bedrock", "--to", "anthropic", str(path))
+
+    assert result.exit_code == 0, result.stderr
+    sent = json.loads(result.stdout)
+    assert sent == expected
+    # What the Converse body says, in Anthropic's fields.
+    assert sent["system"] == body["system"][0]["text"]
+    assert sent["messages"] == [
+        {"role": "user", "content": body["messages"][0]["content"][0]["text"]}
+    ]
+    assert (sent["max_tokens"], sent["temperature"]) == (
+        body["inferenceConfig"]["maxTokens"],
+        body["inferenceConfig"]["temperature"],
+    )
+    assert result.stderr == loss_lines(report.losses)
+    assert no_model.exit_code == 2
+    assert no_model.stderr == (
+        f"interlingua convert: {path}: the request body names no model: pass --model\n"
+    )
+
+
+def test_convert_a_request_to_converse_writes_no_model(tmp_path: Path) -> None:
+    result = run(
+        "convert", "--from", "anthropic", "--to", "bedrock", str(write(tmp_path, "a.json", BODY))
+    )
+    expected = translate_request(BODY, source="anthropic", target="bedrock")
+
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == expected.body
+    assert "model" not in json.loads(result.stdout)
+    assert result.stderr == loss_lines(expected.losses)
+
+
+def test_validate_a_converse_request_for_anthropic(tmp_path: Path) -> None:
+    (call,) = recorded(CONVERSE)
+    assert call.request is not None
+    # Without its limit: Anthropic requires max_tokens, Converse does not.
+    body = {key: value for key, value in call.request.json.items() if key != "inferenceConfig"}
+    path = write(tmp_path, "converse.json", body)
+
+    result = run("validate", "--from", "bedrock", "--to", "anthropic", "--model", NOVA, str(path))
+    clean = run("validate", "--from", "bedrock", "--to", "bedrock", "--model", NOVA, str(path))
+
+    assert result.exit_code == 1
+    assert [line.split(": ")[0] for line in result.stdout.splitlines()] == ["max_tokens (setting)"]
+    assert result.stdout.rstrip().endswith("(encoding changes it)")
+    assert clean.exit_code == 0, clean.stdout
+    assert clean.stderr == f"{path}: nothing bedrock would refuse\n"
+
+
+def test_convert_a_converse_answer_and_an_answer_to_converse(tmp_path: Path) -> None:
+    (call,) = recorded(CONVERSE)
+    body = call.response.json
+    there = translate_response(body, source="bedrock", target="anthropic")
+
+    result = run(
+        "convert", "--from", "bedrock", "--to", "anthropic", str(write(tmp_path, "a.json", body))
+    )
+    back = run("convert", "--from", "anthropic", "--to", "bedrock", "-", input=result.stdout)
+
+    assert result.exit_code == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer == there.body
+    assert answer["content"] == [
+        {"type": "text", "text": body["output"]["message"]["content"][0]["text"]}
+    ]
+    assert answer["stop_reason"] == body["stopReason"]
+    assert (answer["usage"]["input_tokens"], answer["usage"]["output_tokens"]) == (
+        body["usage"]["inputTokens"],
+        body["usage"]["outputTokens"],
+    )
+    assert result.stderr == loss_lines(there.losses)
+    assert back.exit_code == 0, back.stderr
+    assert json.loads(back.stdout)["output"] == body["output"]
+
+
+def test_convert_a_converse_stream_as_boto3_yields_it(tmp_path: Path) -> None:
+    events = json.loads(CONVERSE_STREAM.read_text(encoding="utf-8"))["events"]
+    report = TranslationReport(target="anthropic")
+    expected = list(translate_stream(events, source="bedrock", target="anthropic", report=report))
+
+    result = run(
+        "convert", "--from", "bedrock", "--to", "anthropic", str(write(tmp_path, "s.json", events))
+    )
+    back = run("convert", "--from", "anthropic", "--to", "bedrock", "-", input=result.stdout)
+
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == [event.data for event in expected]
+    assert result.stderr == loss_lines(report.losses)
+    assert back.exit_code == 0, back.stderr
+    said = "".join(
+        e["contentBlockDelta"]["delta"].get("text", "") for e in events if "contentBlockDelta" in e
+    )
+    again = json.loads(back.stdout)
+    assert (
+        "".join(
+            e["contentBlockDelta"]["delta"].get("text", "")
+            for e in again
+            if "contentBlockDelta" in e
+        )
+        == said
+    )
+
+
+BEDROCK_CASSETTES = {
+    # file: (the API its call speaks, streamed)
+    "openllmetry/test_meta_converse.yaml": ("bedrock", False),
+    "openllmetry/test_meta_converse_stream.yaml": ("bedrock", True),
+    "openllmetry/test_anthropic_3_completion_string_content.yaml": ("anthropic-bedrock", False),
+    "openllmetry/test_anthropic_3_completion_streaming.yaml": ("anthropic-bedrock", True),
+}
+
+
+def bedrock_text(api: str, payloads: Any) -> str:
+    """The answer's text, read from the recorded wire: Converse's blocks or deltas,
+    or Claude's body or its events (base64 in InvokeModel's chunks)."""
+    if isinstance(payloads, dict):
+        blocks = (
+            payloads["output"]["message"]["content"] if api == "bedrock" else payloads["content"]
+        )
+        return "".join(block["text"] for block in blocks if "text" in block)
+    if api == "bedrock":
+        deltas = [p["contentBlockDelta"]["delta"] for p in payloads if "contentBlockDelta" in p]
+        return "".join(delta.get("text", "") for delta in deltas)
+    events = [json.loads(base64.b64decode(p["chunk"]["bytes"])) for p in payloads]
+    return "".join(e["delta"].get("text", "") for e in events if e["type"] == "content_block_delta")
+
+
+@pytest.mark.parametrize("name", sorted(BEDROCK_CASSETTES))
+def test_inspect_reads_a_bedrock_cassette_whole_and_streamed(name: str) -> None:
+    path = require_corpus("bedrock") / name
+    api, streamed = BEDROCK_CASSETTES[name]
+    (call,) = load_cassette(path).interactions
+    wire = call.response.stream_payloads() if streamed else call.response.json
+
+    result = run("inspect", "--json", str(path))
+
+    assert result.exit_code == 0, result.stderr
+    (turn,) = json.loads(result.stdout)["turns"]
+    assert turn["provider"] == api
+    assert turn["title"].endswith(" -> 200 (streamed)" if streamed else " -> 200")
+    text = bedrock_text(api, wire)
+    shown = turn["lines"][0].removeprefix("text '").removesuffix("'").removesuffix("…")
+    assert shown
+    assert " ".join(text.split()).startswith(shown)  # on one line
+    assert turn["usage"]["output_tokens"] > 0
+
+
+@pytest.mark.parametrize("name", sorted(BEDROCK_CASSETTES))
+def test_convert_a_bedrock_cassette_to_neutral(name: str) -> None:
+    path = require_corpus("bedrock") / name
+    api, streamed = BEDROCK_CASSETTES[name]
+    (call,) = load_cassette(path).interactions
+    model = unquote(call.path.split("/model/", 1)[1].rsplit("/", 1)[0])
+
+    result = run("convert", "--to", "neutral", str(path))
+
+    assert result.exit_code == 0, result.stderr
+    (item,) = json.loads(result.stdout)["interactions"]
+    assert (item["provider"], item["model"], item["status"]) == (api, model, 200)
+    assert ("events" in item, "response" in item) == (streamed, not streamed)

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 import pytest
 
 import interlingua_anthropic as anthropic_adapter
+import interlingua_bedrock as bedrock_adapter
 import interlingua_google as google_adapter
 import interlingua_groq as groq_adapter
 import interlingua_mistral as mistral_adapter
@@ -347,10 +348,16 @@ Encode = Callable[..., dict[str, Any]]
 
 
 def send(
-    encode: Encode, request: ChatRequest, history: ChatHistory, *, takes_reasoning_of: str | None
+    encode: Encode,
+    request: ChatRequest,
+    history: ChatHistory,
+    *,
+    takes_reasoning_of: str | None,
+    takes_signed_from: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, Any], TranslationReport]:
     """The body and report of `request`, made of `history`'s messages, for a
-    target that takes back the reasoning of `takes_reasoning_of` only."""
+    target that takes back the reasoning of `takes_reasoning_of` only, and the
+    signed thinking of `takes_signed_from` (Claude's, made on Bedrock)."""
     before = history.model_dump_json()
     report = TranslationReport()
     body = encode(request, report=report)
@@ -363,9 +370,11 @@ def send(
     for message in history:
         for part in message.reasoning:
             proof = part.redacted_data or part.signature
-            if part.provider == takes_reasoning_of and proof:
+            if takes_signed(part, takes_signed_from):
+                assert part.signature in sent, "Claude's signed thinking goes to Claude as it came"
+            elif part.provider == takes_reasoning_of and proof:
                 assert proof in sent, "the signed reasoning goes back to its maker as it came"
-            if part.provider != takes_reasoning_of:
+            elif part.provider != takes_reasoning_of:
                 shown = shows(part, body, history)
                 assert not shown, f"{part.provider}'s reasoning was sent: {shown!r}"
     check_nothing_lost_silently(history, body, report)
@@ -373,6 +382,16 @@ def send(
     assert history.model_dump_json() == before
     assert ChatHistory.from_json(history.to_json()) == history, "it saves and loads back equal"
     return body, report
+
+
+def takes_signed(part: ReasoningPart, makers: frozenset[str]) -> bool:
+    """Whether `part` is thinking signed by one of `makers` (not redacted)."""
+    return part.provider in makers and bool(part.signature) and part.redacted_data is None
+
+
+# Claude's thinking signatures "are compatible across platforms (the Claude API, Amazon
+# Bedrock, and Google Cloud)" (Anthropic's extended-thinking guide).
+CLAUDE_ELSEWHERE = frozenset({"bedrock"})
 
 
 def check_nothing_lost_silently(
@@ -448,7 +467,11 @@ def to_anthropic(
         reasoning=reasoning,
     )
     body, report = send(
-        anthropic_adapter.encode_request, request, history, takes_reasoning_of="anthropic"
+        anthropic_adapter.encode_request,
+        request,
+        history,
+        takes_reasoning_of="anthropic",
+        takes_signed_from=CLAUDE_ELSEWHERE,
     )
     check_anthropic_rules(body, system_turns=model == SYSTEM_TURN_MODEL)
     return body, report
@@ -516,6 +539,17 @@ def to_xai(history: ChatHistory, *tools: ToolSpec) -> tuple[dict[str, Any], Tran
 
 
 GEMINI_MODEL = "gemini-3-flash-preview"
+# Nova 2 Lite on Converse: takes back the reasoning Bedrock made, no other provider's.
+BEDROCK_MODEL = "us.amazon.nova-2-lite-v1:0"
+
+
+def to_bedrock(history: ChatHistory, *tools: ToolSpec) -> tuple[dict[str, Any], TranslationReport]:
+    request = ChatRequest(model=BEDROCK_MODEL, messages=tuple(history.messages), tools=tools)
+    body, report = send(
+        bedrock_adapter.encode_request, request, history, takes_reasoning_of="bedrock"
+    )
+    check_bedrock_rules(body)
+    return body, report
 
 
 def to_google(history: ChatHistory, *tools: ToolSpec) -> tuple[dict[str, Any], TranslationReport]:
@@ -604,6 +638,56 @@ def check_anthropic_rules(body: dict[str, Any], *, system_turns: bool = False) -
         assert not content or not all(blank), "no turn of whitespace text only"
         for call_id in asked + [block["tool_use_id"] for block in results]:
             assert TOOL_CALL_ID.fullmatch(call_id), call_id
+    assert not asked, "the last tool calls have no results"
+
+
+# Converse's `ContentBlock` is a union: each block holds one member (the API reference).
+BEDROCK_BLOCKS = frozenset(
+    {
+        "text", "image", "document", "video", "toolUse", "toolResult", "guardContent",
+        "cachePoint", "reasoningContent", "citationsContent", "searchResult",
+    }
+)  # fmt: skip
+BEDROCK_TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")  # `ToolUseBlock.toolUseId`
+
+
+def check_bedrock_rules(body: dict[str, Any]) -> None:
+    """Converse: no model in the body (it is the URL's); `system` a list of
+    blocks; turns of `user` and `assistant` alternating, the first a user's; each
+    block one member of the `ContentBlock` union, no blank text ("The text field
+    in the ContentBlock object ... is blank"); each turn's toolUse blocks
+    answered by the toolResult blocks of the next turn, and only those, ids of
+    1 to 64 of [a-zA-Z0-9_.:-]; a `toolConfig` wherever toolUse or toolResult
+    blocks are ("The toolConfig field must be defined when using toolUse and
+    toolResult content blocks")."""
+    assert "model" not in body
+    assert isinstance(body.get("system", []), list)
+    turns = body["messages"]
+    assert [turn["role"] for turn in turns][:1] == ["user"]
+    for before, after in pairwise(turns):
+        assert before["role"] != after["role"], "turns must alternate"
+    asked: list[str] = []
+    for turn in turns:
+        assert turn["role"] in {"user", "assistant"}
+        content = turn["content"]
+        uses = [block["toolUse"] for block in content if "toolUse" in block]
+        # A server tool's use and its result are both the assistant's (Nova's code interpreter).
+        served = {use["toolUseId"] for use in uses if use.get("type") == "server_tool_use"}
+        results = [
+            block["toolResult"]["toolUseId"]
+            for block in content
+            if "toolResult" in block and block["toolResult"]["toolUseId"] not in served
+        ]
+        assert sorted(results) == sorted(asked), "every call answered in the next turn"
+        asked = [use["toolUseId"] for use in uses if use["toolUseId"] not in served]
+        for block in content:
+            assert len(block) == 1, block.keys()
+            assert block.keys() <= BEDROCK_BLOCKS, block.keys()
+            assert block.get("text", "x"), "no blank text"
+        for call_id in [use["toolUseId"] for use in uses] + results:
+            assert BEDROCK_TOOL_USE_ID.fullmatch(call_id), call_id
+        if uses or results:
+            assert body.get("toolConfig", {}).get("tools"), "toolConfig with toolUse blocks"
     assert not asked, "the last tool calls have no results"
 
 
@@ -2003,7 +2087,7 @@ class Source(NamedTuple):
     """An API whose recorded answers the histories are made of."""
 
     provider: str  # the cassettes' name for its host
-    endpoint: str
+    endpoint: str | tuple[str, ...]  # how its URL paths end
     adapter: Any
     folder: str  # its recordings, in the corpus
     target: str  # its own API, in TARGETS
@@ -2019,6 +2103,9 @@ SOURCES: dict[str, Source] = {
     ),
     "mistral": Source("mistral", "/v1/chat/completions", mistral_adapter, "mistral", "mistral"),
     "groq": Source("groq", "/openai/v1/chat/completions", groq_adapter, "groq", "groq"),
+    "bedrock": Source(
+        "bedrock", ("/converse", "/converse-stream"), bedrock_adapter, "bedrock", "bedrock"
+    ),
 }
 
 
@@ -2034,7 +2121,7 @@ def answers_in(path: Path, source: str) -> tuple[Interaction, ...]:
         if interaction.response.status == 200
         and (
             interaction.request is None
-            or (interaction.provider == provider and interaction.path == endpoint)
+            or (interaction.provider == provider and (interaction.path or "").endswith(endpoint))
         )
     )
 
@@ -2047,6 +2134,7 @@ TARGETS: dict[str, Callable[..., tuple[dict[str, Any], TranslationReport]]] = {
     "groq": to_groq,
     # The same API, to a model that takes no reasoning back.
     "groq-llama": functools.partial(to_groq, model=GROQ_PLAIN_MODEL),
+    "bedrock": to_bedrock,
 }
 
 
@@ -2108,7 +2196,7 @@ def test_every_recorded_answer_moves_to_every_provider(
     (its own included): every hop's checks (`send`) and the target's rules hold."""
     for history, tools in recorded_histories(recorded, source):
         body, report = TARGETS[target](history, *tools)
-        assert body["model"]
+        assert body["model"] if target != "bedrock" else "model" not in body  # Bedrock's: its URL's
         check_the_answer_arrived(history, body, report, TAKES_REASONING_OF[target])
 
 
@@ -2120,6 +2208,7 @@ TAKES_REASONING_OF: dict[str, str | None] = {
     "mistral": "mistral",
     "groq": "groq",
     "groq-llama": None,
+    "bedrock": "bedrock",
 }
 ANSWER = 2  # `answered`'s history: the system prompt, the question, the answer
 
@@ -2141,7 +2230,9 @@ def check_the_answer_arrived(
             case ToolCallPart():
                 assert part.name in sent, f"{path}: the call's name arrived"
                 assert arrived(part.arguments, body), f"{path}: the call's arguments arrived"
-            case ReasoningPart() if part.provider != taker:
+            case ReasoningPart() if part.provider != taker and not (
+                taker == "anthropic" and takes_signed(part, CLAUDE_ELSEWHERE)
+            ):
                 assert named.get(path) == "dropped", f"{path}: {part.provider}'s reasoning"
     for result in history.messages[ANSWER + 1 :]:
         for part in result.tool_results:

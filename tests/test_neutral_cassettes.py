@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 import anthropic
 import openai
@@ -31,6 +31,7 @@ from conftest import (
     corpus_params,
     fake_key,
     from_corpus,
+    require_corpus,
 )
 from interlingua import (
     CassetteError,
@@ -66,7 +67,15 @@ def chat_calls(path: Path, *, status: int = 200) -> list[Interaction]:
         and call.response.status == status
         and isinstance(call.request.json, dict)
         and provider_of(call.request.url, None) is not None
+        and not is_text_completion(call)
     ]
+
+
+def is_text_completion(call: Interaction) -> bool:
+    """A request in Claude's legacy Text Completions API (`prompt`), on Bedrock's
+    InvokeModel: no adapter speaks it (`test_a_legacy_text_completion_is_named`)."""
+    assert call.request is not None
+    return "prompt" in call.request.json and "messages" not in call.request.json
 
 
 def fixture_files(status: int = 200) -> list[Path]:
@@ -74,14 +83,12 @@ def fixture_files(status: int = 200) -> list[Path]:
 
 
 def wire_model(call: Interaction) -> str:
-    """The model a recorded request asked for: its body's, or in the URL Gemini's
-    (`/models/<model>:<method>`) or Bedrock's (`/model/<id>/<operation>`, percent-encoded)."""
+    """The model a recorded request asked for: its body's, or Gemini's and
+    Bedrock's in the URL (Bedrock's percent-encoded by botocore)."""
     assert call.request is not None
-    url = call.request.url
-    found = re.search(r"/models/([^/:]+):", url) or re.search(
-        r"^/model/([^/]+)/[a-z-]+$", urlsplit(url).path
-    )
-    return str(call.request.json.get("model") or (unquote(found.group(1)) if found else ""))
+    found = re.search(r"/models/([^/:]+):|/model/([^/]+)/[a-z-]+$", call.request.url)
+    in_url = unquote(found.group(1) or found.group(2)) if found else ""
+    return str(call.request.json.get("model") or in_url)
 
 
 def written_and_read(calls: list[Interaction], path: Path) -> tuple[NeutralInteraction, ...]:
@@ -163,7 +170,8 @@ def test_an_error_answer_is_kept_as_the_cores_error(path: Path, tmp_path: Path) 
     for call, neutral in zip(calls, kept, strict=True):
         assert call.request is not None
         codec = get_adapter(neutral.provider)
-        expected = codec.decode_error(call.response.status, call.response.json)
+        headers = call.response.joined_headers()  # Bedrock's error type is in its header
+        expected = codec.decode_error(call.response.status, call.response.json, headers=headers)
         assert neutral.response is None
         assert neutral.events is None
         assert isinstance(neutral.error, ProviderError)
@@ -174,6 +182,17 @@ def test_an_error_answer_is_kept_as_the_cores_error(path: Path, tmp_path: Path) 
             expected.type,
         )
         assert neutral.error.body == call.response.json
+
+
+def test_a_legacy_text_completion_is_named_not_converted(tmp_path: Path) -> None:
+    path = require_corpus("bedrock") / "openllmetry" / "test_anthropic_2_completion.yaml"
+    (call,) = cassette(path).interactions
+
+    with pytest.raises(CassetteError, match="Text Completions request") as caught:
+        write_cassette(tmp_path / "neutral.json", [call], neutral=True)
+
+    assert "interactions[0]" in str(caught.value)
+    assert is_text_completion(call)
 
 
 def test_the_file_reads_in_a_diff(tmp_path: Path) -> None:

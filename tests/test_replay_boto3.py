@@ -222,3 +222,37 @@ def test_a_path_matches_however_it_is_escaped_but_for_a_slash() -> None:
     sent = SentRequest("POST", f"{profile}%2Fus.amazon.nova-micro-v1%3A0/converse", b"", None)
     unescaped = f"{profile}/us.amazon.nova-micro-v1%3A0/converse"
     assert [d.field for d in matcher.target_differences(sent, "POST", unescaped)] == ["path"]
+
+
+def test_a_stream_asked_of_another_api_s_recording_is_refused_naming_why() -> None:
+    """Across providers, a recording of another API answers boto3's `converse`
+    (`test_replay_across_providers`), but not `converse_stream`: the kit would
+    have to write Amazon's event stream, which botocore only reads."""
+    client = boto3.client("bedrock-runtime", region_name="us-east-1", **CREDENTIALS)
+    tool_loop = FIXTURES / "openai" / "chat_tool_round_trip.json"
+    (first, _) = load_cassette(tool_loop).interactions
+    assert first.request is not None
+    asked = first.request.json["messages"]
+    messages = [{"role": "user", "content": [{"text": asked[1]["content"]}]}]
+
+    played = replay(tool_loop, across_providers=True)
+    with pytest.raises(CassetteError, match="writes no Amazon event stream") as raised, played:
+        client.converse_stream(
+            modelId="us.amazon.nova-micro-v1:0",
+            messages=messages,
+            system=[{"text": asked[0]["content"]}],
+            toolConfig={"tools": [tool_spec(tool) for tool in first.request.json["tools"]]},
+        )
+    assert "/converse-stream" in str(raised.value)
+
+
+def tool_spec(tool: dict[str, Any]) -> dict[str, Any]:
+    function = tool["function"]
+    schema = {"json": function["parameters"]}
+    return {
+        "toolSpec": {
+            "name": function["name"],
+            "description": function.get("description", ""),
+            "inputSchema": schema,
+        }
+    }

@@ -52,6 +52,7 @@ from interlingua import (
     validate_request,
 )
 from interlingua.testing import Interaction, load_cassette, parse_sse
+from interlingua_chat_completions._request import FILES_MOVED_NOTE
 
 # adapter name -> (corpus folder, cassette provider, how its endpoints' URL paths end);
 # no provider: every call of the folder (an OpenAI-compatible server's host names none)
@@ -67,6 +68,7 @@ APIS: dict[str, tuple[str, str | None, str | tuple[str, ...]]] = {
     "ollama": ("compat/ollama", None, "/chat/completions"),
     "openai-compatible": ("compat/together", None, "/chat/completions"),
     "openrouter": ("compat/openrouter", "openrouter", "/api/v1/chat/completions"),
+    "bedrock": ("bedrock", "bedrock", ("/converse", "/converse-stream")),
 }
 # APIs with no recorded traffic of their own: targets of every recorded request
 # (their answers and streams are the one Chat Completions codec's, checked by `openai`).
@@ -136,15 +138,26 @@ def without_calls(request: ChatRequest, dropped: list[str]) -> ChatRequest:
     return request.model_copy(update={"messages": messages})
 
 
+# An assistant's content opening with reasoning inside `<think>` tags, as pydantic-ai
+# sends Qwen's and Kimi's back to Bedrock: the reasoning of Groq, Cerebras and
+# Perplexity, whose APIs write their models' reasoning so (Groq's `reasoning_format: raw`).
+THINK = re.compile(r"\s*<think>.*?(?:</think>|\Z)\s*", re.DOTALL)
+
+
 def said(request: ChatRequest) -> list[Any]:
     """Everything a request's messages say that every API carries: each
     message's text (its text parts joined: some APIs hold one string; a
     refusal is text where the API has no refusal), its tool calls' names and
     argument values, its tool results, in order (reasoning and files are the
-    targets' to take or leave, and reported when left)."""
+    targets' to take or leave, and reported when left: reasoning written in
+    `<think>` tags is reasoning, and a tool result's text telling that its
+    files went in the next message, as Chat Completions sends them, no text
+    of its own)."""
     found: list[Any] = []
     for message in request.messages:
         texts = [p.text for p in message.parts if isinstance(p, TextPart | RefusalPart)]
+        if message.role == "assistant" and texts:
+            texts[0] = THINK.sub("", texts[0], count=1) if THINK.match(texts[0]) else texts[0]
         if "".join(texts).strip():
             # System messages in a row are one system prompt where an API holds one.
             if message.role == "system" and found and found[-1][:2] == ("text", "system"):
@@ -157,7 +170,7 @@ def said(request: ChatRequest) -> list[Any]:
                     found.append(("call", part.name, json.loads(part.arguments or "{}")))
                 case ToolResultPart():
                     content = [item.text for item in part.content if isinstance(item, TextPart)]
-                    found.append(("result", "".join(content)))
+                    found.append(("result", "".join(content).replace(FILES_MOVED_NOTE, "")))
     return found
 
 
@@ -713,6 +726,9 @@ NEAREST_FORMS: dict[str, tuple[str, ChatRequest, dict[str, Any], str | None]] = 
         "max_tokens",
     ),
 }
+# The APIs that refuse what a target refuses, and write no such request: Bedrock
+# asks a model it does not know for Claude's thinking, with Claude's rules.
+SAME_RULES = {"anthropic": ("bedrock",)}
 # What the target's body no longer holds, by case.
 LEFT_OUT = {
     "prefill": (),
@@ -728,7 +744,7 @@ LEFT_OUT = {
         (case, source)
         for case, (target, *_) in NEAREST_FORMS.items()
         for source in APIS
-        if source != target
+        if source not in (target, *SAME_RULES.get(target, ()))
     ],
 )
 def test_a_request_the_target_refuses_goes_in_the_nearest_form_it_takes(

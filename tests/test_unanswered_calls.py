@@ -312,7 +312,10 @@ def test_anthropic_puts_a_user_turn_between_the_call_and_the_next_assistant_turn
     assert [turn["role"] for turn in body["messages"]] == ["user", "assistant", "user"]
     assert body["messages"][1]["content"][1] == {"type": "text", "text": "It is 5."}
     assert body["messages"][2]["content"][0]["tool_use_id"] == "call_add"
-    assert [(loss.path, loss.kind) for loss in losses] == [("messages[1].parts[0]", "transformed")]
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        ("messages[2]", "transformed"),  # joined to the calls' turn
+        ("messages[1].parts[0]", "transformed"),
+    ]
 
 
 def test_anthropic_answers_a_call_an_assistant_message_ends_the_history_after() -> None:
@@ -325,7 +328,10 @@ def test_anthropic_answers_a_call_an_assistant_message_ends_the_history_after() 
     assert body["messages"][1]["content"][1] == {"type": "text", "text": "It is 5."}
     (result,) = body["messages"][2]["content"]
     assert (result["tool_use_id"], result["is_error"]) == ("call_add", True)
-    assert [(loss.path, loss.kind) for loss in losses] == [("messages[1].parts[0]", "transformed")]
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        ("messages[2]", "transformed"),  # joined to the calls' turn
+        ("messages[1].parts[0]", "transformed"),
+    ]
 
 
 def test_a_result_given_later_is_not_invented_but_judged_by_the_target() -> None:

@@ -55,6 +55,8 @@ DISTRIBUTIONS = {
     "ollama": "interlingua-ollama",
     "openai-compatible": "interlingua-openai-compatible",
     "bedrock": "interlingua-bedrock",
+    "anthropic-bedrock": "interlingua-anthropic",
+    "anthropic-vertex": "interlingua-anthropic",
 }
 _SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
 # The field that holds a request body's conversation, in each API's format.

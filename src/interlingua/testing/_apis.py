@@ -23,7 +23,11 @@ request that is not streamed (joined by `accumulate`; one that ends in an
 error event answers as that error), streamed otherwise; a `ProviderError`
 as the API's error answer (`encode_error`: its status and body, with
 `error_headers`). What the API cannot hold of the answer is in the answer's
-`losses`.
+`losses`. A streamed Bedrock call (`converse-stream`,
+`invoke-with-response-stream`) is answered whole or not at all: its answer is
+Amazon's binary event stream, which botocore reads and has no writer of, so
+the kit raises `CassetteError` rather than write the frames by hand (a
+recording of the same API answers it with its recorded bytes).
 
 The fake provider (`interlingua.testing.fake`) answers every request through
 these two functions; whatever else answers an SDK's request in the SDK's own
@@ -153,6 +157,12 @@ def answer_call(call: ChatCall, answer: Answer) -> HTTPAnswer:
         return _error_answer(call.api, adapter, answer)
     report = TranslationReport(target=call.api)
     if call.request.stream:
+        if bedrock_target(call.url) is not None:
+            raise CassetteError(
+                f"{call.method} {call.url}: the testing kit writes no Amazon event stream "
+                "(botocore reads one and has no writer): a streamed Bedrock call is answered "
+                "by a recording of its own API only, as recorded"
+            )
         events = response_events(answer) if isinstance(answer, ChatResponse) else answer
         wire = adapter.encode_stream(events, report=report, request=call.request)
         body = b"".join(format_sse(wire))

@@ -31,6 +31,7 @@ from typing import Any
 from interlingua._errors import CassetteError, InvalidDataError, format_path
 from interlingua.testing._neutral import NEUTRAL_FORMAT, read_neutral
 from interlingua.testing._records import (
+    AMAZON_EVENT_STREAM,
     LINE_BREAK,
     Cassette,
     Headers,
@@ -39,6 +40,7 @@ from interlingua.testing._records import (
     RecordedRequest,
     RecordedResponse,
     SSEEvent,
+    event_stream_events,
     parse_sse,
 )
 
@@ -153,19 +155,20 @@ def _recorded_pair(raw: object, loc: _Loc) -> Interaction:
     request = _mapping(item.get("request"), (*loc, "request"))
     response = _mapping(item.get("response"), (*loc, "response"))
     body, parsed = _plain_body(request, (*loc, "request"))
+    url = _string(request.get("url"), (*loc, "request", "url"))
     return Interaction(
         request=RecordedRequest(
             method=_string(request.get("method", "POST"), (*loc, "request", "method")).upper(),
-            url=_string(request.get("url"), (*loc, "request", "url")),
+            url=url,
             headers=_plain_headers(request.get("headers"), (*loc, "request", "headers")),
             body=body or None,
             json=parsed,
         ),
-        response=_recorded_response(response, (*loc, "response")),
+        response=_recorded_response(response, url, (*loc, "response")),
     )
 
 
-def _recorded_response(item: Mapping[str, object], loc: _Loc) -> RecordedResponse:
+def _recorded_response(item: Mapping[str, object], url: str, loc: _Loc) -> RecordedResponse:
     status = item.get("status")
     if not isinstance(status, int) or isinstance(status, bool):
         raise _ShapeError((*loc, "status"), f"expected an integer, got {_kind(status)}")
@@ -183,6 +186,10 @@ def _recorded_response(item: Mapping[str, object], loc: _Loc) -> RecordedRespons
         )
         return RecordedResponse(status, headers, body.encode(), None, events)
     body_bytes, parsed = _plain_body(item, loc)
+    if _header(headers, "content-type").partition(";")[0].strip().lower() == AMAZON_EVENT_STREAM:
+        return RecordedResponse(
+            status, headers, body_bytes, None, _amazon_events(body_bytes, url, loc)
+        )
     return RecordedResponse(status, headers, body_bytes, parsed, None)
 
 
@@ -241,17 +248,18 @@ def _cassette_interactions(document: object) -> tuple[Interaction, ...]:
 
 def _interaction(raw: object, loc: _Loc) -> Interaction:
     item = _mapping(raw, loc)
+    request = _request(item.get("request"), (*loc, "request"))
     return Interaction(
-        request=_request(item.get("request"), (*loc, "request")),
-        response=_response(item.get("response"), (*loc, "response")),
+        request=request,
+        response=_response(item.get("response"), request.url, (*loc, "response")),
     )
 
 
 def _request(raw: object, loc: _Loc) -> RecordedRequest:
     item = _mapping(raw, loc)
     headers = _headers(item.get("headers"), (*loc, "headers"))
-    body, parsed, _ = _body(item, headers, loc)
     url = _string(item.get("uri"), (*loc, "uri"))
+    body, parsed, _ = _body(item, headers, url, loc)
     return RecordedRequest(
         method=_string(item.get("method"), (*loc, "method")).upper(),
         # The Mistral SDK records `.../chat/completions#stream`.
@@ -262,10 +270,10 @@ def _request(raw: object, loc: _Loc) -> RecordedRequest:
     )
 
 
-def _response(raw: object, loc: _Loc) -> RecordedResponse:
+def _response(raw: object, url: str, loc: _Loc) -> RecordedResponse:
     item = _mapping(raw, loc)
     headers = _headers(item.get("headers"), (*loc, "headers"))
-    body, parsed, events = _body(item, headers, loc)
+    body, parsed, events = _body(item, headers, url, loc)
     return RecordedResponse(
         status=_status(item.get("status"), (*loc, "status")),
         headers=headers,
@@ -296,7 +304,7 @@ def _headers(raw: object, loc: _Loc) -> dict[str, tuple[str, ...]]:
 
 
 def _body(
-    item: Mapping[str, object], headers: Headers, loc: _Loc
+    item: Mapping[str, object], headers: Headers, url: str, loc: _Loc
 ) -> tuple[bytes | None, Any | None, tuple[SSEEvent, ...] | None]:
     """The decoded body, its JSON and its events, from `parsed_body` or `body`."""
     raw = item.get("body")
@@ -318,7 +326,17 @@ def _body(
     media_type = _header(headers, "content-type").partition(";")[0].strip().lower()
     if media_type == "text/event-stream" or body.lstrip().startswith((b"event:", b"data:")):
         return body, None, parse_sse(_text(body, loc))
+    if media_type == AMAZON_EVENT_STREAM:
+        return body, None, _amazon_events(body, url, loc)
     return body, _json_body(body, media_type, loc), None
+
+
+def _amazon_events(body: bytes, url: str, loc: _Loc) -> tuple[SSEEvent, ...] | None:
+    """An Amazon event stream's events, where the Bedrock adapter reads them."""
+    try:
+        return event_stream_events(body, url)
+    except CassetteError as exc:
+        raise _ShapeError(loc, str(exc)) from exc
 
 
 def _raw_body(raw: object, loc: _Loc) -> bytes | None:

@@ -37,10 +37,13 @@ from interlingua.codec import json_or_text
 from interlingua.testing._botocore import recording
 from interlingua.testing._intercept import REPLAYED
 from interlingua.testing._records import (
+    AMAZON_EVENT_STREAM,
     Interaction,
     NeutralInteraction,
     RecordedRequest,
     RecordedResponse,
+    SSEEvent,
+    event_stream_events,
     parse_sse,
 )
 from interlingua.testing._write import cassette_format, write_cassette
@@ -49,6 +52,8 @@ __all__ = ["MASK", "MASKED_HEADERS", "REMOVED_HEADERS", "Recorder", "record", "s
 
 REMOVED_HEADERS = frozenset({*CREDENTIAL_HEADERS, "cookie", "set-cookie"})
 """Headers never written: the credentials a request carries and the cookies."""
+
+_STREAMS = frozenset({"text/event-stream", AMAZON_EVENT_STREAM})
 
 MASKED_HEADERS = frozenset(
     {
@@ -159,12 +164,13 @@ class Recorder:
         body = bytes(request.content)
         content = bytes(response.content)
         media_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
-        is_stream = media_type == "text/event-stream"
+        url = scrubbed_url(str(request.url))
+        events = _events(content, media_type, url)
         self.interactions.append(
             Interaction(
                 request=RecordedRequest(
                     method=request.method.upper(),
-                    url=scrubbed_url(str(request.url)),
+                    url=url,
                     headers=self._scrubbed(request.headers),
                     body=body or None,
                     json=_json(body),
@@ -173,8 +179,8 @@ class Recorder:
                     status=response.status_code,
                     headers=self._scrubbed(response.headers),
                     body=content,
-                    json=None if is_stream else _json(content),
-                    events=parse_sse(content.decode("utf-8", "replace")) if is_stream else None,
+                    json=None if media_type in _STREAMS else _json(content),
+                    events=events,
                 ),
             )
         )
@@ -214,6 +220,15 @@ def scrubbed_url(url: str) -> str:
         [(name, MASK if name in CREDENTIAL_PARAMS else value) for name, value in pairs]
     )
     return urlunsplit(parts._replace(query=query))
+
+
+def _events(content: bytes, media_type: str, url: str) -> tuple[SSEEvent, ...] | None:
+    """A streamed answer's events: server-sent events, or an Amazon event stream's."""
+    if media_type == "text/event-stream":
+        return parse_sse(content.decode("utf-8", "replace"))
+    if media_type == AMAZON_EVENT_STREAM:
+        return event_stream_events(content, url)
+    return None
 
 
 def _json(body: bytes) -> Any | None:

@@ -13,11 +13,15 @@ their path, `/model/{modelId}/{operation}`: Converse (`converse`,
 `converse-stream`) is `bedrock`'s; InvokeModel (`invoke`,
 `invoke-with-response-stream`) carries the model's own body, Anthropic's
 Messages (`anthropic-bedrock`) for a Claude model, none the kit knows for
-the others; each where its adapter is installed.
+the others; each where its adapter is installed. Their streamed answers are
+Amazon's binary event stream (`application/vnd.amazon.eventstream`), read
+into events by the Bedrock adapter's `read_event_stream` (botocore's own
+reader) where it is installed (`event_stream_events`).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Mapping
@@ -34,6 +38,7 @@ from interlingua._sse import DONE
 from interlingua._stream import StreamEvent, accumulate
 
 __all__ = [
+    "AMAZON_EVENT_STREAM",
     "LINE_BREAK",
     "Cassette",
     "Headers",
@@ -43,6 +48,7 @@ __all__ = [
     "RecordedResponse",
     "SSEEvent",
     "bedrock_target",
+    "event_stream_events",
     "parse_sse",
     "provider_of",
 ]
@@ -76,6 +82,12 @@ _BEDROCK = "bedrock"
 _BEDROCK_PATH = re.compile(
     r"/model/([^/]+)/(converse|converse-stream|invoke|invoke-with-response-stream)$"
 )
+# Amazon's binary event stream, and the Bedrock operations that answer with one.
+AMAZON_EVENT_STREAM = "application/vnd.amazon.eventstream"
+_STREAMED_OPERATIONS = {
+    "converse-stream": "ConverseStream",
+    "invoke-with-response-stream": "InvokeModelWithResponseStream",
+}
 # A model id naming a Claude model (bare, a cross-region profile, an ARN).
 _CLAUDE = re.compile(r"(?:^|[./])anthropic\.")
 
@@ -103,7 +115,12 @@ _ANSWER_FIELDS = (
 
 @dataclass(frozen=True, slots=True)
 class SSEEvent:
-    """One server-sent event: its `event:` name (None when absent) and its data."""
+    """One server-sent event: its `event:` name (None when absent) and its data.
+
+    An event of Amazon's event stream is one too: its name the member of the
+    stream's union it is (`messageStart`, `chunk`), its data the event as boto3
+    yields it, as JSON (`{"messageStart": {"role": "assistant"}}`; a blob in
+    base64, as the frame carries it)."""
 
     event: str | None
     data: str
@@ -316,6 +333,39 @@ def _chat_server(host: str) -> str:
     names = {*labels, "".join(labels[-2:])}
     known = (name for name in available_adapters() if name.replace("-", "") in names)
     return next(known, "openai")
+
+
+def event_stream_events(body: bytes, url: str | None) -> tuple[SSEEvent, ...] | None:
+    """The events of an Amazon event stream answering a request to `url` (a
+    Bedrock stream's operation, by its path; `ConverseStream` where it names
+    none), read by the Bedrock adapter's `read_event_stream`; None where that
+    adapter is not installed. `CassetteError` for bytes that are no event stream."""
+    read = _event_stream_reader()
+    if read is None:
+        return None
+    target = bedrock_target(url or "")
+    operation = _STREAMED_OPERATIONS.get(target[1] if target else "", "ConverseStream")
+    try:
+        events = list(read(body, operation))
+    except Exception as exc:  # botocore's framing and parsing errors, of no common class
+        raise CassetteError(f"the {AMAZON_EVENT_STREAM} body cannot be read: {exc}") from exc
+    return tuple(
+        SSEEvent(event=next(iter(event), None), data=json.dumps(event, default=_blob))
+        for event in events
+    )
+
+
+def _event_stream_reader() -> Any | None:
+    if _BEDROCK not in available_adapters():
+        return None
+    return getattr(get_adapter(_BEDROCK), "read_event_stream", None)
+
+
+def _blob(value: object) -> str:
+    """A blob of an event (`chunk.bytes`) as the frame's JSON carries it: base64."""
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(value).decode("ascii")
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def parse_sse(text: str) -> tuple[SSEEvent, ...]:

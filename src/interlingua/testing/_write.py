@@ -24,6 +24,7 @@ from interlingua._errors import CassetteError, InterlinguaError
 from interlingua.testing._cassette import RECORDING_FORMAT
 from interlingua.testing._neutral import neutral_interaction, neutral_text
 from interlingua.testing._records import (
+    AMAZON_EVENT_STREAM,
     Headers,
     Interaction,
     NeutralInteraction,
@@ -123,9 +124,15 @@ def _recorded_request(request: RecordedRequest) -> dict[str, Any]:
 
 def _recorded_response(response: RecordedResponse) -> dict[str, Any]:
     item: dict[str, Any] = {"status": response.status, "headers": _plain_headers(response.headers)}
-    if response.events is not None:
+    if response.events is not None and not _is_amazon_event_stream(response):
         return item | {"sse": response.body.decode("utf-8", "replace")}
     return item | _body_fields(response.body, response.json)
+
+
+def _is_amazon_event_stream(response: RecordedResponse) -> bool:
+    """An Amazon event stream is binary: kept as its bytes (`base64`), not as text."""
+    media_type = response.joined_headers().get("content-type", "").partition(";")[0]
+    return media_type.strip().lower() == AMAZON_EVENT_STREAM
 
 
 def _body_fields(body: bytes, parsed: Any) -> dict[str, Any]:

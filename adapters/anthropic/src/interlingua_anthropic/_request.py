@@ -22,7 +22,8 @@ Round trips are exact: `encode_request(decode_request(body)) == body`.
   its first message's `fields`.
 - Consecutive messages of one wire role (user and tool messages are user
   turns) go as one turn, as Anthropic merges consecutive turns of a role
-  anyway. A message that opened a turn of its own right after a turn of its
+  anyway (two user or two assistant messages joined so are reported, a
+  hint). A message that opened a turn of its own right after a turn of its
   role has the form `separate_turn: True`, so a decoded body keeps its turns.
 
 Encoding a history from any provider meets Anthropic's rules on the wire
@@ -104,6 +105,10 @@ _TURN_ROLES: dict[Role, WireRole] = {
 
 # A turn's fields the core models; any other is its first message's `fields`.
 _TURN_KEYS = frozenset({"role", "content"})
+# Anthropic combines consecutive turns of a role itself ("Consecutive user or assistant
+# turns in your request will be combined into a single turn", its Messages API reference).
+_JOINED = "joined to the message before it in one turn, as Anthropic combines consecutive turns"
+_JOINED_ROLES = frozenset({"user", "assistant"})  # tool results and system text go so unreported
 # Body fields decoded on their own; every other one is a setting.
 _CONTENT_FIELDS = frozenset({"system", "messages", "tools"})
 
@@ -381,6 +386,7 @@ def _merged_turns(
     of its own (as a decoded turn that followed one of its role is)."""
     turns: list[WireTurn] = []
     talk = [(i, m) for i, m in enumerate(messages) if m.role != "system" or i in in_place]
+    last_role: str | None = None  # the role of the message whose blocks were sent last
     for position, (i, message) in enumerate(talk):
         path = f"messages[{i}]"
         blocks = _encode_parts(message, path, report)
@@ -395,10 +401,13 @@ def _merged_turns(
         forms = cast(MessageForms, entry.get("forms", {}))
         fields = [entry["fields"]] if entry.get("fields") else []
         if not forms.get("separate_turn") and turns and turns[-1].role == role:
+            if message.role == last_role and message.role in _JOINED_ROLES:
+                report.transformed(path, _JOINED, "hint")
             turns[-1].blocks.extend(blocks)
             turns[-1].fields.extend(fields)
         else:
             turns.append(WireTurn(role, blocks, forms.get("content"), fields))
+        last_role = message.role
     return turns
 
 
