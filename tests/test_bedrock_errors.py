@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import interlingua_anthropic.bedrock
 from conftest import MissingCorpus, cassette, corpus_id, corpus_params, from_corpus, recorded
 from interlingua import (
     AuthenticationError,
@@ -193,3 +194,8 @@ def test_each_type_is_its_class(kind: str) -> None:
     assert error.retryable is (status in {408, 429} or status >= 500)
     assert encode_error(error) == (status, {"message": "m"})
     assert error_headers(error) == {"x-amzn-ErrorType": kind}
+    # Claude's InvokeModel answers errors alike: the same type, the same class.
+    invoked = interlingua_anthropic.bedrock.decode_error(
+        status, body, headers={"X-Amzn-Errortype": f"{kind}:http://x/"}
+    )
+    assert (type(invoked), invoked.type, invoked.provider) == (cls, kind, "anthropic-bedrock")

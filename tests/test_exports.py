@@ -117,6 +117,7 @@ def test_the_export_list() -> None:
 
 def test_the_codec_export_list() -> None:
     assert sorted(interlingua.codec.__all__) == [
+        "AWS_ERRORS",
         "COMMON_ERROR_TYPES",
         "EFFORT_BUDGETS",
         "ErrorTypes",
@@ -132,6 +133,8 @@ def test_the_codec_export_list() -> None:
         "StreamEncoder",
         "WireReader",
         "as_wire_dict",
+        "aws_error_type",
+        "aws_error_types",
         "copy_json",
         "created_time",
         "decode_events",

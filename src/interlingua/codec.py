@@ -7,13 +7,13 @@ of `provider_data` (`keep`, `kept`: see `interlingua._provider_data`),
 rewriting tool-call ids to fit a provider's rules, deterministically, so a
 call and its result stay paired, meeting what a target caps (`_limits`:
 the least reasoning a model has, the length of a field, the output tokens
-a body asks for), `missing_results`,
-the results an encoder sends for the calls a conversation went on without
-answering, `resolve_report`, the report an encoder fills (the caller's, or
-one that warns), and `ErrorTypes`, the error types and codes that pick a
-`ProviderError`'s class beside the HTTP status (`COMMON_ERROR_TYPES`, which
-an adapter extends with its own; an error answer's headers are read by
-`ProviderError` itself, and `header_value` finds a provider's own header).
+a body asks for), `missing_results`, the results an encoder sends for the
+calls a conversation went on without answering, `resolve_report`, the report
+an encoder fills (the caller's, or one that warns), and `ErrorTypes`, the
+error types and codes that pick a `ProviderError`'s class beside the HTTP
+status (`COMMON_ERROR_TYPES`, which an adapter extends with its own, and
+`aws_error_types`, Bedrock's, which its two APIs share; an answer's headers
+are read by `ProviderError`, and `header_value` finds a provider's own).
 
 Wire bodies and core values never share mutable objects, so changing a body
 never changes a frozen request, history or response, nor the other way round;
@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
 from interlingua._answer_headers import header_value
+from interlingua._aws_errors import AWS_ERRORS, aws_error_type, aws_error_types
 from interlingua._call_ids import fit_tool_call_id, fitted_tool_call_id
 from interlingua._elsewhere import (
     created_time,
@@ -51,13 +52,7 @@ from interlingua._elsewhere import (
 )
 from interlingua._errors import COMMON_ERROR_TYPES, DecodeError, ErrorTypes, format_path
 from interlingua._levels import field_level, file_field_level, format_field_level
-from interlingua._limits import (
-    ModelRules,
-    OutputLimits,
-    ReasoningOff,
-    fitted_length,
-    sent_off,
-)
+from interlingua._limits import ModelRules, OutputLimits, ReasoningOff, fitted_length, sent_off
 from interlingua._provider_data import (
     PROVIDER_DATA_SECTIONS,
     ProviderData,
@@ -82,6 +77,7 @@ if TYPE_CHECKING:
     from interlingua._stream import StreamEvent
 
 __all__ = [
+    "AWS_ERRORS",
     "COMMON_ERROR_TYPES",
     "EFFORT_BUDGETS",
     "PROVIDER_DATA_SECTIONS",
@@ -97,6 +93,8 @@ __all__ = [
     "StreamEncoder",
     "WireReader",
     "as_wire_dict",
+    "aws_error_type",
+    "aws_error_types",
     "copy_json",
     "created_time",
     "decode_events",

@@ -41,23 +41,18 @@ from typing import Any
 from urllib.parse import quote
 
 from interlingua import (
-    AuthenticationError,
-    BadRequestError,
     ChatRequest,
     ChatResponse,
-    NotFoundError,
-    PermissionDeniedError,
     ProviderError,
-    RateLimitError,
-    ServerError,
     TranslationReport,
 )
 from interlingua.codec import (
     ErrorTypes,
     WireReader,
+    aws_error_type,
+    aws_error_types,
     copy_json,
     error_text,
-    header_value,
     json_or_text,
     resolve_report,
     wire_model,
@@ -97,8 +92,8 @@ class Envelope:
     own_fields: tuple[str, ...] = (_VERSION,)
     # The error types beside Anthropic's, which its error bodies may name.
     error_types: ErrorTypes = DECODED_TYPES
-    # The header that names an error's type, where the body does not.
-    error_type_header: str | None = None
+    # Whether errors come as AWS answers them: `{"message"}`, the type in `X-Amzn-Errortype`.
+    aws_errors: bool = False
     # What of a model id goes unquoted in the path (Bedrock's `:`, Vertex AI's `@`).
     model_safe: str = ""
 
@@ -108,35 +103,8 @@ class Envelope:
         return (self.stream_path if stream else self.path).format(model=quoted)
 
 
-# Bedrock's error types (its API reference, "Errors" of InvokeModel and of the
-# stream), as the header names them; in a stream their first letter is lower case.
-_BEDROCK_SPECIFIC: dict[str, type[ProviderError]] = {
-    "ThrottlingException": RateLimitError,
-    # A bad or expired key: a 403 that is no permission matter.
-    "UnrecognizedClientException": AuthenticationError,
-    "ExpiredTokenException": AuthenticationError,
-    "InvalidSignatureException": AuthenticationError,
-}
-_BEDROCK_GENERIC: dict[str, type[ProviderError]] = {
-    "ValidationException": BadRequestError,
-    "AccessDeniedException": PermissionDeniedError,
-    "ResourceNotFoundException": NotFoundError,
-    "ModelNotReadyException": RateLimitError,
-    "InternalServerException": ServerError,
-    "ServiceUnavailableException": ServerError,
-    "ModelErrorException": ServerError,
-    "ModelTimeoutException": ServerError,
-    "ModelStreamErrorException": ServerError,
-}
-
-
-def _both_cases(table: dict[str, type[ProviderError]]) -> dict[str, type[ProviderError]]:
-    return {**table, **{name[:1].lower() + name[1:]: cls for name, cls in table.items()}}
-
-
-BEDROCK_ERROR_TYPES = DECODED_TYPES.extend(
-    specific=_both_cases(_BEDROCK_SPECIFIC), generic=_both_cases(_BEDROCK_GENERIC)
-)
+# Bedrock's error types beside Anthropic's (the core's, which Converse's adapter shares).
+BEDROCK_ERROR_TYPES = aws_error_types(DECODED_TYPES)
 
 BEDROCK = Envelope(
     provider="anthropic-bedrock",
@@ -150,7 +118,7 @@ BEDROCK = Envelope(
     # Claude Messages API", Request and Response: `"anthropic_beta":
     # ["computer-use-2024-10-22"]` beside `"anthropic_version": "bedrock-2023-05-31"`).
     own_fields=(_VERSION, "anthropic_beta"),
-    error_type_header="x-amzn-errortype",
+    aws_errors=True,
     model_safe=":",
 )
 # The path below the SDK's base URL and the client's project and location
@@ -240,7 +208,7 @@ class EnvelopeCodec:
         """The typed error of an error answer: its status (None inside a stream),
         its body, and its headers (Bedrock's name the error's type)."""
         data = json_or_text(body)
-        if not isinstance(data, dict) or "error" in data or self.envelope.error_type_header is None:
+        if not isinstance(data, dict) or "error" in data or not self.envelope.aws_errors:
             return read_error(
                 status, data, headers=headers, provider=self.provider, types=self._types
             )
@@ -250,7 +218,7 @@ class EnvelopeCodec:
             status,
             message if isinstance(message, str) and message else error_text(status, data),
             provider=self.provider,
-            type=self._header_type(headers),
+            type=aws_error_type(headers) if self.envelope.aws_errors else None,
             body=data,
             types=self._types,
             headers=headers,
@@ -273,19 +241,13 @@ class EnvelopeCodec:
         """The status and body the platform would answer `error` with: Bedrock's
         `{"message": ...}`, Vertex AI's as Anthropic's."""
         status, body = encode_error(error)
-        if self.envelope.error_type_header is None:
+        if not self.envelope.aws_errors:
             return status, body
         return status, {"message": error.message}
 
     @property
     def _types(self) -> ErrorTypes:
         return self.envelope.error_types
-
-    def _header_type(self, headers: Mapping[str, str] | None) -> str | None:
-        """The error's type as the header names it, its suffix after `:` left out."""
-        name = self.envelope.error_type_header
-        value = None if name is None else header_value(headers, name)
-        return value.partition(":")[0].strip() or None if value else None
 
     def _refuse_text_completions(
         self, body: Mapping[str, Any], fields: tuple[str, ...], what: str

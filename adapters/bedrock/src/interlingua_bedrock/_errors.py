@@ -9,28 +9,9 @@ the event union, `{"throttlingException": {"message": "..."}}`, whose name is
 the type (`ThrottlingException`); `modelStreamErrorException` adds the
 model's `originalStatusCode` and `originalMessage`, kept in the body.
 
-    type                                  HTTP   class                   kind
-    ValidationException                   400    BadRequestError         generic
-    AccessDeniedException                 403    PermissionDeniedError   generic
-    ResourceNotFoundException             404    NotFoundError           generic
-    InternalServerException               500    ServerError             generic
-    ThrottlingException                   429    RateLimitError          specific
-    ServiceQuotaExceededException         400    RateLimitError          specific
-    ModelNotReadyException                429    OverloadedError         specific
-    ServiceUnavailableException           503    OverloadedError         specific
-    ModelTimeoutException                 408    ServerError             specific
-    ModelErrorException,                  424    ServerError             specific
-      ModelStreamErrorException
-    UnrecognizedClientException,          403    AuthenticationError     specific
-      ExpiredTokenException,
-      IncompleteSignature,
-      InvalidSignatureException,
-      MissingAuthenticationTokenException
-
-The statuses are the operations' (botocore's model of Bedrock Runtime) and
-AWS's common errors'. A specific type decides whatever the status (AWS's
-common errors answer a throttled call 400, an unknown key 403), a generic one
-only inside a stream; a type nobody lists leaves it to the status.
+Its types and their classes are the core's (`interlingua.codec.AWS_ERRORS`:
+Bedrock's InvokeModel answers the same), as is the reading of the header
+(`aws_error_type`).
 
 `encode_error` writes any provider's typed error as Bedrock would answer it:
 the status and the body; `error_headers` gives the type's header, and
@@ -53,7 +34,10 @@ from interlingua import (
     ServerError,
 )
 from interlingua.codec import (
+    AWS_ERRORS,
     COMMON_ERROR_TYPES,
+    aws_error_type,
+    aws_error_types,
     copy_json,
     error_text,
     header_value,
@@ -62,7 +46,6 @@ from interlingua.codec import (
 from interlingua_bedrock._wire import PROVIDER
 
 __all__ = [
-    "ERROR_TYPES",
     "ERROR_TYPE_HEADER",
     "REQUEST_ID_HEADER",
     "STREAM_EXCEPTIONS",
@@ -76,32 +59,7 @@ __all__ = [
 ERROR_TYPE_HEADER = "x-amzn-ErrorType"
 REQUEST_ID_HEADER = "x-amzn-RequestId"
 
-# Bedrock's error types: the status it answers each with, the core class, and
-# whether the type is specific (decides whatever the status).
-ERROR_TYPES: dict[str, tuple[int, type[ProviderError], bool]] = {
-    "ValidationException": (400, BadRequestError, False),
-    "AccessDeniedException": (403, PermissionDeniedError, False),
-    "ResourceNotFoundException": (404, NotFoundError, False),
-    "InternalServerException": (500, ServerError, False),
-    "ThrottlingException": (429, RateLimitError, True),
-    "ServiceQuotaExceededException": (400, RateLimitError, True),
-    "ModelNotReadyException": (429, OverloadedError, True),
-    "ServiceUnavailableException": (503, OverloadedError, True),
-    "ModelTimeoutException": (408, ServerError, True),
-    "ModelErrorException": (424, ServerError, True),
-    "ModelStreamErrorException": (424, ServerError, True),
-    # Quirk: AWS answers a key it does not know 403 ("UnrecognizedClientException ...
-    # HTTP Status Code: 403", AWS's common errors), a permission's status: the type decides.
-    "UnrecognizedClientException": (403, AuthenticationError, True),
-    "ExpiredTokenException": (403, AuthenticationError, True),
-    "IncompleteSignature": (403, AuthenticationError, True),
-    "InvalidSignatureException": (403, AuthenticationError, True),
-    "MissingAuthenticationTokenException": (403, AuthenticationError, True),
-}
-_DECODED_TYPES = COMMON_ERROR_TYPES.extend(
-    specific={name: cls for name, (_, cls, specific) in ERROR_TYPES.items() if specific},
-    generic={name: cls for name, (_, cls, specific) in ERROR_TYPES.items() if not specific},
-)
+_DECODED_TYPES = aws_error_types(COMMON_ERROR_TYPES)
 
 # The exceptions a ConverseStream may carry, as members of its event union.
 STREAM_EXCEPTIONS = frozenset(
@@ -153,7 +111,7 @@ def decode_error(
     stream), its body, parsed or as text (in a stream, the exception member),
     and the answer's headers."""
     data = json_or_text(body)
-    kind = _header_type(headers)
+    kind = aws_error_type(headers)
     error = data if isinstance(data, dict) else {}
     if status is None and kind is None and len(error) == 1:
         ((member, inner),) = error.items()
@@ -168,15 +126,6 @@ def decode_error(
     }
     text = message or error_text(status, data)
     return ProviderError.for_status(status, text, types=_DECODED_TYPES, headers=headers, **fields)
-
-
-def _header_type(headers: Mapping[str, str] | None) -> str | None:
-    """The error type of `X-Amzn-Errortype`, without what follows a colon."""
-    value = header_value(headers, ERROR_TYPE_HEADER.lower())
-    # Quirk: Bedrock names an error's type in a header alone, with a suffix after a colon
-    # ("x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/",
-    # recorded); the body says only {"message": ...}.
-    return _text(value.split(":", 1)[0].strip()) if value else None
 
 
 def error_type(error: ProviderError) -> str:
@@ -199,7 +148,7 @@ def encode_error(error: ProviderError) -> tuple[int, dict[str, Any]]:
     """The status and body Bedrock would answer `error` with (its type goes in
     the header `error_headers` gives)."""
     kind = error_type(error)
-    known = ERROR_TYPES.get(kind)
+    known = AWS_ERRORS.get(kind)
     status = error.status if error.status is not None else known[0] if known else 500
     return status, _own_body(error) or {"message": error.message}
 
