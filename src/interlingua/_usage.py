@@ -8,11 +8,14 @@ add up across turns (`a + b`, and `sum(usages)`); so do the numeric `details`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from typing import Any
+
 from pydantic import model_validator
 
 from interlingua._base import CoreModel, empty_field
 
-__all__ = ["TokenUsage"]
+__all__ = ["TokenUsage", "usage_numbers"]
 
 _COUNTS = (
     "input_tokens",
@@ -60,3 +63,17 @@ class TokenUsage(CoreModel):
         if other == 0:
             return self
         return NotImplemented
+
+
+def usage_numbers(
+    value: Mapping[str, Any], prefix: str = "", *, skip: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, int | float]]:
+    """The numbers in a wire usage object, each under its dotted path (those of
+    `skip` left out): what `TokenUsage.details` keeps of a provider's counts."""
+    for key, item in value.items():
+        if key in skip:
+            continue
+        if isinstance(item, Mapping):
+            yield from usage_numbers(item, f"{prefix}{key}.")
+        elif isinstance(item, int | float) and not isinstance(item, bool):
+            yield f"{prefix}{key}", item

@@ -71,6 +71,7 @@ from interlingua._tools import (
     freeform_input,
     freeform_piece,
 )
+from interlingua._usage import usage_numbers
 
 if TYPE_CHECKING:
     from interlingua._gateway import WireEvent
@@ -132,6 +133,7 @@ __all__ = [
     "sent_messages",
     "sent_off",
     "sent_tools",
+    "usage_numbers",
     "wire_fields",
     "wire_model",
 ]

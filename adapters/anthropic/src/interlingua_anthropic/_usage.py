@@ -15,11 +15,11 @@ A count that is absent or null reads as 0. What is not a number (the usage's
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from interlingua import TokenUsage, TranslationReport
-from interlingua.codec import WireReader, overlay
+from interlingua.codec import WireReader, overlay, usage_numbers
 from interlingua_anthropic._wire import PROVIDER, Usage, WireDict
 
 __all__ = ["COUNTS", "THINKING_TOKENS", "decode_usage", "encode_usage"]
@@ -41,7 +41,7 @@ def decode_usage(raw: Any, path: str) -> TokenUsage:
         return TokenUsage()
     usage = _reader.object(raw, path)
     counts = {key: _reader.field(usage, key, path, int, 0) or 0 for key in COUNTS}
-    details = dict(_numbers(usage, "", skip=frozenset(COUNTS)))
+    details = dict(usage_numbers(usage, skip=frozenset(COUNTS)))
     written, read = counts["cache_creation_input_tokens"], counts["cache_read_input_tokens"]
     thinking = details.get(THINKING_TOKENS)
     return TokenUsage(
@@ -52,19 +52,6 @@ def decode_usage(raw: Any, path: str) -> TokenUsage:
         reasoning_tokens=thinking if isinstance(thinking, int) else 0,
         details=details,
     )
-
-
-def _numbers(
-    value: Mapping[str, Any], prefix: str, *, skip: frozenset[str] = frozenset()
-) -> Iterator[tuple[str, int | float]]:
-    """The numbers in a usage object, each under its dotted path."""
-    for key, item in value.items():
-        if key in skip:
-            continue
-        if isinstance(item, Mapping):
-            yield from _numbers(item, f"{prefix}{key}.")
-        elif isinstance(item, int | float) and not isinstance(item, bool):
-            yield f"{prefix}{key}", item
 
 
 def encode_usage(usage: TokenUsage, *, own: bool, report: TranslationReport) -> WireDict:

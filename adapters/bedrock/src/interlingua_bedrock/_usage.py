@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, TypedDict
 
 from interlingua import TokenUsage, TranslationReport
-from interlingua.codec import WireReader
+from interlingua.codec import WireReader, usage_numbers
 from interlingua_bedrock._wire import PROVIDER
 
 __all__ = [
@@ -82,7 +82,7 @@ def decode_usage(raw: Any, path: str = "usage") -> TokenUsage:
     usage = _reader.object(raw, path)
     counts = {key: _reader.field(usage, key, path, int, None) for key in COUNTS}
     read, written = (_cache_count(counts, names) for names in CACHE_COUNTS.values())
-    details = dict(_numbers(usage, "", skip=frozenset((*COUNTS, CACHE_DETAILS))))
+    details = dict(usage_numbers(usage, skip=frozenset((*COUNTS, CACHE_DETAILS))))
     details.update(_cache_details(usage.get(CACHE_DETAILS)))
     total = counts["totalTokens"]
     return TokenUsage(
@@ -100,19 +100,6 @@ def _cache_count(counts: Mapping[str, int | None], names: tuple[str, str]) -> in
     # Quirk: newer Converse answers give each cache count twice, `cacheReadInputTokens`
     # and the older `cacheReadInputTokenCount`, alike (recorded); the newer is read.
     return newer if newer is not None else older or 0
-
-
-def _numbers(
-    value: Mapping[str, Any], prefix: str, *, skip: frozenset[str] = frozenset()
-) -> Iterator[tuple[str, int | float]]:
-    """The numbers in a usage object, each under its dotted path."""
-    for key, item in value.items():
-        if key in skip:
-            continue
-        if isinstance(item, Mapping):
-            yield from _numbers(item, f"{prefix}{key}.")
-        elif isinstance(item, int | float) and not isinstance(item, bool):
-            yield f"{prefix}{key}", item
 
 
 def _cache_details(value: Any) -> Iterator[tuple[str, int]]:
