@@ -402,17 +402,21 @@ def answer_fields(response: ChatResponse) -> set[str]:
     """Where another API's encoder reports the fields of `response`'s own it leaves
     out (`provider_data.<provider>.fields.<name>`, and those of an object around
     its message, `...echo.<object>.fields.<name>`: a Chat Completions choice's):
-    each that says more than null, false or empty, read from what the response keeps."""
+    each that says more than null, false or empty (an object of nothing more too),
+    read from what the response keeps."""
     return {
         f"provider_data.{name}.{place}{key}"
         for name, entry in response.provider_data.items()
         for place, fields in _kept_fields(entry)
         for key, value in fields.items()
-        if key not in ANSWER_BOOKKEEPING
-        and value is not None
-        and value is not False
-        and value not in ("", [], {})
+        if key not in ANSWER_BOOKKEEPING and _says_more(value)
     }
+
+
+def _says_more(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_says_more(item) for item in value.values())
+    return value is not None and value is not False and value not in ("", [])
 
 
 def _kept_fields(entry: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:

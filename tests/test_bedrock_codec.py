@@ -714,3 +714,28 @@ def test_claude_s_signed_thinking_made_on_anthropic_s_api_goes_to_claude_on_conv
     assert ("messages[1].parts[0]", "setting") in [
         (loss.path, loss.level) for loss in nova_report.losses
     ]
+
+
+# --- what a Converse answer loses elsewhere, and at which level ---
+
+
+def test_a_converse_answer_elsewhere_loses_only_hints_and_nothing_empty() -> None:
+    """Bedrock's serving, tracing and count fields change no meaning (hints), and
+    the empty `serverToolUsage: {}` every answer carries says nothing at all."""
+    answer = {
+        "output": {"message": {"role": "assistant", "content": [{"text": "Hi"}]}},
+        "stopReason": "end_turn",
+        "usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7, "serverToolUsage": {}},
+        "metrics": {"latencyMs": 10},
+        "additionalModelResponseFields": {"stop_sequence": "END"},
+        "serviceTier": {"type": "priority"},
+    }
+
+    translated = translate_response(answer, source="bedrock", target="anthropic")
+
+    assert sorted((loss.path, loss.level) for loss in translated.losses) == [
+        ("provider_data.bedrock.fields.additionalModelResponseFields", "hint"),
+        ("provider_data.bedrock.fields.metrics", "hint"),
+        ("provider_data.bedrock.fields.serviceTier", "hint"),
+    ]
+    assert translated.body["usage"]["input_tokens"] == 5

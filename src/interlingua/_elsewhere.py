@@ -346,8 +346,11 @@ def report_other_data(
 
 
 def _says_something(value: Any) -> bool:
-    """Whether a kept field holds more than a default: null, false, empty."""
-    return value is not None and value is not False and value not in ("", [], {})
+    """Whether a kept field holds more than a default: null, false, empty, or an
+    object of nothing more (Bedrock's usage `{"serverToolUsage": {}}`)."""
+    if isinstance(value, Mapping):
+        return any(_says_something(item) for item in value.values())
+    return value is not None and value is not False and value not in ("", [])
 
 
 def reasoning_as_text(part: ReasoningPart) -> str:

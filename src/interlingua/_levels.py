@@ -49,6 +49,7 @@ _HINTS = (
     "previous_message_id",
     # serving and transport
     "service_tier",
+    "serviceTier",  # Bedrock's
     "performanceConfig",  # Bedrock's latency-optimized serving
     "stream",
     "stream_options",
@@ -79,6 +80,10 @@ _HINTS = (
     "stop_sequence",
     "metrics",  # Bedrock's latency of the answer
     "trace",  # Bedrock's guardrail trace
+    "amazon-bedrock-invocationMetrics",  # its token counts and latencies, on a stream's end
+    "additionalModelResponseFields",  # the model's own answer fields beside Converse's
+    "serverToolUsage",  # what a server tool's calls counted (the calls are parts)
+    "cacheDetails",  # the cache counts by time to live (the counts are the usage's)
     # the upstream's own finish reason beside the one the answer gives (OpenRouter's)
     "native_finish_reason",
     # Azure OpenAI's content filtering of the prompt and of each choice
@@ -118,6 +123,7 @@ _SETTINGS = (
     "safetySettings",
     "safety_settings",
     "guardrailConfig",  # Bedrock's guardrail, which may block or mask the answer
+    "anthropic_beta",  # Claude's betas in a Bedrock body (a context window, a tool's kind)
     "safe_prompt",
     "generationConfig",
     "generation_config",
