@@ -131,10 +131,11 @@ def test_fields_boto3_does_not_model_reach_the_decoder() -> None:
                 (call.response.json or {}).get("usage", {}) if call.response.status == 200 else {}
             )
             if "cacheReadInputTokenCount" in usage and call.response.json.get("output"):
-                with replay([call]):
+                with replay([call]) as played:
                     answer = bedrock.BedrockClient(client_for(call.request.url)).complete(
                         request_of(call)
                     )
+                assert played.sent == [json.loads(call.request.body or b"{}")]
                 assert bedrock.encode_response(answer)["usage"] == usage
                 return
     pytest.fail("no recorded answer with the older cache count spelling")
@@ -157,8 +158,9 @@ def test_an_error_is_typed_by_the_header_its_answer_carries(path: Path) -> None:
     )
     client = bedrock.BedrockClient(sdk)
     streamed = operation_of(call.request)[0] == "ConverseStream"
-    with replay([call]), pytest.raises(ProviderError) as raised:
+    with replay([call]) as played, pytest.raises(ProviderError) as raised:
         client.stream(request_of(call)) if streamed else client.complete(request_of(call))
+    assert played.sent == [call.request.json]
     assert raised.value.type == header
     assert raised.value.status == call.response.status
     expected = bedrock.decode_error(

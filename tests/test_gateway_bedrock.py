@@ -90,14 +90,17 @@ def test_an_anthropic_request_goes_to_bedrock_as_converse_and_comes_back() -> No
 
 
 def test_bedrock_s_throttling_reaches_the_client_as_its_own_rate_limit() -> None:
-    with serve() as gateway, upstream(THROTTLED):
+    with serve() as gateway, upstream(THROTTLED) as replay:
         client = anthropic_sdk(gateway.base_url)
         with pytest.raises(anthropic.RateLimitError) as raised:
             client.messages.create(
                 model="house-claude",
                 max_tokens=1024,
-                messages=[{"role": "user", "content": "Summarise the plot of Hamlet."}],
+                messages=[
+                    {"role": "user", "content": "Summarise the plot of Hamlet in two sentences."}
+                ],
             )
+    assert replay.sent == [THROTTLED.request.json]  # the recorded question, as Converse asks it
     assert raised.value.status_code == 429
     body: Any = raised.value.body
     assert body["type"] == "error"
