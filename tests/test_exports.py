@@ -172,6 +172,7 @@ def test_the_codec_export_list() -> None:
         "sent_messages",
         "sent_off",
         "sent_tools",
+        "signed_by_claude",
         "usage_numbers",
         "wire_fields",
         "wire_model",

@@ -56,6 +56,7 @@ __all__ = [
     "report_other_response_data",
     "sent_messages",
     "sent_tools",
+    "signed_by_claude",
 ]
 
 # A wire object's bookkeeping (its id, its place in a list, its kind, its
@@ -396,3 +397,20 @@ def _with_text(message: Message, index: int, provider: str, report: TranslationR
 def _foreign(part: Any, provider: str) -> bool:
     """Whether `part` is readable reasoning another provider made."""
     return isinstance(part, ReasoningPart) and part.provider != provider and bool(part.text)
+
+
+# Where Claude's signed thinking is made: Anthropic's API (and Claude's InvokeModel
+# and Vertex AI envelopes, which decode as it) and Bedrock's Converse API (its
+# `reasoningText` with Claude's signature; no other Converse model signs).
+_CLAUDE_SIGNERS = frozenset({"anthropic", "bedrock"})
+
+
+def signed_by_claude(part: ReasoningPart) -> bool:
+    """Whether `part` is Claude's signed thinking, which Claude takes back on any
+    platform.
+
+    Quirk: Claude's thinking signatures "are compatible across platforms (the
+    Claude API, Amazon Bedrock, and Google Cloud). Values generated on one
+    platform work on another" (Anthropic's extended-thinking guide).
+    """
+    return part.provider in _CLAUDE_SIGNERS and bool(part.signature) and part.redacted_data is None

@@ -49,6 +49,7 @@ from interlingua._elsewhere import (
     report_other_response_data,
     sent_messages,
     sent_tools,
+    signed_by_claude,
 )
 from interlingua._errors import COMMON_ERROR_TYPES, DecodeError, ErrorTypes, format_path
 from interlingua._levels import field_level, file_field_level, format_field_level
@@ -65,12 +66,7 @@ from interlingua._provider_data import (
 )
 from interlingua._report import resolve_report
 from interlingua._sanitize import MissingResults, missing_results
-from interlingua._tools import (
-    FreeformText,
-    freeform_arguments,
-    freeform_input,
-    freeform_piece,
-)
+from interlingua._tools import FreeformText, freeform_arguments, freeform_input, freeform_piece
 from interlingua._usage import usage_numbers
 
 if TYPE_CHECKING:
@@ -133,6 +129,7 @@ __all__ = [
     "sent_messages",
     "sent_off",
     "sent_tools",
+    "signed_by_claude",
     "usage_numbers",
     "wire_fields",
     "wire_model",

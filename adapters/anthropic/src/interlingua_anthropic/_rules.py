@@ -24,7 +24,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from interlingua import FilePart, InvalidDataError, OpaquePart, ReasoningPart, TranslationReport
-from interlingua.codec import fitted_length
+from interlingua.codec import fitted_length, signed_by_claude
 from interlingua_anthropic._wire import PROVIDER, BlockRole, Thinking, WireDict
 
 __all__ = [
@@ -86,26 +86,12 @@ def empty_text(text: str) -> str | None:
 
 
 def reasoning_left_out(part: ReasoningPart) -> str | None:
-    if part.provider != PROVIDER and not _claude_signed(part):
+    if part.provider != PROVIDER and not signed_by_claude(part):
         made_by = part.provider or "an unknown provider"
         return f"reasoning made by {made_by} goes back to {made_by} only"
     if part.redacted_data is None and not part.signature:
         return "Anthropic takes its thinking back only with the signature it came with"
     return None
-
-
-# Where else Claude's signed thinking is made: Amazon Bedrock's Converse API, its
-# `reasoningText` with Claude's signature (a Converse model other than Claude signs none).
-_CLAUDE_ELSEWHERE = frozenset({"bedrock"})
-
-
-def _claude_signed(part: ReasoningPart) -> bool:
-    # Quirk: Claude's thinking signatures are "compatible across platforms (the Claude
-    # API, Amazon Bedrock, and Google Cloud). Values generated on one platform work on
-    # another" (Anthropic's extended-thinking guide).
-    return (
-        part.provider in _CLAUDE_ELSEWHERE and bool(part.signature) and part.redacted_data is None
-    )
 
 
 def file_left_out(part: FilePart, role: BlockRole) -> str | None:

@@ -25,6 +25,7 @@ from interlingua import (
     ToolSpec,
     TranslationReport,
 )
+from interlingua.codec import signed_by_claude
 from interlingua_bedrock._wire import PROVIDER
 
 __all__ = [
@@ -130,11 +131,7 @@ def reasoning_left_out(part: ReasoningPart, model: str = "") -> str | None:
     where it was made, and Claude's signed thinking to Claude on any platform."""
     if part.provider == PROVIDER:
         return None
-    # Quirk: Claude's thinking signatures are "compatible across platforms (the Claude
-    # API, Amazon Bedrock, and Google Cloud)" (Anthropic's extended-thinking guide):
-    # Claude's signed thinking from Anthropic's API goes to Claude here as it came.
-    signed = part.signature and part.redacted_data is None
-    if part.provider == "anthropic" and signed and _CLAUDE.search(model):
+    if signed_by_claude(part) and _CLAUDE.search(model):
         return None
     made_by = part.provider or "an unknown provider"
     return f"reasoning made by {made_by} goes back to {made_by} only"
