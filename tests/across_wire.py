@@ -33,7 +33,14 @@ from interlingua.testing import Interaction, RecordedRequest
 FINISHES = {
     "stop": {"stop", "end_turn", "stop_sequence", "STOP", "completed", "pause_turn"},
     "tool_calls": {"tool_calls", "tool_use", "function_call"},
-    "error": {"error", "failed", "UNEXPECTED_TOOL_CALL", "MALFORMED_FUNCTION_CALL"},
+    "error": {
+        "error",
+        "failed",
+        "UNEXPECTED_TOOL_CALL",
+        "MALFORMED_FUNCTION_CALL",
+        "malformed_model_output",
+        "malformed_tool_use",
+    },
     "length": {
         "length",
         "max_tokens",
@@ -242,10 +249,16 @@ def _converse_body(body: Any) -> Said:
         [
             (block["toolUse"]["name"], block["toolUse"]["input"])
             for block in blocks
-            if "toolUse" in block
+            if "toolUse" in block and not _server_tool(block["toolUse"])
         ],
         kind(body["stopReason"]),
     )
+
+
+def _server_tool(tool_use: dict[str, Any]) -> bool:
+    """A call of the provider's own tool (Nova's code interpreter), which it runs
+    itself: no call of the client's, as Anthropic's `server_tool_use` is none."""
+    return tool_use.get("type") == "server_tool_use"
 
 
 def _converse_text(block: dict[str, Any]) -> str:
@@ -260,10 +273,11 @@ def _converse_events(payloads: list[Any]) -> Said:
     said, calls = Said(), {}
     for event in payloads:
         if start := event.get("contentBlockStart", {}).get("start", {}).get("toolUse"):
-            calls[event["contentBlockStart"]["contentBlockIndex"]] = [start["name"], ""]
+            if not _server_tool(start):
+                calls[event["contentBlockStart"]["contentBlockIndex"]] = [start["name"], ""]
         elif delta := event.get("contentBlockDelta"):
             said.text += delta["delta"].get("text", "")
-            if "toolUse" in delta["delta"]:
+            if "toolUse" in delta["delta"] and delta["contentBlockIndex"] in calls:
                 calls[delta["contentBlockIndex"]][1] += delta["delta"]["toolUse"]["input"]
         elif stop := event.get("messageStop"):
             said.finish = kind(stop["stopReason"])

@@ -739,3 +739,67 @@ def test_a_converse_answer_elsewhere_loses_only_hints_and_nothing_empty() -> Non
         ("provider_data.bedrock.fields.serviceTier", "hint"),
     ]
     assert translated.body["usage"]["input_tokens"] == 5
+
+
+def test_a_tool_choice_without_tools_goes_unsaid() -> None:
+    """Converse's `toolConfig` requires its `tools` (botocore refuses one without:
+    `Missing required parameter in toolConfig: "tools"`): a history whose only tool
+    was another API's built-in one keeps no tool choice, reported."""
+    request = ChatRequest(
+        model=CLAUDE,
+        messages=(Message.user("Search the news."),),
+        max_tokens=256,
+        tool_choice=ToolChoice(mode="required"),
+    )
+    report = TranslationReport()
+
+    body = bedrock.encode_request(request, report=report)
+
+    assert body == {
+        "messages": [{"role": "user", "content": [{"text": "Search the news."}]}],
+        "inferenceConfig": {"maxTokens": 256},
+    }
+    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
+        ("tool_choice", "dropped", "setting")
+    ]
+
+
+def test_a_tool_described_by_nothing_goes_without_a_description() -> None:
+    """Converse refuses an empty description ("valid min length: 1"): unsent, as it says nothing."""
+    request = ChatRequest(
+        model=CLAUDE,
+        messages=(Message.user("Roll a die."),),
+        tools=(ToolSpec(name="roll", description="", parameters={"type": "object"}),),
+    )
+    report = TranslationReport()
+
+    body = bedrock.encode_request(request, report=report)
+
+    assert body["toolConfig"] == {
+        "tools": [{"toolSpec": {"name": "roll", "inputSchema": {"json": {"type": "object"}}}}]
+    }
+    assert report.losses == []
+
+
+def test_an_image_google_genai_wrote_goes_in_the_standard_base64_alphabet() -> None:
+    """google-genai writes a file's bytes in URL-safe base64 (`_9j_4AAQ...`, recorded),
+    which a history keeps as it came; Converse's blobs are standard base64, which
+    boto3 decodes without checking: a `-` or `_` left in would be dropped from the bytes."""
+    jpeg = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\xfb\xef\xbe"
+    given = base64.urlsafe_b64encode(jpeg).decode()
+    assert "_" in given  # the alphabets differ for these bytes
+    request = ChatRequest(
+        model=CLAUDE,
+        messages=(
+            Message(
+                role="user",
+                parts=(FilePart(media_type="image/jpeg", data=given), TextPart(text="What?")),
+            ),
+        ),
+    )
+
+    body = bedrock.encode_request(request, report=TranslationReport())
+
+    sent = body["messages"][0]["content"][0]["image"]["source"]["bytes"]
+    assert base64.b64decode(sent, validate=True) == jpeg
+    assert request.messages[0].parts[0].data == given  # the history as it was

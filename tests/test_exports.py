@@ -173,6 +173,7 @@ def test_the_codec_export_list() -> None:
         "sent_off",
         "sent_tools",
         "signed_by_claude",
+        "standard_base64",
         "usage_numbers",
         "wire_fields",
         "wire_model",

@@ -14,6 +14,7 @@ from interlingua import (
     BadRequestError,
     ChatRequest,
     ChatResponse,
+    FilePart,
     FinishReason,
     InvalidDataError,
     InvocationContext,
@@ -21,9 +22,11 @@ from interlingua import (
     RateLimitError,
     ReasoningConfig,
     ReasoningPart,
+    TextPart,
     TokenUsage,
     ToolCallPart,
     ToolChoice,
+    ToolResultPart,
     ToolSpec,
     TranslationReport,
 )
@@ -153,6 +156,41 @@ def test_a_call_gemini_sent_unsigned_goes_back_unsigned() -> None:
 def test_a_result_whose_call_is_unknown_is_refused_naming_the_part() -> None:
     with pytest.raises(InvalidDataError, match=r"messages\[1\]\.parts\[0\]\.name"):
         encode_request(request_of(Message.user("Hi"), Message.tool_result("nowhere", "x")))
+
+
+def test_a_result_s_texts_go_apart_by_a_blank_line_and_a_text_after_a_file_is_reported() -> None:
+    """A functionResponse holds a result's text (`response.output`) apart from its
+    files (`parts`): texts go as one, a blank line between them (as a message's
+    texts read), and a text that came after a file, moved before it, is reported."""
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
+    result = ToolResultPart(
+        tool_call_id="call_1",
+        name="snap",
+        content=(
+            TextPart(text="Here it is:"),
+            FilePart(media_type="image/png", data=png),
+            TextPart(text="See file 241a70."),
+        ),
+    )
+    call = ToolCallPart(id="call_1", name="snap", arguments="{}")
+    history = (
+        Message.user("Snap it."),
+        Message(role="assistant", parts=(call,)),
+        Message(role="tool", parts=(result,)),
+    )
+    report = TranslationReport()
+
+    body = encode_request(request_of(*history), report=report)
+
+    (response,) = body["contents"][2]["parts"]
+    assert response["functionResponse"]["response"] == {"output": "Here it is:\n\nSee file 241a70."}
+    assert response["functionResponse"]["parts"] == [
+        {"inlineData": {"mimeType": "image/png", "data": png}}
+    ]
+    assert [(loss.path, loss.level) for loss in report.losses] == [
+        ("messages[1].parts[0]", "hint"),  # the call made elsewhere: Google's dummy signature
+        ("messages[2].parts[0].content", "content"),
+    ]
 
 
 def test_system_messages_go_to_the_system_instruction_a_late_one_moved_and_reported() -> None:

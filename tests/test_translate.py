@@ -170,7 +170,9 @@ def said(request: ChatRequest) -> list[Any]:
                     found.append(("call", part.name, json.loads(part.arguments or "{}")))
                 case ToolResultPart():
                     content = [item.text for item in part.content if isinstance(item, TextPart)]
-                    found.append(("result", "".join(content).replace(FILES_MOVED_NOTE, "")))
+                    # A result's texts read as one, a blank line between (Gemini's `output`).
+                    joined = "\n\n".join(content).replace(FILES_MOVED_NOTE, "")
+                    found.append(("result", joined))
     return found
 
 

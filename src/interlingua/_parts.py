@@ -31,6 +31,7 @@ __all__ = [
     "ToolCallPart",
     "ToolResultContent",
     "ToolResultPart",
+    "standard_base64",
 ]
 
 
@@ -246,3 +247,13 @@ PART_TYPES = frozenset(
         OpaquePart,
     )
 )
+
+
+# google-genai writes a file's bytes in URL-safe base64, which a file part keeps as
+# it came; the other APIs take the standard alphabet.
+_STANDARD_BASE64 = str.maketrans("-_", "+/")
+
+
+def standard_base64(data: str) -> str:
+    """A file part's `data` in the standard base64 alphabet."""
+    return data.translate(_STANDARD_BASE64)

@@ -54,6 +54,7 @@ from interlingua._elsewhere import (
 from interlingua._errors import COMMON_ERROR_TYPES, DecodeError, ErrorTypes, format_path
 from interlingua._levels import field_level, file_field_level, format_field_level
 from interlingua._limits import ModelRules, OutputLimits, ReasoningOff, fitted_length, sent_off
+from interlingua._parts import standard_base64
 from interlingua._provider_data import (
     PROVIDER_DATA_SECTIONS,
     ProviderData,
@@ -130,6 +131,7 @@ __all__ = [
     "sent_off",
     "sent_tools",
     "signed_by_claude",
+    "standard_base64",
     "usage_numbers",
     "wire_fields",
     "wire_model",

@@ -68,6 +68,7 @@ from interlingua._parts import (
     TextPart,
     ToolCallPart,
     ToolResultPart,
+    standard_base64,
 )
 from interlingua._request import ChatRequest
 
@@ -87,8 +88,6 @@ COMPARE_OPTIONS: dict[str, tuple[str, ...]] = {
 _ROLES = {"system": "system", "user": "user", "tool": "user", "assistant": "assistant"}
 _JOIN = "\n\n"
 _THINK, _THINK_END = "<think>", "</think>"
-# google-genai writes a file's bytes in URL-safe base64; the others send the standard alphabet.
-_STANDARD_BASE64 = str.maketrans("-_", "+/")
 
 
 def check_compare(compare: Iterable[str]) -> tuple[str, ...]:
@@ -178,7 +177,7 @@ def _without_think(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def _file(part: FilePart) -> dict[str, Any]:
-    data = None if part.data is None else part.data.translate(_STANDARD_BASE64).rstrip("=")
+    data = None if part.data is None else standard_base64(part.data).rstrip("=")
     where = {"data": data, "url": part.url, "file_id": part.file_id}
     return {
         "type": "file",

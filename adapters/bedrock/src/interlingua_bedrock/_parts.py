@@ -64,6 +64,7 @@ from interlingua.codec import (
     leftover,
     other_fields,
     overlay,
+    standard_base64,
 )
 from interlingua_bedrock._rules import (
     EMPTY_ERROR,
@@ -419,7 +420,9 @@ def _forms(part: Any) -> Mapping[str, Any]:
 
 def _file_member(part: FilePart, kind: str, format: str, name: str | None) -> WireDict:
     source: WireDict = (
-        {"bytes": part.data} if part.data is not None else {"s3Location": {"uri": part.file_id}}
+        {"bytes": standard_base64(part.data)}
+        if part.data is not None
+        else {"s3Location": {"uri": part.file_id}}
     )
     if kind == "document":
         return {"format": format, "name": name, "source": source}

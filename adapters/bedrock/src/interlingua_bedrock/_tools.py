@@ -97,7 +97,9 @@ def _entries(spec: ToolSpec) -> list[WireDict]:
 
 def _tool(spec: ToolSpec) -> ToolSpecification:
     tool = ToolSpecification(name=spec.name, inputSchema={"json": spec.parameters})
-    if spec.description is not None:
+    # Quirk: Converse refuses an empty description ("valid min length: 1", botocore's
+    # model); one sent empty says nothing, and goes unsent.
+    if spec.description:
         tool["description"] = spec.description
     if spec.strict is not None:
         tool["strict"] = spec.strict

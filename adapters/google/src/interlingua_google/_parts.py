@@ -408,12 +408,16 @@ def _result_part(
     result: WireDict = {"name": name}
     texts: list[str] = []
     media: list[ToolResultContent] = []
+    moved = False  # a text came after a file
     for item in part.content:
         if isinstance(item, TextPart):
             texts.append(item.text)
+            moved = moved or bool(media)
         else:
             media.append(item)
-    if (response := _response("".join(texts), part, forms.get("response"))) is not None:
+    if moved:
+        report.transformed(f"{part_path(at)}.content", _TEXT_FIRST, "content")
+    if (response := _response("\n\n".join(texts), part, forms.get("response"))) is not None:
         result["response"] = response
     if forms.get("id") != "made" and part.tool_call_id not in book.made:
         result["id"] = part.tool_call_id
@@ -424,6 +428,12 @@ def _result_part(
         )
         result["parts"] = [wire for wire in sent if wire is not None]
     return {"functionResponse": result}
+
+
+# A functionResponse holds its text (`response`) apart from its files (`parts`).
+_TEXT_FIRST = (
+    "Gemini keeps a result's text apart from its files: a text after a file goes before it"
+)
 
 
 def _response(text: str, part: ToolResultPart, form: str | None) -> WireDict | None:
