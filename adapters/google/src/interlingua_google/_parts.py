@@ -67,6 +67,7 @@ from interlingua.codec import (
     overlay,
 )
 from interlingua_google._rules import (
+    RESULT_TEXT_FIRST,
     file_left_out,
     opaque_left_out,
     reasoning_left_out,
@@ -416,7 +417,7 @@ def _result_part(
         else:
             media.append(item)
     if moved:
-        report.transformed(f"{part_path(at)}.content", _TEXT_FIRST, "content")
+        report.transformed(f"{part_path(at)}.content", RESULT_TEXT_FIRST, "content")
     if (response := _response("\n\n".join(texts), part, forms.get("response"))) is not None:
         result["response"] = response
     if forms.get("id") != "made" and part.tool_call_id not in book.made:
@@ -428,12 +429,6 @@ def _result_part(
         )
         result["parts"] = [wire for wire in sent if wire is not None]
     return {"functionResponse": result}
-
-
-# A functionResponse holds its text (`response`) apart from its files (`parts`).
-_TEXT_FIRST = (
-    "Gemini keeps a result's text apart from its files: a text after a file goes before it"
-)
 
 
 def _response(text: str, part: ToolResultPart, form: str | None) -> WireDict | None:

@@ -34,6 +34,7 @@ __all__ = [
     "DUMMY_SIGNATURE",
     "LEAST_THINKING",
     "OFF",
+    "RESULT_TEXT_FIRST",
     "SIGNATURE_FILLED",
     "STRICT_ALWAYS",
     "file_left_out",
@@ -45,6 +46,10 @@ __all__ = [
 # Quirk: Google's thought-signatures guide, "FAQs", gives dummy signatures for a call that
 # did not come from Gemini; `thoughtSignature` is bytes, base64 on the JSON wire (pydantic-ai's
 # recorded Gemini 3 call sends `Y29udGV4dF9lbmdpbmVlcmluZ19pc190aGVfd2F5X3RvX2dv`, the other one).
+# A functionResponse holds a result's text (`response`) apart from its files (`parts`).
+RESULT_TEXT_FIRST = (
+    "Gemini keeps a result's text apart from its files: a text after a file goes before it"
+)
 DUMMY_SIGNATURE = base64.b64encode(b"skip_thought_signature_validator").decode("ascii")
 SIGNATURE_FILLED = (
     "a call made elsewhere carries no thought signature, which Gemini 3 requires of "
