@@ -69,9 +69,18 @@ SOURCES: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
     "ollama": ("compat/ollama", None, ("/chat/completions",)),
     "openai-compatible": ("compat/together", None, ("/chat/completions",)),
     "openrouter": ("compat/openrouter", "openrouter", ("/api/v1/chat/completions",)),
+    "bedrock": ("bedrock", "bedrock", ("/converse", "/converse-stream")),
+    "anthropic-bedrock": ("bedrock", "bedrock", ("/invoke", "/invoke-with-response-stream")),
 }
-# The APIs that write answers: those above, and the servers with no recorded traffic.
-WRITERS = (*SOURCES, "xai", "perplexity")
+# The APIs whose answers only fixtures hold, and how their endpoints' URL paths end.
+FIXTURE_SOURCES = {"anthropic-vertex": (":rawPredict", ":streamRawPredict")}
+# The APIs that write answers: those above, and the servers with no recorded traffic;
+# not Bedrock's, whose SDK (boto3) has no types of an answer to check one by.
+WRITERS = (
+    *(api for api in SOURCES if api not in {"bedrock", "anthropic-bedrock"}),
+    "xai",
+    "perplexity",
+)
 
 
 def by_type(union: Any) -> dict[str, type[BaseModel]]:
@@ -158,8 +167,17 @@ def calls(path: Path, source: str) -> tuple[Interaction, ...]:
     return tuple(
         call
         for call in found
-        if (call.path or "").endswith(endings) and call.response.status == 200
+        if (call.path or "").endswith(endings)
+        and call.response.status == 200
+        and not legacy_completion(call)
     )
+
+
+def legacy_completion(call: Interaction) -> bool:
+    """Whether `call` is Claude's legacy Text Completions on InvokeModel (`prompt` in,
+    `completion` out), which the adapter refuses by name (tests/test_anthropic_envelopes.py)."""
+    body = call.request.json if call.request is not None else None
+    return isinstance(body, dict) and "prompt" in body
 
 
 def payloads_of(call: Interaction) -> list[Any] | None:
@@ -175,6 +193,15 @@ def fixture_source(path: Path, call: Interaction) -> str:
     return "openai-responses" if call.path == "/v1/responses" else path.parent.name
 
 
+def answers(source: str, call: Interaction) -> bool:
+    """Whether `call` of a fixture is an answer of `source`'s API (Bedrock's
+    fixtures hold ConverseStream events apart from cassettes, for one)."""
+    endings = SOURCES[source][2] if source in SOURCES else FIXTURE_SOURCES.get(source)
+    if endings is None:
+        return source in WRITERS
+    return (call.path or "").endswith(endings)
+
+
 def cases(streamed: bool) -> list[Any]:
     """One case per recorded answer (stream) and other API to write it for."""
     found: list[tuple[str, str, Interaction | MissingCorpus]] = []
@@ -188,10 +215,10 @@ def cases(streamed: bool) -> list[Any]:
             found.append((source, f"missing-{folder}", MissingCorpus((folder,))))
         found += [(source, name, call) for name, call in held]
     for path in sorted(FIXTURES.glob("*/*.json")):
-        if path.parent.name in WRITERS:
-            for n, call in enumerate(cassette(path).interactions):
-                if call.response.status == 200:
-                    found.append((fixture_source(path, call), f"fixtures/{path.name}#{n}", call))
+        for n, call in enumerate(cassette(path).interactions):
+            source = fixture_source(path, call)
+            if call.response.status == 200 and answers(source, call):
+                found.append((source, f"fixtures/{path.name}#{n}", call))
     params = []
     for source, name, call in found:
         if isinstance(call, MissingCorpus):
@@ -404,3 +431,49 @@ def test_every_chunk_of_a_stream_from_another_api_says_one_creation_time(target:
     # OpenAI's stream said when: another Chat Completions API writes that.
     said = {payload["created"] for payload in gpt.response.stream_payloads()}
     assert created("openai", gpt) == said
+
+
+# --- a Converse answer, which has no id and no model, written for another API ---
+
+ID_FORMS = {
+    "openai": r"chatcmpl-[0-9a-f]{50}",
+    "mistral": r"chatcmpl-[0-9a-f]{50}",
+    "anthropic": r"msg_[0-9a-f]{50}",
+    "openai-responses": r"resp_[0-9a-f]{50}",
+}
+
+
+@pytest.mark.parametrize("target", ID_FORMS)
+def test_an_answer_with_no_id_gets_one_of_the_api_s_form_the_same_each_time(target: str) -> None:
+    (call,) = recorded("bedrock/thinking_tool_use.json")
+    assert {"id", "model"}.isdisjoint(call.response.json)  # Converse says neither
+    other = recorded("bedrock/citations.json")[0].response.json
+
+    def written(wire: dict[str, Any]) -> dict[str, Any]:
+        response = get_adapter("bedrock").decode_response(wire)
+        return get_adapter(target).encode_response(response, report=TranslationReport())
+
+    body = written(call.response.json)
+
+    assert re.fullmatch(ID_FORMS[target], body["id"])
+    assert body["model"] == ""
+    assert written(call.response.json)["id"] == body["id"]
+    assert written(other)["id"] != body["id"]
+
+
+@pytest.mark.parametrize("target", ["openai", "mistral", "anthropic"])
+def test_a_stream_with_no_id_gets_one_id_of_the_api_s_form(target: str) -> None:
+    events = json.loads((FIXTURES / "bedrock" / "stream_citations.json").read_text())["events"]
+    decoded = list(get_adapter("bedrock").decode_stream(events))
+
+    def ids() -> set[str]:
+        chunks = get_adapter(target).encode_stream(decoded, report=TranslationReport())
+        payloads = [chunk.data for chunk in chunks if isinstance(chunk.data, dict)]
+        if target == "anthropic":
+            return {p["message"]["id"] for p in payloads if p["type"] == "message_start"}
+        assert {p["model"] for p in payloads} == {""}
+        return {p["id"] for p in payloads}
+
+    (made,) = ids()
+    assert re.fullmatch(ID_FORMS[target], made)
+    assert ids() != {made}  # each stream its own

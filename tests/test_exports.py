@@ -139,6 +139,7 @@ def test_the_codec_export_list() -> None:
         "created_time",
         "decode_events",
         "depth_checked",
+        "derived_id",
         "dump_arguments",
         "effort_for_budget",
         "encode_events",

@@ -279,8 +279,6 @@ def test_a_recorded_answer_reaches_each_sdk(
 ) -> None:
     skip_a_stream_to_boto3(target, mode)
     interaction = cassette(path).interactions[index]
-    if target == "mistral" and source == "bedrock":
-        pytest.skip("mistralai requires an answer's id and model, which no Converse answer has")
     body = _recorded_request(interaction)
     try:
         translation = translate_request(body, source=source, target=target)

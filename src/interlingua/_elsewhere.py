@@ -25,10 +25,16 @@ the encoder leaves it out and reports it; a request with
 `foreign_reasoning="text"` sends its readable text instead, as a text part in
 its place, marked as another model's reasoning (`reasoning_as_text`), and
 reported as transformed. Redacted reasoning has no text to send and is left out.
+
+An answer made elsewhere is stamped by the API writing it, as its SDK types
+require: when it was made (`created_time`, else now), and an id in the API's
+own form where it came with none (`derived_id`: Bedrock's Converse answers
+have none).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
@@ -48,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "created_time",
+    "derived_id",
     "reasoning_as_text",
     "report_other_data",
     "report_other_fields",
@@ -83,6 +90,14 @@ def created_time(data: ProviderData) -> int | None:
             if (seconds := _seconds(fields.get(key))) is not None:
                 return seconds
     return None
+
+
+def derived_id(prefix: str, *seeds: str) -> str:
+    """`prefix` and 50 hex digits derived from `seeds`: an id in an API's form
+    for what came without one, the same each time the same seeds write it."""
+    # surrogatepass: an id decoded from JSON may hold a lone surrogate.
+    seed = "\n".join(seeds).encode("utf-8", "surrogatepass")
+    return f"{prefix}{hashlib.sha256(seed).hexdigest()[:50]}"
 
 
 def _seconds(value: Any) -> int | None:

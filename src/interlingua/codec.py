@@ -41,6 +41,7 @@ from interlingua._aws_errors import AWS_ERRORS, aws_error_type, aws_error_types
 from interlingua._call_ids import fit_tool_call_id, fitted_tool_call_id
 from interlingua._elsewhere import (
     created_time,
+    derived_id,
     reasoning_as_text,
     report_other_data,
     report_other_fields,
@@ -97,6 +98,7 @@ __all__ = [
     "created_time",
     "decode_events",
     "depth_checked",
+    "derived_id",
     "dump_arguments",
     "effort_for_budget",
     "encode_events",

@@ -14,7 +14,8 @@ Invariant: `encode_response(decode_response(body)) == body` for every body
 Anthropic sends. The four counts and `stop_sequence` are written for a
 response made elsewhere, as the API always sends them; for a decoded body that
 left one out or sent it as null, the response's forms (`ResponseForms`) keep
-that, so nothing is invented.
+that, so nothing is invented. An answer made with no id or model (Bedrock's
+Converse) gets an id derived from it, in this API's form, and an empty model.
 
 `decode_response` takes the SDK's `Message` as well; it is read through its
 JSON dump (`exclude_unset`), which holds what was received, an unknown block
@@ -30,6 +31,7 @@ from interlingua import ChatResponse, Message, TranslationReport
 from interlingua.codec import (
     WireReader,
     depth_checked,
+    derived_id,
     keep,
     kept,
     other_fields,
@@ -43,10 +45,11 @@ from interlingua_anthropic._parts import decode_block, encode_part
 from interlingua_anthropic._usage import COUNTS, decode_usage, encode_usage
 from interlingua_anthropic._wire import PROVIDER, MessageBody, ResponseForms, WireDict
 
-__all__ = ["decode_response", "encode_response", "message_delta"]
+__all__ = ["ID_PREFIX", "decode_response", "encode_response", "message_delta"]
 
 # Fields the API always sends; a response made elsewhere gets them too.
 _DEFAULTS: WireDict = {"stop_sequence": None}
+ID_PREFIX = "msg_"  # the start of an answer's id
 
 # The always-sent fields whose absence or null a decoded body's forms record.
 _FORM_PATHS = ("stop_sequence", "usage", *(f"usage.{key}" for key in COUNTS))
@@ -188,11 +191,16 @@ def _encode_fields(response: ChatResponse, report: TranslationReport) -> Message
         encode_part(part, f"message.parts[{j}]", report, role="assistant", in_request=False)
         for j, part in enumerate(response.message.parts)
     )
+    # An answer made with neither id nor model (Bedrock's Converse): an id of this
+    # API's form, and no model name.
+    answer_id = response.id
+    if answer_id is None:
+        answer_id = derived_id(ID_PREFIX, response.model_dump_json())
     return MessageBody(
-        id=response.id,
+        id=answer_id,
         type="message",
         role="assistant",
-        model=response.model,
+        model="" if response.model is None else response.model,
         content=[block for block in content if block is not None],
         stop_reason=encode_stop_reason(response, report),
         usage=encode_usage(response.usage, own=response.provider == PROVIDER, report=report),

@@ -41,6 +41,7 @@ goes in one delta (the decoder keeps such blocks whole); so
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -82,7 +83,7 @@ from interlingua.codec import (
 )
 from interlingua_anthropic._errors import error_event
 from interlingua_anthropic._parts import encode_part, said_caller
-from interlingua_anthropic._response import encode_response, message_delta
+from interlingua_anthropic._response import ID_PREFIX, encode_response, message_delta
 from interlingua_anthropic._rules import REFUSAL_AS_TEXT, TOOL_ID_CHARACTERS, reasoning_left_out
 from interlingua_anthropic._wire import PROVIDER, WireDict
 
@@ -141,6 +142,8 @@ class AnthropicStreamEncoder:
     def __init__(self, report: TranslationReport | None = None) -> None:
         self._report = resolve_report(report, PROVIDER)
         self._start = StreamStart()
+        # A stream made with no id (Bedrock's Converse) gets one of this API's form.
+        self._id = f"{ID_PREFIX}{secrets.token_hex(25)}"
         self._data: ProviderData = {}
         self._usage = TokenUsage()
         self._finish: FinishEvent | None = None
@@ -210,7 +213,7 @@ class AnthropicStreamEncoder:
     def _encoded(self, finish: FinishEvent | None) -> WireDict:
         """The message as far as the stream went, as a response body without content."""
         response = ChatResponse(
-            id=self._start.id,
+            id=self._id if self._start.id is None else self._start.id,
             model=self._start.model,
             provider=self._start.provider,
             finish_reason=None if finish is None else finish.finish_reason,

@@ -198,10 +198,10 @@ class Usage(TypedDict):
 
 
 class MessageBody(TypedDict):
-    id: str | None
+    id: str
     type: Literal["message"]
     role: Literal["assistant"]
-    model: str | None
+    model: str
     content: list[WireDict]
     stop_reason: str | None
     usage: WireDict

@@ -18,7 +18,8 @@ Invariants:
   (a null detail group, a router's `cost`) are kept beside it.
 - `raw_finish_reason` is the wire value; `finish_reason` its meaning.
 - A body made elsewhere gets `object` and `created`: the upstream's creation time
-  where its wire said one (`created_time`), else the time of writing.
+  where its wire said one (`created_time`), else the time of writing; and where
+  its answer had none, an id derived from it and an empty `model` (`made_elsewhere`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from interlingua.codec import (
     ProviderData,
     copy_json,
     created_time,
+    derived_id,
     keep,
     kept,
     merge_provider_data,
@@ -78,6 +80,7 @@ from interlingua_chat_completions._wire import (
 
 __all__ = [
     "AUDIO_ANSWER_MEDIA_TYPE",
+    "ID_PREFIX",
     "Answer",
     "ResponseEncoder",
     "created_of",
@@ -86,6 +89,7 @@ __all__ = [
 ]
 
 _BODY_OBJECT = "chat.completion"  # a body's `object`, which one made elsewhere gets
+ID_PREFIX = "chatcmpl-"  # and the start of its id, where its answer has none
 _BODY_MODELLED = ("id", "model", "choices", "usage")
 _CHOICE_UNNUMBERED = frozenset({"message", "finish_reason"})
 _CHOICE_MODELLED = _CHOICE_UNNUMBERED | {"index"}  # an `index` that is the choice's place
@@ -271,6 +275,18 @@ def _as_object(content: Any) -> Any:
     return content
 
 
+def made_elsewhere(response: ChatResponse) -> dict[str, Any]:
+    """What a body made elsewhere says of itself where its answer did not
+    (Bedrock's Converse answers have no id, and no model: it is in the URL):
+    an id derived from the answer, no model name, and when it was made."""
+    return {
+        "id": derived_id(ID_PREFIX, response.model_dump_json()),
+        "object": _BODY_OBJECT,
+        "created": created_of(response.provider_data),
+        "model": "",
+    }
+
+
 def created_of(data: ProviderData) -> int:
     """The `created` of an answer made elsewhere, whose `provider_data` is `data`:
     the upstream's creation time where its wire said one, else the time now."""
@@ -295,12 +311,12 @@ class ResponseEncoder:
         entry = kept(response, self.provider)
         forms = entry.get("forms", {})
         body: dict[str, Any] = {}
-        if "fields" not in entry:
-            body = {"object": _BODY_OBJECT, "created": created_of(response.provider_data)}
         if response.id is not None:
             body["id"] = response.id
         if response.model is not None:
             body["model"] = response.model
+        if "fields" not in entry:
+            body = {**made_elsewhere(response), **body}
         answers = (response, *response.alternatives)
         body["choices"] = [self.choice(answer, index) for index, answer in enumerate(answers)]
         if forms.get("choices") == "empty":

@@ -4,6 +4,8 @@ for the end.
 
 - Every chunk repeats the response's `id`, `object`, `created`, `model` and
   `RESPONSE_FIELDS`; the response's other fields go on the next chunk out (`start`).
+  A stream made elsewhere with no id gets a random one of this API's form, and an
+  empty `model` where it has none.
 - The role chunk, `delta: {"role": "assistant", "content": ""}` (and `refusal: null`
   where the dialect has the field), comes before the answer's first (`begin`); each
   delta of the first choice is a chunk of its own (`emit`).
@@ -19,6 +21,7 @@ for the end.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,7 +42,7 @@ from interlingua.codec import (
 )
 from interlingua_chat_completions._dialect import ChatCompletionsDialect
 from interlingua_chat_completions._finish import encode_finish_reason
-from interlingua_chat_completions._response import created_of
+from interlingua_chat_completions._response import ID_PREFIX, created_of
 from interlingua_chat_completions._stream_calls import CallWriter
 from interlingua_chat_completions._wire import CHUNK_OBJECT, RESPONSE_FIELDS
 
@@ -104,12 +107,17 @@ class ChunkWriter:
         fields = copy_json(dict(entry.get("fields", {"created": created_of(event.provider_data)})))
         fields.pop("object", None)
         repeated = {key: fields.pop(key) for key in RESPONSE_FIELDS if key in fields}
-        head: dict[str, Any] = {} if event.id is None else {"id": event.id}
+        head: dict[str, Any] = {}
+        if event.id is not None:
+            head["id"] = event.id
+        elif "fields" not in entry:
+            # Made elsewhere with no id (Bedrock's Converse): one of this API's form.
+            head["id"] = f"{ID_PREFIX}{secrets.token_hex(25)}"
         head["object"] = CHUNK_OBJECT
         if "created" in repeated:
             head["created"] = repeated.pop("created")
-        if event.model is not None:
-            head["model"] = event.model
+        if event.model is not None or "fields" not in entry:
+            head["model"] = event.model or ""
         self.head = {**head, **repeated}
         self.fields.update(fields)
         self.pending.update(fields)

@@ -31,7 +31,6 @@ requires, in this API's own forms (`Head`):
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ from interlingua.codec import (
     copy_json,
     created_time,
     depth_checked,
+    derived_id,
     keep,
     kept,
     overlay,
@@ -150,20 +150,13 @@ def head_of(response: ChatResponse) -> Head:
     (from the answer itself where it has none), its creation time or now."""
     upstream = response.id
     if upstream is None:
-        response_id = derived_id("resp", response.model_dump_json())
+        response_id = derived_id("resp_", response.model_dump_json())
     elif upstream.startswith("resp_"):
         response_id = upstream
     else:
         # The provider too: two providers' ids may be the same text.
-        response_id = derived_id("resp", response.provider or "", upstream)
+        response_id = derived_id("resp_", response.provider or "", upstream)
     return Head(response_id, created_time(response.provider_data) or int(time.time()))
-
-
-def derived_id(prefix: str, *seeds: str) -> str:
-    """`<prefix>_` and 50 hex digits, as this API's ids, derived from `seeds`."""
-    # surrogatepass: an id decoded from JSON may hold a lone surrogate.
-    seed = "\n".join(seeds).encode("utf-8", "surrogatepass")
-    return f"{prefix}_{hashlib.sha256(seed).hexdigest()[:50]}"
 
 
 def encode_response(
@@ -223,8 +216,8 @@ def with_id(item: dict[str, Any], output_index: int, response_id: str) -> dict[s
         return item
     call_id = item.get("call_id")
     if isinstance(call_id, str) and call_id:
-        return {"id": derived_id(prefix, response_id, call_id), **item}
-    return {"id": derived_id(prefix, response_id, str(output_index)), **item}
+        return {"id": derived_id(f"{prefix}_", response_id, call_id), **item}
+    return {"id": derived_id(f"{prefix}_", response_id, str(output_index)), **item}
 
 
 def with_ids(response: dict[str, Any]) -> dict[str, Any]:
