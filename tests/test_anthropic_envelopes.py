@@ -505,6 +505,11 @@ def test_the_bedrock_client_sends_a_core_request_in_the_envelope(
     assert answer == bedrock.decode_response(replay.interactions[0].response.json)
     assert answer.message.reasoning[0].signature
     assert caught.value.status == 400
+    # Typed by the answer's header, which the client hands on.
+    assert (
+        caught.value.type
+        == headers_of(replay.interactions[1])["x-amzn-errortype"].partition(":")[0]
+    )
     assert caught.value.message.startswith("messages.0.content.1.image")
 
 
