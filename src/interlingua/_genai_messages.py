@@ -29,7 +29,6 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from interlingua._finish import FinishReason
 from interlingua._messages import Message
 from interlingua._parts import (
     ContentPart,
@@ -55,8 +54,6 @@ __all__ = [
 
 JSONObject = dict[str, Any]
 
-# The conventions' finish reasons where the core's word differs.
-_FINISH_REASONS = {FinishReason.TOOL_CALLS: "tool_call"}
 _MODALITIES = ("image", "audio", "video")
 
 
@@ -72,8 +69,7 @@ def input_messages(request: ChatRequest) -> list[JSONObject]:
 
 
 def output_messages(response: ChatResponse) -> list[JSONObject]:
-    """The answer and its alternatives, one message per choice, each with its
-    finish reason (`error` for a stream that broke before saying one)."""
+    """The answer and its alternatives, one message per choice."""
     return [_output(choice) for choice in (response, *response.alternatives)]
 
 
@@ -119,9 +115,8 @@ def _message(message: Message) -> JSONObject:
 
 
 def _output(choice: ChatResponse) -> JSONObject:
-    reason = choice.finish_reason
-    finish = "error" if reason is None else _FINISH_REASONS.get(reason, reason.value)
-    return {**_message(choice.message), "finish_reason": finish}
+    # No `finish_reason`: the schema deprecates it for `gen_ai.response.finish_reasons`.
+    return _message(choice.message)
 
 
 def _parts(parts: Iterable[ContentPart | ToolResultContent]) -> list[JSONObject]:
