@@ -33,6 +33,7 @@ from interlingua import (
     FilePart,
     Message,
     ProviderError,
+    ReasoningPart,
     StreamError,
     TextPart,
     ToolCallPart,
@@ -43,6 +44,7 @@ from interlingua import (
     get_adapter,
 )
 from interlingua._clients import get_client_class
+from interlingua._genai_messages import input_messages, system_instructions
 from interlingua.client import SDKOptions
 from interlingua.testing import Interaction, load_cassette, replay
 
@@ -194,7 +196,10 @@ def _chunk_said(name: str, payload: Any) -> dict[str, Any]:
             return {"id": message["id"], "model": message["model"],
                     **_anthropic_usage(message["usage"])}  # fmt: skip
         if kind == "message_delta":
-            return {"finish": [payload["delta"]["stop_reason"]], "output": payload["usage"]["output_tokens"]}
+            return {
+                "finish": [payload["delta"]["stop_reason"]],
+                "output": payload["usage"]["output_tokens"],
+            }
         return {}
     if name == "bedrock":
         if "messageStop" in payload:
@@ -210,7 +215,9 @@ def _chunk_said(name: str, payload: Any) -> dict[str, Any]:
                 "output": usage.get("candidatesTokenCount", 0) + usage.get("thoughtsTokenCount", 0)
                 if usage else None}  # fmt: skip
         reasons = [c["finishReason"] for c in payload.get("candidates", ()) if "finishReason" in c]
-        return {k: v for k, v in said.items() if v is not None} | ({"finish": reasons} if reasons else {})
+        return {k: v for k, v in said.items() if v is not None} | (
+            {"finish": reasons} if reasons else {}
+        )
     return _chat_said(payload, name)
 
 
@@ -297,7 +304,9 @@ def test_the_cache_counts_are_parts_of_the_input_tokens_as_the_wire_says() -> No
     interaction = first("openai/chat_parallel_tool_calls_cached.json")
     usage = interaction.response.json["usage"]
     with replay(FIXTURES / "openai/chat_parallel_tool_calls_cached.json"):
-        get_client_class("openai").connect(OPTIONS).complete(recorded_request("openai", interaction))
+        get_client_class("openai").connect(OPTIONS).complete(
+            recorded_request("openai", interaction)
+        )
     attributes = only_span().attributes or {}
     cached = usage["prompt_tokens_details"]["cached_tokens"]
     assert cached > 0
@@ -350,10 +359,13 @@ def test_a_request_refused_before_sending_ends_the_span_with_the_error_class() -
     request = ChatRequest(
         model="mistral-small-latest",
         messages=(
-            Message(role="user", parts=(
-                TextPart(text="What happens here?"),
-                FilePart(media_type="video/mp4", url="https://example.com/clip.mp4"),
-            )),
+            Message(
+                role="user",
+                parts=(
+                    TextPart(text="What happens here?"),
+                    FilePart(media_type="video/mp4", url="https://example.com/clip.mp4"),
+                ),
+            ),
         ),  # fmt: skip
     )
     client = get_client_class("mistral").connect(OPTIONS)
@@ -417,11 +429,17 @@ def test_the_metrics_count_tokens_by_type_and_time_the_call() -> None:
     cassette = "xai/stream_reasoning_content.json"
     interaction = first(cassette)
     request = recorded_request("xai", interaction)
-    tokens = {p.attributes["gen_ai.token.type"]: p.sum for p in points("gen_ai.client.token.usage", request.model)}
+    tokens = {
+        p.attributes["gen_ai.token.type"]: p.sum
+        for p in points("gen_ai.client.token.usage", request.model)
+    }
     with replay(FIXTURES / cassette):
         accumulate(get_client_class("xai").connect(OPTIONS).stream(request))
     said = wire_answer("xai", interaction)
-    after = {p.attributes["gen_ai.token.type"]: p.sum for p in points("gen_ai.client.token.usage", request.model)}
+    after = {
+        p.attributes["gen_ai.token.type"]: p.sum
+        for p in points("gen_ai.client.token.usage", request.model)
+    }
     assert after["input"] - tokens.get("input", 0) == said["input"]
     assert after["output"] - tokens.get("output", 0) == said["output"]
     (duration,) = points("gen_ai.client.operation.duration", request.model)
@@ -451,31 +469,40 @@ def assert_follows(value: Any, name: str) -> None:
     parts = value if name == "system-instructions" else [p for m in value for p in m["parts"]]
     for part in parts:
         if part["type"] in kinds:
-            jsonschema.validate(part, {**document, "$ref": f"#/$defs/{kinds[part['type']]}"})
+            definition = f"#/$defs/{kinds[part['type']]}"
+            jsonschema.validate(part, {"$defs": document["$defs"], "$ref": definition})
 
 
 def test_content_is_left_out_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(CONTENT, raising=False)
     cassette = "anthropic/tool_round_trip_with_thinking.json"
     with replay(FIXTURES / cassette):
-        get_client_class("anthropic").connect(OPTIONS).complete(recorded_request("anthropic", first(cassette)))
+        get_client_class("anthropic").connect(OPTIONS).complete(
+            recorded_request("anthropic", first(cassette))
+        )
     assert not {k for k in only_span().attributes or {} if k.endswith(("messages", "instructions"))}
 
 
 @pytest.mark.parametrize("value", ["event_only", "no_content", "false"])
-def test_content_stays_off_the_span_unless_asked_there(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+def test_content_stays_off_the_span_unless_asked_there(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
     monkeypatch.setenv(CONTENT, value)
     cassette = "anthropic/tool_round_trip_with_thinking.json"
     with replay(FIXTURES / cassette):
-        get_client_class("anthropic").connect(OPTIONS).complete(recorded_request("anthropic", first(cassette)))
+        get_client_class("anthropic").connect(OPTIONS).complete(
+            recorded_request("anthropic", first(cassette))
+        )
     assert "gen_ai.input.messages" not in (only_span().attributes or {})
 
 
 @pytest.mark.parametrize("value", ["span_only", "span_and_event", "true"])
-def test_content_on_the_span_follows_the_conventions_schemas(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+def test_content_on_the_span_follows_the_conventions_schemas(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
     monkeypatch.setenv(CONTENT, value)
     cassette = "anthropic/tool_round_trip_with_thinking.json"
-    interaction = first(cassette)
+    interaction = load_cassette(FIXTURES / cassette).interactions[1]  # the turn after the tool ran
     request = recorded_request("anthropic", interaction)
     with replay(FIXTURES / cassette):
         get_client_class("anthropic").connect(OPTIONS).complete(request)
@@ -489,8 +516,108 @@ def test_content_on_the_span_follows_the_conventions_schemas(monkeypatch: pytest
     assert len(inputs) == len(sent["messages"])
     said = interaction.response.json
     wire_kinds = {"text": "text", "thinking": "reasoning", "tool_use": "tool_call"}
-    assert [p["type"] for p in outputs[0]["parts"]] == [wire_kinds[b["type"]] for b in said["content"]]
+    assert [p["type"] for p in outputs[0]["parts"]] == [
+        wire_kinds[b["type"]] for b in said["content"]
+    ]
     calls = [(b["id"], b["name"], b["input"]) for b in said["content"] if b["type"] == "tool_use"]
-    assert [(p["id"], p["name"], p["arguments"]) for p in outputs[0]["parts"] if p["type"] == "tool_call"] == calls
-    results = [p for m in inputs for p in m["parts"] if p["type"] == "tool_call_response"]
-    assert results
+    assert [
+        (p["id"], p["name"], p["arguments"])
+        for p in outputs[0]["parts"]
+        if p["type"] == "tool_call"
+    ] == calls
+    sent_results = [
+        (block["tool_use_id"], block["content"])
+        for message in sent["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block["type"] == "tool_result"
+    ]
+    results = [
+        (p["id"], p["response"])
+        for m in inputs
+        for p in m["parts"]
+        if p["type"] == "tool_call_response"
+    ]
+    assert results == sent_results
+    assert json.loads(str(attributes["gen_ai.system_instructions"])) == [
+        {"type": "text", "content": sent["system"]}
+    ]
+
+
+def test_every_kind_of_part_has_the_conventions_form() -> None:
+    image = FilePart(media_type="image/png", data="aGVsbG8=")
+    request = ChatRequest(
+        model="any-model",
+        messages=(
+            Message.system("Answer briefly."),
+            Message(role="user", parts=(
+                TextPart(text="What are these?"), image,
+                FilePart(media_type="application/pdf", url="https://example.com/a.pdf"),
+                FilePart(media_type="audio/wav", file_id="file-7", provider="openai"),
+            )),
+            Message(role="assistant", parts=(
+                ReasoningPart(text="Look first.", signature="c2ln", provider="anthropic"),
+                ToolCallPart(id="call_1", name="look", arguments='{"at": "image"'),
+            )),
+            Message.tool_result("call_1", [TextPart(text="a cat"), image]),
+            Message.system("Now in French."),
+        ),
+    )  # fmt: skip
+    inputs = input_messages(request)
+    assert_follows(inputs, "input-messages")
+    assert_follows(system_instructions(request), "system-instructions")
+    assert system_instructions(request) == [{"type": "text", "content": "Answer briefly."}]
+    assert [message["role"] for message in inputs] == ["user", "assistant", "tool", "system"]
+    user, assistant, tool, _ = inputs
+    assert user["parts"][1:] == [
+        {"type": "blob", "mime_type": "image/png", "modality": "image", "content": image.data},
+        {"type": "uri", "mime_type": "application/pdf", "modality": "document",
+         "uri": "https://example.com/a.pdf"},
+        {"type": "file", "mime_type": "audio/wav", "modality": "audio", "file_id": "file-7"},
+    ]  # fmt: skip
+    reasoning, call = assistant["parts"]
+    assert reasoning == {"type": "reasoning", "content": "Look first."}
+    assert call["arguments"] == '{"at": "image"'  # not JSON: the text as the model wrote it
+    (result,) = tool["parts"]
+    assert result["id"] == "call_1"
+    assert [part["type"] for part in result["response"]] == ["text", "blob"]
+
+
+def test_without_opentelemetry_the_clients_work_and_nothing_is_imported() -> None:
+    code = """
+import sys
+sys.modules["opentelemetry"] = None  # as if it were not installed
+from interlingua import ChatRequest, Message, accumulate
+from interlingua._clients import get_client_class
+from interlingua._genai_messages import input_messages, system_instructions
+from interlingua.client import SDKOptions
+from interlingua import _telemetry
+from interlingua.testing import replay
+fixture = sys.argv[1]
+with replay(fixture):
+    client = get_client_class("groq").connect(SDKOptions(api_key="sk-test", max_retries=0))
+    from interlingua_groq import decode_request
+    from interlingua.testing import load_cassette
+    request = decode_request(load_cassette(fixture).interactions[0].request.json)
+    response = client.complete(request)
+assert response.usage.output_tokens > 0
+assert _telemetry._instruments() is None
+print(sorted(name for name in sys.modules if name.startswith("opentelemetry.")))
+"""
+    fixture = str(FIXTURES / "groq/reasoning_with_temperature.json")
+    result = subprocess.run(
+        [sys.executable, "-c", code, fixture], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_importing_a_client_imports_no_opentelemetry_until_a_call() -> None:
+    code = (
+        "import sys, interlingua, interlingua.client, interlingua_groq\n"
+        "interlingua_groq.GroqClient\n"
+        "print(sorted(name for name in sys.modules if name.startswith('opentelemetry')))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
