@@ -156,16 +156,20 @@ def _answer_said(name: str, body: Any) -> dict[str, Any]:
                 "input": usage["inputTokens"] + usage.get("cacheReadInputTokens", 0)
                 + usage.get("cacheWriteInputTokens", 0)}  # fmt: skip
     if name == "google":
-        usage = body["usageMetadata"]
         return {"id": body.get("responseId"), "model": body.get("modelVersion"),
                 "finish": [c["finishReason"] for c in body["candidates"]],
-                "input": usage["promptTokenCount"],
-                "output": usage.get("candidatesTokenCount", 0) + usage.get("thoughtsTokenCount", 0)}  # fmt: skip
+                **_gemini_usage(body["usageMetadata"])}  # fmt: skip
     if name == "openai-responses":
         usage = body["usage"]
         return {"id": body["id"], "model": body["model"], "input": usage["input_tokens"],
                 "output": usage["output_tokens"]}  # fmt: skip
     return _chat_said(body, name)
+
+
+def _gemini_usage(usage: dict[str, Any]) -> dict[str, Any]:
+    # Gemini counts the thinking apart from the candidates: both are output.
+    output = usage.get("candidatesTokenCount", 0) + usage.get("thoughtsTokenCount", 0)
+    return {"input": usage["promptTokenCount"], "output": output}
 
 
 def _anthropic_usage(usage: dict[str, Any]) -> dict[str, Any]:
@@ -209,11 +213,9 @@ def _chunk_said(name: str, payload: Any) -> dict[str, Any]:
             return {"input": usage["inputTokens"], "output": usage["outputTokens"]}
         return {}
     if name == "google":
-        usage = payload.get("usageMetadata", {})
+        usage = payload.get("usageMetadata")
         said = {"id": payload.get("responseId"), "model": payload.get("modelVersion"),
-                "input": usage.get("promptTokenCount"),
-                "output": usage.get("candidatesTokenCount", 0) + usage.get("thoughtsTokenCount", 0)
-                if usage else None}  # fmt: skip
+                **(_gemini_usage(usage) if usage else {})}  # fmt: skip
         reasons = [c["finishReason"] for c in payload.get("candidates", ()) if "finishReason" in c]
         return {k: v for k, v in said.items() if v is not None} | (
             {"finish": reasons} if reasons else {}
@@ -366,7 +368,7 @@ def test_a_request_refused_before_sending_ends_the_span_with_the_error_class() -
                     FilePart(media_type="video/mp4", url="https://example.com/clip.mp4"),
                 ),
             ),
-        ),  # fmt: skip
+        ),
     )
     client = get_client_class("mistral").connect(OPTIONS)
     with pytest.raises(TranslationError):
