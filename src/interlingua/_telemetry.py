@@ -59,7 +59,14 @@ from interlingua._genai_messages import (
 )
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
-from interlingua._stream import ErrorEvent, StreamAccumulator, StreamEvent
+from interlingua._stream import (
+    ErrorEvent,
+    StreamAccumulator,
+    StreamEvent,
+    StreamStart,
+    UsageEvent,
+)
+from interlingua._usage import TokenUsage
 
 if TYPE_CHECKING:
     from opentelemetry.metrics import Histogram
@@ -166,7 +173,8 @@ class ClientCall(NoCall):
             kind=instruments.trace.SpanKind.CLIENT,
             attributes={**self._measured, **_request_attributes(request, stream)},
         )
-        self._content = self.span.is_recording() and _captures_content()
+        self.recording = self.span.is_recording()
+        self._content = self.recording and _captures_content()
         if self._content:
             _set_content(self.span, request)
 
@@ -181,16 +189,45 @@ class ClientCall(NoCall):
 
     def finish(self, response: ChatResponse) -> ChatResponse:
         """End the call with its answer."""
-        if not self._ended:
-            self._ended = True
-            self._end(response, None)
+        self.settle(response.model, response.usage, response)
         return response
 
     def fail(self, error: BaseException, partial: ChatResponse | None = None) -> None:
         """End the call with `error` (and what arrived of a stream before it)."""
-        if not self._ended:
-            self._ended = True
-            self._end(partial, error)
+        if partial is None:
+            self.settle(None, None, None, error)
+        else:
+            self.settle(partial.model, partial.usage, partial, error)
+
+    def settle(
+        self,
+        model: str | None,
+        usage: TokenUsage | None,
+        answer: ChatResponse | None,
+        error: BaseException | None = None,
+    ) -> None:
+        """End the call (once): measured by the answer's `model` and `usage`, the
+        span told the whole `answer` (where it records) and the `error`."""
+        if self._ended:
+            return
+        self._ended = True
+        measured = dict(self._measured)
+        if model:
+            measured[names.RESPONSE_MODEL] = model
+        if usage is not None and (usage.input_tokens or usage.output_tokens):
+            histogram = self._instruments.token_usage
+            histogram.record(usage.input_tokens, {**measured, names.TOKEN_TYPE: "input"})
+            histogram.record(usage.output_tokens, {**measured, names.TOKEN_TYPE: "output"})
+        if answer is not None and self.recording:
+            self.span.set_attributes(_response_attributes(answer))
+            if self._content:
+                self.span.set_attribute(names.OUTPUT_MESSAGES, to_json(output_messages(answer)))
+        if error is not None:
+            measured[names.ERROR_TYPE] = error_type(error)
+            self.span.set_attribute(names.ERROR_TYPE, measured[names.ERROR_TYPE])
+            self.span.set_status(self._instruments.trace.StatusCode.ERROR, str(error))
+        self._instruments.duration.record(time.perf_counter() - self._started, measured)
+        self.span.end()
 
     def watch(self, events: Iterator[StreamEvent]) -> Iterator[StreamEvent]:
         return _Watched(self, events)
@@ -204,31 +241,6 @@ class ClientCall(NoCall):
             self._first_chunk = time.perf_counter() - self._started
             self.span.set_attribute(names.TIME_TO_FIRST_CHUNK, self._first_chunk)
             self._instruments.first_chunk.record(self._first_chunk, self._measured)
-
-    def _end(self, response: ChatResponse | None, error: BaseException | None) -> None:
-        duration = time.perf_counter() - self._started
-        measured = dict(self._measured)
-        if response is not None:
-            self._record_answer(response, measured)
-        if error is not None:
-            measured[names.ERROR_TYPE] = error_type(error)
-            self.span.set_attribute(names.ERROR_TYPE, measured[names.ERROR_TYPE])
-            self.span.set_status(self._instruments.trace.StatusCode.ERROR, str(error))
-        self._instruments.duration.record(duration, measured)
-        self.span.end()
-
-    def _record_answer(self, response: ChatResponse, measured: dict[str, Any]) -> None:
-        if response.model:
-            measured[names.RESPONSE_MODEL] = response.model
-        usage = response.usage
-        if usage.input_tokens or usage.output_tokens:
-            histogram = self._instruments.token_usage
-            histogram.record(usage.input_tokens, {**measured, names.TOKEN_TYPE: "input"})
-            histogram.record(usage.output_tokens, {**measured, names.TOKEN_TYPE: "output"})
-        if self.span.is_recording():
-            self.span.set_attributes(_response_attributes(response))
-            if self._content:
-                self.span.set_attribute(names.OUTPUT_MESSAGES, to_json(output_messages(response)))
 
 
 class _Sending:
@@ -249,28 +261,57 @@ class _Sending:
         self._current.__exit__(kind, error, traceback)
 
 
+class _Arrived:
+    """What arrived of a stream: the whole answer where the span records, else
+    only what the metrics read (the model, the usage), which costs next to nothing."""
+
+    def __init__(self, call: ClientCall) -> None:
+        self.call = call
+        self._answer = StreamAccumulator()
+        self._model: str | None = None
+        self._usage: TokenUsage | None = None
+
+    def note(self, event: StreamEvent) -> None:
+        self.call.chunk()
+        if self.call.recording:
+            self._answer.add(event)
+        elif isinstance(event, StreamStart):
+            self._model = event.model or self._model
+        elif isinstance(event, UsageEvent):
+            self._usage = event.usage
+        if isinstance(event, ErrorEvent):
+            self.end(event.to_error(), whole=False)
+
+    def end(self, error: BaseException | None = None, *, whole: bool = True) -> None:
+        """End the call: the stream over (`whole`), closed before its end, or failed."""
+        if not self.call.recording:
+            self.call.settle(self._model, self._usage, None, error)
+            return
+        answer = self._answer.finished() if whole and error is None else self._answer.response()
+        self.call.settle(answer.model, answer.usage, answer, error)
+
+
 class _Watched(Iterator[StreamEvent]):
     """A stream's events, watched: the call ends when they do, or on `close()`."""
 
     def __init__(self, call: ClientCall, events: Iterator[StreamEvent]) -> None:
-        self._call = call
         self._events = events
-        self._arrived = StreamAccumulator()
+        self._arrived = _Arrived(call)
 
     def __next__(self) -> StreamEvent:
         try:
             event = next(self._events)
         except StopIteration:
-            self._call.finish(self._arrived.finished())
+            self._arrived.end()
             raise
         except BaseException as error:
-            self._call.fail(error, self._arrived.response())
+            self._arrived.end(error)
             raise
-        _note(self._call, self._arrived, event)
+        self._arrived.note(event)
         return event
 
     def close(self) -> None:
-        self._call.finish(self._arrived.response())
+        self._arrived.end(whole=False)
         close: Callable[[], object] | None = getattr(self._events, "close", None)
         if close is not None:
             close()
@@ -280,34 +321,26 @@ class _AsyncWatched(AsyncIterator[StreamEvent]):
     """`_Watched` for an async stream; `aclose()` ends the call."""
 
     def __init__(self, call: ClientCall, events: AsyncIterator[StreamEvent]) -> None:
-        self._call = call
         self._events = events
-        self._arrived = StreamAccumulator()
+        self._arrived = _Arrived(call)
 
     async def __anext__(self) -> StreamEvent:
         try:
             event = await self._events.__anext__()
         except StopAsyncIteration:
-            self._call.finish(self._arrived.finished())
+            self._arrived.end()
             raise
         except BaseException as error:
-            self._call.fail(error, self._arrived.response())
+            self._arrived.end(error)
             raise
-        _note(self._call, self._arrived, event)
+        self._arrived.note(event)
         return event
 
     async def aclose(self) -> None:
-        self._call.finish(self._arrived.response())
+        self._arrived.end(whole=False)
         aclose: Callable[[], Any] | None = getattr(self._events, "aclose", None)
         if aclose is not None:
             await aclose()
-
-
-def _note(call: ClientCall, arrived: StreamAccumulator, event: StreamEvent) -> None:
-    call.chunk()
-    arrived.add(event)
-    if isinstance(event, ErrorEvent) and (broken := arrived.error_for()) is not None:
-        call.fail(broken, broken.partial)
 
 
 def error_type(error: BaseException) -> str:
