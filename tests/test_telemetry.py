@@ -623,3 +623,17 @@ def test_importing_a_client_imports_no_opentelemetry_until_a_call() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_the_bench_measures_each_call_against_the_same_call_without_telemetry() -> None:
+    script = Path(__file__).resolve().parents[1] / "bench" / "telemetry.py"
+    result = subprocess.run(
+        [sys.executable, str(script), "--quick"], capture_output=True, text=True, check=True
+    )
+    _, *rows = result.stdout.strip().splitlines()
+    assert [row[:40].strip() for row in rows] == [
+        "complete, no tracer provider",
+        "stream, no tracer provider",
+        "complete, SDK tracer provider",
+    ]
+    assert all(float(row.split()[-1]) > 0 for row in rows)
