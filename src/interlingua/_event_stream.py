@@ -17,9 +17,18 @@ not JSON raises `DecodeError` at its place, `events[<index>]`.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+)
 from types import TracebackType
 from typing import Any
+
+from typing_extensions import Self
 
 from interlingua._errors import DecodeError, ProviderConnectionError
 from interlingua._stream import StreamEvent
@@ -53,10 +62,17 @@ class EventStream(Iterator[StreamEvent]):
             self.close()
             raise
 
+    def watched(self, watch: Callable[[Iterator[StreamEvent]], Iterator[StreamEvent]]) -> Self:
+        """The stream, its events passed through `watch` (OpenTelemetry's span,
+        `interlingua._telemetry`), which `close()` closes too."""
+        self._events = watch(self._events)
+        return self
+
     def close(self) -> None:
         response, self._response = self._response, None
         if response is not None:
             response.close()
+            _close_events(self._events)
 
     def __enter__(self) -> EventStream:
         return self
@@ -98,10 +114,20 @@ class AsyncEventStream(AsyncIterator[StreamEvent]):
             await self.aclose()
             raise
 
+    def watched(
+        self, watch: Callable[[AsyncIterator[StreamEvent]], AsyncIterator[StreamEvent]]
+    ) -> Self:
+        """`EventStream.watched`: `aclose()` closes `watch`'s events too."""
+        self._events = watch(self._events)
+        return self
+
     async def aclose(self) -> None:
         response, self._response = self._response, None
         if response is not None:
             await response.close()
+            aclose: Callable[[], Awaitable[object]] | None = getattr(self._events, "aclose", None)
+            if aclose is not None:
+                await aclose()
 
     async def __aenter__(self) -> AsyncEventStream:
         return self
@@ -113,6 +139,12 @@ class AsyncEventStream(AsyncIterator[StreamEvent]):
         traceback: TracebackType | None,
     ) -> None:
         await self.aclose()
+
+
+def _close_events(events: Iterator[StreamEvent]) -> None:
+    close: Callable[[], object] | None = getattr(events, "close", None)
+    if close is not None:
+        close()
 
 
 class StreamEnd:

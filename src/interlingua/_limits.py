@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +103,16 @@ class OutputLimits:
 
     tokens: tuple[str, ...]
     budget: tuple[str, ...] = ()
+
+    def requested(self, body: Mapping[str, Any]) -> int | None:
+        """The output tokens `body` asks for (its first max-tokens field set), or None."""
+        for path in self.tokens:
+            value: Any = body
+            for key in path.split("."):
+                value = value.get(key) if isinstance(value, Mapping) else None
+            if type(value) is int:
+                return value
+        return None
 
     def capped(self, body: dict[str, Any], most: int) -> dict[str, Any]:
         """`body` asking for at most `most` tokens, and for a reasoning budget below

@@ -17,6 +17,9 @@ own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
   API as it is, with headers beside the SDK's own (a gateway's client's body,
   with its `anthropic-beta`: `Endpoint.as_is`, `Endpoint.api_headers`), and
   read the answer as `complete` and `stream` do, which send through them.
+- `complete` and `stream` are each one OpenTelemetry CLIENT span in the GenAI
+  conventions, with their metrics, where OpenTelemetry is installed
+  (`interlingua._telemetry`, which a body sent as it is can use too).
 - An error status raises the adapter's typed `ProviderError` and a network
   failure `ProviderConnectionError`, the SDK's exception chained as the cause.
 - `stream()` sends the request when called (awaited, for the async client), so
@@ -53,6 +56,7 @@ from interlingua._sdk_binding import SDKBinding, SDKTransport, stainless_binding
 from interlingua._sdk_options import SDKOptions, stainless_options
 from interlingua._sse import AsyncSSEStream, SSEStream
 from interlingua._stream import StreamEvent
+from interlingua._telemetry import client_call
 from interlingua.codec import OutputLimits, StreamDecoder, decode_events, depth_checked
 
 __all__ = [
@@ -174,8 +178,12 @@ class ChatClient:
         self, request: ChatRequest, *, report: TranslationReport | None = None
     ) -> ChatResponse:
         """The whole answer to `request`."""
-        body = self.endpoint.body(request, report, stream=False)
-        return self.complete_body(body, self.endpoint.path_for(request, stream=False))
+        call = client_call(self.endpoint.provider, request)
+        with call.sending():
+            body = self.endpoint.body(request, report, stream=False)
+            call.sent(body, self.endpoint.limits)
+            response = self.complete_body(body, self.endpoint.path_for(request, stream=False))
+        return call.finish(response)
 
     def stream(
         self, request: ChatRequest, *, report: TranslationReport | None = None
@@ -184,8 +192,12 @@ class ChatClient:
 
         The request is sent here: an error status raises before any event.
         """
-        body = self.endpoint.body(request, report, stream=True)
-        return self.stream_body(body, self.endpoint.path_for(request, stream=True))
+        call = client_call(self.endpoint.provider, request, stream=True)
+        with call.sending():
+            body = self.endpoint.body(request, report, stream=True)
+            call.sent(body, self.endpoint.limits)
+            events = self.stream_body(body, self.endpoint.path_for(request, stream=True))
+        return events.watched(call.watch)
 
     def complete_body(
         self, body: dict[str, Any], path: str, headers: Mapping[str, str] | None = None
@@ -248,8 +260,13 @@ class AsyncChatClient:
         self, request: ChatRequest, *, report: TranslationReport | None = None
     ) -> ChatResponse:
         """The whole answer to `request`."""
-        body = self.endpoint.body(request, report, stream=False)
-        return await self.complete_body(body, self.endpoint.path_for(request, stream=False))
+        call = client_call(self.endpoint.provider, request)
+        with call.sending():
+            body = self.endpoint.body(request, report, stream=False)
+            call.sent(body, self.endpoint.limits)
+            path = self.endpoint.path_for(request, stream=False)
+            response = await self.complete_body(body, path)
+        return call.finish(response)
 
     async def stream(
         self, request: ChatRequest, *, report: TranslationReport | None = None
@@ -259,8 +276,13 @@ class AsyncChatClient:
 
         The request is sent here: an error status raises before any event.
         """
-        body = self.endpoint.body(request, report, stream=True)
-        return await self.stream_body(body, self.endpoint.path_for(request, stream=True))
+        call = client_call(self.endpoint.provider, request, stream=True)
+        with call.sending():
+            body = self.endpoint.body(request, report, stream=True)
+            call.sent(body, self.endpoint.limits)
+            path = self.endpoint.path_for(request, stream=True)
+            events = await self.stream_body(body, path)
+        return events.watched(call.watch_async)
 
     async def complete_body(
         self, body: dict[str, Any], path: str, headers: Mapping[str, str] | None = None
