@@ -585,6 +585,43 @@ def test_every_kind_of_part_has_the_conventions_form() -> None:
     assert [part["type"] for part in result["response"]] == ["text", "blob"]
 
 
+# --- the trace context sent ---
+
+
+def traceparent(span: ReadableSpan) -> str:
+    """W3C's `traceparent` for `span`, written here from its ids."""
+    context = span.get_span_context()
+    assert context is not None
+    return f"00-{context.trace_id:032x}-{context.span_id:016x}-{context.trace_flags:02x}"
+
+
+@pytest.mark.parametrize(
+    ("adapter", "cassette"),
+    [
+        ("anthropic", "anthropic/tool_round_trip_with_thinking.json"),
+        ("google", "google/stream_parallel_tool_calls.json"),
+        ("mistral", "mistral/image_input.json"),
+        ("bedrock", "bedrock/thinking_tool_use.json"),
+    ],
+)
+def test_a_request_goes_with_its_span_s_trace_context(adapter: str, cassette: str) -> None:
+    interaction = first(cassette)
+    tracer = trace.get_tracer("an application")
+    with replay(FIXTURES / cassette) as played, tracer.start_as_current_span("agent turn"):
+        client = get_client_class(adapter).connect(OPTIONS)
+        request = recorded_request(adapter, interaction)
+        if interaction.is_stream:
+            accumulate(client.stream(request))
+        else:
+            client.complete(request)
+
+    (sent,) = played.requests
+    call, turn = EXPORTER.get_finished_spans()
+    assert call.kind is SpanKind.CLIENT
+    assert call.parent is not None and call.parent.span_id == turn.context.span_id
+    assert sent.headers["traceparent"] == traceparent(call)
+
+
 def test_without_opentelemetry_the_clients_work_and_nothing_is_imported() -> None:
     code = """
 import sys
@@ -596,7 +633,7 @@ from interlingua.client import SDKOptions
 from interlingua import _telemetry
 from interlingua.testing import replay
 fixture = sys.argv[1]
-with replay(fixture):
+with replay(fixture) as played:
     client = get_client_class("groq").connect(SDKOptions(api_key="sk-test", max_retries=0))
     from interlingua_groq import decode_request
     from interlingua.testing import load_cassette
@@ -604,6 +641,7 @@ with replay(fixture):
     response = client.complete(request)
 assert response.usage.output_tokens > 0
 assert _telemetry._instruments() is None
+assert "traceparent" not in played.requests[0].headers
 print(sorted(name for name in sys.modules if name.startswith("opentelemetry.")))
 """
     fixture = str(FIXTURES / "groq/reasoning_with_temperature.json")

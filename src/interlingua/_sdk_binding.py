@@ -25,6 +25,7 @@ from interlingua import _sdk_errors
 from interlingua._adapter import ErrorDecoder
 from interlingua._errors import DecodeError, ProviderConnectionError
 from interlingua._sdk_options import SDKOptions, stainless_options
+from interlingua._telemetry import traced
 
 __all__ = ["SDKBinding", "SDKTransport", "stainless_binding"]
 
@@ -100,7 +101,9 @@ class SDKBinding:
         headers: Mapping[str, str] | None = None,
     ) -> Any:
         """The answer to `body` posted to `path` as it is, `headers` beside the
-        SDK's own (over those of the same name): its JSON, or its stream."""
+        SDK's own (over those of the same name), and the trace context of the
+        span current (`interlingua._telemetry.traced`): its JSON, or its stream."""
+        headers = traced(headers)
         if self.transport is not None:
             return self.transport.send(sdk, path, body, stream=stream, headers=headers or {})
         extra = {"stream": True, "stream_cls": self.stream_cls} if stream else {}
@@ -116,6 +119,7 @@ class SDKBinding:
         stream: bool,
         headers: Mapping[str, str] | None = None,
     ) -> Any:
+        headers = traced(headers)
         if self.transport is not None:
             return await self.transport.send_async(
                 sdk, path, body, stream=stream, headers=headers or {}

@@ -34,6 +34,11 @@ is `span_only`, `span_and_event` or `true`: then `gen_ai.system_instructions`,
 text (`interlingua._genai_messages`). No log events are emitted: `event_only`
 records no content, `span_and_event` the span's alone.
 
+The span in which a request is sent (the call's own, a gateway's above it)
+goes with it as W3C trace context (`traceparent`, `tracestate`: `traced`), by
+OpenTelemetry's propagators, so the provider's or an upstream gateway's spans
+join the caller's trace, as an instrumented HTTP client's would.
+
 Nothing is imported before the first call, and without OpenTelemetry nothing
 at all: the calls go through `NO_CALL`, which records nothing. Without a tracer
 provider set, the span does not record and only OpenTelemetry's no-op
@@ -74,7 +79,7 @@ if TYPE_CHECKING:
 
     from interlingua._limits import OutputLimits
 
-__all__ = ["NO_CALL", "ClientCall", "NoCall", "client_call", "error_type"]
+__all__ = ["NO_CALL", "ClientCall", "NoCall", "client_call", "error_type", "traced"]
 
 _SCOPE = "interlingua"
 
@@ -83,11 +88,11 @@ class _Instruments:
     """The tracer and the histograms, made once (proxies until a provider is set)."""
 
     def __init__(self) -> None:
-        from opentelemetry import metrics, trace
+        from opentelemetry import metrics, propagate, trace
 
         from interlingua import __version__
 
-        self.trace = trace
+        self.trace, self.propagate = trace, propagate
         self.tracer = trace.get_tracer(_SCOPE, __version__)
         meter = metrics.get_meter(_SCOPE, __version__)
         self.token_usage: Histogram = meter.create_histogram(
@@ -151,6 +156,17 @@ def client_call(
     if instruments is None:
         return NO_CALL
     return ClientCall(instruments, provider, request, stream=stream)
+
+
+def traced(headers: Mapping[str, str] | None) -> Mapping[str, str] | None:
+    """`headers` and the trace context of the span current (`traceparent`), which
+    a request goes with; `headers` alone without OpenTelemetry or such a span."""
+    instruments = _instruments()
+    if instruments is None or not instruments.trace.get_current_span().get_span_context().is_valid:
+        return headers
+    carrier = dict(headers or {})
+    instruments.propagate.inject(carrier)
+    return carrier
 
 
 class ClientCall(NoCall):
