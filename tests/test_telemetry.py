@@ -618,7 +618,8 @@ def test_a_request_goes_with_its_span_s_trace_context(adapter: str, cassette: st
     (sent,) = played.requests
     call, turn = EXPORTER.get_finished_spans()
     assert call.kind is SpanKind.CLIENT
-    assert call.parent is not None and call.parent.span_id == turn.context.span_id
+    assert call.parent is not None
+    assert call.parent.span_id == turn.context.span_id
     assert sent.headers["traceparent"] == traceparent(call)
 
 
