@@ -22,6 +22,7 @@ from interlingua._errors import (
     AuthenticationError,
     BadRequestError,
     CassetteError,
+    CostError,
     DecodeError,
     HistoryFormatError,
     InterlinguaError,
@@ -37,6 +38,7 @@ from interlingua._errors import (
     ToolArgumentsError,
     TranslationError,
 )
+from interlingua._cost import Cost, PriceSource
 from interlingua._finish import FinishReason
 from interlingua._gateway import (
     GatewayAdapter,
@@ -115,6 +117,8 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "ContentPart",
+    "Cost",
+    "CostError",
     "DecodeError",
     "ErrorEvent",
     "FilePart",
@@ -136,6 +140,7 @@ __all__ = [
     "PartDataEvent",
     "PartEvent",
     "PermissionDeniedError",
+    "PriceSource",
     "Problem",
     "ProviderConnectionError",
     "ProviderError",

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_openrouter._dialect import CODEC, OPENROUTER
 from interlingua_openrouter._wire import PROVIDER
+from interlingua_chat_completions._usage import CHAT_PRICED_DETAILS
 
 if TYPE_CHECKING:
     from interlingua_openrouter._client import AsyncOpenRouterClient, OpenRouterClient
 
 __all__ = [
     "OPENROUTER",
+    "PRICES",
     "PROVIDER",
     "AsyncOpenRouterClient",
     "OpenRouterClient",
@@ -36,6 +39,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("openrouter", "chat", CHAT_PRICED_DETAILS)
 
 encode_request = CODEC.encode_request
 decode_request = CODEC.decode_request

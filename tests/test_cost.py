@@ -1,0 +1,178 @@
+"""What a call cost: `ChatResponse.cost()`, by genai-prices.
+
+For every recorded answer of every adapter with prices (the corpus, skipped
+when it is absent and failed when `CI` is set, and the project's fixtures),
+that genai-prices can read and price, the cost equals genai-prices' own
+price of the raw answer: `genai_prices.extract_usage(body, provider_id=...,
+api_flavor=...)` read from the body, not through the adapter, priced for the
+model the body names (Bedrock's, which names none: the URL's), at the time
+the body says it was made. Streams are not among them: genai-prices reads a
+whole answer's usage only.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import unquote
+
+import genai_prices
+import pytest
+
+from conftest import FIXTURES, MissingCorpus, cassette, corpus_files, from_corpus
+from interlingua import ChatResponse, CostError, PriceSource, get_adapter
+from interlingua.testing import Interaction
+
+# Adapter -> (corpus folder, cassette provider, how its endpoints' URL paths end);
+# no provider: every call of the folder (an OpenAI-compatible server's host names none).
+SOURCES: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
+    "anthropic": ("anthropic", "anthropic", ("/v1/messages",)),
+    "openai": ("openai-chat", "openai", ("/v1/chat/completions",)),
+    "openai-responses": ("openai-responses", "openai", ("/v1/responses",)),
+    "mistral": ("mistral", "mistral", ("/v1/chat/completions",)),
+    "groq": ("groq", "groq", ("/openai/v1/chat/completions",)),
+    "google": ("google", "google", (":generateContent",)),
+    "bedrock": ("bedrock", None, ("/converse",)),
+    "deepseek": ("compat/deepseek", None, ("/chat/completions",)),
+    "cerebras": ("compat/cerebras", None, ("/chat/completions",)),
+    "openrouter": ("compat/openrouter", "openrouter", ("/api/v1/chat/completions",)),
+}
+# The adapters whose APIs put the model in the URL, not in the answer.
+MODEL_IN_URL = {"bedrock", "anthropic-bedrock", "anthropic-vertex"}
+# When an answer says it was made: Chat Completions' `created`, the Responses API's
+# `created_at` (Unix seconds), Gemini's `createTime` (RFC 3339).
+MADE_AT = ("created", "created_at", "createTime")
+
+
+class Case(NamedTuple):
+    adapter: str
+    call: Interaction
+    expected: Any  # genai-prices' `PriceCalculation` of the raw answer
+
+
+def answered(call: Interaction, endings: tuple[str, ...]) -> bool:
+    return (
+        (call.path or "").endswith(endings)
+        and call.response.status == 200
+        and not call.is_stream
+        and isinstance(call.response.json, dict)
+    )
+
+
+@functools.cache
+def corpus_calls(adapter: str) -> tuple[Interaction, ...]:
+    folder, provider, endings = SOURCES[adapter]
+    found = []
+    for path in corpus_files(folder, "*.yaml"):
+        held = cassette(path)
+        calls = held.interactions if provider is None else held.for_provider(provider)
+        found += [call for call in calls if answered(call, endings)]
+    return tuple(found)
+
+
+def fixture_calls() -> list[tuple[str, str, Interaction]]:
+    """(adapter, id, call) of each answer of the fixtures of an adapter with prices."""
+    found = []
+    for path in sorted(FIXTURES.glob("*/*.json")):
+        for n, call in enumerate(cassette(path).interactions):
+            adapter = "openai-responses" if call.path == "/v1/responses" else path.parent.name
+            endings = SOURCES[adapter][2] if adapter in SOURCES else ("",)
+            if prices_of(adapter) is not None and answered(call, endings):
+                found.append((adapter, f"fixtures/{path.parent.name}/{path.name}#{n}", call))
+    return found
+
+
+def prices_of(adapter: str) -> PriceSource | None:
+    try:
+        source = getattr(get_adapter(adapter), "PRICES", None)
+    except LookupError:
+        return None
+    return source if isinstance(source, PriceSource) else None
+
+
+def url_model(call: Interaction) -> str:
+    """The model id of a URL's `/model/<id>/...` or `.../models/<id>:...`, percent-decoded."""
+    path = unquote(call.path or "")
+    if "/model/" in path:
+        return path.split("/model/", 1)[1].rsplit("/", 1)[0]
+    return path.rsplit("/models/", 1)[1].split(":", 1)[0]
+
+
+def made_at(body: dict[str, Any]) -> datetime | None:
+    for key in MADE_AT:
+        value = body.get(key)
+        if isinstance(value, int) and value > 0:
+            return datetime.fromtimestamp(value, timezone.utc)
+        if isinstance(value, str):
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return None
+
+
+def genai_price(adapter: str, call: Interaction) -> Any:
+    """genai-prices' price of the raw answer; None where it cannot read or price it."""
+    source = prices_of(adapter)
+    assert source is not None
+    body = call.response.json
+    try:
+        extracted = genai_prices.extract_usage(
+            body, provider_id=source.provider_id, api_flavor=source.api_flavor
+        )
+        model = url_model(call) if adapter in MODEL_IN_URL else body.get("model") or body.get(
+            "modelVersion"
+        )
+        return genai_prices.calc_price(
+            extracted.usage,
+            model,
+            provider_id=source.provider_id,
+            genai_request_timestamp=made_at(body),
+        )
+    except (LookupError, ValueError):
+        return None
+
+
+def cases(priced: bool) -> list[Any]:
+    """One case per recorded answer genai-prices prices (`priced`), or cannot."""
+    params: list[Any] = []
+    for adapter, (folder, _, _) in SOURCES.items():
+        calls = corpus_calls(adapter)
+        if not calls:
+            missing = MissingCorpus((folder,))
+            params.append(pytest.param(missing, id=f"{adapter}:missing-{folder}"))
+        for n, call in enumerate(calls):
+            expected = genai_price(adapter, call)
+            if (expected is not None) == priced:
+                name = f"{adapter}:{folder}#{n}"
+                params.append(pytest.param(Case(adapter, call, expected), id=name))
+    for adapter, name, call in fixture_calls():
+        expected = genai_price(adapter, call)
+        if (expected is not None) == priced:
+            params.append(pytest.param(Case(adapter, call, expected), id=f"{adapter}:{name}"))
+    return params
+
+
+def decoded(case: Case) -> ChatResponse:
+    response = get_adapter(case.adapter).decode_response(case.call.response.json)
+    if case.adapter in MODEL_IN_URL:  # as the client that asked knows it
+        response = response.model_copy(update={"model": url_model(case.call)})
+    return response
+
+
+@pytest.mark.parametrize("case", cases(priced=True))
+def test_every_recorded_answer_costs_what_genai_prices_reads_in_it(
+    case: Case | MissingCorpus,
+) -> None:
+    case = from_corpus(case)
+
+    cost = decoded(case).cost()
+
+    expected = case.expected
+    assert (cost.input_price, cost.output_price, cost.total_price) == (
+        expected.input_price,
+        expected.output_price,
+        expected.total_price,
+    )
+    assert (cost.model, cost.provider) == (expected.model.id, expected.provider.id)
+    assert cost.total_price > 0 or expected.total_price == 0
