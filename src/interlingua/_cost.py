@@ -160,11 +160,12 @@ def usage_cost(
     )
 
 
-def response_cost(response: ChatResponse) -> Cost:
-    """What the call that gave `response` cost (`ChatResponse.cost`)."""
+def response_cost(response: ChatResponse, *, provider: str | None = None) -> Cost:
+    """What the call that gave `response` cost (`ChatResponse.cost`), asked of
+    the adapter `provider` (by default the response's)."""
     from interlingua._elsewhere import created_time
 
-    source = price_source(response.provider)
+    source = price_source(provider or response.provider)
     if not response.model:
         raise CostError("the answer names no model, so it has no price")
     made = created_time(response.provider_data)

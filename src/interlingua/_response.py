@@ -60,13 +60,15 @@ class ChatResponse(CoreModel):
     def text(self) -> str:
         return self.message.text
 
-    def cost(self) -> Cost:
+    def cost(self, *, provider: str | None = None) -> Cost:
         """What the call cost, by genai-prices (the `prices` extra): its `total_price`,
-        `input_price` and `output_price` in US dollars. `CostError` names what has
-        no price (the provider or the model), or says genai-prices is not installed."""
+        `input_price` and `output_price` in US dollars. `provider` names the adapter
+        that answered where the answer's `provider` is not it (Claude on Bedrock or
+        Vertex AI answers as `"anthropic"`). `CostError` names what has no price
+        (the provider, the model, the usage), or says genai-prices is not installed."""
         from interlingua._cost import response_cost
 
-        return response_cost(self)
+        return response_cost(self, provider=provider)
 
 
 def _is_argument_flag(warning: TranslationLoss) -> bool:
