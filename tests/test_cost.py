@@ -190,3 +190,223 @@ def test_every_recorded_answer_costs_what_genai_prices_reads_in_it(
     )
     assert (cost.model, cost.provider) == (expected.model.id, expected.provider.id)
     assert cost.total_price > 0 or expected.total_price == 0
+
+
+@pytest.mark.parametrize("case", cases(priced=False))
+def test_a_recorded_answer_genai_prices_cannot_price_raises_a_cost_error(
+    case: Case | MissingCorpus,
+) -> None:
+    case = from_corpus(case)
+
+    with pytest.raises(CostError):
+        decoded(case).cost(provider=case.adapter)
+
+
+# --- each count priced once, as the provider counts it ---
+
+
+def fixture_answer(name: str, n: int = 0) -> dict[str, Any]:
+    body = cassette(FIXTURES / name).interactions[n].response.json
+    assert isinstance(body, dict)
+    return body
+
+
+def price(model: str, provider_id: str, at: datetime | None = None, **usage: int) -> Any:
+    return genai_prices.calc_price(
+        genai_prices.Usage(**usage), model, provider_id=provider_id, genai_request_timestamp=at
+    )
+
+
+def test_an_anthropic_cache_read_is_priced_once_at_the_cache_read_price() -> None:
+    body = fixture_answer("anthropic/tool_round_trip_with_thinking.json", 1)
+    wire = body["usage"]
+    assert wire["cache_read_input_tokens"] > 0
+
+    cost = get_adapter("anthropic").decode_response(body).cost()
+
+    # Anthropic's `input_tokens` leaves the cache out: the three input counts are the input.
+    read, written = wire["cache_read_input_tokens"], wire["cache_creation_input_tokens"]
+    expected = price(
+        body["model"],
+        "anthropic",
+        input_tokens=wire["input_tokens"] + read + written,
+        cache_read_tokens=read,
+        cache_write_tokens=written,
+        output_tokens=wire["output_tokens"],
+    )
+    assert cost.total_price == expected.total_price
+    # Each token once: the uncached input at the input price, the reads and writes at theirs.
+    at = made_at(body)
+    uncached = price(body["model"], "anthropic", at, input_tokens=wire["input_tokens"])
+    reads = price(body["model"], "anthropic", at, input_tokens=read, cache_read_tokens=read)
+    writes = price(body["model"], "anthropic", at, input_tokens=written, cache_write_tokens=written)
+    assert cost.input_price == uncached.input_price + reads.input_price + writes.input_price
+    assert reads.input_price < price(body["model"], "anthropic", at, input_tokens=read).input_price
+
+
+def test_openai_cached_tokens_are_priced_at_the_cache_read_price() -> None:
+    body = fixture_answer("openai/chat_parallel_tool_calls_cached.json")
+    wire = body["usage"]
+    cached = wire["prompt_tokens_details"]["cached_tokens"]
+    assert cached > 0
+
+    cost = get_adapter("openai").decode_response(body).cost()
+
+    prices = cost.calculation.model_price
+    expected = (wire["prompt_tokens"] - cached) * prices.input_mtok + cached * prices.cache_read_mtok
+    assert cost.input_price == expected / 1_000_000
+    assert cost.output_price == wire["completion_tokens"] * prices.output_mtok / 1_000_000
+
+
+def test_openai_reasoning_is_priced_once_as_output() -> None:
+    body = fixture_answer("openai/chat_forced_tool_reasoning.json")
+    wire = body["usage"]
+    assert wire["completion_tokens_details"]["reasoning_tokens"] > 0
+
+    cost = get_adapter("openai").decode_response(body).cost()
+
+    prices = cost.calculation.model_price
+    assert cost.output_price == wire["completion_tokens"] * prices.output_mtok / 1_000_000
+
+
+def test_gemini_thoughts_are_priced_as_output_beside_the_candidates() -> None:
+    body = fixture_answer("google/tool_round_trip_with_thinking.json")
+    wire = body["usageMetadata"]
+    assert wire["thoughtsTokenCount"] > 0
+
+    cost = get_adapter("google").decode_response(body).cost()
+
+    # Gemini counts its thoughts apart from the candidates: both are output.
+    outputs = wire["candidatesTokenCount"] + wire["thoughtsTokenCount"]
+    prices = cost.calculation.model_price
+    assert cost.output_price == outputs * prices.output_mtok / 1_000_000
+
+
+def test_xai_reasoning_outside_the_completion_is_priced_as_output() -> None:
+    body = fixture_answer("xai/reasoning_content_sent_back.json")
+    wire = body["usage"]
+    reasoning = wire["completion_tokens_details"]["reasoning_tokens"]
+    assert reasoning > wire["completion_tokens"]
+
+    cost = get_adapter("xai").decode_response(body).cost()
+
+    prices = cost.calculation.model_price
+    outputs = wire["completion_tokens"] + reasoning
+    assert cost.output_price == outputs * prices.output_mtok / 1_000_000
+
+
+def test_mistral_audio_tokens_are_kept_and_priced_as_genai_prices_reads_them() -> None:
+    body = fixture_answer("mistral/audio_input.json")
+    assert body["usage"]["prompt_tokens_details"]["audio_tokens"] > 0
+    extracted = genai_prices.extract_usage(body, provider_id="mistral")
+
+    cost = get_adapter("mistral").decode_response(body).cost()
+
+    made = made_at(body)
+    assert cost.total_price == extracted.calc_price(genai_request_timestamp=made).total_price
+
+
+def test_openai_audio_tokens_are_priced_at_the_audio_price() -> None:
+    response = get_adapter("openai").decode_response(
+        {
+            "id": "chatcmpl-audio",
+            "object": "chat.completion",
+            "created": 1_760_000_000,
+            "model": "gpt-audio",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": "Hi."},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": 120,
+                "completion_tokens": 40,
+                "total_tokens": 160,
+                "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 100},
+                "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 30},
+            },
+        }
+    )
+
+    cost = response.cost()
+
+    prices = cost.calculation.model_price
+    assert prices.input_audio_mtok != prices.input_mtok
+    expected_input = 20 * prices.input_mtok + 100 * prices.input_audio_mtok
+    expected_output = 10 * prices.output_mtok + 30 * prices.output_audio_mtok
+    assert (cost.input_price, cost.output_price) == (
+        expected_input / 1_000_000,
+        expected_output / 1_000_000,
+    )
+
+
+# --- what has no price ---
+
+
+def test_a_provider_genai_prices_does_not_price_is_named() -> None:
+    body = fixture_answer("ollama/reasoning_answer.json")
+
+    with pytest.raises(CostError, match="'ollama'"):
+        get_adapter("ollama").decode_response(body).cost()
+
+
+def test_a_model_genai_prices_does_not_know_is_named() -> None:
+    body = {**fixture_answer("openai/chat_tool_round_trip.json"), "model": "gpt-nonesuch-9"}
+
+    with pytest.raises(CostError, match="'gpt-nonesuch-9'") as raised:
+        get_adapter("openai").decode_response(body).cost()
+
+    assert isinstance(raised.value, LookupError)
+
+
+def test_an_answer_without_usage_has_no_price() -> None:
+    response = ChatResponse(model="gpt-4o", provider="openai")
+
+    with pytest.raises(CostError, match="no usage"):
+        response.cost()
+
+
+def test_without_genai_prices_the_error_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "genai_prices", None)
+    response = get_adapter("openai").decode_response(
+        fixture_answer("openai/chat_tool_round_trip.json")
+    )
+
+    with pytest.raises(CostError, match=r'pip install "interlingua\[prices\]"'):
+        response.cost()
+
+
+def test_the_price_is_that_of_the_time_the_answer_was_made() -> None:
+    body = fixture_answer("openai/chat_tool_round_trip.json")
+    made = datetime.fromtimestamp(body["created"], timezone.utc)
+
+    cost = get_adapter("openai").decode_response(body).cost()
+
+    wire = body["usage"]
+    expected = price(
+        body["model"],
+        "openai",
+        made,
+        input_tokens=wire["prompt_tokens"],
+        output_tokens=wire["completion_tokens"],
+        **{"cache_read_tokens": wire["prompt_tokens_details"]["cached_tokens"]},
+    )
+    assert cost.total_price == expected.total_price
+    assert isinstance(cost.total_price, Decimal)
+
+
+def test_costs_add_up() -> None:
+    one = get_adapter("openai").decode_response(fixture_answer("openai/chat_tool_round_trip.json"))
+    cost = one.cost()
+
+    total = sum([cost, cost])
+
+    assert isinstance(total, type(cost))
+    assert total.total_price == 2 * cost.total_price
+    assert (total.model, total.provider) == (cost.model, cost.provider)
+
+

@@ -33,6 +33,8 @@ def test_the_export_list() -> None:
         "ChatRequest",
         "ChatResponse",
         "ContentPart",
+        "Cost",
+        "CostError",
         "DecodeError",
         "ENTRY_POINT_GROUP",
         "ErrorEvent",
@@ -57,6 +59,7 @@ def test_the_export_list() -> None:
         "PartDataEvent",
         "PartEvent",
         "PermissionDeniedError",
+        "PriceSource",
         "Problem",
         "ProviderConnectionError",
         "ProviderError",
@@ -215,7 +218,7 @@ def test_importing_the_core_imports_no_provider_sdk_no_yaml_and_no_server() -> N
     code = (
         "import sys, interlingua, interlingua.client, interlingua.codec, interlingua.testing\n"
         "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'google', 'httpx', 'httpx2',\n"
-        "         'yaml', 'starlette', 'uvicorn'}\n"
+        "         'yaml', 'starlette', 'uvicorn', 'genai_prices'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     result = subprocess.run(

@@ -168,6 +168,8 @@ def response_cost(response: ChatResponse, *, provider: str | None = None) -> Cos
     source = price_source(provider or response.provider)
     if not response.model:
         raise CostError("the answer names no model, so it has no price")
+    if not (response.usage.total_tokens or response.usage.input_tokens or response.usage.details):
+        raise CostError("the answer says no usage, so it has no price")
     made = created_time(response.provider_data)
     at = None if made is None else datetime.fromtimestamp(made, timezone.utc)
     return usage_cost(response.usage, response.model, source, at=at)
