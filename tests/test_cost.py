@@ -134,8 +134,10 @@ def genai_price(adapter: str, call: Interaction) -> Any:
             body, provider_id=source.provider_id, api_flavor=source.api_flavor
         )
         usage = EXTRACTOR_GAPS.get(adapter, lambda body, usage: usage)(body, extracted.usage)
-        model = url_model(call) if adapter in MODEL_IN_URL else body.get("model") or body.get(
-            "modelVersion"
+        model = (
+            url_model(call)
+            if adapter in MODEL_IN_URL
+            else body.get("model") or body.get("modelVersion")
         )
         return genai_prices.calc_price(
             usage,
@@ -253,7 +255,9 @@ def test_openai_cached_tokens_are_priced_at_the_cache_read_price() -> None:
     cost = get_adapter("openai").decode_response(body).cost()
 
     prices = cost.calculation.model_price
-    expected = (wire["prompt_tokens"] - cached) * prices.input_mtok + cached * prices.cache_read_mtok
+    expected = (
+        wire["prompt_tokens"] - cached
+    ) * prices.input_mtok + cached * prices.cache_read_mtok
     assert cost.input_price == expected / 1_000_000
     assert cost.output_price == wire["completion_tokens"] * prices.output_mtok / 1_000_000
 
@@ -408,5 +412,3 @@ def test_costs_add_up() -> None:
     assert isinstance(total, type(cost))
     assert total.total_price == 2 * cost.total_price
     assert (total.model, total.provider) == (cost.model, cost.provider)
-
-

@@ -98,6 +98,7 @@ def test_the_export_list() -> None:
         "TranslationLoss",
         "TranslationReport",
         "TranslationWarning",
+        "TurnUsage",
         "UsageEvent",
         "WireEvent",
         "__version__",

@@ -51,7 +51,7 @@ from interlingua._gateway import (
     translate_stream,
     validate_request,
 )
-from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory
+from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory, TurnUsage
 from interlingua._messages import Message, Role
 from interlingua._parts import (
     ContentPart,
@@ -179,6 +179,7 @@ __all__ = [
     "TranslationLoss",
     "TranslationReport",
     "TranslationWarning",
+    "TurnUsage",
     "UsageEvent",
     "WireEvent",
     "__version__",

@@ -44,9 +44,22 @@ from interlingua._errors import AdapterNotFoundError, CostError
 from interlingua._usage import TokenUsage
 
 if TYPE_CHECKING:
+    from interlingua._history import ChatHistory, TurnUsage
     from interlingua._response import ChatResponse
 
-__all__ = ["Cost", "PriceSource", "genai_usage", "price_source", "response_cost", "usage_cost"]
+__all__ = [
+    "Cost",
+    "PriceSource",
+    "genai_usage",
+    "history_cost",
+    "price_source",
+    "response_cost",
+    "turn_cost",
+    "usage_cost",
+]
+
+NOTHING = Decimal(0)
+
 
 @dataclass(frozen=True, slots=True)
 class PriceSource:
@@ -165,21 +178,48 @@ def response_cost(response: ChatResponse, *, provider: str | None = None) -> Cos
     the adapter `provider` (by default the response's)."""
     from interlingua._elsewhere import created_time
 
-    source = price_source(provider or response.provider)
-    if not response.model:
-        raise CostError("the answer names no model, so it has no price")
-    if not (response.usage.total_tokens or response.usage.input_tokens or response.usage.details):
-        raise CostError("the answer says no usage, so it has no price")
     made = created_time(response.provider_data)
     at = None if made is None else datetime.fromtimestamp(made, timezone.utc)
-    return usage_cost(response.usage, response.model, source, at=at)
+    return _answer_cost(response.usage, response.model, provider or response.provider, at)
+
+
+def turn_cost(turn: TurnUsage, *, at: datetime | None = None) -> Cost:
+    """What one answer of a history cost, at its time (or `at`, its message's)."""
+    return _answer_cost(turn.usage, turn.model, turn.provider, turn.made_at or at)
+
+
+def history_cost(history: ChatHistory, *, skip_unknown: bool = False) -> Cost:
+    """The sum of the costs of `history`'s answers (`ChatHistory.cost`)."""
+    turns = {turn.message: turn for turn in history.turns}
+    costs: list[Cost] = []
+    for index, message in enumerate(history.messages):
+        if message.role != "assistant":
+            continue
+        try:
+            turn = turns.get(index)
+            if turn is None:
+                raise CostError("no usage is kept for it (`add_response` keeps it)")
+            costs.append(turn_cost(turn, at=message.created_at))
+        except CostError as exc:
+            if not skip_unknown:
+                raise CostError(f"messages[{index}] has no price: {exc}") from exc
+    return sum(costs[1:], costs[0]) if costs else Cost(NOTHING, NOTHING, NOTHING)
+
+
+def _answer_cost(
+    usage: TokenUsage, model: str | None, provider: str | None, at: datetime | None
+) -> Cost:
+    source = price_source(provider)
+    if not model:
+        raise CostError("the answer names no model, so it has no price")
+    if not (usage.total_tokens or usage.input_tokens or usage.details):
+        raise CostError("the answer says no usage, so it has no price")
+    return usage_cost(usage, model, source, at=at)
 
 
 def _genai_prices() -> Any:
     try:
         import genai_prices
     except ImportError as exc:
-        raise CostError(
-            'pricing needs genai-prices: pip install "interlingua[prices]"'
-        ) from exc
+        raise CostError('pricing needs genai-prices: pip install "interlingua[prices]"') from exc
     return genai_prices

@@ -22,7 +22,14 @@ from interlingua import TokenUsage, TranslationReport
 from interlingua.codec import WireReader, overlay, usage_numbers
 from interlingua_anthropic._wire import PROVIDER, Usage, WireDict
 
-__all__ = ["CACHE_LIFETIMES", "COUNTS", "PRICED_DETAILS", "THINKING_TOKENS", "decode_usage", "encode_usage"]
+__all__ = [
+    "CACHE_LIFETIMES",
+    "COUNTS",
+    "PRICED_DETAILS",
+    "THINKING_TOKENS",
+    "decode_usage",
+    "encode_usage",
+]
 
 COUNTS = (
     "input_tokens",

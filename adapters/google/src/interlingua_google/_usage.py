@@ -45,7 +45,13 @@ _ALWAYS = ("promptTokenCount", "candidatesTokenCount", "totalTokenCount")
 
 # The modalities of the per-modality lists, as genai-prices names them (it
 # prices a document's tokens as an image's).
-_MODALITIES = {"TEXT": "text", "AUDIO": "audio", "IMAGE": "image", "DOCUMENT": "image", "VIDEO": "video"}
+_MODALITIES = {
+    "TEXT": "text",
+    "AUDIO": "audio",
+    "IMAGE": "image",
+    "DOCUMENT": "image",
+    "VIDEO": "video",
+}
 # The details genai-prices prices apart (`interlingua.PriceSource.details`): each
 # modality's share of the prompt, the cache reads and the answer, and the tool-use
 # prompt (inside `input_tokens`), each share of it being the modality's input too.
