@@ -23,7 +23,7 @@ import genai_prices
 import pytest
 
 from conftest import FIXTURES, MissingCorpus, cassette, corpus_files, from_corpus
-from interlingua import ChatResponse, CostError, PriceSource, get_adapter
+from interlingua import ChatHistory, ChatResponse, CostError, Message, PriceSource, get_adapter
 from interlingua.testing import Interaction
 
 # Adapter -> (corpus folder, cassette provider, how its endpoints' URL paths end);
@@ -412,3 +412,73 @@ def test_costs_add_up() -> None:
     assert isinstance(total, type(cost))
     assert total.total_price == 2 * cost.total_price
     assert (total.model, total.provider) == (cost.model, cost.provider)
+
+
+# --- a conversation's cost ---
+
+
+def answers() -> list[tuple[str, ChatResponse]]:
+    """Three answers of three providers (adapter, response)."""
+    return [
+        ("openai", get_adapter("openai").decode_response(
+            fixture_answer("openai/chat_tool_round_trip.json"))),
+        ("anthropic", get_adapter("anthropic").decode_response(
+            fixture_answer("anthropic/tool_round_trip_with_thinking.json", 1))),
+        ("google", get_adapter("google").decode_response(
+            fixture_answer("google/tool_round_trip_with_thinking.json"))),
+    ]  # fmt: skip
+
+
+def test_a_history_costs_the_sum_of_its_answers_across_providers(tmp_path: Path) -> None:
+    history = ChatHistory()
+    for _, response in answers():
+        history.add_message(Message.user("go on"))
+        history.add_response(response)
+    history.save(tmp_path / "chat.json")
+
+    cost = ChatHistory.load(tmp_path / "chat.json").cost()
+
+    each = [response.cost() for _, response in answers()]
+    assert cost.total_price == sum(c.total_price for c in each) > 0
+    assert cost.input_price == sum(c.input_price for c in each)
+    assert (cost.model, cost.provider) == (None, None)
+    assert [turn.message for turn in history.turns] == [1, 3, 5]
+    assert [turn.provider for turn in history.turns] == ["openai", "anthropic", "google"]
+
+
+def test_a_claude_answer_on_bedrock_is_kept_with_the_adapter_that_answered() -> None:
+    call = cassette(FIXTURES / "anthropic-bedrock/thinking_tool_use.json").interactions[0]
+    response = get_adapter("anthropic-bedrock").decode_response(call.response.json)
+    response = response.model_copy(update={"model": url_model(call)})
+    history = ChatHistory()
+
+    history.add_response(response, provider="anthropic-bedrock")
+
+    assert response.provider == "anthropic"
+    assert history.cost() == response.cost(provider="anthropic-bedrock")
+    assert history.cost().provider == "aws"
+
+
+def test_an_answer_with_no_price_is_named_by_its_index_unless_skipped() -> None:
+    history = ChatHistory()
+    (_, priced), *_ = answers()
+    history.add_response(priced)
+    history.add_message(Message.user("and locally?"))
+    history.add_response(
+        get_adapter("ollama").decode_response(fixture_answer("ollama/reasoning_answer.json"))
+    )
+    history.add_message(Message.assistant("typed by hand"))
+
+    with pytest.raises(CostError, match=r"messages\[2\].*'ollama'"):
+        history.cost()
+
+    assert history.cost(skip_unknown=True) == priced.cost()
+
+
+def test_an_assistant_message_added_without_its_response_has_no_price() -> None:
+    history = ChatHistory(messages=[Message.user("hi"), Message.assistant("hello")])
+
+    with pytest.raises(CostError, match=r"messages\[1\].*add_response"):
+        history.cost()
+
+    assert history.cost(skip_unknown=True).total_price == 0
