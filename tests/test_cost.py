@@ -397,7 +397,7 @@ def test_the_price_is_that_of_the_time_the_answer_was_made() -> None:
         made,
         input_tokens=wire["prompt_tokens"],
         output_tokens=wire["completion_tokens"],
-        **{"cache_read_tokens": wire["prompt_tokens_details"]["cached_tokens"]},
+        cache_read_tokens=wire["prompt_tokens_details"]["cached_tokens"],
     )
     assert cost.total_price == expected.total_price
     assert isinstance(cost.total_price, Decimal)

@@ -17,6 +17,7 @@ from interlingua._adapter import (
 )
 from interlingua._clients import get_client_class
 from interlingua._context import InvocationContext
+from interlingua._cost import Cost, PriceSource
 from interlingua._errors import (
     AdapterNotFoundError,
     AuthenticationError,
@@ -38,7 +39,6 @@ from interlingua._errors import (
     ToolArgumentsError,
     TranslationError,
 )
-from interlingua._cost import Cost, PriceSource
 from interlingua._finish import FinishReason
 from interlingua._gateway import (
     GatewayAdapter,

@@ -158,9 +158,8 @@ def usage_cost(
             priced, model, provider_id=source.provider_id, genai_request_timestamp=at
         )
     except LookupError as exc:
-        raise CostError(
-            f"no price for model {model!r} of provider {source.provider_id!r} in genai-prices: {exc}"
-        ) from exc
+        where = f"model {model!r} of provider {source.provider_id!r}"
+        raise CostError(f"no price for {where} in genai-prices: {exc}") from exc
     except ValueError as exc:  # a usage its prices cannot take apart
         raise CostError(f"no price for this usage of model {model!r}: {exc}") from exc
     return Cost(
