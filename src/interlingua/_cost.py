@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Cost",
     "PriceSource",
+    "answer_cost",
     "genai_usage",
     "history_cost",
     "price_source",
@@ -179,12 +180,12 @@ def response_cost(response: ChatResponse, *, provider: str | None = None) -> Cos
 
     made = created_time(response.provider_data)
     at = None if made is None else datetime.fromtimestamp(made, timezone.utc)
-    return _answer_cost(response.usage, response.model, provider or response.provider, at)
+    return answer_cost(response.usage, response.model, provider or response.provider, at)
 
 
 def turn_cost(turn: TurnUsage, *, at: datetime | None = None) -> Cost:
     """What one answer of a history cost, at its time (or `at`, its message's)."""
-    return _answer_cost(turn.usage, turn.model, turn.provider, turn.made_at or at)
+    return answer_cost(turn.usage, turn.model, turn.provider, turn.made_at or at)
 
 
 def history_cost(history: ChatHistory, *, skip_unknown: bool = False) -> Cost:
@@ -205,9 +206,10 @@ def history_cost(history: ChatHistory, *, skip_unknown: bool = False) -> Cost:
     return sum(costs[1:], costs[0]) if costs else Cost(NOTHING, NOTHING, NOTHING)
 
 
-def _answer_cost(
-    usage: TokenUsage, model: str | None, provider: str | None, at: datetime | None
+def answer_cost(
+    usage: TokenUsage, model: str | None, provider: str | None, at: datetime | None = None
 ) -> Cost:
+    """What an answer of `model` from the adapter `provider` that used `usage` cost."""
     source = price_source(provider)
     if not model:
         raise CostError("the answer names no model, so it has no price")
