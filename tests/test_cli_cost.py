@@ -68,7 +68,7 @@ def test_inspect_says_an_answer_it_cannot_price_is_unknown() -> None:
 
 
 def test_inspect_a_history_gives_the_cost_of_each_answer_it_kept(tmp_path: Path) -> None:
-    (call, answer) = load_cassette(ANTHROPIC).interactions
+    (_, answer) = load_cassette(ANTHROPIC).interactions
     history = ChatHistory()
     history.add_message(Message.user("Weather in Lisbon?"))
     history.add_response(get_adapter("anthropic").decode_response(answer.response.json))

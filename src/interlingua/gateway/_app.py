@@ -276,12 +276,10 @@ class Gateway:
     @staticmethod
     def _cost(log: RequestLog, attempt: Attempt, response: ChatResponse | None) -> str | None:
         """The answer's cost noted in the log (None: it has no price): its model is
-        the answer's, else the one the upstream was asked for."""
-        if response is None:
-            return log.note_cost(attempt.target.model, attempt.target.provider)
-        model = response.model or attempt.target.model
-        made = created_time(response.provider_data)
-        return log.note_cost(model, attempt.target.provider, made)
+        the answer's (a stream's, from its start), else the one the upstream was asked for."""
+        if response is not None:
+            log.note_start(response.model, created_time(response.provider_data))
+        return log.note_cost(attempt.target.model, attempt.target.provider)
 
     def _headers(
         self, attempt: Attempt, log: RequestLog, answer_losses: Sequence[TranslationLoss] = ()

@@ -50,7 +50,10 @@ class RequestLog:
     upstream_ms: float = 0.0
     total_ms: float = 0.0
     started: float = field(default_factory=time.perf_counter, repr=False)
+    # What the cost is of: the usage, the answer's model and when it was made.
     token_usage: TokenUsage | None = field(default=None, repr=False)
+    answer_model: str | None = field(default=None, repr=False)
+    made: int | None = field(default=None, repr=False)
 
     def note_usage(self, usage: TokenUsage) -> None:
         self.token_usage = usage
@@ -60,13 +63,18 @@ class RequestLog:
             if isinstance(value := getattr(usage, name), int)
         }
 
-    def note_cost(self, model: str | None, provider: str, made: int | None = None) -> str | None:
-        """The cost of the usage noted, of `model` from the adapter `provider`, in US
-        dollars (None where it has no price), noted; `made`: when the answer says it
-        was made (Unix seconds)."""
-        at = None if made is None else datetime.fromtimestamp(made, timezone.utc)
+    def note_start(self, model: str | None, made: int | None) -> None:
+        """The answer's model, and when it says it was made (Unix seconds)."""
+        self.answer_model, self.made = model or self.answer_model, made or self.made
+
+    def note_cost(self, model: str, provider: str) -> str | None:
+        """The cost of the usage noted, of the answer's model (else `model`, the one
+        asked for) from the adapter `provider`, in US dollars, noted (None where it has
+        no price)."""
+        at = None if self.made is None else datetime.fromtimestamp(self.made, timezone.utc)
         try:
-            cost = answer_cost(self.token_usage or TokenUsage(), model, provider, at)
+            usage = self.token_usage or TokenUsage()
+            cost = answer_cost(usage, self.answer_model or model, provider, at)
         except CostError:
             return None
         self.cost = f"{cost.total_price:f}"
@@ -90,7 +98,8 @@ class RequestLog:
 
     def json(self) -> str:
         fields: dict[str, Any] = asdict(self)
-        del fields["started"], fields["token_usage"]
+        for unwritten in ("started", "token_usage", "answer_model", "made"):
+            del fields[unwritten]
         return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
 
     def human(self) -> str:
