@@ -23,8 +23,8 @@ from interlingua_anthropic._stream_encoder import (
     encode_stream,
     stream_encoder,
 )
-from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER
 from interlingua_anthropic._usage import PRICED_DETAILS
+from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER
 
 if TYPE_CHECKING:
     from interlingua_anthropic._client import AnthropicClient, AsyncAnthropicClient

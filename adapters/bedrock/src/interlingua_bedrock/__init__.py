@@ -21,8 +21,8 @@ from interlingua_bedrock._request import decode_request, encode_request
 from interlingua_bedrock._response import decode_response, encode_response
 from interlingua_bedrock._stream import decode_stream
 from interlingua_bedrock._stream_encoder import BedrockStreamEncoder, encode_stream, stream_encoder
-from interlingua_bedrock._wire import PROVIDER
 from interlingua_bedrock._usage import PRICED_DETAILS
+from interlingua_bedrock._wire import PROVIDER
 
 if TYPE_CHECKING:
     from interlingua_bedrock._client import AsyncBedrockClient, BedrockClient

@@ -20,8 +20,8 @@ from interlingua_google._request import decode_request, encode_request
 from interlingua_google._response import decode_response, encode_response
 from interlingua_google._stream import decode_stream
 from interlingua_google._stream_encoder import GoogleStreamEncoder, encode_stream, stream_encoder
-from interlingua_google._wire import PROVIDER
 from interlingua_google._usage import PRICED_DETAILS
+from interlingua_google._wire import PROVIDER
 
 if TYPE_CHECKING:
     from interlingua_google._client import AsyncGoogleClient, GoogleClient

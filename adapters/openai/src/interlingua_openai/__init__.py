@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from interlingua import PriceSource
 from interlingua.client import lazy_attributes
+from interlingua_chat_completions._usage import CHAT_PRICED_DETAILS
 from interlingua_openai._dialect import CODEC, OPENAI
 from interlingua_openai._wire import PROVIDER
-from interlingua_chat_completions._usage import CHAT_PRICED_DETAILS
 
 if TYPE_CHECKING:
     from interlingua_openai._client import AsyncOpenAIClient, OpenAIClient

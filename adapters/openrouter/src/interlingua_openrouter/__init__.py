@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from interlingua import PriceSource
 from interlingua.client import lazy_attributes
+from interlingua_chat_completions._usage import CHAT_PRICED_DETAILS
 from interlingua_openrouter._dialect import CODEC, OPENROUTER
 from interlingua_openrouter._wire import PROVIDER
-from interlingua_chat_completions._usage import CHAT_PRICED_DETAILS
 
 if TYPE_CHECKING:
     from interlingua_openrouter._client import AsyncOpenRouterClient, OpenRouterClient
