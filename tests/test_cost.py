@@ -482,3 +482,55 @@ def test_an_assistant_message_added_without_its_response_has_no_price() -> None:
         history.cost()
 
     assert history.cost(skip_unknown=True).total_price == 0
+
+
+def test_every_adapter_with_prices_has_recorded_answers_priced() -> None:
+    from interlingua import available_adapters
+
+    priced = {param.values[0].adapter for param in cases(priced=True) if param.values}
+    with_prices = {name for name in available_adapters() if prices_of(name) is not None}
+
+    assert with_prices - priced == set()
+
+
+def test_perplexity_reasoning_and_citations_are_priced_as_output_beside_the_completion() -> None:
+    # A deep-research answer's usage, as Perplexity's API reference gives it.
+    body = {
+        "id": "2f9a4c1e-7b3d-4e8f-9a2c-5d6e7f8a9b0c",
+        "model": "sonar-deep-research",
+        "created": 1_760_000_000,
+        "object": "chat.completion",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": "Lisbon's oceanarium opened in 1998."},
+            }
+        ],
+        "usage": {
+            "prompt_tokens": 19,
+            "completion_tokens": 498,
+            "total_tokens": 517,
+            "citation_tokens": 10_863,
+            "num_search_queries": 18,
+            "reasoning_tokens": 73_997,
+            "search_context_size": "low",
+        },
+    }
+    extracted = genai_prices.extract_usage(body, provider_id="perplexity")
+    expected = extracted.calc_price(genai_request_timestamp=made_at(body))
+
+    cost = get_adapter("perplexity").decode_response(body).cost()
+
+    assert (cost.input_price, cost.output_price, cost.total_price) == (
+        expected.input_price,
+        expected.output_price,
+        expected.total_price,
+    )
+    # More than the completion alone: the reasoning and the citations are output too.
+    usage = body["usage"]
+    alone = price("sonar-deep-research", "perplexity", made_at(body), output_tokens=498)
+    assert cost.output_price > alone.output_price
+    assert extracted.usage.output_tokens == (
+        usage["completion_tokens"] + usage["reasoning_tokens"] + usage["citation_tokens"]
+    )
