@@ -33,6 +33,8 @@ def test_the_export_list() -> None:
         "ChatRequest",
         "ChatResponse",
         "ContentPart",
+        "Cost",
+        "CostError",
         "DecodeError",
         "ENTRY_POINT_GROUP",
         "ErrorEvent",
@@ -57,6 +59,7 @@ def test_the_export_list() -> None:
         "PartDataEvent",
         "PartEvent",
         "PermissionDeniedError",
+        "PriceSource",
         "Problem",
         "ProviderConnectionError",
         "ProviderError",
@@ -95,6 +98,7 @@ def test_the_export_list() -> None:
         "TranslationLoss",
         "TranslationReport",
         "TranslationWarning",
+        "TurnUsage",
         "UsageEvent",
         "WireEvent",
         "__version__",
@@ -216,7 +220,8 @@ def test_importing_the_core_imports_no_provider_sdk_no_yaml_and_no_server() -> N
     code = (
         "import sys, interlingua, interlingua.client, interlingua.codec, interlingua.testing\n"
         "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'google', 'httpx', 'httpx2',\n"
-        "         'yaml', 'starlette', 'uvicorn', 'opentelemetry'}\n"
+        "         'yaml', 'starlette', 'uvicorn', 'opentelemetry', 'genai_prices'}
+"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     result = subprocess.run(

@@ -41,7 +41,7 @@ from interlingua._migrations import MIGRATIONS
 from interlingua.testing import load_cassette
 
 DATA = Path(__file__).parent / "data"
-FILES = {version: DATA / f"chat_history_v{version}.json" for version in (1, 2, 3, 4)}
+FILES = {version: DATA / f"chat_history_v{version}.json" for version in (1, 2, 3, 4, 5)}
 ADAPTERS: dict[str, ModuleType] = {
     "anthropic": interlingua_anthropic,
     "openai": interlingua_openai,
@@ -137,7 +137,7 @@ def test_a_migrated_history_is_saved_as_the_current_version(tmp_path: Path, vers
     history = ChatHistory.load(FILES[version])
     history.save(tmp_path / "chat.json")
     saved = json.loads((tmp_path / "chat.json").read_text())
-    assert saved["version"] == HISTORY_VERSION == 5
+    assert saved["version"] == HISTORY_VERSION == 6
     assert ChatHistory.load(tmp_path / "chat.json") == history
 
 

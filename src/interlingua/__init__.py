@@ -17,11 +17,13 @@ from interlingua._adapter import (
 )
 from interlingua._clients import get_client_class
 from interlingua._context import InvocationContext
+from interlingua._cost import Cost, PriceSource
 from interlingua._errors import (
     AdapterNotFoundError,
     AuthenticationError,
     BadRequestError,
     CassetteError,
+    CostError,
     DecodeError,
     HistoryFormatError,
     InterlinguaError,
@@ -49,7 +51,7 @@ from interlingua._gateway import (
     translate_stream,
     validate_request,
 )
-from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory
+from interlingua._history import HISTORY_FORMAT, HISTORY_VERSION, ChatHistory, TurnUsage
 from interlingua._messages import Message, Role
 from interlingua._parts import (
     ContentPart,
@@ -115,6 +117,8 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "ContentPart",
+    "Cost",
+    "CostError",
     "DecodeError",
     "ErrorEvent",
     "FilePart",
@@ -136,6 +140,7 @@ __all__ = [
     "PartDataEvent",
     "PartEvent",
     "PermissionDeniedError",
+    "PriceSource",
     "Problem",
     "ProviderConnectionError",
     "ProviderError",
@@ -174,6 +179,7 @@ __all__ = [
     "TranslationLoss",
     "TranslationReport",
     "TranslationWarning",
+    "TurnUsage",
     "UsageEvent",
     "WireEvent",
     "__version__",

@@ -17,6 +17,8 @@ InterlinguaError
  │    └── ProviderConnectionError     no answer: the connection failed or timed out
  ├── StreamError                      a stream that broke; keeps the partial response
  ├── AdapterNotFoundError (LookupError)
+ ├── CostError (LookupError)          no price: genai-prices not installed, or a provider,
+ │                                    model or usage it does not price (named)
  └── CassetteError                    a recording that cannot be read, or a request the
                                       testing kit cannot answer
 """
@@ -41,6 +43,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "CassetteError",
+    "CostError",
     "DecodeError",
     "ErrorTypes",
     "HistoryFormatError",
@@ -435,6 +438,10 @@ class StreamError(InterlinguaError):
 
 class AdapterNotFoundError(InterlinguaError, LookupError):
     """No adapter is registered under the name asked for."""
+
+
+class CostError(InterlinguaError, LookupError):
+    """No price for a call: genai-prices is not installed, or it does not price what is named."""
 
 
 class CassetteError(InterlinguaError):

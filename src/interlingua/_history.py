@@ -1,11 +1,12 @@
 """A conversation kept between calls, saved as versioned JSON.
 
 The file is one JSON object: `{"format": "interlingua.chat_history",
-"version": 5, ...}`. A file of an older version is migrated on load (see
+"version": 6, ...}`. A file of an older version is migrated on load (see
 `_migrations`: version 2 keeps provider data in the sections of
 `_provider_data`, version 3 adds the messages' `created_at` and `updated_at`,
 version 4 holds an Anthropic tool call's direct `caller` as a form, version 5
-names a freeform tool's call and a namespace's function's as `ToolName` does);
+names a freeform tool's call and a namespace's function's as `ToolName` does,
+version 6 adds `turns`, what each answer used, so that a history knows its cost);
 one of a newer version or another format is refused with `HistoryFormatError`,
 and a message that breaks the core's rules raises `InvalidDataError` naming
 the message, part and field.
@@ -18,21 +19,36 @@ import os
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, JsonValue
+from pydantic import AwareDatetime, Field, JsonValue
 
-from interlingua._base import MutableCoreModel, validate
+from interlingua._base import CoreModel, MutableCoreModel, validate
 from interlingua._errors import HistoryFormatError, InvalidDataError
 from interlingua._messages import Message
 from interlingua._migrations import MIGRATIONS
 from interlingua._response import ChatResponse
 from interlingua._usage import TokenUsage
 
-__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory", "migrated_messages"]
+if TYPE_CHECKING:
+    from interlingua._cost import Cost
+
+__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "ChatHistory", "TurnUsage", "migrated_messages"]
 
 HISTORY_FORMAT = "interlingua.chat_history"
-HISTORY_VERSION = 5
+HISTORY_VERSION = 6
+
+
+class TurnUsage(CoreModel):
+    """What one answer of a history used: the index of the message it gave, the
+    adapter that answered (`provider`), the model, the usage, and when the
+    answer says it was made (None: it said not, and its message's time is taken)."""
+
+    message: int
+    provider: str | None = None
+    model: str | None = None
+    usage: TokenUsage = TokenUsage()
+    made_at: AwareDatetime | None = None
 
 
 class ChatHistory(MutableCoreModel):
@@ -51,6 +67,7 @@ class ChatHistory(MutableCoreModel):
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
     artefacts: list[JsonValue] = Field(default_factory=list)
     usage: TokenUsage = TokenUsage()
+    turns: list[TurnUsage] = Field(default_factory=list)
 
     @property
     def last_message(self) -> Message:
@@ -73,10 +90,32 @@ class ChatHistory(MutableCoreModel):
         stamps = {"created_at": created_at, "updated_at": _now()}
         self.messages[index] = message.model_copy(update=stamps)
 
-    def add_response(self, response: ChatResponse) -> None:
-        """Append the response's message and add its usage to the total."""
+    def add_response(self, response: ChatResponse, *, provider: str | None = None) -> None:
+        """Append the response's message, add its usage to the total, and keep
+        what it used in `turns`. `provider`: the adapter that answered, where the
+        response's `provider` is not it (Claude on Bedrock answers as `"anthropic"`)."""
+        from interlingua._elsewhere import created_time
+
         self.add_message(response.message)
         self.usage = self.usage + response.usage
+        made = created_time(response.provider_data)
+        turn = TurnUsage(
+            message=len(self.messages) - 1,
+            provider=provider or response.provider,
+            model=response.model,
+            usage=response.usage,
+            made_at=None if made is None else datetime.fromtimestamp(made, timezone.utc),
+        )
+        self.turns = [*self.turns, turn]
+
+    def cost(self, *, skip_unknown: bool = False) -> Cost:
+        """What the conversation's answers cost, added up across providers, by
+        genai-prices (the `prices` extra). An assistant message with no price (no
+        turn kept for it, or one genai-prices does not price) raises `CostError`
+        naming the message's index, unless `skip_unknown`, which leaves it out."""
+        from interlingua._cost import history_cost
+
+        return history_cost(self, skip_unknown=skip_unknown)
 
     def __len__(self) -> int:
         return len(self.messages)

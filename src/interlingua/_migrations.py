@@ -250,10 +250,15 @@ def _renamed(
     return name, arguments, migrated
 
 
+def _v5_to_v6(document: dict[str, Any]) -> dict[str, Any]:
+    return document  # `turns` is new and optional: a version-5 body is a version-6 one
+
+
 # version N -> a function turning a version-N document into version N + 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _v1_to_v2,
     2: _v2_to_v3,
     3: _v3_to_v4,
     4: _v4_to_v5,
+    5: _v5_to_v6,
 }

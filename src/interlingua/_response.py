@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from pydantic import model_validator
 
@@ -13,6 +14,9 @@ from interlingua._messages import Message
 from interlingua._parts import ToolCallPart
 from interlingua._report import TranslationLoss
 from interlingua._usage import TokenUsage
+
+if TYPE_CHECKING:
+    from interlingua._cost import Cost
 
 __all__ = ["ChatResponse"]
 
@@ -55,6 +59,16 @@ class ChatResponse(CoreModel):
     @property
     def text(self) -> str:
         return self.message.text
+
+    def cost(self, *, provider: str | None = None) -> Cost:
+        """What the call cost, by genai-prices (the `prices` extra): its `total_price`,
+        `input_price` and `output_price` in US dollars. `provider` names the adapter
+        that answered where the answer's `provider` is not it (Claude on Bedrock or
+        Vertex AI answers as `"anthropic"`). `CostError` names what has no price
+        (the provider, the model, the usage), or says genai-prices is not installed."""
+        from interlingua._cost import response_cost
+
+        return response_cost(self, provider=provider)
 
 
 def _is_argument_flag(warning: TranslationLoss) -> bool:

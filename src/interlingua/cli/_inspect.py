@@ -1,6 +1,11 @@
 """`interlingua inspect`: a cassette (any format `load_cassette` reads, a
 provider-neutral one too) or a saved history, summarised: its turns, their
-parts, tool calls, reasoning and usage.
+parts, tool calls, reasoning, usage and cost.
+
+The cost of each answer is genai-prices' (`ChatResponse.cost()`; a history's
+answers by what `ChatHistory.turns` kept of them), and the total the sum of
+those priced; an answer with no price (genai-prices not installed, or a
+provider or model it does not price) says so, and is counted as unpriced.
 
 A cassette's answers are decoded by the adapter its request went to (found by
 the URL; for a response-only fixture, by the body's shape); an answer that
@@ -10,13 +15,16 @@ cannot be decoded is summarised by its status and the reason, not refused.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from interlingua._errors import InterlinguaError
+from interlingua._cost import Cost, turn_cost
+from interlingua._errors import CostError, InterlinguaError
 from interlingua._history import HISTORY_FORMAT, ChatHistory
 from interlingua._messages import Message
 from interlingua._response import ChatResponse
@@ -30,8 +38,10 @@ from interlingua.cli._files import (
     read_text,
 )
 from interlingua.cli._summary import (
+    cost_json,
     describe_answer,
     describe_message,
+    dollars,
     provider_name,
     usage_json,
     usage_line,
@@ -50,6 +60,9 @@ class TurnSummary:
     provider: str | None = None
     lines: list[str] = field(default_factory=list)
     usage: TokenUsage | None = None
+    # An answer's cost, or why it has none (None, None: no answer to price).
+    cost: Cost | None = None
+    unpriced: str | None = None
 
 
 @dataclass
@@ -86,8 +99,15 @@ def _history(name: str, document: dict[str, Any]) -> Summary:
     except InterlinguaError as error:
         raise InputError(f"{name}: {one_line(error)}") from error
     summary = Summary(name, "history", usage=history.usage)
+    kept = {turn.message: turn for turn in history.turns}
     for index, message in enumerate(history.messages):
-        summary.turns.append(TurnSummary(f"{index} {describe_message(message, 80)}"))
+        turn = TurnSummary(f"{index} {describe_message(message, 80)}")
+        if (answer := kept.get(index)) is not None:
+            turn.provider, turn.usage = answer.provider, answer.usage
+            _price(turn, partial(turn_cost, answer, at=message.created_at))
+        elif message.role == "assistant":
+            turn.unpriced = "no usage kept for it"
+        summary.turns.append(turn)
     summary.count(history.messages)
     return summary
 
@@ -145,6 +165,28 @@ def _describe(turn: TurnSummary, answer: ChatResponse, summary: Summary) -> None
     turn.usage = answer.usage
     summary.usage += answer.usage
     summary.count([answer.message])
+    _price(turn, lambda: answer.cost(provider=turn.provider))
+
+
+def _price(turn: TurnSummary, cost: Callable[[], Cost]) -> None:
+    try:
+        turn.cost = cost()
+    except CostError as error:
+        turn.unpriced = one_line(error)
+
+
+def _total_cost(summary: Summary) -> tuple[Cost | None, int]:
+    """The sum of the turns' costs (None: none priced), and how many answers have none."""
+    costs = [turn.cost for turn in summary.turns if turn.cost is not None]
+    unpriced = sum(turn.unpriced is not None for turn in summary.turns)
+    return (sum(costs[1:], costs[0]) if costs else None), unpriced
+
+
+def _cost_line(cost: Cost | None, unpriced: int) -> str:
+    line = "unknown" if cost is None else dollars(cost.total_price)
+    if cost is not None and unpriced:
+        line += f" ({unpriced} answer{'' if unpriced == 1 else 's'} unpriced)"
+    return line
 
 
 def _decode(provider: str, response: Any) -> ChatResponse:
@@ -170,6 +212,7 @@ def _totals(summary: Summary) -> list[tuple[str, str]]:
         ("tool calls", _tally(summary.tool_calls)),
         ("reasoning", _tally(summary.reasoning)),
         ("usage", usage_line(summary.usage)),
+        ("cost", _cost_line(*_total_cost(summary))),
     ]
 
 
@@ -190,11 +233,15 @@ def show_summary(summary: Summary, console: Console) -> None:
             console.print(Text(f"    {line}"))
         if turn.usage is not None:
             console.print(Text(f"    usage: {usage_line(turn.usage)}", style="dim"))
+        if turn.cost is not None or turn.unpriced is not None:
+            line = dollars(turn.cost.total_price) if turn.cost else f"unknown ({turn.unpriced})"
+            console.print(Text(f"    cost: {line}", style="dim"))
     for label, value in _totals(summary):
         console.print(Text.assemble((f"{label}: ", "bold"), value))
 
 
 def summary_json(summary: Summary) -> dict[str, Any]:
+    total, unpriced = _total_cost(summary)
     return {
         "file": summary.name,
         "kind": summary.kind,
@@ -204,6 +251,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
                 "provider": turn.provider,
                 "lines": turn.lines,
                 "usage": None if turn.usage is None else usage_json(turn.usage),
+                "cost": None if turn.cost is None else cost_json(turn.cost),
             }
             for turn in summary.turns
         ],
@@ -211,4 +259,6 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         "tool_calls": summary.tool_calls,
         "reasoning": summary.reasoning,
         "usage": usage_json(summary.usage),
+        "cost": None if total is None else cost_json(total),
+        "unpriced_answers": unpriced,
     }

@@ -4,10 +4,12 @@ terminal and as plain JSON values."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from typing_extensions import assert_never
 
+from interlingua._cost import Cost
 from interlingua._messages import Message
 from interlingua._parts import (
     ContentPart,
@@ -25,9 +27,11 @@ from interlingua._usage import TokenUsage
 __all__ = [
     "PROVIDER_NAMES",
     "clip",
+    "cost_json",
     "describe_answer",
     "describe_message",
     "describe_part",
+    "dollars",
     "provider_name",
     "usage_json",
     "usage_line",
@@ -143,3 +147,18 @@ def usage_line(usage: TokenUsage) -> str:
         if count
     ]
     return line + (f" ({', '.join(extras)})" if extras else "")
+
+
+def dollars(amount: Decimal) -> str:
+    """`Decimal("0.0000371")` -> `$0.0000371` (never in exponent form)."""
+    return f"${amount:f}"
+
+
+def cost_json(cost: Cost) -> dict[str, Any]:
+    """A cost's prices in US dollars, as decimal strings (no float rounding)."""
+    prices = {"input": cost.input_price, "output": cost.output_price, "total": cost.total_price}
+    return {
+        **{name: f"{price:f}" for name, price in prices.items()},
+        "model": cost.model,
+        "provider": cost.provider,
+    }

@@ -11,6 +11,10 @@ Headers on every answer the gateway routed:
     x-interlingua-losses         what it could not take: `<n>; <path> <kind> <level>, ...`
     x-interlingua-answer-losses  what the client's API could not take of the answer
     x-interlingua-overhead-ms    the time spent in the gateway, the upstream's left out
+    x-interlingua-cost           what a whole answer cost in US dollars, by genai-prices
+                                 (`ChatResponse.cost`); absent where it has no price,
+                                 and on a stream, whose headers leave before its usage
+                                 comes: its cost is in the log line alone
 """
 
 from __future__ import annotations
@@ -29,9 +33,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from interlingua._elsewhere import created_time
 from interlingua._errors import DecodeError, InterlinguaError, InvalidDataError, ProviderError
 from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
+from interlingua._response import ChatResponse
 from interlingua.gateway._apis import (
     DEFAULT_PATHS,
     GEMINI,
@@ -166,6 +172,8 @@ class Gateway:
         if attempt.response.usage is not None:
             log.note_usage(attempt.response.usage)
         headers = self._headers(attempt, log, answer_losses=report.losses)
+        if (cost := self._cost(log, attempt, attempt.response)) is not None:
+            headers["x-interlingua-cost"] = cost
         return self._finish(log, JSONResponse(body, headers=headers))
 
     def _stream(
@@ -181,6 +189,8 @@ class Gateway:
 
         def on_close() -> None:
             log.answer_losses = describe_losses(report.losses)
+            if log.token_usage is not None:
+                self._cost(log, attempt, None)
             log.write(self.config.log)
 
         return LiveStream(
@@ -262,6 +272,14 @@ class Gateway:
         log.upstream_ms = attempt.upstream_seconds * 1000
         log.losses = describe_losses(attempt.losses)
         log.fallbacks = attempt.fallbacks
+
+    @staticmethod
+    def _cost(log: RequestLog, attempt: Attempt, response: ChatResponse | None) -> str | None:
+        """The answer's cost noted in the log (None: it has no price): its model is
+        the answer's (a stream's, from its start), else the one the upstream was asked for."""
+        if response is not None:
+            log.note_start(response.model, created_time(response.provider_data))
+        return log.note_cost(attempt.target.model, attempt.target.provider)
 
     def _headers(
         self, attempt: Attempt, log: RequestLog, answer_losses: Sequence[TranslationLoss] = ()

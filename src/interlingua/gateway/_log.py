@@ -1,9 +1,11 @@
-"""The one log line of each request: route, upstream, status, usage, losses (each
+"""The one log line of each request: route, upstream, status, usage, cost, losses (each
 `<path>: <kind> (<level>): <reason>`), the time in the gateway and upstream, and
 the fallbacks taken. `gateway_ms` is the
 time the gateway added until its answer's headers left (for a stream, its
 first event), the upstream's left out; `upstream_ms` the upstream's until its
-answer (a stream's first event) came; `total_ms` the request's whole time. JSON (`log = "json"`)
+answer (a stream's first event) came; `total_ms` the request's whole time;
+`cost` what the answer cost in US dollars, by genai-prices (`ChatResponse.cost`;
+a decimal string, absent where it has no price). JSON (`log = "json"`)
 or a line for people. No key of either side is ever in it: the line is built
 from the route and the answer, never from the request's headers. At start-up,
 one line (a warning) for each routed upstream whose client cannot be built,
@@ -16,9 +18,11 @@ import json
 import logging
 import time
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Literal
 
-from interlingua._errors import ProviderError
+from interlingua._cost import answer_cost
+from interlingua._errors import CostError, ProviderError
 from interlingua._usage import TokenUsage
 
 __all__ = ["LOGGER", "RequestLog", "log_unready"]
@@ -37,6 +41,7 @@ class RequestLog:
     upstream: str | None = None
     status: int | None = None
     usage: dict[str, int] | None = None
+    cost: str | None = None
     losses: list[str] = field(default_factory=list)
     answer_losses: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
@@ -45,13 +50,35 @@ class RequestLog:
     upstream_ms: float = 0.0
     total_ms: float = 0.0
     started: float = field(default_factory=time.perf_counter, repr=False)
+    # What the cost is of: the usage, the answer's model and when it was made.
+    token_usage: TokenUsage | None = field(default=None, repr=False)
+    answer_model: str | None = field(default=None, repr=False)
+    made: int | None = field(default=None, repr=False)
 
     def note_usage(self, usage: TokenUsage) -> None:
+        self.token_usage = usage
         self.usage = {
             name: value
             for name in ("input_tokens", "output_tokens", "total_tokens")
             if isinstance(value := getattr(usage, name), int)
         }
+
+    def note_start(self, model: str | None, made: int | None) -> None:
+        """The answer's model, and when it says it was made (Unix seconds)."""
+        self.answer_model, self.made = model or self.answer_model, made or self.made
+
+    def note_cost(self, model: str, provider: str) -> str | None:
+        """The cost of the usage noted, of the answer's model (else `model`, the one
+        asked for) from the adapter `provider`, in US dollars, noted (None where it has
+        no price)."""
+        at = None if self.made is None else datetime.fromtimestamp(self.made, timezone.utc)
+        try:
+            usage = self.token_usage or TokenUsage()
+            cost = answer_cost(usage, self.answer_model or model, provider, at)
+        except CostError:
+            return None
+        self.cost = f"{cost.total_price:f}"
+        return self.cost
 
     def overhead_ms(self) -> float:
         """The time so far in the gateway, the upstream's left out."""
@@ -71,7 +98,8 @@ class RequestLog:
 
     def json(self) -> str:
         fields: dict[str, Any] = asdict(self)
-        del fields["started"]
+        for unwritten in ("started", "token_usage", "answer_model", "made"):
+            del fields[unwritten]
         return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
 
     def human(self) -> str:
@@ -79,6 +107,8 @@ class RequestLog:
         words = [f"{self.method} {self.path}", route, str(self.status)]
         if self.usage:
             words.append(" ".join(f"{k.split('_')[0]}={v}" for k, v in self.usage.items()))
+        if self.cost is not None:
+            words.append(f"cost=${self.cost}")
         words.append(
             f"gateway={self.gateway_ms or 0:.1f}ms upstream={self.upstream_ms:.1f}ms "
             f"total={self.total_ms:.1f}ms"

@@ -21,9 +21,10 @@ import anyio
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from interlingua._elsewhere import created_time
 from interlingua._errors import InterlinguaError
 from interlingua._gateway import WireEvent, format_sse
-from interlingua._stream import ErrorEvent, StreamEvent, UsageEvent
+from interlingua._stream import ErrorEvent, StreamEvent, StreamStart, UsageEvent
 from interlingua.codec import StreamEncoder
 from interlingua.gateway._errors import broken_stream, upstream_error
 from interlingua.gateway._log import RequestLog
@@ -87,6 +88,8 @@ def _noted(event: StreamEvent, attempt: Attempt, log: RequestLog) -> StreamEvent
     """`event`, its usage noted in the log; the upstream's error, named as it was sent."""
     if isinstance(event, UsageEvent):
         log.note_usage(event.usage)
+    elif isinstance(event, StreamStart):
+        log.note_start(event.model, created_time(event.provider_data))
     elif isinstance(event, ErrorEvent):
         target = attempt.target
         sent = event.to_error(target.provider)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_anthropic._errors import decode_error, encode_error
 from interlingua_anthropic._request import decode_request, encode_request
@@ -22,6 +23,7 @@ from interlingua_anthropic._stream_encoder import (
     encode_stream,
     stream_encoder,
 )
+from interlingua_anthropic._usage import PRICED_DETAILS
 from interlingua_anthropic._wire import DEFAULT_MAX_TOKENS, PROVIDER
 
 if TYPE_CHECKING:
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
+    "PRICES",
     "PROVIDER",
     "AnthropicClient",
     "AnthropicStreamEncoder",
@@ -43,6 +46,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("anthropic", "default", PRICED_DETAILS)
 
 _CLIENTS = frozenset({"AnthropicClient", "AsyncAnthropicClient"})
 

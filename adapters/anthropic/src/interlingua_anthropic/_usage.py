@@ -22,7 +22,14 @@ from interlingua import TokenUsage, TranslationReport
 from interlingua.codec import WireReader, overlay, usage_numbers
 from interlingua_anthropic._wire import PROVIDER, Usage, WireDict
 
-__all__ = ["COUNTS", "THINKING_TOKENS", "decode_usage", "encode_usage"]
+__all__ = [
+    "CACHE_LIFETIMES",
+    "COUNTS",
+    "PRICED_DETAILS",
+    "THINKING_TOKENS",
+    "decode_usage",
+    "encode_usage",
+]
 
 COUNTS = (
     "input_tokens",
@@ -31,6 +38,18 @@ COUNTS = (
     "output_tokens",
 )
 THINKING_TOKENS = "output_tokens_details.thinking_tokens"
+
+# The details genai-prices prices apart (`interlingua.PriceSource.details`): the
+# cache writes by lifetime (an hour's cost more than five minutes'), inside
+# `cache_write_tokens`; on Anthropic's own API, the web searches too.
+CACHE_LIFETIMES: dict[str, tuple[str, ...]] = {
+    "cache_creation.ephemeral_5m_input_tokens": ("cache_write_5m_tokens",),
+    "cache_creation.ephemeral_1h_input_tokens": ("cache_write_1h_tokens",),
+}
+PRICED_DETAILS: dict[str, tuple[str, ...]] = {
+    **CACHE_LIFETIMES,
+    "server_tool_use.web_search_requests": ("web_searches",),
+}
 
 _reader = WireReader(PROVIDER)
 

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_anthropic._envelope import BEDROCK, EnvelopeCodec
 from interlingua_anthropic._envelope_stream import EnvelopeStreamEncoder, EnvelopeStreams
+from interlingua_anthropic._usage import CACHE_LIFETIMES
 
 if TYPE_CHECKING:
     from interlingua_anthropic._envelope_client import (
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "PRICES",
     "PROVIDER",
     "VERSION",
     "AnthropicBedrockClient",
@@ -42,6 +45,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("aws", "anthropic", CACHE_LIFETIMES)
 
 PROVIDER = BEDROCK.provider
 VERSION = BEDROCK.version

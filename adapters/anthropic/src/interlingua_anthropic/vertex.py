@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_anthropic._envelope import VERTEX, EnvelopeCodec
 from interlingua_anthropic._envelope_stream import EnvelopeStreamEncoder, EnvelopeStreams
+from interlingua_anthropic._usage import CACHE_LIFETIMES
 
 if TYPE_CHECKING:
     from interlingua_anthropic._envelope_client import (
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "PRICES",
     "PROVIDER",
     "VERSION",
     "AnthropicVertexClient",
@@ -40,6 +43,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("google", "anthropic", CACHE_LIFETIMES)
 
 PROVIDER = VERTEX.provider
 VERSION = VERTEX.version

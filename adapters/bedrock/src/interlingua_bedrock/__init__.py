@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_bedrock._errors import decode_error, encode_error
 from interlingua_bedrock._event_stream import read_event_stream
@@ -20,12 +21,14 @@ from interlingua_bedrock._request import decode_request, encode_request
 from interlingua_bedrock._response import decode_response, encode_response
 from interlingua_bedrock._stream import decode_stream
 from interlingua_bedrock._stream_encoder import BedrockStreamEncoder, encode_stream, stream_encoder
+from interlingua_bedrock._usage import PRICED_DETAILS
 from interlingua_bedrock._wire import PROVIDER
 
 if TYPE_CHECKING:
     from interlingua_bedrock._client import AsyncBedrockClient, BedrockClient
 
 __all__ = [
+    "PRICES",
     "PROVIDER",
     "AsyncBedrockClient",
     "BedrockClient",
@@ -41,6 +44,9 @@ __all__ = [
     "read_event_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("aws", "default", PRICED_DETAILS)
 
 _CLIENTS = frozenset({"BedrockClient", "AsyncBedrockClient"})
 

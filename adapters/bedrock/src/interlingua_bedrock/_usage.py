@@ -35,6 +35,7 @@ from interlingua_bedrock._wire import PROVIDER
 __all__ = [
     "CACHE_COUNTS",
     "COUNTS",
+    "PRICED_DETAILS",
     "Usage",
     "decode_usage",
     "encode_usage",
@@ -69,6 +70,12 @@ COUNTS = (
     *(name for names in CACHE_COUNTS.values() for name in names),
 )
 CACHE_DETAILS = "cacheDetails"
+# The details genai-prices prices apart (`interlingua.PriceSource.details`): the
+# cache writes by lifetime, inside `cache_write_tokens`.
+PRICED_DETAILS: dict[str, tuple[str, ...]] = {
+    f"{CACHE_DETAILS}.5m": ("cache_write_5m_tokens",),
+    f"{CACHE_DETAILS}.1h": ("cache_write_1h_tokens",),
+}
 # Counts written for a usage made elsewhere, whatever they are.
 _ALWAYS = ("inputTokens", "outputTokens", "totalTokens")
 

@@ -35,7 +35,7 @@ from typing import Any
 from interlingua import TokenUsage, TranslationReport
 from interlingua.codec import WireReader, leftover
 
-__all__ = ["CHAT_USAGE", "UsageShape"]
+__all__ = ["CHAT_PRICED_DETAILS", "CHAT_USAGE", "UsageShape"]
 
 
 # The details every shape mirrors a modelled count in (its cache reads and
@@ -166,3 +166,11 @@ CHAT_USAGE = UsageShape(
     cache_write="prompt_tokens_details.cache_write_tokens",
     reasoning="completion_tokens_details.reasoning_tokens",
 )
+
+# The details of a Chat Completions usage that genai-prices prices apart, to its
+# usage keys (`interlingua.PriceSource.details`): the audio inside the prompt and
+# the completion.
+CHAT_PRICED_DETAILS: dict[str, tuple[str, ...]] = {
+    "prompt_tokens_details.audio_tokens": ("input_audio_tokens",),
+    "completion_tokens_details.audio_tokens": ("output_audio_tokens",),
+}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_deepseek._dialect import CODEC, DEEPSEEK
 from interlingua_deepseek._wire import PROVIDER
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEEPSEEK",
+    "PRICES",
     "PROVIDER",
     "AsyncDeepSeekClient",
     "DeepSeekClient",
@@ -33,6 +35,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("deepseek", "chat")
 
 encode_request = CODEC.encode_request
 decode_request = CODEC.decode_request

@@ -13,18 +13,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_google._errors import decode_error, encode_error
 from interlingua_google._request import decode_request, encode_request
 from interlingua_google._response import decode_response, encode_response
 from interlingua_google._stream import decode_stream
 from interlingua_google._stream_encoder import GoogleStreamEncoder, encode_stream, stream_encoder
+from interlingua_google._usage import PRICED_DETAILS
 from interlingua_google._wire import PROVIDER
 
 if TYPE_CHECKING:
     from interlingua_google._client import AsyncGoogleClient, GoogleClient
 
 __all__ = [
+    "PRICES",
     "PROVIDER",
     "AsyncGoogleClient",
     "GoogleClient",
@@ -39,6 +42,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("google", "default", PRICED_DETAILS)
 
 _CLIENTS = frozenset({"AsyncGoogleClient", "GoogleClient"})
 

@@ -28,7 +28,7 @@ from interlingua import TokenUsage, TranslationReport
 from interlingua.codec import WireReader
 from interlingua_google._wire import PROVIDER, WireDict
 
-__all__ = ["COUNTS", "USAGE", "decode_usage", "encode_usage", "usage_fields"]
+__all__ = ["COUNTS", "PRICED_DETAILS", "USAGE", "decode_usage", "encode_usage", "usage_fields"]
 
 USAGE = "usageMetadata"
 COUNTS = (
@@ -42,6 +42,29 @@ COUNTS = (
 _TOOL_USE = "toolUsePromptTokenCount"
 # Counts written for a usage made elsewhere even when they are 0.
 _ALWAYS = ("promptTokenCount", "candidatesTokenCount", "totalTokenCount")
+
+# The modalities of the per-modality lists, as genai-prices names them (it
+# prices a document's tokens as an image's).
+_MODALITIES = {
+    "TEXT": "text",
+    "AUDIO": "audio",
+    "IMAGE": "image",
+    "DOCUMENT": "image",
+    "VIDEO": "video",
+}
+# The details genai-prices prices apart (`interlingua.PriceSource.details`): each
+# modality's share of the prompt, the cache reads and the answer, and the tool-use
+# prompt (inside `input_tokens`), each share of it being the modality's input too.
+PRICED_DETAILS: dict[str, tuple[str, ...]] = {
+    _TOOL_USE: ("input_tool_tokens",),
+    **{f"promptTokensDetails.{m}": (f"input_{k}_tokens",) for m, k in _MODALITIES.items()},
+    **{f"cacheTokensDetails.{m}": (f"cache_{k}_read_tokens",) for m, k in _MODALITIES.items()},
+    **{f"candidatesTokensDetails.{m}": (f"output_{k}_tokens",) for m, k in _MODALITIES.items()},
+    **{
+        f"toolUsePromptTokensDetails.{m}": (f"input_{k}_tokens", f"input_{k}_tool_tokens")
+        for m, k in _MODALITIES.items()
+    },
+}
 
 _reader = WireReader(PROVIDER)
 

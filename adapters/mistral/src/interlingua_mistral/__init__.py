@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_mistral._dialect import CODEC, MISTRAL
 from interlingua_mistral._wire import PROVIDER
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MISTRAL",
+    "PRICES",
     "PROVIDER",
     "AsyncMistralClient",
     "MistralClient",
@@ -36,6 +38,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("mistral", "default")
 
 encode_request = CODEC.encode_request
 decode_request = CODEC.decode_request

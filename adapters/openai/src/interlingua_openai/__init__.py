@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
+from interlingua_chat_completions._usage import CHAT_PRICED_DETAILS
 from interlingua_openai._dialect import CODEC, OPENAI
 from interlingua_openai._wire import PROVIDER
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OPENAI",
+    "PRICES",
     "PROVIDER",
     "AsyncOpenAIClient",
     "OpenAIClient",
@@ -35,6 +38,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("openai", "chat", CHAT_PRICED_DETAILS)
 
 encode_request = CODEC.encode_request
 decode_request = CODEC.decode_request

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
+from interlingua_chat_completions._usage import CHAT_PRICED_DETAILS
 from interlingua_openrouter._dialect import CODEC, OPENROUTER
 from interlingua_openrouter._wire import PROVIDER
 
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OPENROUTER",
+    "PRICES",
     "PROVIDER",
     "AsyncOpenRouterClient",
     "OpenRouterClient",
@@ -36,6 +39,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("openrouter", "chat", CHAT_PRICED_DETAILS)
 
 encode_request = CODEC.encode_request
 decode_request = CODEC.decode_request

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_perplexity._dialect import CODEC, PERPLEXITY
+from interlingua_perplexity._usage import PRICED_DETAILS
 from interlingua_perplexity._wire import PROVIDER
 
 if TYPE_CHECKING:
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PERPLEXITY",
+    "PRICES",
     "PROVIDER",
     "AsyncPerplexityClient",
     "PerplexityClient",
@@ -35,6 +38,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("perplexity", "default", PRICED_DETAILS)
 
 encode_request = CODEC.encode_request
 decode_request = CODEC.decode_request

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from interlingua_chat_completions._usage import CHAT_USAGE
 
-__all__ = ["PERPLEXITY_USAGE"]
+__all__ = ["PERPLEXITY_USAGE", "PRICED_DETAILS"]
 
 PERPLEXITY_USAGE = replace(
     CHAT_USAGE,
@@ -26,3 +26,15 @@ PERPLEXITY_USAGE = replace(
     reasoning="reasoning_tokens",
     extra_counts=("reasoning_tokens", "citation_tokens", "num_search_queries"),
 )
+
+# The details genai-prices prices apart (`interlingua.PriceSource.details`): the
+# citations read and the searches run.
+PRICED_DETAILS: dict[str, tuple[str, ...]] = {
+    # Quirk: Perplexity counts the reasoning and the citations apart from the
+    # completion ("total_tokens: prompt + completion"; "Reasoning tokens are priced at
+    # $3/1M tokens", docs.perplexity.ai/guides/pricing): both are output to price,
+    # added to the completion's tokens.
+    "reasoning_tokens": ("output_tokens",),
+    "citation_tokens": ("output_tokens", "output_citation_tokens"),
+    "num_search_queries": ("web_searches",),
+}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_xai._dialect import CODEC, XAI
 from interlingua_xai._wire import PROVIDER
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from interlingua_xai._client import AsyncXAIClient, XAIClient
 
 __all__ = [
+    "PRICES",
     "PROVIDER",
     "XAI",
     "AsyncXAIClient",
@@ -34,6 +36,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("x-ai", "chat")
 
 encode_request = CODEC.encode_request
 decode_request = CODEC.decode_request

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_openai.responses._errors import decode_error, encode_error
 from interlingua_openai.responses._request import decode_request, encode_request
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "PRICES",
     "PROVIDER",
     "AsyncOpenAIResponsesClient",
     "OpenAIResponsesClient",
@@ -46,6 +48,9 @@ __all__ = [
     "encode_stream",
     "stream_encoder",
 ]
+
+# How genai-prices prices this API's answers (`ChatResponse.cost()`).
+PRICES = PriceSource("openai", "responses")
 
 _CLIENTS = frozenset({"OpenAIResponsesClient", "AsyncOpenAIResponsesClient"})
 
