@@ -220,8 +220,7 @@ def test_importing_the_core_imports_no_provider_sdk_no_yaml_and_no_server() -> N
     code = (
         "import sys, interlingua, interlingua.client, interlingua.codec, interlingua.testing\n"
         "heavy = {'openai', 'anthropic', 'mistralai', 'groq', 'google', 'httpx', 'httpx2',\n"
-        "         'yaml', 'starlette', 'uvicorn', 'opentelemetry', 'genai_prices'}
-"
+        "         'yaml', 'starlette', 'uvicorn', 'opentelemetry', 'genai_prices'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     result = subprocess.run(
