@@ -19,11 +19,8 @@ from urllib.parse import unquote
 
 import jsonschema
 import pytest
-from opentelemetry import metrics, trace
-from opentelemetry.sdk.metrics import MeterProvider
-from opentelemetry.sdk.metrics.export import InMemoryMetricReader
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry import trace
+from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, StatusCode
 
@@ -47,9 +44,8 @@ from interlingua._clients import get_client_class
 from interlingua._genai_messages import input_messages, system_instructions
 from interlingua.client import SDKOptions
 from interlingua.testing import Interaction, load_cassette, replay
+from otel_sdk import EXPORTER, READER, installed
 
-EXPORTER = InMemorySpanExporter()
-READER = InMemoryMetricReader()
 SCHEMAS = Path(__file__).parent / "data" / "otel"
 OPTIONS = SDKOptions(api_key="sk-test", region="us-east-1", max_retries=0)
 CONTENT = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
@@ -100,13 +96,7 @@ PROVIDER_NAMES = {
 @pytest.fixture(autouse=True)
 def spans() -> Iterator[InMemorySpanExporter]:
     """The finished spans of the test (one tracer and meter provider for the run)."""
-    if not isinstance(trace.get_tracer_provider(), TracerProvider):
-        provider = TracerProvider()
-        provider.add_span_processor(SimpleSpanProcessor(EXPORTER))
-        trace.set_tracer_provider(provider)
-        metrics.set_meter_provider(MeterProvider(metric_readers=[READER]))
-    EXPORTER.clear()
-    yield EXPORTER
+    yield installed()
     EXPORTER.clear()
 
 

@@ -15,6 +15,11 @@ Headers on every answer the gateway routed:
                                  (`ChatResponse.cost`); absent where it has no price,
                                  and on a stream, whose headers leave before its usage
                                  comes: its cost is in the log line alone
+
+With the `telemetry` extra, each request is one OpenTelemetry SERVER span
+(OpenTelemetry's ASGI middleware), which continues the client's `traceparent`;
+each upstream call, a fallback's each, is a CLIENT span under it, in the GenAI
+conventions (`interlingua._telemetry`), and sends the trace on to the upstream.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 import anyio
 import anyio.lowlevel
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -361,9 +367,21 @@ def create_app(
         *(Route(path, gemini_models, methods=["GET"]) for path in GEMINI_MODEL_LISTS),
         Route("/{api}/{rest:path}", prefixed, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=_traced())
     app.state.gateway = gateway
     return app
+
+
+def _traced() -> list[Middleware]:
+    """OpenTelemetry's ASGI middleware, where the `telemetry` extra installed it:
+    each request one SERVER span, continuing the trace its client sent
+    (`traceparent`), its upstream calls under it; nothing without it."""
+    try:
+        from opentelemetry.instrumentation.asgi import OpenTelemetryMiddleware
+    except ImportError:
+        return []
+    # Not a span of its own for each message received and sent: the request's is enough.
+    return [Middleware(OpenTelemetryMiddleware, exclude_spans=["receive", "send"])]
 
 
 def _replaying(path: str | Path | None) -> Any:

@@ -27,6 +27,10 @@ it is found before sending a request encoded for its upstream, by encoding
 once more, and refuses the request
 when a loss is of the level strict mode refuses (`strict = "content"`: a
 content loss; `true`: any).
+
+With OpenTelemetry, each upstream call (a fallback's each) is a CLIENT span
+under the request's SERVER span, a body sent as it is too, and sends the
+trace on (`traceparent`).
 """
 
 from __future__ import annotations
@@ -42,10 +46,12 @@ import anyio
 from interlingua._adapter import available_adapters, get_adapter, split_model
 from interlingua._clients import get_client_class
 from interlingua._errors import InterlinguaError, ProviderConnectionError, ProviderError
+from interlingua._event_stream import AsyncEventStream
 from interlingua._report import Strictness, TranslationLoss, TranslationReport, refuses
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua._stream import ErrorEvent, StreamEvent
+from interlingua._telemetry import client_call
 from interlingua.client import AsyncChatClient, Endpoint, SDKOptions
 from interlingua.gateway._config import ASKED, GatewayConfig, UpstreamOptions
 from interlingua.gateway._errors import bad_request, is_timeout, no_route, timed_out, unavailable
@@ -266,17 +272,36 @@ async def _send(
     as_is: _AsIs | None,
 ) -> Attempt:
     """The upstream's answer to `request`, or to the client's body `as_is`,
-    read by its decoder alike."""
+    read by its decoder alike; each call one CLIENT span (`client_call`)."""
+    if as_is is not None:
+        return await _send_as_is(client, request, report, target, as_is)
     if not request.stream:
-        if as_is is None:
-            response = await client.complete(request, report=report)
-        else:
-            response = await client.complete_body(*as_is)
+        response = await client.complete(request, report=report)
         return Attempt(target, report.losses, 0.0, response=response)
-    if as_is is None:
-        events = await client.stream(request, report=report)
-    else:
+    return await _streamed(await client.stream(request, report=report), report, target)
+
+
+async def _send_as_is(
+    client: AsyncChatClient,
+    request: ChatRequest,
+    report: TranslationReport,
+    target: Target,
+    as_is: _AsIs,
+) -> Attempt:
+    """The answer to the client's body `as_is` (which asks what `request` does),
+    its span made as the client's `complete` and `stream` make theirs."""
+    call = client_call(client.endpoint.provider, request, stream=request.stream)
+    with call.sending():
+        call.sent(as_is[0], client.endpoint.limits)
+        if not request.stream:
+            response = call.finish(await client.complete_body(*as_is))
+            return Attempt(target, report.losses, 0.0, response=response)
         events = await client.stream_body(*as_is)
+    return await _streamed(events.watched(call.watch_async), report, target)
+
+
+async def _streamed(events: AsyncEventStream, report: TranslationReport, target: Target) -> Attempt:
+    """The attempt of a stream, once its first event came."""
     try:
         first = await _first(events, target.provider)
     except BaseException:
