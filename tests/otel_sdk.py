@@ -15,12 +15,20 @@ EXPORTER = InMemorySpanExporter()
 READER = InMemoryMetricReader()
 
 
+_EXPORTING: list[TracerProvider] = []  # the provider `EXPORTER` was added to
+
+
 def installed() -> InMemorySpanExporter:
-    """The providers set (once), the spans of earlier tests cleared."""
+    """The providers set (once; `EXPORTER` added to a tracer provider set before,
+    a README example's), the spans of earlier tests cleared."""
     if not isinstance(trace.get_tracer_provider(), TracerProvider):
-        provider = TracerProvider()
+        trace.set_tracer_provider(TracerProvider())
+    provider = trace.get_tracer_provider()
+    assert isinstance(provider, TracerProvider)
+    if provider not in _EXPORTING:
         provider.add_span_processor(SimpleSpanProcessor(EXPORTER))
-        trace.set_tracer_provider(provider)
+        _EXPORTING.append(provider)
+    if not isinstance(metrics.get_meter_provider(), MeterProvider):
         metrics.set_meter_provider(MeterProvider(metric_readers=[READER]))
     EXPORTER.clear()
     return EXPORTER
