@@ -24,7 +24,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, StatusCode
 
-from conftest import FIXTURES
+from conftest import FIXTURES, MissingCorpus, corpus_id, corpus_params, from_corpus
 from interlingua import (
     ChatRequest,
     FilePart,
@@ -141,10 +141,7 @@ def _answer_said(name: str, body: Any) -> dict[str, Any]:
         return {"id": body["id"], "model": body["model"], "finish": [body["stop_reason"]],
                 **_anthropic_usage(body["usage"])}  # fmt: skip
     if name == "bedrock":
-        usage = body["usage"]
-        return {"finish": [body["stopReason"]], "output": usage["outputTokens"],
-                "input": usage["inputTokens"] + usage.get("cacheReadInputTokens", 0)
-                + usage.get("cacheWriteInputTokens", 0)}  # fmt: skip
+        return {"finish": [body["stopReason"]], **_converse_usage(body["usage"])}
     if name == "google":
         return {"id": body.get("responseId"), "model": body.get("modelVersion"),
                 "finish": [c["finishReason"] for c in body["candidates"]],
@@ -154,6 +151,12 @@ def _answer_said(name: str, body: Any) -> dict[str, Any]:
         return {"id": body["id"], "model": body["model"], "input": usage["input_tokens"],
                 "output": usage["output_tokens"]}  # fmt: skip
     return _chat_said(body, name)
+
+
+def _converse_usage(usage: dict[str, Any]) -> dict[str, Any]:
+    # Converse counts the cache reads and writes apart from `inputTokens`.
+    cached = usage.get("cacheReadInputTokens", 0) + usage.get("cacheWriteInputTokens", 0)
+    return {"input": usage["inputTokens"] + cached, "output": usage["outputTokens"]}
 
 
 def _gemini_usage(usage: dict[str, Any]) -> dict[str, Any]:
@@ -199,8 +202,7 @@ def _chunk_said(name: str, payload: Any) -> dict[str, Any]:
         if "messageStop" in payload:
             return {"finish": [payload["messageStop"]["stopReason"]]}
         if "metadata" in payload:
-            usage = payload["metadata"]["usage"]
-            return {"input": usage["inputTokens"], "output": usage["outputTokens"]}
+            return _converse_usage(payload["metadata"]["usage"])
         return {}
     if name == "google":
         usage = payload.get("usageMetadata")
@@ -290,6 +292,36 @@ def test_each_client_call_is_one_client_span_saying_what_the_wire_said(
     streamed = interaction.response.events is not None
     assert (span.attributes or {}).get("gen_ai.request.stream") is (True if streamed else None)
     assert ("gen_ai.response.time_to_first_chunk" in (span.attributes or {})) is streamed
+
+
+def converse_streams(path: Path) -> list[Interaction]:
+    return [
+        call
+        for call in load_cassette(path).interactions
+        if (call.path or "").endswith("/converse-stream") and call.response.status == 200
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    corpus_params("bedrock", pattern="*.yaml", keep=lambda path: bool(converse_streams(path)),
+                  holding="ConverseStream calls"),
+    ids=corpus_id,
+)  # fmt: skip
+def test_a_converse_stream_is_one_client_span_saying_what_the_wire_said(
+    path: Path | MissingCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for interaction in converse_streams(from_corpus(path)):
+        request = recorded_request("bedrock", interaction)
+        with replay([interaction]):
+            events = connect("bedrock", interaction, monkeypatch).stream(request)
+            assert EXPORTER.get_finished_spans() == ()  # open until the stream ends
+            accumulate(events)
+        span = only_span()
+        assert_asked_as_the_wire(span, "bedrock", interaction)
+        assert_said_as_the_wire(span, "bedrock", interaction)
+        assert "gen_ai.response.time_to_first_chunk" in (span.attributes or {})
+        EXPORTER.clear()
 
 
 def test_the_cache_counts_are_parts_of_the_input_tokens_as_the_wire_says() -> None:
