@@ -533,6 +533,7 @@ def test_the_export_list() -> None:
         "AnthropicStreamEncoder",
         "AsyncAnthropicClient",
         "DEFAULT_MAX_TOKENS",
+        "PRICES",
         "PROVIDER",
         "decode_error",
         "decode_request",

@@ -124,7 +124,11 @@ def test_a_streamed_reasoning_answer_splits_its_think_tags_and_keeps_its_sources
     ]
     assert streamed.text == answer.strip()
     assert streamed.provider_data[PROVIDER]["fields"]["citations"] == payloads[0]["citations"]
-    assert streamed.usage.reasoning_tokens == payloads[-1]["usage"]["reasoning_tokens"]
+    usage = payloads[-1]["usage"]
+    assert streamed.usage.reasoning_tokens == usage["reasoning_tokens"]
+    # Counted apart from the completion on the wire, inside the core's output.
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
+    assert streamed.usage.output_tokens == usage["completion_tokens"] + usage["reasoning_tokens"]
     assert streamed.usage.details == cost_details(payloads[-1]["usage"])
     assert_stream_written_again(interlingua_perplexity, payloads)
 

@@ -182,6 +182,8 @@ def _chat_said(body: dict[str, Any], name: str) -> dict[str, Any]:
         if name == "xai":  # xAI's completion tokens leave its reasoning tokens out
             details = usage.get("completion_tokens_details") or {}
             said["output"] += details.get("reasoning_tokens", 0)
+        if name == "perplexity":  # and Perplexity's its own, counted at the top
+            said["output"] += usage.get("reasoning_tokens", 0)
     return {key: value for key, value in said.items() if value is not None}
 
 

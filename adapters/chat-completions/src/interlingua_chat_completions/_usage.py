@@ -61,6 +61,9 @@ class UsageShape:
     # its usage has none, and with every group of them where `groups_required`.
     required: tuple[str, ...] = ()
     groups_required: bool = False
+    # The reasoning counted apart from `output` (xAI's, Perplexity's): added to the
+    # core's `output_tokens`, which holds it, on decoding, and taken off on encoding.
+    reasoning_apart: bool = False
 
     def __post_init__(self) -> None:
         _MIRRORS.update((self.cache_read, self.cache_write, self.reasoning, *self.cache_read_also))
@@ -74,13 +77,16 @@ class UsageShape:
         input_tokens = read.field(usage, self.input, path, int, None) or 0
         output_tokens = read.field(usage, self.output, path, int, None) or 0
         total = read.field(usage, "total_tokens", path, int, None)
+        reasoning = int(details.get(self.reasoning, 0))
+        if self.reasoning_apart:
+            output_tokens += reasoning
         return TokenUsage(
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             total_tokens=input_tokens + output_tokens if total is None else total,
             cache_read_tokens=int(self._cache_reads(details)),
             cache_write_tokens=int(details.get(self.cache_write, 0)),
-            reasoning_tokens=int(details.get(self.reasoning, 0)),
+            reasoning_tokens=reasoning,
             details=details,
         )
 
@@ -131,9 +137,10 @@ class UsageShape:
         for key, value in counts:
             if value or key in details:
                 details[key] = value
+        output = usage.output_tokens - (usage.reasoning_tokens if self.reasoning_apart else 0)
         out: dict[str, Any] = {
             self.input: usage.input_tokens,
-            self.output: usage.output_tokens,
+            self.output: output,
             "total_tokens": usage.total_tokens,
         }
         for key, value in details.items():

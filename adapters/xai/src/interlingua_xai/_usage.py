@@ -19,41 +19,12 @@ added on decoding and taken off again on encoding.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import replace
 
-from interlingua import TokenUsage, TranslationReport
-from interlingua.codec import WireReader
-from interlingua_chat_completions._usage import CHAT_USAGE, UsageShape
+from interlingua_chat_completions._usage import CHAT_USAGE
 
-__all__ = ["XAI_USAGE", "XAIUsageShape"]
+__all__ = ["XAI_USAGE"]
 
-
-# No `slots`: a slotted subclass is a new class, which `super()` does not know.
-@dataclass(frozen=True)
-class XAIUsageShape(UsageShape):
-    """Chat Completions' usage names, the reasoning outside `completion_tokens`."""
-
-    def decode(self, usage: Mapping[str, Any], path: str, read: WireReader) -> TokenUsage:
-        counted = super().decode(usage, path, read)
-        output = counted.output_tokens + counted.reasoning_tokens
-        return counted.model_copy(update={"output_tokens": output})
-
-    def encode(
-        self, usage: TokenUsage, report: TranslationReport | None = None, *, elsewhere: bool = False
-    ) -> dict[str, Any]:
-        out = super().encode(usage, report, elsewhere=elsewhere)
-        out[self.output] = usage.output_tokens - usage.reasoning_tokens
-        return out
-
-
-XAI_USAGE = XAIUsageShape(
-    input=CHAT_USAGE.input,
-    output=CHAT_USAGE.output,
-    groups=CHAT_USAGE.groups,
-    cache_read=CHAT_USAGE.cache_read,
-    cache_write=CHAT_USAGE.cache_write,
-    reasoning=CHAT_USAGE.reasoning,
-    extra_counts=("num_sources_used", "cost_in_usd_ticks"),
+XAI_USAGE = replace(
+    CHAT_USAGE, reasoning_apart=True, extra_counts=("num_sources_used", "cost_in_usd_ticks")
 )
