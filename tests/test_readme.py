@@ -9,9 +9,14 @@ one namespace, from a scratch folder that sees the repository's fixtures. A
 from __future__ import annotations
 
 import ast
+import functools
 import io
+import json
+import os
 import re
+import subprocess
 import sys
+import tempfile
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,12 +86,44 @@ def run_examples(readme: Path) -> list[tuple[Print, str]]:
     return printed
 
 
-@pytest.fixture
-def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A scratch folder that sees the repository's fixtures, as the root does."""
-    (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+# Run by `run_apart`, in an interpreter of its own: each README's examples, in a
+# scratch folder that sees the repository's fixtures, as the root does.
+_APART = """
+import json, sys, traceback
+from pathlib import Path
+from test_readme import run_examples
+ran = {}
+for readme in sys.argv[1:]:
+    try:
+        ran[readme] = [[s.line, s.comment, line] for s, line in run_examples(Path(readme))]
+    except BaseException:
+        ran[readme] = traceback.format_exc()
+print(json.dumps(ran))
+"""
+
+
+@functools.cache
+def run_apart() -> dict[str, list[tuple[Print, str]] | str]:
+    """`run_examples` of every README, in a fresh interpreter, as a user runs
+    them: none sees what the tests before it set (OpenTelemetry's providers,
+    which can be set once). Each README's lines printed, or the error it raised."""
+    with tempfile.TemporaryDirectory() as scratch:
+        (Path(scratch) / "fixtures").symlink_to(ROOT / "fixtures")
+        path = os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])
+        result = subprocess.run(
+            [sys.executable, "-c", _APART, *map(str, READMES)],
+            capture_output=True,
+            text=True,
+            cwd=scratch,
+            env={**os.environ, "PYTHONPATH": path},
+            check=False,
+        )
+    assert result.returncode == 0, result.stderr
+    ran = json.loads(result.stdout.splitlines()[-1])
+    return {
+        readme: found if isinstance(found, str) else [(Print(n, c), line) for n, c, line in found]
+        for readme, found in ran.items()
+    }
 
 
 @pytest.mark.parametrize("readme", READMES, ids=readme_id)
@@ -95,9 +132,10 @@ def test_the_readme_has_examples(readme: Path) -> None:
 
 
 @pytest.mark.parametrize("readme", READMES, ids=readme_id)
-@pytest.mark.usefixtures("scratch")
 def test_the_examples_run_in_order_and_print_what_their_comments_show(readme: Path) -> None:
-    printed = [(statement, line) for statement, line in run_examples(readme) if statement.comment]
+    ran = run_apart()[str(readme)]
+    assert not isinstance(ran, str), ran  # the error an example raised
+    printed = [(statement, line) for statement, line in ran if statement.comment]
 
     shown = [(f"line {statement.line}", statement.comment) for statement, _ in printed]
     assert [(f"line {statement.line}", line) for statement, line in printed] == shown
