@@ -12,7 +12,8 @@ or a recorded stream (`fixtures/groq/stream_reasoning_usage.json`), so the
 figure is the client's own work: encoding, the SDK, decoding, and the
 instrumentation. Each call is timed with the instrumentation (a span that does
 not record, the no-op histograms) against the same call with it absent (the
-path taken without OpenTelemetry, `interlingua._telemetry.NO_CALL`), sampled in
+path taken without OpenTelemetry: `interlingua._telemetry.NO_CALL`, and no
+trace context looked for), sampled in
 turn in the same run; the ratio is the figure that counts. A third row sets
 the SDK's tracer provider (spans recorded, exported nowhere), for scale.
 """
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import interlingua.client
 from bench.timing import Settings, measure
 from interlingua import accumulate
-from interlingua._telemetry import NO_CALL, client_call
+from interlingua._telemetry import NO_CALL, client_call, traced
 from interlingua.testing import load_cassette
 from interlingua_groq import GroqClient, decode_request
 
@@ -75,6 +76,10 @@ def _absent(*args: object, **kwargs: object) -> Any:
     return NO_CALL
 
 
+def _untraced(headers: Any) -> Any:
+    return headers  # no trace context looked for: as without OpenTelemetry
+
+
 def _steps(path: Path) -> tuple[Callable[[], object], Callable[[], object]]:
     """The call with the instrumentation, and the same call without it."""
     request, content, media_type = _answer(path)
@@ -86,10 +91,12 @@ def _steps(path: Path) -> tuple[Callable[[], object], Callable[[], object]]:
 
     def instrumented() -> object:
         interlingua.client.client_call = client_call  # type: ignore[attr-defined]
+        interlingua._sdk_binding.traced = traced  # type: ignore[attr-defined]
         return call()
 
     def absent() -> object:
         interlingua.client.client_call = _absent  # type: ignore[attr-defined]
+        interlingua._sdk_binding.traced = _untraced  # type: ignore[attr-defined]
         return call()
 
     return instrumented, absent

@@ -26,6 +26,7 @@ from boto3_calls import CREDENTIALS, bedrock_calls, client_for, operation_of
 from conftest import FIXTURES, corpus_id, corpus_params, from_corpus
 from interlingua import (
     ChatRequest,
+    ChatResponse,
     ProviderError,
     RateLimitError,
     StreamError,
@@ -63,6 +64,14 @@ def request_of(call: Interaction) -> ChatRequest:
     return bedrock.decode_request(json.loads(call.request.body or b"{}"), model=model_id)
 
 
+def of_the_url(call: Interaction, answer: ChatResponse) -> ChatResponse:
+    """`answer` decoded from `call`'s wire, which names no model, of the model its
+    URL names: as the client gives it (`interlingua.client.answered_by`)."""
+    assert call.request is not None
+    assert answer.model is None
+    return answer.model_copy(update={"model": operation_of(call.request)[1]})
+
+
 def recorded_events(call: Interaction) -> list[Any]:
     return list(bedrock.read_event_stream(call.response.body))
 
@@ -86,10 +95,10 @@ def test_each_recorded_converse_call_is_sent_as_recorded_and_answered(path: Path
                 assert raised.value.message == call.response.json["message"]
             elif streamed:
                 expected = accumulate(bedrock.decode_stream(recorded_events(call)))
-                assert accumulate(client.stream(request_of(call))) == expected
+                assert accumulate(client.stream(request_of(call))) == of_the_url(call, expected)
             else:
                 answer = client.complete(request_of(call))
-                assert answer == bedrock.decode_response(call.response.json)
+                assert answer == of_the_url(call, bedrock.decode_response(call.response.json))
     assert played.done
     assert played.sent == [json.loads(call.request.body or b"{}") for call in calls]
 
@@ -117,8 +126,9 @@ def test_the_async_client_answers_and_streams_from_worker_threads() -> None:
 
     with replay([whole, streamed]) as played:
         answer, joined = anyio.run(main)
-    assert answer == bedrock.decode_response(whole.response.json)
-    assert joined == accumulate(bedrock.decode_stream(recorded_events(streamed)))
+    assert answer == of_the_url(whole, bedrock.decode_response(whole.response.json))
+    recorded = accumulate(bedrock.decode_stream(recorded_events(streamed)))
+    assert joined == of_the_url(streamed, recorded)
     assert played.sent == [json.loads(whole.request.body), json.loads(streamed.request.body)]
 
 

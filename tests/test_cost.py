@@ -13,6 +13,7 @@ whole answer's usage only.
 from __future__ import annotations
 
 import functools
+import json
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
@@ -22,9 +23,19 @@ from urllib.parse import unquote
 import genai_prices
 import pytest
 
+from boto3_calls import client_for
 from conftest import FIXTURES, MissingCorpus, cassette, corpus_files, from_corpus
-from interlingua import ChatHistory, ChatResponse, CostError, Message, PriceSource, get_adapter
-from interlingua.testing import Interaction
+from interlingua import (
+    ChatHistory,
+    ChatResponse,
+    CostError,
+    InvalidDataError,
+    Message,
+    PriceSource,
+    get_adapter,
+)
+from interlingua.testing import Interaction, replay
+from interlingua_bedrock import BedrockClient
 
 # Adapter -> (corpus folder, cassette provider, how its endpoints' URL paths end);
 # no provider: every call of the folder (an OpenAI-compatible server's host names none).
@@ -213,6 +224,13 @@ def fixture_answer(name: str, n: int = 0) -> dict[str, Any]:
     return body
 
 
+def wire_prices(body: dict[str, Any], provider_id: str) -> Any:
+    """genai-prices' prices of the model the answer names, when it was made: read
+    from the wire, not from the price interlingua found."""
+    model = body.get("model") or body.get("modelVersion")
+    return price(model, provider_id, made_at(body), input_tokens=1).model_price
+
+
 def price(model: str, provider_id: str, at: datetime | None = None, **usage: int) -> Any:
     return genai_prices.calc_price(
         genai_prices.Usage(**usage), model, provider_id=provider_id, genai_request_timestamp=at
@@ -254,7 +272,7 @@ def test_openai_cached_tokens_are_priced_at_the_cache_read_price() -> None:
 
     cost = get_adapter("openai").decode_response(body).cost()
 
-    prices = cost.calculation.model_price
+    prices = wire_prices(body, "openai")
     expected = (
         wire["prompt_tokens"] - cached
     ) * prices.input_mtok + cached * prices.cache_read_mtok
@@ -269,7 +287,7 @@ def test_openai_reasoning_is_priced_once_as_output() -> None:
 
     cost = get_adapter("openai").decode_response(body).cost()
 
-    prices = cost.calculation.model_price
+    prices = wire_prices(body, "openai")
     assert cost.output_price == wire["completion_tokens"] * prices.output_mtok / 1_000_000
 
 
@@ -282,7 +300,7 @@ def test_gemini_thoughts_are_priced_as_output_beside_the_candidates() -> None:
 
     # Gemini counts its thoughts apart from the candidates: both are output.
     outputs = wire["candidatesTokenCount"] + wire["thoughtsTokenCount"]
-    prices = cost.calculation.model_price
+    prices = wire_prices(body, "google")
     assert cost.output_price == outputs * prices.output_mtok / 1_000_000
 
 
@@ -294,7 +312,7 @@ def test_xai_reasoning_outside_the_completion_is_priced_as_output() -> None:
 
     cost = get_adapter("xai").decode_response(body).cost()
 
-    prices = cost.calculation.model_price
+    prices = wire_prices(body, "x-ai")
     outputs = wire["completion_tokens"] + reasoning
     assert cost.output_price == outputs * prices.output_mtok / 1_000_000
 
@@ -311,32 +329,30 @@ def test_mistral_audio_tokens_are_kept_and_priced_as_genai_prices_reads_them() -
 
 
 def test_openai_audio_tokens_are_priced_at_the_audio_price() -> None:
-    response = get_adapter("openai").decode_response(
-        {
-            "id": "chatcmpl-audio",
-            "object": "chat.completion",
-            "created": 1_760_000_000,
-            "model": "gpt-audio",
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": "Hi."},
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": {
-                "prompt_tokens": 120,
-                "completion_tokens": 40,
-                "total_tokens": 160,
-                "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 100},
-                "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 30},
-            },
-        }
-    )
+    body: dict[str, Any] = {
+        "id": "chatcmpl-audio",
+        "object": "chat.completion",
+        "created": 1_760_000_000,
+        "model": "gpt-audio",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "Hi."},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": 120,
+            "completion_tokens": 40,
+            "total_tokens": 160,
+            "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 100},
+            "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 30},
+        },
+    }
 
-    cost = response.cost()
+    cost = get_adapter("openai").decode_response(body).cost()
 
-    prices = cost.calculation.model_price
+    prices = wire_prices(body, "openai")
     assert prices.input_audio_mtok != prices.input_mtok
     expected_input = 20 * prices.input_mtok + 100 * prices.input_audio_mtok
     expected_output = 10 * prices.output_mtok + 30 * prices.output_audio_mtok
@@ -487,7 +503,9 @@ def test_an_assistant_message_added_without_its_response_has_no_price() -> None:
 def test_every_adapter_with_prices_has_recorded_answers_priced() -> None:
     from interlingua import available_adapters
 
-    priced = {param.values[0].adapter for param in cases(priced=True) if param.values}
+    priced = {
+        param.values[0].adapter for param in cases(priced=True) if isinstance(param.values[0], Case)
+    }
     with_prices = {name for name in available_adapters() if prices_of(name) is not None}
 
     assert with_prices - priced == set()
@@ -534,3 +552,35 @@ def test_perplexity_reasoning_and_citations_are_priced_as_output_beside_the_comp
     assert extracted.usage.output_tokens == (
         usage["completion_tokens"] + usage["reasoning_tokens"] + usage["citation_tokens"]
     )
+
+
+def test_a_converse_answer_from_the_client_is_priced_as_the_model_it_asked() -> None:
+    (call,) = cassette(FIXTURES / "bedrock/thinking_tool_use.json").interactions
+    assert call.request is not None
+    assert "model" not in call.response.json  # Converse names it in the URL alone
+    expected = genai_price("bedrock", call)
+    request = get_adapter("bedrock").decode_request(
+        json.loads(call.request.body or b"{}"), model=url_model(call)
+    )
+    with replay([call]):
+        answer = BedrockClient(client_for(call.request.url)).complete(request)
+    history = ChatHistory(messages=list(request.messages))
+    history.add_response(answer)
+
+    assert answer.cost().total_price == expected.total_price > 0
+    assert history.cost().total_price == expected.total_price
+
+
+def test_a_turn_must_name_an_answer_of_its_history() -> None:
+    (_, priced), *_ = answers()
+    history = ChatHistory()
+    history.add_response(priced)
+    saved = json.loads(history.to_json())
+
+    for moved in (0, 5):
+        saved["messages"] = [{"role": "user", "parts": [{"type": "text", "text": "hi"}]}] + (
+            saved["messages"] if moved else []
+        )
+        saved["turns"][0]["message"] = moved
+        with pytest.raises(InvalidDataError, match=rf"turns\[0\]\.message: {moved} "):
+            ChatHistory.from_document(saved)

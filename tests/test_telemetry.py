@@ -9,6 +9,7 @@ run without OpenTelemetry."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import subprocess
 import sys
@@ -411,6 +412,24 @@ def test_a_stream_closed_early_ends_its_span_then() -> None:
         events.close()
     span = only_span()
     assert "error.type" not in (span.attributes or {})
+    assert "gen_ai.response.time_to_first_chunk" in (span.attributes or {})
+    # It never finished, nor failed: no reason is said for it.
+    assert "gen_ai.response.finish_reasons" not in (span.attributes or {})
+    assert span.status.status_code is StatusCode.UNSET
+
+
+@pytest.mark.anyio
+async def test_an_async_stream_dropped_unclosed_ends_its_span() -> None:
+    cassette = "groq/stream_reasoning_usage.json"
+    async with replay(FIXTURES / cassette):
+        client = get_client_class("groq", asynchronous=True).connect(OPTIONS)
+        events = await client.stream(recorded_request("groq", first(cassette)))
+        await events.__anext__()
+        assert EXPORTER.get_finished_spans() == ()
+        del events
+        gc.collect()
+        span = only_span()
+    assert span.end_time is not None
     assert "gen_ai.response.time_to_first_chunk" in (span.attributes or {})
 
 

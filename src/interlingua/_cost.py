@@ -28,14 +28,15 @@ the outer count at the outer price.
 
 The prices are those in force when the answer was made: the time its wire
 said (Chat Completions' `created`, the Responses API's `created_at`,
-Gemini's `createTime`), else the time of asking.
+Gemini's `createTime`); else, for an answer of a history, its message's
+time, and for `ChatResponse.cost()` the time of pricing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,7 @@ __all__ = [
     "genai_usage",
     "history_cost",
     "price_source",
+    "ready_prices",
     "response_cost",
     "turn_cost",
     "usage_cost",
@@ -69,8 +71,9 @@ class PriceSource:
     `provider_id`: the provider's id in genai-prices (`"anthropic"`, `"aws"`,
     `"x-ai"`); `api_flavor`: the flavor of its usage extractor that reads the
     adapter's answers (`genai_prices.extract_usage(body, provider_id=...,
-    api_flavor=...)`); `details`: a `TokenUsage.details` key to the
-    genai-prices usage keys its count goes to.
+    api_flavor=...)`), which the tests check each price against (pricing
+    itself reads the core's usage); `details`: a `TokenUsage.details` key to
+    the genai-prices usage keys its count goes to.
     """
 
     provider_id: str
@@ -153,15 +156,15 @@ def usage_cost(
 ) -> Cost:
     """What `usage` of `model` cost at `source`'s provider, at the time `at` (now if None)."""
     genai_prices = _genai_prices()
-    priced = genai_prices.Usage(**genai_usage(usage, source))
     try:
+        priced = genai_prices.Usage(**genai_usage(usage, source))
         calculation = genai_prices.calc_price(
             priced, model, provider_id=source.provider_id, genai_request_timestamp=at
         )
     except LookupError as exc:
         where = f"model {model!r} of provider {source.provider_id!r}"
         raise CostError(f"no price for {where} in genai-prices: {exc}") from exc
-    except ValueError as exc:  # a usage its prices cannot take apart
+    except ValueError as exc:  # a usage it cannot take (a negative count), or take apart
         raise CostError(f"no price for this usage of model {model!r}: {exc}") from exc
     return Cost(
         input_price=calculation.input_price,
@@ -176,10 +179,9 @@ def usage_cost(
 def response_cost(response: ChatResponse, *, provider: str | None = None) -> Cost:
     """What the call that gave `response` cost (`ChatResponse.cost`), asked of
     the adapter `provider` (by default the response's)."""
-    from interlingua._elsewhere import created_time
+    from interlingua._elsewhere import made_at
 
-    made = created_time(response.provider_data)
-    at = None if made is None else datetime.fromtimestamp(made, timezone.utc)
+    at = made_at(response.provider_data)
     return answer_cost(response.usage, response.model, provider or response.provider, at)
 
 
@@ -213,9 +215,19 @@ def answer_cost(
     source = price_source(provider)
     if not model:
         raise CostError("the answer names no model, so it has no price")
-    if not (usage.total_tokens or usage.input_tokens or usage.details):
+    if not (usage.total_tokens or usage.input_tokens or usage.output_tokens or usage.details):
         raise CostError("the answer says no usage, so it has no price")
     return usage_cost(usage, model, source, at=at)
+
+
+def ready_prices() -> None:
+    """genai-prices imported and its price data read, where it is installed: what
+    the first price asked for would otherwise take (half a second), for a server
+    to pay at start-up."""
+    try:
+        _genai_prices().data_snapshot.get_snapshot()
+    except CostError:
+        return
 
 
 def _genai_prices() -> Any:

@@ -38,7 +38,7 @@ import hashlib
 import math
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from interlingua._levels import field_level, says_nothing
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "created_time",
     "derived_id",
+    "made_at",
     "reasoning_as_text",
     "report_other_data",
     "report_other_fields",
@@ -90,6 +91,12 @@ def created_time(data: ProviderData) -> int | None:
             if (seconds := _seconds(fields.get(key))) is not None:
                 return seconds
     return None
+
+
+def made_at(data: ProviderData) -> datetime | None:
+    """`created_time` as an aware `datetime` (UTC); None when none says."""
+    seconds = created_time(data)
+    return None if seconds is None else datetime.fromtimestamp(seconds, timezone.utc)
 
 
 def derived_id(prefix: str, *seeds: str) -> str:

@@ -5,7 +5,8 @@ one encoder of `gen_ai.system_instructions`, `gen_ai.input.messages` and
 The forms are the conventions' published JSON schemas
 (`gen-ai-system-instructions.json`, `gen-ai-input-messages.json`,
 `gen-ai-output-messages.json`): a message is `{"role", "parts"}` (an output
-message adds its `finish_reason`), a part is one of
+message's `finish_reason`, which the current schema deprecates, is left out:
+the span has the finish reasons), a part is one of
 
 - `text` (`content`), `reasoning` (`content`: the readable text);
 - `tool_call` (`id`, `name`, `arguments`: the JSON object, or the text as
@@ -29,6 +30,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from interlingua._errors import ToolArgumentsError
 from interlingua._messages import Message
 from interlingua._parts import (
     ContentPart,
@@ -87,7 +89,7 @@ def encode_part(part: ContentPart | ToolResultContent) -> JSONObject:
             return {"type": "reasoning", "content": part.text}
         case ToolCallPart():
             return {"type": "tool_call", "id": part.id, "name": part.name,
-                    "arguments": _arguments(part.arguments)}  # fmt: skip
+                    "arguments": _arguments(part)}  # fmt: skip
         case ToolResultPart():
             return {"type": "tool_call_response", "id": part.tool_call_id,
                     "response": _result(part)}  # fmt: skip
@@ -123,12 +125,12 @@ def _parts(parts: Iterable[ContentPart | ToolResultContent]) -> list[JSONObject]
     return [encode_part(part) for part in parts]
 
 
-def _arguments(arguments: str) -> Any:
-    # The object the model gave; its text as written where it is not JSON.
+def _arguments(call: ToolCallPart) -> Any:
+    # The object the model gave; its text as written where it is no JSON object.
     try:
-        return json.loads(arguments)
-    except ValueError:
-        return arguments
+        return call.parsed_arguments()
+    except ToolArgumentsError:
+        return call.arguments
 
 
 def _result(result: ToolResultPart) -> Any:

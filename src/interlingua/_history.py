@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import AwareDatetime, Field, JsonValue
+from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
 from interlingua._base import CoreModel, MutableCoreModel, validate
 from interlingua._errors import HistoryFormatError, InvalidDataError
@@ -69,6 +69,19 @@ class ChatHistory(MutableCoreModel):
     usage: TokenUsage = TokenUsage()
     turns: list[TurnUsage] = Field(default_factory=list)
 
+    @model_validator(mode="after")
+    def _turns_at_answers(self) -> ChatHistory:
+        # Each turn names the answer it is of: an assistant message, once.
+        seen: set[int] = set()
+        for i, turn in enumerate(self.turns):
+            index = turn.message
+            if not 0 <= index < len(self.messages) or self.messages[index].role != "assistant":
+                raise ValueError(f"turns[{i}].message: {index} is no assistant message's index")
+            if index in seen:
+                raise ValueError(f"turns[{i}].message: {index} has a turn already")
+            seen.add(index)
+        return self
+
     @property
     def last_message(self) -> Message:
         if not self.messages:
@@ -94,17 +107,16 @@ class ChatHistory(MutableCoreModel):
         """Append the response's message, add its usage to the total, and keep
         what it used in `turns`. `provider`: the adapter that answered, where the
         response's `provider` is not it (Claude on Bedrock answers as `"anthropic"`)."""
-        from interlingua._elsewhere import created_time
+        from interlingua._elsewhere import made_at
 
         self.add_message(response.message)
         self.usage = self.usage + response.usage
-        made = created_time(response.provider_data)
         turn = TurnUsage(
             message=len(self.messages) - 1,
             provider=provider or response.provider,
             model=response.model,
             usage=response.usage,
-            made_at=None if made is None else datetime.fromtimestamp(made, timezone.utc),
+            made_at=made_at(response.provider_data),
         )
         self.turns = [*self.turns, turn]
 

@@ -208,12 +208,9 @@ class ClientCall(NoCall):
         self.settle(response.model, response.usage, response)
         return response
 
-    def fail(self, error: BaseException, partial: ChatResponse | None = None) -> None:
-        """End the call with `error` (and what arrived of a stream before it)."""
-        if partial is None:
-            self.settle(None, None, None, error)
-        else:
-            self.settle(partial.model, partial.usage, partial, error)
+    def fail(self, error: BaseException) -> None:
+        """End the call with `error`."""
+        self.settle(None, None, None, error)
 
     def settle(
         self,
@@ -227,6 +224,18 @@ class ClientCall(NoCall):
         if self._ended:
             return
         self._ended = True
+        try:
+            self._measure(model, usage, answer, error)
+        finally:
+            self.span.end()
+
+    def _measure(
+        self,
+        model: str | None,
+        usage: TokenUsage | None,
+        answer: ChatResponse | None,
+        error: BaseException | None,
+    ) -> None:
         measured = dict(self._measured)
         if model:
             measured[names.RESPONSE_MODEL] = model
@@ -235,7 +244,7 @@ class ClientCall(NoCall):
             histogram.record(usage.input_tokens, {**measured, names.TOKEN_TYPE: "input"})
             histogram.record(usage.output_tokens, {**measured, names.TOKEN_TYPE: "output"})
         if answer is not None and self.recording:
-            self.span.set_attributes(_response_attributes(answer))
+            self.span.set_attributes(_response_attributes(answer, failed=error is not None))
             if self._content:
                 self.span.set_attribute(names.OUTPUT_MESSAGES, to_json(output_messages(answer)))
         if error is not None:
@@ -243,7 +252,6 @@ class ClientCall(NoCall):
             self.span.set_attribute(names.ERROR_TYPE, measured[names.ERROR_TYPE])
             self.span.set_status(self._instruments.trace.StatusCode.ERROR, str(error))
         self._instruments.duration.record(time.perf_counter() - self._started, measured)
-        self.span.end()
 
     def watch(self, events: Iterator[StreamEvent]) -> Iterator[StreamEvent]:
         return _Watched(self, events)
@@ -326,6 +334,10 @@ class _Watched(Iterator[StreamEvent]):
         self._arrived.note(event)
         return event
 
+    def __del__(self) -> None:
+        # Dropped unclosed before its end: the call ends with what arrived.
+        self._arrived.end(whole=False)
+
     def close(self) -> None:
         self._arrived.end(whole=False)
         close: Callable[[], object] | None = getattr(self._events, "close", None)
@@ -351,6 +363,10 @@ class _AsyncWatched(AsyncIterator[StreamEvent]):
             raise
         self._arrived.note(event)
         return event
+
+    def __del__(self) -> None:
+        # Dropped unclosed before its end: the call ends with what arrived.
+        self._arrived.end(whole=False)
 
     async def aclose(self) -> None:
         self._arrived.end(whole=False)
@@ -399,20 +415,18 @@ def _request_attributes(request: ChatRequest, stream: bool) -> dict[str, Any]:
     return {name: value for name, value in asked.items() if value is not None}
 
 
-def _response_attributes(response: ChatResponse) -> dict[str, Any]:
+def _response_attributes(response: ChatResponse, *, failed: bool) -> dict[str, Any]:
+    """The answer's attributes; `failed`: the call ended in an error."""
     choices = (response, *response.alternatives)
-    reasons = [choice.raw_finish_reason or _reason(choice) for choice in choices]
+    reasons = [reason for choice in choices if (reason := _reason(choice, failed))]
     usage = response.usage
+    counted = usage.input_tokens or usage.output_tokens
     said = {
         names.RESPONSE_MODEL: response.model,
         names.RESPONSE_ID: response.id,
-        names.RESPONSE_FINISH_REASONS: reasons,
-        names.INPUT_TOKENS: usage.input_tokens
-        if usage.input_tokens or usage.output_tokens
-        else None,
-        names.OUTPUT_TOKENS: usage.output_tokens
-        if usage.input_tokens or usage.output_tokens
-        else None,
+        names.RESPONSE_FINISH_REASONS: reasons or None,
+        names.INPUT_TOKENS: usage.input_tokens if counted else None,
+        names.OUTPUT_TOKENS: usage.output_tokens if counted else None,
         names.CACHE_READ_INPUT_TOKENS: usage.cache_read_tokens or None,
         names.CACHE_CREATION_INPUT_TOKENS: usage.cache_write_tokens or None,
         names.REASONING_OUTPUT_TOKENS: usage.reasoning_tokens or None,
@@ -420,6 +434,10 @@ def _response_attributes(response: ChatResponse) -> dict[str, Any]:
     return {name: value for name, value in said.items() if value is not None}
 
 
-def _reason(choice: ChatResponse) -> str:
-    # The conventions' word for a finish reason that never came (a stream cut off).
-    return "error" if choice.finish_reason is None else choice.finish_reason.value
+def _reason(choice: ChatResponse, failed: bool) -> str | None:
+    """The provider's finish reason of `choice` (else the core's); for one that
+    never finished, the conventions' `error` where the call failed, else none
+    (a stream its reader closed before its end)."""
+    if choice.finish_reason is None:
+        return "error" if failed else None
+    return choice.raw_finish_reason or choice.finish_reason.value

@@ -17,6 +17,9 @@ own calls: the key and base URL, retries, timeouts, headers, its HTTP client.
   API as it is, with headers beside the SDK's own (a gateway's client's body,
   with its `anthropic-beta`: `Endpoint.as_is`, `Endpoint.api_headers`), and
   read the answer as `complete` and `stream` do, which send through them.
+- An answer (a stream's start) that names no model is the answer of the model
+  asked (`answered_by`): Bedrock's Converse answers, whose model is in the URL,
+  are so priced (`ChatResponse.cost`) and traced.
 - `complete` and `stream` are each one OpenTelemetry CLIENT span in the GenAI
   conventions, with their metrics, where OpenTelemetry is installed
   (`interlingua._telemetry`, which a body sent as it is can use too).
@@ -55,7 +58,7 @@ from interlingua._response import ChatResponse
 from interlingua._sdk_binding import SDKBinding, SDKTransport, stainless_binding
 from interlingua._sdk_options import SDKOptions, stainless_options
 from interlingua._sse import AsyncSSEStream, SSEStream
-from interlingua._stream import StreamEvent
+from interlingua._stream import StreamEvent, StreamStart
 from interlingua._telemetry import client_call
 from interlingua.codec import OutputLimits, StreamDecoder, decode_events, depth_checked
 
@@ -160,6 +163,28 @@ def sdk_client(client: Any, options: dict[str, Any], factory: Callable[..., Any]
     return client if client is not None else factory(**options)
 
 
+def answered_by(model: str, response: ChatResponse) -> ChatResponse:
+    """`response`, of the `model` asked where the answer names none (Bedrock's
+    Converse answers: the model is in the URL they answer)."""
+    if response.model is not None:
+        return response
+    return response.model_copy(update={"model": model})
+
+
+def started_by(model: str, event: StreamEvent) -> StreamEvent:
+    """`answered_by` for a stream's start."""
+    if isinstance(event, StreamStart) and event.model is None:
+        return event.model_copy(update={"model": model})
+    return event
+
+
+async def _started_by_async(
+    model: str, events: AsyncIterator[StreamEvent]
+) -> AsyncIterator[StreamEvent]:
+    async for event in events:
+        yield started_by(model, event)
+
+
 class ChatClient:
     """`complete` and `stream` over one SDK client, for the API `endpoint` names."""
 
@@ -183,7 +208,7 @@ class ChatClient:
             body = self.endpoint.body(request, report, stream=False)
             call.sent(body, self.endpoint.limits)
             response = self.complete_body(body, self.endpoint.path_for(request, stream=False))
-        return call.finish(response)
+        return call.finish(answered_by(request.model, response))
 
     def stream(
         self, request: ChatRequest, *, report: TranslationReport | None = None
@@ -197,7 +222,8 @@ class ChatClient:
             body = self.endpoint.body(request, report, stream=True)
             call.sent(body, self.endpoint.limits)
             events = self.stream_body(body, self.endpoint.path_for(request, stream=True))
-        return events.watched(call.watch)
+        named = events.watched(lambda events: (started_by(request.model, e) for e in events))
+        return named.watched(call.watch)
 
     def complete_body(
         self, body: dict[str, Any], path: str, headers: Mapping[str, str] | None = None
@@ -266,7 +292,7 @@ class AsyncChatClient:
             call.sent(body, self.endpoint.limits)
             path = self.endpoint.path_for(request, stream=False)
             response = await self.complete_body(body, path)
-        return call.finish(response)
+        return call.finish(answered_by(request.model, response))
 
     async def stream(
         self, request: ChatRequest, *, report: TranslationReport | None = None
@@ -282,7 +308,8 @@ class AsyncChatClient:
             call.sent(body, self.endpoint.limits)
             path = self.endpoint.path_for(request, stream=True)
             events = await self.stream_body(body, path)
-        return events.watched(call.watch_async)
+        named = events.watched(lambda events: _started_by_async(request.model, events))
+        return named.watched(call.watch_async)
 
     async def complete_body(
         self, body: dict[str, Any], path: str, headers: Mapping[str, str] | None = None

@@ -39,7 +39,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from interlingua._elsewhere import created_time
+from interlingua._cost import ready_prices
+from interlingua._elsewhere import made_at
 from interlingua._errors import DecodeError, InterlinguaError, InvalidDataError, ProviderError
 from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
@@ -91,10 +92,12 @@ class Gateway:
 
     def ready(self) -> None:
         """Before the first request: the client APIs' adapters imported, and the routed
-        upstreams' adapters and SDK clients (`Upstreams.ready`), so that the first
-        request costs what the next ones do. An upstream that cannot be readied is
-        said once in the log; its routes answer with its error."""
+        upstreams' adapters and SDK clients (`Upstreams.ready`), and genai-prices'
+        data where it is installed, so that the first request costs what the next
+        ones do. An upstream that cannot be readied is said once in the log; its
+        routes answer with its error."""
         client_apis()
+        ready_prices()
         routed = self.upstreams.routed()
         for provider, error in self.upstreams.ready().items():
             log_unready(provider, routed[provider], error, self.config.log)
@@ -284,7 +287,7 @@ class Gateway:
         """The answer's cost noted in the log (None: it has no price): its model is
         the answer's (a stream's, from its start), else the one the upstream was asked for."""
         if response is not None:
-            log.note_start(response.model, created_time(response.provider_data))
+            log.note_start(response.model, made_at(response.provider_data))
         return log.note_cost(attempt.target.model, attempt.target.provider)
 
     def _headers(

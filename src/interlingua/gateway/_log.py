@@ -18,7 +18,7 @@ import json
 import logging
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Literal
 
 from interlingua._cost import answer_cost
@@ -53,7 +53,7 @@ class RequestLog:
     # What the cost is of: the usage, the answer's model and when it was made.
     token_usage: TokenUsage | None = field(default=None, repr=False)
     answer_model: str | None = field(default=None, repr=False)
-    made: int | None = field(default=None, repr=False)
+    made: datetime | None = field(default=None, repr=False)
 
     def note_usage(self, usage: TokenUsage) -> None:
         self.token_usage = usage
@@ -63,18 +63,17 @@ class RequestLog:
             if isinstance(value := getattr(usage, name), int)
         }
 
-    def note_start(self, model: str | None, made: int | None) -> None:
-        """The answer's model, and when it says it was made (Unix seconds)."""
+    def note_start(self, model: str | None, made: datetime | None) -> None:
+        """The answer's model, and when it says it was made."""
         self.answer_model, self.made = model or self.answer_model, made or self.made
 
     def note_cost(self, model: str, provider: str) -> str | None:
         """The cost of the usage noted, of the answer's model (else `model`, the one
         asked for) from the adapter `provider`, in US dollars, noted (None where it has
         no price)."""
-        at = None if self.made is None else datetime.fromtimestamp(self.made, timezone.utc)
         try:
             usage = self.token_usage or TokenUsage()
-            cost = answer_cost(usage, self.answer_model or model, provider, at)
+            cost = answer_cost(usage, self.answer_model or model, provider, self.made)
         except CostError:
             return None
         self.cost = f"{cost.total_price:f}"

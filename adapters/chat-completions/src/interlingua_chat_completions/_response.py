@@ -276,15 +276,14 @@ def _as_object(content: Any) -> Any:
 
 
 def made_elsewhere(response: ChatResponse) -> dict[str, Any]:
-    """What a body made elsewhere says of itself where its answer did not
-    (Bedrock's Converse answers have no id, and no model: it is in the URL):
-    an id derived from the answer, no model name, and when it was made."""
-    return {
-        "id": derived_id(ID_PREFIX, response.model_dump_json()),
-        "object": _BODY_OBJECT,
-        "created": created_of(response.provider_data),
-        "model": "",
-    }
+    """What a body made elsewhere says of itself: its id, or one derived from
+    the answer where it has none (Bedrock's Converse answers, whose model is in
+    the URL, name neither), its model (or an empty name), and when it was made."""
+    made = response.id
+    if made is None:
+        made = derived_id(ID_PREFIX, response.model_dump_json())
+    created = created_of(response.provider_data)
+    return {"id": made, "object": _BODY_OBJECT, "created": created, "model": response.model or ""}
 
 
 def created_of(data: ProviderData) -> int:
@@ -310,13 +309,11 @@ class ResponseEncoder:
     def response(self, response: ChatResponse) -> dict[str, Any]:
         entry = kept(response, self.provider)
         forms = entry.get("forms", {})
-        body: dict[str, Any] = {}
-        if response.id is not None:
-            body["id"] = response.id
-        if response.model is not None:
-            body["model"] = response.model
-        if "fields" not in entry:
-            body = {**made_elsewhere(response), **body}
+        if "fields" in entry:  # its own: an id and a model where its wire had them
+            named = {"id": response.id, "model": response.model}
+            body: dict[str, Any] = {k: value for k, value in named.items() if value is not None}
+        else:
+            body = made_elsewhere(response)
         answers = (response, *response.alternatives)
         body["choices"] = [self.choice(answer, index) for index, answer in enumerate(answers)]
         if forms.get("choices") == "empty":
