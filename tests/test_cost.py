@@ -13,6 +13,7 @@ whole answer's usage only.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -584,3 +585,34 @@ def test_a_turn_must_name_an_answer_of_its_history() -> None:
         saved["turns"][0]["message"] = moved
         with pytest.raises(InvalidDataError, match=rf"turns\[0\]\.message: {moved} "):
             ChatHistory.from_document(saved)
+
+
+@pytest.mark.skipif(
+    "price_context" not in inspect.signature(genai_prices.calc_price).parameters,
+    reason="this genai-prices (before 0.2, Python 3.10's) has one price per model",
+)
+@pytest.mark.parametrize("tier", ["flex", "priority"])
+def test_an_openai_answer_is_priced_at_the_tier_that_served_it(tier: str) -> None:
+    # Made when genai-prices has prices by tier for gpt-5 (from 12 October 2026).
+    made = {"model": "gpt-5", "created": 1793491200}  # 1 November 2026
+    body = {**fixture_answer("openai/chat_tool_round_trip.json", 1), **made}
+    served = {**body, "service_tier": tier}
+    usage = genai_prices.extract_usage(served, provider_id="openai", api_flavor="chat").usage
+    at = made_at(body)
+
+    def priced(answer: dict[str, Any]) -> Any:
+        return get_adapter("openai").decode_response(answer).cost().total_price
+
+    standard = genai_prices.calc_price(
+        usage, "gpt-5", provider_id="openai", genai_request_timestamp=at
+    )
+    expected = genai_prices.calc_price(
+        usage, "gpt-5", provider_id="openai", genai_request_timestamp=at,
+        price_context={"service_tier": tier},
+    )  # fmt: skip
+    assert expected.total_price != standard.total_price
+    assert priced(served) == expected.total_price
+    assert priced(body) == standard.total_price  # "default", as recorded
+    history = ChatHistory()
+    history.add_response(get_adapter("openai").decode_response(served))
+    assert history.cost().total_price == expected.total_price

@@ -34,10 +34,12 @@ time, and for `ChatResponse.cost()` the time of pricing.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from interlingua._adapter import get_adapter
@@ -45,6 +47,7 @@ from interlingua._errors import AdapterNotFoundError, CostError
 from interlingua._usage import TokenUsage
 
 if TYPE_CHECKING:
+    from interlingua._base import ProviderData
     from interlingua._history import ChatHistory, TurnUsage
     from interlingua._response import ChatResponse
 
@@ -54,6 +57,7 @@ __all__ = [
     "answer_cost",
     "genai_usage",
     "history_cost",
+    "price_context",
     "price_source",
     "ready_prices",
     "response_cost",
@@ -79,6 +83,9 @@ class PriceSource:
     provider_id: str
     api_flavor: str = "default"
     details: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # genai-prices' price context (what picks a price's variant: `service_tier`) to
+    # the answer's wire field that says it (OpenAI's `service_tier`: flex, priority).
+    context: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,15 +158,39 @@ def genai_usage(usage: TokenUsage, source: PriceSource) -> dict[str, int | float
     return values
 
 
+def price_context(data: ProviderData, provider: str | None) -> dict[str, str]:
+    """What an answer whose `provider_data` is `data` says of the prices it is
+    charged at (`PriceSource.context`), for the adapter `provider`: its own wire
+    fields, found under whichever adapter's data kept them."""
+    try:
+        source = price_source(provider)
+    except CostError:
+        return {}
+    said = {}
+    for key, name in source.context.items():
+        values = (entry.get("fields", {}).get(name) for entry in data.values())
+        if isinstance(value := next((v for v in values if v is not None), None), str):
+            said[key] = value
+    return said
+
+
 def usage_cost(
-    usage: TokenUsage, model: str, source: PriceSource, *, at: datetime | None = None
+    usage: TokenUsage,
+    model: str,
+    source: PriceSource,
+    *,
+    at: datetime | None = None,
+    context: Mapping[str, str] | None = None,
 ) -> Cost:
-    """What `usage` of `model` cost at `source`'s provider, at the time `at` (now if None)."""
+    """What `usage` of `model` cost at `source`'s provider, at the time `at` (now
+    if None), at the prices `context` picks (`price_context`)."""
     genai_prices = _genai_prices()
+    # genai-prices before 0.2 (Python 3.10's) has one price per model: no context.
+    chosen = {"price_context": context} if context and _takes_context(genai_prices) else {}
     try:
         priced = genai_prices.Usage(**genai_usage(usage, source))
         calculation = genai_prices.calc_price(
-            priced, model, provider_id=source.provider_id, genai_request_timestamp=at
+            priced, model, provider_id=source.provider_id, genai_request_timestamp=at, **chosen
         )
     except LookupError as exc:
         where = f"model {model!r} of provider {source.provider_id!r}"
@@ -181,13 +212,18 @@ def response_cost(response: ChatResponse, *, provider: str | None = None) -> Cos
     the adapter `provider` (by default the response's)."""
     from interlingua._elsewhere import made_at
 
-    at = made_at(response.provider_data)
-    return answer_cost(response.usage, response.model, provider or response.provider, at)
+    provider = provider or response.provider
+    context = price_context(response.provider_data, provider)
+    return answer_cost(
+        response.usage, response.model, provider, made_at(response.provider_data), context
+    )
 
 
 def turn_cost(turn: TurnUsage, *, at: datetime | None = None) -> Cost:
     """What one answer of a history cost, at its time (or `at`, its message's)."""
-    return answer_cost(turn.usage, turn.model, turn.provider, turn.made_at or at)
+    return answer_cost(
+        turn.usage, turn.model, turn.provider, turn.made_at or at, turn.price_context
+    )
 
 
 def history_cost(history: ChatHistory, *, skip_unknown: bool = False) -> Cost:
@@ -209,15 +245,20 @@ def history_cost(history: ChatHistory, *, skip_unknown: bool = False) -> Cost:
 
 
 def answer_cost(
-    usage: TokenUsage, model: str | None, provider: str | None, at: datetime | None = None
+    usage: TokenUsage,
+    model: str | None,
+    provider: str | None,
+    at: datetime | None = None,
+    context: Mapping[str, str] | None = None,
 ) -> Cost:
-    """What an answer of `model` from the adapter `provider` that used `usage` cost."""
+    """What an answer of `model` from the adapter `provider` that used `usage`
+    cost, made at `at`, at the prices `context` picks."""
     source = price_source(provider)
     if not model:
         raise CostError("the answer names no model, so it has no price")
     if not (usage.total_tokens or usage.input_tokens or usage.output_tokens or usage.details):
         raise CostError("the answer says no usage, so it has no price")
-    return usage_cost(usage, model, source, at=at)
+    return usage_cost(usage, model, source, at=at, context=context)
 
 
 def ready_prices() -> None:
@@ -228,6 +269,11 @@ def ready_prices() -> None:
         _genai_prices().data_snapshot.get_snapshot()
     except CostError:
         return
+
+
+@cache
+def _takes_context(genai_prices: Any) -> bool:
+    return "price_context" in inspect.signature(genai_prices.calc_price).parameters
 
 
 def _genai_prices() -> Any:

@@ -41,14 +41,16 @@ HISTORY_VERSION = 6
 
 class TurnUsage(CoreModel):
     """What one answer of a history used: the index of the message it gave, the
-    adapter that answered (`provider`), the model, the usage, and when the
-    answer says it was made (None: it said not, and its message's time is taken)."""
+    adapter that answered (`provider`), the model, the usage, when the answer
+    says it was made (None: it said not, and its message's time is taken), and
+    what it says of the prices it is charged at (`interlingua.PriceSource.context`)."""
 
     message: int
     provider: str | None = None
     model: str | None = None
     usage: TokenUsage = TokenUsage()
     made_at: AwareDatetime | None = None
+    price_context: dict[str, str] = Field(default_factory=dict)
 
 
 class ChatHistory(MutableCoreModel):
@@ -107,6 +109,7 @@ class ChatHistory(MutableCoreModel):
         """Append the response's message, add its usage to the total, and keep
         what it used in `turns`. `provider`: the adapter that answered, where the
         response's `provider` is not it (Claude on Bedrock answers as `"anthropic"`)."""
+        from interlingua._cost import price_context
         from interlingua._elsewhere import made_at
 
         self.add_message(response.message)
@@ -117,6 +120,7 @@ class ChatHistory(MutableCoreModel):
             model=response.model,
             usage=response.usage,
             made_at=made_at(response.provider_data),
+            price_context=price_context(response.provider_data, provider or response.provider),
         )
         self.turns = [*self.turns, turn]
 

@@ -40,7 +40,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from interlingua._cost import ready_prices
-from interlingua._elsewhere import made_at
 from interlingua._errors import DecodeError, InterlinguaError, InvalidDataError, ProviderError
 from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
@@ -287,7 +286,7 @@ class Gateway:
         """The answer's cost noted in the log (None: it has no price): its model is
         the answer's (a stream's, from its start), else the one the upstream was asked for."""
         if response is not None:
-            log.note_start(response.model, made_at(response.provider_data))
+            log.note_start(response.model, response.provider_data)
         return log.note_cost(attempt.target.model, attempt.target.provider)
 
     def _headers(

@@ -21,7 +21,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from interlingua._cost import answer_cost
+from interlingua._base import ProviderData
+from interlingua._cost import answer_cost, price_context
+from interlingua._elsewhere import made_at
 from interlingua._errors import CostError, ProviderError
 from interlingua._usage import TokenUsage
 
@@ -54,6 +56,7 @@ class RequestLog:
     token_usage: TokenUsage | None = field(default=None, repr=False)
     answer_model: str | None = field(default=None, repr=False)
     made: datetime | None = field(default=None, repr=False)
+    answer_data: ProviderData = field(default_factory=dict, repr=False)
 
     def note_usage(self, usage: TokenUsage) -> None:
         self.token_usage = usage
@@ -63,9 +66,11 @@ class RequestLog:
             if isinstance(value := getattr(usage, name), int)
         }
 
-    def note_start(self, model: str | None, made: datetime | None) -> None:
-        """The answer's model, and when it says it was made."""
-        self.answer_model, self.made = model or self.answer_model, made or self.made
+    def note_start(self, model: str | None, data: ProviderData) -> None:
+        """The answer's model, and its provider data: when it says it was made, and
+        the prices it says it is charged at."""
+        self.answer_model = model or self.answer_model
+        self.made, self.answer_data = made_at(data) or self.made, data or self.answer_data
 
     def note_cost(self, model: str, provider: str) -> str | None:
         """The cost of the usage noted, of the answer's model (else `model`, the one
@@ -73,7 +78,8 @@ class RequestLog:
         no price)."""
         try:
             usage = self.token_usage or TokenUsage()
-            cost = answer_cost(usage, self.answer_model or model, provider, self.made)
+            context = price_context(self.answer_data, provider)
+            cost = answer_cost(usage, self.answer_model or model, provider, self.made, context)
         except CostError:
             return None
         self.cost = f"{cost.total_price:f}"
@@ -97,7 +103,7 @@ class RequestLog:
 
     def json(self) -> str:
         fields: dict[str, Any] = asdict(self)
-        for unwritten in ("started", "token_usage", "answer_model", "made"):
+        for unwritten in ("started", "token_usage", "answer_model", "made", "answer_data"):
             del fields[unwritten]
         return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
 

@@ -21,7 +21,6 @@ import anyio
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from interlingua._elsewhere import made_at
 from interlingua._errors import InterlinguaError
 from interlingua._gateway import WireEvent, format_sse
 from interlingua._stream import ErrorEvent, StreamEvent, StreamStart, UsageEvent
@@ -89,7 +88,7 @@ def _noted(event: StreamEvent, attempt: Attempt, log: RequestLog) -> StreamEvent
     if isinstance(event, UsageEvent):
         log.note_usage(event.usage)
     elif isinstance(event, StreamStart):
-        log.note_start(event.model, made_at(event.provider_data))
+        log.note_start(event.model, event.provider_data)
     elif isinstance(event, ErrorEvent):
         target = attempt.target
         sent = event.to_error(target.provider)

@@ -17,7 +17,7 @@ from interlingua import PriceSource
 from interlingua.client import lazy_attributes
 from interlingua_chat_completions._usage import CHAT_PRICED_DETAILS
 from interlingua_openai._dialect import CODEC, OPENAI
-from interlingua_openai._wire import PROVIDER
+from interlingua_openai._wire import PROVIDER, SERVICE_TIER
 
 if TYPE_CHECKING:
     from interlingua_openai._client import AsyncOpenAIClient, OpenAIClient
@@ -39,8 +39,9 @@ __all__ = [
     "stream_encoder",
 ]
 
-# How genai-prices prices this API's answers (`ChatResponse.cost()`).
-PRICES = PriceSource("openai", "chat", CHAT_PRICED_DETAILS)
+# How genai-prices prices this API's answers (`ChatResponse.cost()`): at the
+# price of the tier the answer says served it (`service_tier`: flex, priority).
+PRICES = PriceSource("openai", "chat", CHAT_PRICED_DETAILS, SERVICE_TIER)
 
 encode_request = CODEC.encode_request
 decode_request = CODEC.decode_request

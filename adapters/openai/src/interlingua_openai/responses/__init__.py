@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from interlingua import PriceSource
 from interlingua.client import lazy_attributes
+from interlingua_openai._wire import SERVICE_TIER
 from interlingua_openai.responses._errors import decode_error, encode_error
 from interlingua_openai.responses._request import decode_request, encode_request
 from interlingua_openai.responses._response import decode_response, encode_response
@@ -49,8 +50,8 @@ __all__ = [
     "stream_encoder",
 ]
 
-# How genai-prices prices this API's answers (`ChatResponse.cost()`).
-PRICES = PriceSource("openai", "responses")
+# How genai-prices prices this API's answers (`ChatResponse.cost()`), at their tier's price.
+PRICES = PriceSource("openai", "responses", context=SERVICE_TIER)
 
 _CLIENTS = frozenset({"OpenAIResponsesClient", "AsyncOpenAIResponsesClient"})
 
