@@ -46,6 +46,7 @@ from interlingua._genai_messages import input_messages, system_instructions
 from interlingua.client import SDKOptions
 from interlingua.testing import Interaction, load_cassette, replay
 from otel_sdk import EXPORTER, READER, installed
+from test_google_client import client_for as google_client_for
 
 SCHEMAS = Path(__file__).parent / "data" / "otel"
 OPTIONS = SDKOptions(api_key="sk-test", region="us-east-1", max_retries=0)
@@ -325,6 +326,18 @@ def test_a_converse_stream_is_one_client_span_saying_what_the_wire_said(
         assert_said_as_the_wire(span, "bedrock", interaction)
         assert "gen_ai.response.time_to_first_chunk" in (span.attributes or {})
         EXPORTER.clear()
+
+
+def test_a_gemini_call_on_vertex_ai_is_vertex_ai_s() -> None:
+    cassette = "google/vertex_safety_blocked.json"
+    interaction = first(cassette)
+    assert interaction.request is not None
+    assert "aiplatform.googleapis.com" in interaction.request.url
+    with replay(FIXTURES / cassette) as played:
+        client, model = google_client_for(interaction, played)
+        request = recorded_request("google", interaction).model_copy(update={"model": model})
+        client.complete(request)
+    assert (only_span().attributes or {})["gen_ai.provider.name"] == "gcp.vertex_ai"
 
 
 def test_the_cache_counts_are_parts_of_the_input_tokens_as_the_wire_says() -> None:

@@ -145,8 +145,9 @@ NO_CALL = NoCall()
 def client_call(
     provider: str, request: ChatRequest, *, stream: bool = False
 ) -> ClientCall | NoCall:
-    """The span and measures of one call of `request` to the API of the adapter
-    named `provider`, started now; `NO_CALL` without OpenTelemetry.
+    """The span and measures of one call of `request` to `provider` (the
+    conventions' `gen_ai.provider.name`: a client's `provider_name`), started
+    now; `NO_CALL` without OpenTelemetry.
 
     For a client: `with call.sending(): ...` around encoding and sending (an
     error there ends the call), `call.sent(body, limits)` once the body is
@@ -181,7 +182,7 @@ class ClientCall(NoCall):
         self._ended = False
         self._measured = {
             names.OPERATION_NAME: names.CHAT,
-            names.PROVIDER_NAME: names.provider_name(provider),
+            names.PROVIDER_NAME: provider,
             names.REQUEST_MODEL: request.model,
         }
         self.span: Span = instruments.tracer.start_span(

@@ -52,6 +52,7 @@ from typing_extensions import Self
 
 from interlingua._adapter import ErrorDecoder
 from interlingua._event_stream import AsyncEventStream, EventStream, StreamEnd
+from interlingua._genai_names import provider_name
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
@@ -194,6 +195,12 @@ class ChatClient:
     def __init__(self, sdk: Any) -> None:
         self.sdk = sdk
 
+    @property
+    def provider_name(self) -> str:
+        """Who answers, as OpenTelemetry's GenAI conventions name it
+        (`gen_ai.provider.name`: `anthropic`, `gcp.gemini`, ...)."""
+        return provider_name(self.endpoint.provider)
+
     @classmethod
     def connect(cls, options: SDKOptions) -> Self:
         """A client over an SDK client built from `options` (the rest as the SDK's defaults)."""
@@ -203,7 +210,7 @@ class ChatClient:
         self, request: ChatRequest, *, report: TranslationReport | None = None
     ) -> ChatResponse:
         """The whole answer to `request`."""
-        call = client_call(self.endpoint.provider, request)
+        call = client_call(self.provider_name, request)
         with call.sending():
             body = self.endpoint.body(request, report, stream=False)
             call.sent(body, self.endpoint.limits)
@@ -217,7 +224,7 @@ class ChatClient:
 
         The request is sent here: an error status raises before any event.
         """
-        call = client_call(self.endpoint.provider, request, stream=True)
+        call = client_call(self.provider_name, request, stream=True)
         with call.sending():
             body = self.endpoint.body(request, report, stream=True)
             call.sent(body, self.endpoint.limits)
@@ -277,6 +284,12 @@ class AsyncChatClient:
     def __init__(self, sdk: Any) -> None:
         self.sdk = sdk
 
+    @property
+    def provider_name(self) -> str:
+        """Who answers, as OpenTelemetry's GenAI conventions name it
+        (`gen_ai.provider.name`: `anthropic`, `gcp.gemini`, ...)."""
+        return provider_name(self.endpoint.provider)
+
     @classmethod
     def connect(cls, options: SDKOptions) -> Self:
         """A client over an SDK client built from `options` (the rest as the SDK's defaults)."""
@@ -286,7 +299,7 @@ class AsyncChatClient:
         self, request: ChatRequest, *, report: TranslationReport | None = None
     ) -> ChatResponse:
         """The whole answer to `request`."""
-        call = client_call(self.endpoint.provider, request)
+        call = client_call(self.provider_name, request)
         with call.sending():
             body = self.endpoint.body(request, report, stream=False)
             call.sent(body, self.endpoint.limits)
@@ -302,7 +315,7 @@ class AsyncChatClient:
 
         The request is sent here: an error status raises before any event.
         """
-        call = client_call(self.endpoint.provider, request, stream=True)
+        call = client_call(self.provider_name, request, stream=True)
         with call.sending():
             body = self.endpoint.body(request, report, stream=True)
             call.sent(body, self.endpoint.limits)

@@ -290,7 +290,7 @@ async def _send_as_is(
 ) -> Attempt:
     """The answer to the client's body `as_is` (which asks what `request` does),
     its span made as the client's `complete` and `stream` make theirs."""
-    call = client_call(client.endpoint.provider, request, stream=request.stream)
+    call = client_call(client.provider_name, request, stream=request.stream)
     with call.sending():
         call.sent(as_is[0], client.endpoint.limits)
         if not request.stream:

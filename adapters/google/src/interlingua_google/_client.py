@@ -214,6 +214,11 @@ SDK = SDKBinding(
 )
 
 
+def _provider_name(sdk: genai.Client) -> str:
+    """`gen_ai.provider.name` of a client's calls: Vertex AI's, or the Gemini API's."""
+    return "gcp.vertex_ai" if sdk.vertexai else "gcp.gemini"
+
+
 class GoogleClient(ChatClient):
     """Chat calls to Gemini (the Gemini API or Vertex AI)."""
 
@@ -222,6 +227,10 @@ class GoogleClient(ChatClient):
 
     def __init__(self, client: genai.Client | None = None, **options: Any) -> None:
         super().__init__(sdk_client(client, options, genai.Client))
+
+    @property
+    def provider_name(self) -> str:
+        return _provider_name(self.sdk)
 
 
 class AsyncGoogleClient(AsyncChatClient):
@@ -232,3 +241,7 @@ class AsyncGoogleClient(AsyncChatClient):
 
     def __init__(self, client: genai.Client | None = None, **options: Any) -> None:
         super().__init__(sdk_client(client, options, genai.Client))
+
+    @property
+    def provider_name(self) -> str:
+        return _provider_name(self.sdk)
