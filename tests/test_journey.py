@@ -79,7 +79,7 @@ from interlingua import (
     TranslationReport,
 )
 from interlingua.cli._demo import AWS_CREDENTIALS, AWS_REGION, FORECAST, SETTINGS, SYSTEM, WEATHER
-from interlingua.client import ChatClient
+from interlingua.client import ChatClient, answered_by
 from interlingua.testing import Interaction, Replay, load_cassette
 from interlingua_anthropic import AnthropicClient
 from interlingua_bedrock import BedrockClient
@@ -748,10 +748,13 @@ def test_anthropic_gets_claude_on_bedrocks_signed_thinking_back(journey: Journey
 def test_each_answer_is_decoded_as_its_api_wrote_it(journey: Journey) -> None:
     responses = [turn.response for turn in journey.turns]
 
+    # Of the model asked where the answer names none (Converse's: it is in the URL).
     assert responses == [
-        ADAPTERS[provider].decode_response(answer(index))
-        for index, provider in enumerate(PROVIDERS)
+        answered_by(turn.request.model, ADAPTERS[provider].decode_response(answer(index)))
+        for index, (provider, turn) in enumerate(zip(PROVIDERS, journey.turns, strict=True))
     ]
+    assert "model" not in answer(BEDROCK)
+    assert responses[BEDROCK].model == journey.turns[BEDROCK].request.model
     assert [r.finish_reason for r in responses] == [
         FinishReason.TOOL_CALLS,
         FinishReason.STOP,
