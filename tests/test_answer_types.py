@@ -54,24 +54,8 @@ from conftest import (
 )
 from interlingua import ChatResponse, ErrorEvent, TranslationReport, get_adapter
 from interlingua.testing import Interaction
+from recorded_apis import SOURCES, legacy_completion
 
-# API -> (corpus folder, cassette provider, how its endpoints' URL paths end);
-# no provider: every call of the folder (an OpenAI-compatible server's host names none).
-SOURCES: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
-    "anthropic": ("anthropic", "anthropic", ("/v1/messages",)),
-    "openai": ("openai-chat", "openai", ("/v1/chat/completions",)),
-    "openai-responses": ("openai-responses", "openai", ("/v1/responses",)),
-    "mistral": ("mistral", "mistral", ("/v1/chat/completions",)),
-    "groq": ("groq", "groq", ("/openai/v1/chat/completions",)),
-    "google": ("google", "google", (":generateContent", ":streamGenerateContent")),
-    "deepseek": ("compat/deepseek", None, ("/chat/completions",)),
-    "cerebras": ("compat/cerebras", None, ("/chat/completions",)),
-    "ollama": ("compat/ollama", None, ("/chat/completions",)),
-    "openai-compatible": ("compat/together", None, ("/chat/completions",)),
-    "openrouter": ("compat/openrouter", "openrouter", ("/api/v1/chat/completions",)),
-    "bedrock": ("bedrock", "bedrock", ("/converse", "/converse-stream")),
-    "anthropic-bedrock": ("bedrock", "bedrock", ("/invoke", "/invoke-with-response-stream")),
-}
 # The APIs whose answers only fixtures hold, and how their endpoints' URL paths end.
 FIXTURE_SOURCES = {"anthropic-vertex": (":rawPredict", ":streamRawPredict")}
 # The APIs that write answers: those above, and the servers with no recorded traffic;
@@ -171,13 +155,6 @@ def calls(path: Path, source: str) -> tuple[Interaction, ...]:
         and call.response.status == 200
         and not legacy_completion(call)
     )
-
-
-def legacy_completion(call: Interaction) -> bool:
-    """Whether `call` is Claude's legacy Text Completions on InvokeModel (`prompt` in,
-    `completion` out), which the adapter refuses by name (tests/test_anthropic_envelopes.py)."""
-    body = call.request.json if call.request is not None else None
-    return isinstance(body, dict) and "prompt" in body
 
 
 def payloads_of(call: Interaction) -> list[Any] | None:
