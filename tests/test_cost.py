@@ -551,8 +551,9 @@ def test_a_converse_answer_from_the_client_is_priced_as_the_model_it_asked() -> 
     request = get_adapter("bedrock").decode_request(
         json.loads(call.request.body or b"{}"), model=url_model(call)
     )
-    with replay([call]):
+    with replay([call]) as played:
         answer = BedrockClient(client_for(call.request.url)).complete(request)
+    assert played.sent == [json.loads(call.request.body or b"{}")]
     history = ChatHistory(messages=list(request.messages))
     history.add_response(answer)
 

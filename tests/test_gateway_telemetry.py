@@ -100,6 +100,7 @@ def test_a_request_is_a_server_span_in_its_client_s_trace_over_each_upstream_tri
 
     caller, server, (refused, answered) = finished()
     assert message.content
+    assert [body["model"] for body in replay.sent] == ["mistral-large-latest", "gpt-4.1-mini"]
     assert_continues(server, caller)
     assert server.name == "POST /v1/messages"
     assert [parent_of(refused), parent_of(answered)] == [server.context.span_id] * 2
@@ -147,7 +148,7 @@ def test_a_body_sent_as_it_came_is_a_client_span_too() -> None:
 
 def test_a_streamed_answer_s_spans_end_when_the_stream_does() -> None:
     routes = {"gpt": {"upstream": "openai:gpt-4o-mini"}}
-    with serve(routes) as gateway, upstream_replay(CHAT_STREAM):
+    with serve(routes) as gateway, upstream_replay(CHAT_STREAM) as replay:
         client = opened(openai.OpenAI(api_key=KEY, base_url=f"{gateway.base_url}/v1"))
 
         def ask(headers: dict[str, str]) -> list[Any]:
@@ -161,6 +162,9 @@ def test_a_streamed_answer_s_spans_end_when_the_stream_does() -> None:
     caller, server, (call,) = finished()
     attributes = call.attributes or {}
     assert chunks
+    ((sent, request),) = zip(replay.sent, replay.requests, strict=True)
+    assert (sent["model"], sent["stream"]) == ("gpt-4o-mini", True)
+    assert request.headers["traceparent"] == traceparent(call)
     assert_continues(server, caller)
     assert parent_of(call) == server.context.span_id
     assert attributes["gen_ai.request.stream"] is True

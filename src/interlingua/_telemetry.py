@@ -307,6 +307,10 @@ class _Arrived:
         if isinstance(event, ErrorEvent):
             self.end(event.to_error(), whole=False)
 
+    def __del__(self) -> None:
+        # Its stream dropped unclosed before its end: the call ends with what arrived.
+        self.end(whole=False)
+
     def end(self, error: BaseException | None = None, *, whole: bool = True) -> None:
         """End the call: the stream over (`whole`), closed before its end, or failed."""
         if not self.call.recording:
@@ -335,10 +339,6 @@ class _Watched(Iterator[StreamEvent]):
         self._arrived.note(event)
         return event
 
-    def __del__(self) -> None:
-        # Dropped unclosed before its end: the call ends with what arrived.
-        self._arrived.end(whole=False)
-
     def close(self) -> None:
         self._arrived.end(whole=False)
         close: Callable[[], object] | None = getattr(self._events, "close", None)
@@ -364,10 +364,6 @@ class _AsyncWatched(AsyncIterator[StreamEvent]):
             raise
         self._arrived.note(event)
         return event
-
-    def __del__(self) -> None:
-        # Dropped unclosed before its end: the call ends with what arrived.
-        self._arrived.end(whole=False)
 
     async def aclose(self) -> None:
         self._arrived.end(whole=False)

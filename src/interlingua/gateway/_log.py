@@ -18,7 +18,6 @@ import json
 import logging
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from typing import Any, Literal
 
 from interlingua._base import ProviderData
@@ -52,10 +51,10 @@ class RequestLog:
     upstream_ms: float = 0.0
     total_ms: float = 0.0
     started: float = field(default_factory=time.perf_counter, repr=False)
-    # What the cost is of: the usage, the answer's model and when it was made.
+    # What the cost is of: the usage, the answer's model and its provider data (when
+    # it was made, the prices it says it is charged at).
     token_usage: TokenUsage | None = field(default=None, repr=False)
     answer_model: str | None = field(default=None, repr=False)
-    made: datetime | None = field(default=None, repr=False)
     answer_data: ProviderData = field(default_factory=dict, repr=False)
 
     def note_usage(self, usage: TokenUsage) -> None:
@@ -70,7 +69,7 @@ class RequestLog:
         """The answer's model, and its provider data: when it says it was made, and
         the prices it says it is charged at."""
         self.answer_model = model or self.answer_model
-        self.made, self.answer_data = made_at(data) or self.made, data or self.answer_data
+        self.answer_data = data or self.answer_data
 
     def note_cost(self, model: str, provider: str) -> str | None:
         """The cost of the usage noted, of the answer's model (else `model`, the one
@@ -79,7 +78,8 @@ class RequestLog:
         try:
             usage = self.token_usage or TokenUsage()
             context = price_context(self.answer_data, provider)
-            cost = answer_cost(usage, self.answer_model or model, provider, self.made, context)
+            made = made_at(self.answer_data)
+            cost = answer_cost(usage, self.answer_model or model, provider, made, context)
         except CostError:
             return None
         self.cost = f"{cost.total_price:f}"
@@ -103,7 +103,7 @@ class RequestLog:
 
     def json(self) -> str:
         fields: dict[str, Any] = asdict(self)
-        for unwritten in ("started", "token_usage", "answer_model", "made", "answer_data"):
+        for unwritten in ("started", "token_usage", "answer_model", "answer_data"):
             del fields[unwritten]
         return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
 
