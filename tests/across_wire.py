@@ -28,6 +28,7 @@ from mistralai.client import Mistral
 
 from boto3_calls import as_json, client_for, parameters
 from interlingua.testing import Interaction, RecordedRequest
+from interlingua.testing._event_stream import can_write_event_streams
 
 # Each API's words for how an answer ended, by kind (their documentation's lists).
 FINISHES = {
@@ -68,9 +69,9 @@ NO_TOOL_FINISH = frozenset({"google", "openai-responses"})
 # (Groq's raw reasoning format, Perplexity's and Cerebras' reasoning models).
 THINK_TAGS = frozenset({"groq", "perplexity", "cerebras"})
 SDK_APIS = ("anthropic", "openai", "openai-responses", "google", "mistral", "groq", "bedrock")
-# The APIs whose SDK the testing kit answers whole only: botocore reads Amazon's event
-# stream but has no writer of it, and the kit writes none by hand.
-WHOLE_ONLY = frozenset({"bedrock"})
+# The APIs whose SDK the testing kit answers whole only: boto3's, where AWS's
+# event-stream encoder is not installed (before Python 3.12); the kit writes none by hand.
+WHOLE_ONLY = frozenset() if can_write_event_streams() else frozenset({"bedrock"})
 
 
 def kind(word: str | None) -> str | None:
@@ -372,12 +373,16 @@ BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 
 
 def _converse_send(body: dict[str, Any], stream: bool) -> Said:
-    """The body through boto3's `converse`, as its user passes it: its blobs as
-    bytes (read by the operation's input shape, `boto3_calls.parameters`)."""
-    assert not stream, "botocore has no event-stream writer: the kit cannot answer a boto3 stream"
+    """The body through boto3's `converse` or `converse_stream`, as its user passes
+    it: its blobs as bytes (read by the operation's input shape, `boto3_calls.parameters`)."""
     url = f"https://bedrock-runtime.us-east-1.amazonaws.com/model/{BEDROCK_MODEL}/converse"
     request = RecordedRequest("POST", url, {}, json.dumps(body).encode(), body)
-    answer = client_for(url).converse(modelId=BEDROCK_MODEL, **parameters(request, "Converse"))
+    client = client_for(url)
+    if stream:
+        given = parameters(request, "ConverseStream")
+        answer = client.converse_stream(modelId=BEDROCK_MODEL, **given)
+        return _converse_events(list(answer["stream"]))
+    answer = client.converse(modelId=BEDROCK_MODEL, **parameters(request, "Converse"))
     return _converse_body(as_json(answer))
 
 

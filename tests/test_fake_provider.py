@@ -1,6 +1,7 @@
 """`interlingua.testing.fake`: every SDK client (anthropic, openai's Chat
-Completions and Responses, mistralai, groq, google-genai, and an
-OpenAI-compatible server by its host) built as a user's code builds it,
+Completions and Responses, mistralai, groq, google-genai, boto3's
+`bedrock-runtime`, its streams where the kit writes Amazon's event stream, and
+an OpenAI-compatible server by its host) built as a user's code builds it,
 answered by a function of the neutral request: sync and async, whole and
 streamed, a text answer, a tool loop, errors the SDK raises as its own, and a
 fixed sequence of answers. The requests the handler saw and what each SDK
@@ -9,21 +10,26 @@ objects."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import anthropic
+import boto3
 import groq
 import httpx
 import openai
 import pytest
+from botocore.config import Config as BotoConfig
+from botocore.exceptions import ClientError
 from google import genai
 from google.genai import types as gtypes
 from mistralai.client import Mistral
 from mistralai.client import errors as mistral_errors
 
+from boto3_calls import CREDENTIALS
 from interlingua import (
     BadRequestError,
     CassetteError,
@@ -45,6 +51,7 @@ from interlingua import (
 )
 from interlingua.testing import Fake, fake
 from interlingua.testing._apis import response_events
+from interlingua.testing._event_stream import can_write_event_streams
 
 pytest_plugins = ["pytester"]
 
@@ -352,6 +359,85 @@ class GeminiSDK:
         return int(error.code)
 
 
+def _converse_kwargs(answered: bool) -> dict[str, Any]:
+    messages: list[dict[str, Any]] = [{"role": "user", "content": [{"text": QUESTION}]}]
+    if answered:
+        call = {"toolUseId": CALL_ID, "name": "get_weather", "input": ARGUMENTS}
+        result = {"toolUseId": CALL_ID, "content": [{"text": RESULT}]}
+        messages += [
+            {"role": "assistant", "content": [{"toolUse": call}]},
+            {"role": "user", "content": [{"toolResult": result}]},
+        ]
+    spec = {"name": "get_weather", "description": DESCRIPTION, "inputSchema": {"json": SCHEMA}}
+    return {
+        "modelId": BedrockSDK.model,
+        "messages": messages,
+        "toolConfig": {"tools": [{"toolSpec": spec}]},
+    }
+
+
+def _converse_seen(blocks: list[dict[str, Any]], stop_reason: str) -> Seen:
+    return Seen(
+        "".join(block.get("text", "") for block in blocks),
+        [
+            (use["toolUseId"], use["name"], use["input"])
+            for use in (block["toolUse"] for block in blocks if "toolUse" in block)
+        ],
+        stop_reason,
+    )
+
+
+def _converse_stream_seen(events: Any) -> Seen:
+    """A ConverseStream's events, a tool call's input arriving in pieces of JSON."""
+    blocks: dict[int, dict[str, Any]] = {}
+    stop_reason = ""
+    for event in events:
+        if start := event.get("contentBlockStart"):
+            use = start["start"]["toolUse"]
+            blocks[start["contentBlockIndex"]] = {"toolUse": {**use, "input": ""}}
+        elif delta := event.get("contentBlockDelta"):
+            block = blocks.setdefault(delta["contentBlockIndex"], {"text": ""})
+            if "toolUse" in delta["delta"]:
+                block["toolUse"]["input"] += delta["delta"]["toolUse"]["input"]
+            else:
+                block["text"] += delta["delta"]["text"]
+        elif stop := event.get("messageStop"):
+            stop_reason = stop["stopReason"]
+    for block in blocks.values():
+        if "toolUse" in block:
+            block["toolUse"]["input"] = json.loads(block["toolUse"]["input"])
+    return _converse_seen(list(blocks.values()), stop_reason)
+
+
+class BedrockSDK:
+    """boto3's `bedrock-runtime` client; its async use is the sync client in a
+    worker thread, as an asyncio program calls boto3."""
+
+    model = "us.amazon.nova-micro-v1:0"  # Converse names the model in the URL alone
+    finishes = ("end_turn", "tool_use")
+    result = RESULT
+    errors: ClassVar[dict[int, type]] = {429: ClientError, 400: ClientError}
+
+    def client(self, aio: bool) -> Any:
+        no_retries = BotoConfig(retries={"total_max_attempts": 1})
+        return boto3.client(
+            "bedrock-runtime", region_name="us-east-1", config=no_retries, **CREDENTIALS
+        )
+
+    def ask(self, client: Any, answered: bool, stream: bool) -> Seen:
+        kwargs = _converse_kwargs(answered)
+        if stream:
+            return _converse_stream_seen(client.converse_stream(**kwargs)["stream"])
+        answer = client.converse(**kwargs)
+        return _converse_seen(answer["output"]["message"]["content"], answer["stopReason"])
+
+    async def ask_async(self, client: Any, answered: bool, stream: bool) -> Seen:
+        return await asyncio.to_thread(self.ask, client, answered, stream)
+
+    def status(self, error: Any) -> int:
+        return int(error.response["ResponseMetadata"]["HTTPStatusCode"])
+
+
 SDKS: dict[str, Any] = {
     "anthropic": AnthropicSDK(),
     "openai": ChatSDK(openai, "gpt-test"),
@@ -360,11 +446,13 @@ SDKS: dict[str, Any] = {
     "groq": ChatSDK(groq, "llama-test"),
     "google": GeminiSDK(),
     "xai": ChatSDK(openai, "grok-test", base_url="https://api.x.ai/v1"),
+    "bedrock": BedrockSDK(),
 }
 MODES = [
     pytest.param(name, stream, id=f"{name}-{'stream' if stream else 'whole'}")
     for name in SDKS
     for stream in (False, True)
+    if not (stream and name == "bedrock" and not can_write_event_streams())
 ]
 
 
@@ -438,7 +526,8 @@ def test_a_text_answer_reaches_the_sync_client(name: str, stream: bool) -> None:
     assert seen == Seen("Hello from the fake.", [], SDKS[name].finishes[0])
     (request,) = provider.requests
     assert (request.model, request.stream, rows(request)) == (SDKS[name].model, stream, ASKED)
-    assert provider.sent[0]["tools"]  # the JSON body as sent, beside the decoded request
+    # The JSON body as sent, beside the decoded request: the tool is in it, once.
+    assert json.dumps(provider.sent[0]).count('"get_weather"') == 1
 
 
 @pytest.mark.anyio

@@ -22,16 +22,29 @@ from urllib.parse import unquote
 import boto3
 import pytest
 from botocore.endpoint import Endpoint
-from botocore.exceptions import ClientError
+from botocore.eventstream import EventStreamBuffer
+from botocore.exceptions import ClientError, EventStreamError
 
 import interlingua_anthropic
-from boto3_calls import CREDENTIALS, bedrock_calls, call, check_answer, check_error, client_for
+from boto3_calls import (
+    CREDENTIALS,
+    OPERATIONS,
+    bedrock_calls,
+    call,
+    check_answer,
+    check_error,
+    client_for,
+    framed_events,
+    frames,
+)
 from conftest import FIXTURES, corpus_id, corpus_params, from_corpus
-from interlingua import CassetteError, _adapter
-from interlingua.testing import DEFAULT_MATCH_ON, Interaction, load_cassette, replay
+from interlingua import CassetteError, ErrorEvent, StreamStart, TextDelta, _adapter
+from interlingua.testing import DEFAULT_MATCH_ON, Interaction, fake, load_cassette, replay
 from interlingua.testing._apis import read_call
+from interlingua.testing._event_stream import can_write_event_streams, event_stream_body
 from interlingua.testing._match import Matcher, SentRequest
 from interlingua.testing._records import api_of_url, provider_of, provider_of_host
+from interlingua_bedrock import read_event_stream
 
 
 @pytest.fixture(scope="module")
@@ -224,10 +237,99 @@ def test_a_path_matches_however_it_is_escaped_but_for_a_slash() -> None:
     assert [d.field for d in matcher.target_differences(sent, "POST", unescaped)] == ["path"]
 
 
+# --- streams the kit writes: Amazon's event stream, by AWS's encoder ---
+
+WRITES_STREAMS = pytest.mark.skipif(
+    not can_write_event_streams(),
+    reason="AWS's event-stream encoder (smithy-aws-event-stream) needs Python 3.12",
+)
+
+
+def _streamed(calls: list[Interaction]) -> list[tuple[str, Interaction]]:
+    """Each streamed call with 200 and its path's last segment (`converse-stream`)."""
+    found = []
+    for interaction in calls:
+        assert interaction.request is not None
+        tail = interaction.request.url.rpartition("/")[2]
+        if tail.endswith("stream") and interaction.response.status == 200:
+            found.append((tail, interaction))
+    return found
+
+
+STREAMED_FILES = corpus_params(
+    "bedrock",
+    pattern="*.yaml",
+    keep=lambda path: bool(_streamed(bedrock_calls(path))),
+    holding="streamed Bedrock calls",
+)
+
+
+@WRITES_STREAMS
+@pytest.mark.parametrize("path", STREAMED_FILES, ids=corpus_id)
+def test_the_kit_writes_each_recorded_stream_back_frame_for_frame(path: Path) -> None:
+    """The events boto3 yields from a recorded stream, written by the kit, are
+    the recorded frames as boto3 reads them, read by botocore's framing alone
+    (CRCs checked) and the operation's model, not by the adapter: each frame's
+    type and payload (less Bedrock's random padding and what the model does
+    not have), and its headers."""
+    for tail, interaction in _streamed(bedrock_calls(from_corpus(path))):
+        recorded, operation = interaction.response.body, OPERATIONS[tail]
+        events = list(read_event_stream(recorded, operation))
+
+        written = event_stream_body(events, tail)
+
+        assert framed_events(written, operation) == framed_events(recorded, operation)
+        assert [headers(frame) for frame in _raw_frames(written)] == [
+            {":message-type": "event", ":event-type": kind, ":content-type": "application/json"}
+            for kind, _ in frames(recorded)
+        ]
+
+
+def headers(frame: Any) -> dict[str, Any]:
+    return dict(frame.to_response_dict()["headers"])
+
+
+def _raw_frames(body: bytes) -> list[Any]:
+    buffer = EventStreamBuffer()
+    buffer.add_data(body)
+    return list(buffer)
+
+
+BROKEN = [
+    StreamStart(id="broken-1", model="nova-test"),
+    TextDelta(text="Partial"),
+    ErrorEvent(message="Too many requests", error_type="ThrottlingException", status=429),
+]
+
+
+@WRITES_STREAMS
+def test_a_stream_that_breaks_raises_in_boto3_after_what_arrived() -> None:
+    """An error event is an exception frame, which boto3 raises as the stream's
+    member after yielding the text that came before it."""
+    client = boto3.client("bedrock-runtime", region_name="us-east-1", **CREDENTIALS)
+    messages = [{"role": "user", "content": [{"text": "Hello"}]}]
+    texts: list[str] = []
+    with fake(responses=[BROKEN]) as provider:
+        answer = client.converse_stream(modelId="us.amazon.nova-micro-v1:0", messages=messages)
+        with pytest.raises(EventStreamError) as raised:  # noqa: PT012
+            for event in answer["stream"]:
+                if delta := event.get("contentBlockDelta"):
+                    texts.append(delta["delta"]["text"])
+    assert texts == ["Partial"]
+    assert raised.value.response["Error"] == {
+        "Code": "throttlingException",
+        "Message": "Too many requests",
+    }
+    assert [request.stream for request in provider.requests] == [True]
+
+
+@pytest.mark.skipif(
+    can_write_event_streams(), reason="AWS's event-stream encoder is installed: the kit writes it"
+)
 def test_a_stream_asked_of_another_api_s_recording_is_refused_naming_why() -> None:
     """Across providers, a recording of another API answers boto3's `converse`
-    (`test_replay_across_providers`), but not `converse_stream`: the kit would
-    have to write Amazon's event stream, which botocore only reads."""
+    (`test_replay_across_providers`); `converse_stream` only where AWS's
+    encoder is installed (Python 3.12): the kit writes no frames by hand."""
     client = boto3.client("bedrock-runtime", region_name="us-east-1", **CREDENTIALS)
     tool_loop = FIXTURES / "openai" / "chat_tool_round_trip.json"
     (first, _) = load_cassette(tool_loop).interactions
@@ -236,7 +338,7 @@ def test_a_stream_asked_of_another_api_s_recording_is_refused_naming_why() -> No
     messages = [{"role": "user", "content": [{"text": asked[1]["content"]}]}]
 
     played = replay(tool_loop, across_providers=True)
-    with pytest.raises(CassetteError, match="writes no Amazon event stream") as raised, played:
+    with pytest.raises(CassetteError, match="takes AWS's encoder") as raised, played:
         client.converse_stream(
             modelId="us.amazon.nova-micro-v1:0",
             messages=messages,

@@ -24,10 +24,10 @@ error event answers as that error), streamed otherwise; a `ProviderError`
 as the API's error answer (`encode_error`: its status and body, with
 `error_headers`). What the API cannot hold of the answer is in the answer's
 `losses`. A streamed Bedrock call (`converse-stream`,
-`invoke-with-response-stream`) is answered whole or not at all: its answer is
-Amazon's binary event stream, which botocore reads and has no writer of, so
-the kit raises `CassetteError` rather than write the frames by hand (a
-recording of the same API answers it with its recorded bytes).
+`invoke-with-response-stream`) is answered in Amazon's binary event stream,
+written by AWS's encoder (`_event_stream`); where it is not installed (before
+Python 3.12) the kit raises `CassetteError` rather than write the frames by
+hand (a recording of the same API answers it with its recorded bytes).
 
 The fake provider (`interlingua.testing.fake`) answers every request through
 these two functions; whatever else answers an SDK's request in the SDK's own
@@ -38,7 +38,7 @@ through them too, not through a second reading of URLs and bodies.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -51,7 +51,7 @@ from interlingua._errors import (
     ProviderError,
     StreamError,
 )
-from interlingua._gateway import GatewayAdapter, error_headers, format_sse
+from interlingua._gateway import GatewayAdapter, WireEvent, error_headers, format_sse
 from interlingua._parts import ContentPart, ReasoningPart, RefusalPart, TextPart, ToolCallPart
 from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
@@ -71,7 +71,8 @@ from interlingua._stream import (
     UsageEvent,
     accumulate,
 )
-from interlingua.testing._records import api_of_url, bedrock_target
+from interlingua.testing._event_stream import can_write_event_streams, event_stream_body
+from interlingua.testing._records import AMAZON_EVENT_STREAM, api_of_url, bedrock_target
 
 __all__ = [
     "Answer",
@@ -157,16 +158,14 @@ def answer_call(call: ChatCall, answer: Answer) -> HTTPAnswer:
         return _error_answer(call.api, adapter, answer)
     report = TranslationReport(target=call.api)
     if call.request.stream:
-        if bedrock_target(call.url) is not None:
-            raise CassetteError(
-                f"{call.method} {call.url}: the testing kit writes no Amazon event stream "
-                "(botocore reads one and has no writer): a streamed Bedrock call is answered "
-                "by a recording of its own API only, as recorded"
-            )
         events = response_events(answer) if isinstance(answer, ChatResponse) else answer
         wire = adapter.encode_stream(events, report=report, request=call.request)
-        body = b"".join(format_sse(wire))
-        return HTTPAnswer(200, {"content-type": _EVENT_STREAM}, body, tuple(report.losses))
+        bedrock = bedrock_target(call.url)
+        if bedrock is None:
+            content_type, body = _EVENT_STREAM, b"".join(format_sse(wire))
+        else:
+            content_type, body = AMAZON_EVENT_STREAM, _amazon_event_stream(call, wire, bedrock[1])
+        return HTTPAnswer(200, {"content-type": content_type}, body, tuple(report.losses))
     if not isinstance(answer, ChatResponse):
         try:
             answer = accumulate(answer)
@@ -177,6 +176,23 @@ def answer_call(call: ChatCall, answer: Answer) -> HTTPAnswer:
     encoded = adapter.encode_response(answer, report=report)
     body = json.dumps(encoded, ensure_ascii=False).encode()
     return HTTPAnswer(200, {"content-type": _JSON}, body, tuple(report.losses))
+
+
+def _amazon_event_stream(call: ChatCall, wire: Iterable[WireEvent], operation: str) -> bytes:
+    """A streamed Bedrock answer's frames: Converse's events are whole union
+    members; InvokeModel's are the member's value, named by the event."""
+    if not can_write_event_streams():
+        raise CassetteError(
+            f"{call.method} {call.url}: writing Amazon's event stream takes AWS's encoder, "
+            "smithy-aws-event-stream (Python 3.12 or later): a streamed Bedrock call is "
+            "answered by a recording of its own API only, as recorded"
+        )
+    members = (
+        event.data if operation == "converse-stream" else {str(event.event): event.data}
+        for event in wire
+        if isinstance(event.data, dict)
+    )
+    return event_stream_body(members, operation)
 
 
 def _error_answer(api: str, adapter: GatewayAdapter, error: ProviderError) -> HTTPAnswer:
