@@ -49,6 +49,7 @@ from interlingua import (
     BadRequestError,
     ChatRequest,
     DecodeError,
+    ErrorEvent,
     FinishReason,
     GatewayAdapter,
     Message,
@@ -56,6 +57,8 @@ from interlingua import (
     RateLimitError,
     ReasoningConfig,
     StreamError,
+    StreamStart,
+    TextDelta,
     TokenUsage,
     ToolSpec,
     TranslationReport,
@@ -335,6 +338,36 @@ def test_an_exception_event_in_a_stream_ends_it_with_a_typed_error() -> None:
     assert isinstance(error, RateLimitError)
     assert (error.type, error.message) == ("throttlingException", "Too many tokens, slow down.")
     assert caught.value.partial.message.reasoning  # what arrived is kept
+
+
+BROKEN = [
+    StreamStart(id="msg_broken", model="claude-test"),
+    TextDelta(text="Partial"),
+    ErrorEvent(message="Too many tokens, slow down.", error_type="rate_limit_error", status=429),
+]
+
+
+def test_an_error_ends_a_bedrock_stream_as_an_exception_and_vertex_s_as_anthropic_s() -> None:
+    """Bedrock sends an error inside a stream as an exception frame (which boto3
+    raises), Vertex AI as Anthropic's `error` event: each is read back as the error."""
+    on_bedrock = list(bedrock.encode_stream(BROKEN))
+    on_vertex = list(vertex.encode_stream(BROKEN))
+
+    assert (on_bedrock[-1].event, on_bedrock[-1].data) == (
+        "throttlingException",
+        {"message": "Too many tokens, slow down."},
+    )
+    assert [wire.event for wire in on_bedrock[:-1]] == ["chunk"] * (len(on_bedrock) - 1)
+    assert on_vertex[-1].data == {
+        "type": "error",
+        "error": {"type": "rate_limit_error", "message": "Too many tokens, slow down."},
+    }
+    frames = [{wire.event: wire.data} for wire in on_bedrock]
+    for events in (bedrock.decode_stream(frames), vertex.decode_stream(w.data for w in on_vertex)):
+        with pytest.raises(StreamError) as caught:
+            accumulate(events)
+        assert isinstance(caught.value.error, RateLimitError)
+        assert caught.value.partial.message.text == "Partial"
 
 
 # --- the clients, over the anthropic SDK's own Bedrock and Vertex AI clients ---

@@ -139,6 +139,7 @@ def test_the_codec_export_list() -> None:
         "as_wire_dict",
         "aws_error_type",
         "aws_error_types",
+        "aws_exception",
         "copy_json",
         "created_time",
         "decode_events",

@@ -14,6 +14,7 @@ matches nothing raises the kit's `CassetteError`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -302,20 +303,38 @@ BROKEN = [
 ]
 
 
-@WRITES_STREAMS
-def test_a_stream_that_breaks_raises_in_boto3_after_what_arrived() -> None:
-    """An error event is an exception frame, which boto3 raises as the stream's
-    member after yielding the text that came before it."""
-    client = boto3.client("bedrock-runtime", region_name="us-east-1", **CREDENTIALS)
+def _converse_texts(client: Any) -> Iterator[str]:
     messages = [{"role": "user", "content": [{"text": "Hello"}]}]
-    texts: list[str] = []
-    with fake(responses=[BROKEN]) as provider:
-        answer = client.converse_stream(modelId="us.amazon.nova-micro-v1:0", messages=messages)
-        with pytest.raises(EventStreamError) as raised:  # noqa: PT012
-            for event in answer["stream"]:
-                if delta := event.get("contentBlockDelta"):
-                    texts.append(delta["delta"]["text"])
-    assert texts == ["Partial"]
+    answer = client.converse_stream(modelId="us.amazon.nova-micro-v1:0", messages=messages)
+    for event in answer["stream"]:
+        if delta := event.get("contentBlockDelta"):
+            yield delta["delta"]["text"]
+
+
+def _invoke_model_texts(client: Any) -> Iterator[str]:
+    body = {
+        "anthropic_version": "bedrock-2023-05-31",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": "Hello"}],
+    }
+    model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    answer = client.invoke_model_with_response_stream(modelId=model, body=json.dumps(body))
+    for event in answer["body"]:
+        anthropic_event = json.loads(event["chunk"]["bytes"])
+        if anthropic_event["type"] == "content_block_delta":
+            yield anthropic_event["delta"]["text"]
+
+
+@WRITES_STREAMS
+@pytest.mark.parametrize("texts", [_converse_texts, _invoke_model_texts])
+def test_a_stream_that_breaks_raises_in_boto3_after_what_arrived(texts: Any) -> None:
+    """An error event is an exception frame, which boto3 raises as the stream's
+    member after yielding the text that came before it: Converse's and Claude's."""
+    client = boto3.client("bedrock-runtime", region_name="us-east-1", **CREDENTIALS)
+    arrived: list[str] = []
+    with fake(responses=[BROKEN]) as provider, pytest.raises(EventStreamError) as raised:
+        arrived.extend(texts(client))
+    assert arrived == ["Partial"]
     assert raised.value.response["Error"] == {
         "Code": "throttlingException",
         "Message": "Too many requests",

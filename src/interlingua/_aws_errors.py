@@ -21,6 +21,10 @@ lower case).
       ExpiredTokenException, IncompleteSignature,
       InvalidSignatureException, MissingAuthenticationTokenException
 
+`aws_exception` writes any provider's error as a stream's exception member
+(`validationException`, `throttlingException`, `serviceUnavailableException`,
+`internalServerException` by its class, else `modelStreamErrorException`).
+
 The statuses are the operations' (botocore's model of Bedrock Runtime) and
 AWS's common errors'. A specific type decides whatever the status (AWS's
 common errors answer a throttled call 400, an unknown key 403), a generic one
@@ -30,6 +34,7 @@ only inside a stream (`interlingua.codec.ErrorTypes`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from interlingua._answer_headers import header_value
 from interlingua._errors import (
@@ -43,8 +48,9 @@ from interlingua._errors import (
     RateLimitError,
     ServerError,
 )
+from interlingua._provider_data import copy_json
 
-__all__ = ["AWS_ERRORS", "aws_error_type", "aws_error_types"]
+__all__ = ["AWS_ERRORS", "aws_error_type", "aws_error_types", "aws_exception"]
 
 # Each type: the status Bedrock answers it with, the core class, and whether it is specific.
 AWS_ERRORS: dict[str, tuple[int, type[ProviderError], bool]] = {
@@ -69,6 +75,16 @@ AWS_ERRORS: dict[str, tuple[int, type[ProviderError], bool]] = {
 }
 
 
+# A stream's exception member for each class; another goes as a model stream error.
+_STREAM_MEMBERS: dict[type[ProviderError], str] = {
+    BadRequestError: "validationException",
+    RateLimitError: "throttlingException",
+    OverloadedError: "serviceUnavailableException",
+    ServerError: "internalServerException",
+}
+_MODEL_STREAM_ERROR = "modelStreamErrorException"
+
+
 def aws_error_types(base: ErrorTypes) -> ErrorTypes:
     """`base` with Bedrock's types, as the header names them and as a stream's members."""
     named = {
@@ -89,3 +105,21 @@ def aws_error_type(headers: Mapping[str, str] | None) -> str | None:
     # ("x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/",
     # recorded); the body says only {"message": ...}.
     return value.partition(":")[0].strip() or None if value else None
+
+
+def aws_exception(error: ProviderError, provider: str) -> dict[str, Any]:
+    """The stream's exception member for `error`: `provider`'s own as it came;
+    another's by its class, else a model stream error with its status."""
+    body = error.body
+    if error.provider == provider and isinstance(body, dict) and len(body) == 1:
+        (member,) = body
+        if member[:1].islower() and member[:1].upper() + member[1:] in AWS_ERRORS:
+            return copy_json(body)
+    member = next(
+        (_STREAM_MEMBERS[cls] for cls in type(error).__mro__ if cls in _STREAM_MEMBERS),
+        _MODEL_STREAM_ERROR,
+    )
+    inner: dict[str, Any] = {"message": error.message}
+    if member == _MODEL_STREAM_ERROR and error.status is not None:
+        inner |= {"originalStatusCode": error.status, "originalMessage": error.message}
+    return {member: inner}

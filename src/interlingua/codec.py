@@ -11,9 +11,8 @@ a body asks for), `missing_results`, the results an encoder sends for the
 calls a conversation went on without answering, `resolve_report`, the report
 an encoder fills (the caller's, or one that warns), and `ErrorTypes`, the
 error types and codes that pick a `ProviderError`'s class beside the HTTP
-status (`COMMON_ERROR_TYPES`, which an adapter extends with its own, and
-`aws_error_types`, Bedrock's, which its two APIs share; an answer's headers
-are read by `ProviderError`, and `header_value` finds a provider's own).
+status (`COMMON_ERROR_TYPES`, extended by an adapter; `aws_error_types` and
+`aws_exception`, Bedrock's two APIs'); `header_value` finds a header.
 
 Wire bodies and core values never share mutable objects, so changing a body
 never changes a frozen request, history or response, nor the other way round;
@@ -37,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from interlingua._adapter import split_model
 from interlingua._answer_headers import header_value
-from interlingua._aws_errors import AWS_ERRORS, aws_error_type, aws_error_types
+from interlingua._aws_errors import AWS_ERRORS, aws_error_type, aws_error_types, aws_exception
 from interlingua._call_ids import fit_tool_call_id, fitted_tool_call_id
 from interlingua._elsewhere import (
     created_time,
@@ -94,6 +93,7 @@ __all__ = [
     "as_wire_dict",
     "aws_error_type",
     "aws_error_types",
+    "aws_exception",
     "copy_json",
     "created_time",
     "decode_events",

@@ -19,7 +19,10 @@ answer), and the Bedrock stream encoder writes back on `message_stop`.
 
 `encode_stream` writes Anthropic's stream (`AnthropicStreamEncoder`), each
 event on Bedrock as the payload of a `chunk` frame (`{"bytes": "<base64>"}`,
-the SSE name `chunk`: the frame's `:event-type`), on Vertex AI as it is.
+the SSE name `chunk`: the frame's `:event-type`), on Vertex AI as it is. An
+error ends a Bedrock stream as its exception member, named by the event
+(`{"message": ...}`, `throttlingException`: `interlingua.codec.aws_exception`),
+not as Anthropic's `error` event.
 """
 
 from __future__ import annotations
@@ -42,7 +45,14 @@ from interlingua import (
     UsageEvent,
     WireEvent,
 )
-from interlingua.codec import WireReader, decode_events, encode_events, keep, resolve_report
+from interlingua.codec import (
+    WireReader,
+    aws_exception,
+    decode_events,
+    encode_events,
+    keep,
+    resolve_report,
+)
 from interlingua_anthropic._envelope import EnvelopeCodec
 from interlingua_anthropic._stream import AnthropicStreamDecoder
 from interlingua_anthropic._stream_encoder import AnthropicStreamEncoder
@@ -126,6 +136,12 @@ class EnvelopeStreamEncoder:
             case StreamStart() | ResponseDataEvent() | UsageEvent() | FinishEvent():
                 echo = event.provider_data.get(self._provider, {}).get("echo", {})
                 self._metrics = echo.get(METRICS, self._metrics)
+            case ErrorEvent() if self._chunked:
+                # Bedrock ends a stream with an exception frame, not a chunk.
+                error = aws_exception(event.to_error(self._provider), self._provider)
+                ((member, value),) = error.items()
+                wires = [wire for wire in self._inner.feed(event) if wire.event != "error"]
+                return [*map(self._wire, wires), WireEvent(value, member)]
             case _:
                 pass
         return [self._wire(wire) for wire in self._inner.feed(event)]

@@ -38,6 +38,7 @@ from interlingua.codec import (
     COMMON_ERROR_TYPES,
     aws_error_type,
     aws_error_types,
+    aws_exception,
     copy_json,
     error_text,
     header_value,
@@ -94,14 +95,6 @@ _TYPES_BY_CLASS: dict[type[ProviderError], str] = {
     OverloadedError: "ServiceUnavailableException",
     ServerError: "InternalServerException",
 }
-# A stream's exception member for each class; another goes as a model stream error.
-_STREAM_MEMBERS: dict[type[ProviderError], str] = {
-    BadRequestError: "validationException",
-    RateLimitError: "throttlingException",
-    OverloadedError: "serviceUnavailableException",
-    ServerError: "internalServerException",
-}
-_MODEL_STREAM_ERROR = "modelStreamErrorException"
 
 
 def decode_error(
@@ -163,24 +156,8 @@ def error_headers(error: ProviderError) -> dict[str, str]:
 
 
 def error_event(error: ProviderError) -> dict[str, Any]:
-    """The stream's exception member for `error`: Bedrock's own as it came;
-    another's by its class, else a model stream error with its status."""
-    body = error.body
-    if (
-        error.provider == PROVIDER
-        and isinstance(body, dict)
-        and len(body) == 1
-        and next(iter(body)) in STREAM_EXCEPTIONS
-    ):
-        return copy_json(body)
-    member = next(
-        (_STREAM_MEMBERS[cls] for cls in type(error).__mro__ if cls in _STREAM_MEMBERS),
-        _MODEL_STREAM_ERROR,
-    )
-    inner: dict[str, Any] = {"message": error.message}
-    if member == _MODEL_STREAM_ERROR and error.status is not None:
-        inner |= {"originalStatusCode": error.status, "originalMessage": error.message}
-    return {member: inner}
+    """The stream's exception member for `error` (`interlingua.codec.aws_exception`)."""
+    return aws_exception(error, PROVIDER)
 
 
 def _own_body(error: ProviderError) -> dict[str, Any] | None:
