@@ -741,15 +741,19 @@ def test_a_converse_answer_elsewhere_loses_only_hints_and_nothing_empty() -> Non
     assert translated.body["usage"]["input_tokens"] == 5
 
 
-def test_a_tool_choice_without_tools_goes_unsaid() -> None:
+@pytest.mark.parametrize(
+    ("mode", "reported"), [("required", [("tool_choice", "dropped", "setting")]), ("auto", [])]
+)
+def test_a_tool_choice_without_tools_goes_unsaid(mode: Any, reported: list[Any]) -> None:
     """Converse's `toolConfig` requires its `tools` (botocore refuses one without:
     `Missing required parameter in toolConfig: "tools"`): a history whose only tool
-    was another API's built-in one keeps no tool choice, reported."""
+    was another API's built-in one keeps no tool choice, reported where it asked
+    for a call (`auto` says nothing without tools)."""
     request = ChatRequest(
         model=CLAUDE,
         messages=(Message.user("Search the news."),),
         max_tokens=256,
-        tool_choice=ToolChoice(mode="required"),
+        tool_choice=ToolChoice(mode=mode),
     )
     report = TranslationReport()
 
@@ -759,9 +763,7 @@ def test_a_tool_choice_without_tools_goes_unsaid() -> None:
         "messages": [{"role": "user", "content": [{"text": "Search the news."}]}],
         "inferenceConfig": {"maxTokens": 256},
     }
-    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
-        ("tool_choice", "dropped", "setting")
-    ]
+    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == reported
 
 
 def test_a_tool_described_by_nothing_goes_without_a_description() -> None:

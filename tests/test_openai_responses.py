@@ -982,13 +982,24 @@ def test_a_token_limit_below_sixteen_is_raised_to_it_and_reported() -> None:
     assert not report
 
 
-def test_tool_choice_and_parallel_tool_calls_without_tools_are_left_out_and_reported() -> None:
-    request = ChatRequest(
-        model="gpt-5-mini", tool_choice=ToolChoice.auto(), parallel_tool_calls=True
-    )
+@pytest.mark.parametrize(
+    ("choice", "reported"),
+    [
+        (ToolChoice.auto(), []),
+        (ToolChoice.none(), []),
+        (ToolChoice.required(), [("tool_choice", "dropped")]),
+        (ToolChoice.tool("get_weather"), [("tool_choice", "dropped")]),
+    ],
+)
+def test_tool_settings_without_tools_are_left_out_and_a_choice_that_asks_for_a_call_reported(
+    choice: ToolChoice, reported: list[tuple[str, str]]
+) -> None:
+    """Without tools, `auto`, `none` and how calls are made mean nothing: left out
+    unsaid; a choice that asks for a call, which no tool can answer, is reported."""
+    request = ChatRequest(model="gpt-5-mini", tool_choice=choice, parallel_tool_calls=True)
     report = TranslationReport()
     assert encode_request(request, report=report) == {"model": "gpt-5-mini"}
-    assert losses(report) == [("tool_choice", "dropped"), ("parallel_tool_calls", "dropped")]
+    assert losses(report) == reported
 
 
 def test_the_apis_own_tool_settings_without_tools_go_back_as_they_came() -> None:

@@ -182,12 +182,15 @@ def test_parallel_tool_calls_without_tools_goes_back_as_it_came() -> None:
     assert replay.sent == bodies(replay.interactions)
     assert answer.text == interaction.response.json["choices"][0]["message"]["content"]
     # The body's own form is xAI's alone: to OpenAI, which refuses the setting
-    # without tools, it is left out, and that is reported.
+    # without tools, it is left out; with no call to make it meant nothing, so
+    # nothing is reported. A choice that asks for a call is reported.
     translation = translate_request(body, source=PROVIDER, target="openai")
     assert "parallel_tool_calls" not in translation.body
-    assert [(loss.path, loss.kind) for loss in translation.losses] == [
-        ("parallel_tool_calls", "dropped")
-    ]
+    assert translation.losses == []
+    for choice, reported in [("none", []), ("auto", []), ("required", ["tool_choice"])]:
+        asked = translate_request({**body, "tool_choice": choice}, source=PROVIDER, target="openai")
+        assert {"tool_choice", "parallel_tool_calls"}.isdisjoint(asked.body)
+        assert [loss.path for loss in asked.losses] == reported, choice
 
 
 @pytest.mark.parametrize("adapter", CHAT_DIALECTS, ids=lambda adapter: adapter.PROVIDER)

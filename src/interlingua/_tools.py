@@ -234,3 +234,10 @@ class ToolChoice(CoreModel):
     @classmethod
     def tool(cls, name: str) -> ToolChoice:
         return cls(mode="tool", name=name)
+
+    @property
+    def asks_for_a_call(self) -> bool:
+        """Whether the choice asks the model to call a tool (`required`, `tool`):
+        of a request without tools, the one choice that changes its answer (its
+        provider refuses it), where `auto` and `none` say nothing."""
+        return self.mode in ("required", "tool")

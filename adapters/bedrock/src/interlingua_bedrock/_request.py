@@ -223,10 +223,14 @@ def encode_request(
         tools = encode_tools(called, None)
     if tools is not None:
         body["toolConfig"] = {"tools": tools, **body.get("toolConfig", {})}
-    elif body.pop("toolConfig", None) is not None:
+    elif "toolConfig" in body:
         # Quirk: Converse's `toolConfig` requires its `tools` ("Missing required parameter
-        # in toolConfig: \"tools\"", botocore's model): a tool choice with none goes unsaid.
-        report.dropped("tool_choice", "Converse takes a tool choice only beside tools", "setting")
+        # in toolConfig: \"tools\"", botocore's model): a tool choice with none goes
+        # unsaid, reported where it asked for a call (`auto` says nothing without tools).
+        del body["toolConfig"]
+        if request.tool_choice is not None and request.tool_choice.asks_for_a_call:
+            reason = "Converse takes a tool choice only beside tools"
+            report.dropped("tool_choice", reason, "setting")
     report_other_providers(request, PROVIDER, report)
     options.pop("model", None)  # the URL's, never the body's
     body = overlay(body, copy_json(options))

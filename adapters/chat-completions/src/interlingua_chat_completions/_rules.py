@@ -24,6 +24,7 @@ from interlingua import (
     InvalidDataError,
     Message,
     ToolCallPart,
+    ToolChoice,
     ToolResultPart,
     TranslationReport,
 )
@@ -299,18 +300,22 @@ def fit_stop(
 
 
 def tool_settings(
-    settings: dict[str, Any], report: TranslationReport, *, has_tools: bool
+    settings: dict[str, Any],
+    report: TranslationReport,
+    *,
+    has_tools: bool,
+    choice: ToolChoice | None,
 ) -> dict[str, Any]:
     """`settings` (`tool_choice`, `parallel_tool_calls`) when there are tools to
-    choose from; else none, each reported: "Invalid value for
-    'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools'
-    are specified." (and alike for `tool_choice`)."""
+    choose from; else none ("Invalid value for 'parallel_tool_calls':
+    'parallel_tool_calls' is only allowed when 'tools' are specified.", and alike
+    for `tool_choice`): reported where the choice asked for a call, which no
+    tool can answer; `auto`, `none` and how calls are made say nothing there."""
     if has_tools:
         return settings
-    for name in settings:
-        report.dropped(
-            name, f"{report.target} takes it only beside tools, and the request has none", "setting"
-        )
+    if choice is not None and choice.asks_for_a_call:
+        reason = f"{report.target} takes it only beside tools, and the request has none"
+        report.dropped("tool_choice", reason, "setting")
     return {}
 
 

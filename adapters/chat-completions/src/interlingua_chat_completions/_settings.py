@@ -200,7 +200,7 @@ def encode_tool_settings(
         settings["tool_choice"] = choice(request.tool_choice)
     if request.parallel_tool_calls is not None:
         settings["parallel_tool_calls"] = request.parallel_tool_calls
-    return tool_settings(settings, report, has_tools=has_tools)
+    return tool_settings(settings, report, has_tools=has_tools, choice=request.tool_choice)
 
 
 def encode_effort(
