@@ -742,18 +742,20 @@ def test_a_converse_answer_elsewhere_loses_only_hints_and_nothing_empty() -> Non
 
 
 @pytest.mark.parametrize(
-    ("mode", "reported"), [("required", [("tool_choice", "dropped", "setting")]), ("auto", [])]
+    ("mode", "reported"),
+    [("required", [("tool_choice", "dropped", "setting")]), ("auto", []), ("none", [])],
 )
 def test_a_tool_choice_without_tools_goes_unsaid(mode: Any, reported: list[Any]) -> None:
     """Converse's `toolConfig` requires its `tools` (botocore refuses one without:
     `Missing required parameter in toolConfig: "tools"`): a history whose only tool
     was another API's built-in one keeps no tool choice, reported where it asked
-    for a call (`auto` says nothing without tools)."""
+    for a call (`auto`, `none` and how calls are made say nothing without tools)."""
     request = ChatRequest(
         model=CLAUDE,
         messages=(Message.user("Search the news."),),
         max_tokens=256,
         tool_choice=ToolChoice(mode=mode),
+        parallel_tool_calls=False,
     )
     report = TranslationReport()
 
@@ -764,6 +766,29 @@ def test_a_tool_choice_without_tools_goes_unsaid(mode: Any, reported: list[Any])
         "inferenceConfig": {"maxTokens": 256},
     }
     assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == reported
+
+
+def test_tool_settings_converse_has_not_are_reported_beside_tools() -> None:
+    """With tools, a choice of `none` and one call at a time change what the model
+    may do: left out (Converse has neither), each reported as a setting."""
+    request = ChatRequest(
+        model=CLAUDE,
+        messages=(Message.user("Search the news."),),
+        tools=(ToolSpec(name="search", parameters={"type": "object"}),),
+        tool_choice=ToolChoice.none(),
+        parallel_tool_calls=False,
+    )
+    report = TranslationReport()
+
+    body = bedrock.encode_request(request, report=report)
+
+    assert body["toolConfig"] == {
+        "tools": [{"toolSpec": {"name": "search", "inputSchema": {"json": {"type": "object"}}}}]
+    }
+    assert [(loss.path, loss.kind, loss.level) for loss in report.losses] == [
+        ("tool_choice", "dropped", "setting"),
+        ("parallel_tool_calls", "dropped", "setting"),
+    ]
 
 
 def test_a_tool_described_by_nothing_goes_without_a_description() -> None:

@@ -223,6 +223,7 @@ def encode_request(
         tools = encode_tools(called, None)
     if tools is not None:
         body["toolConfig"] = {"tools": tools, **body.get("toolConfig", {})}
+        _report_tool_settings(request, report)
     elif "toolConfig" in body:
         # Quirk: Converse's `toolConfig` requires its `tools` ("Missing required parameter
         # in toolConfig: \"tools\"", botocore's model): a tool choice with none goes
@@ -259,6 +260,16 @@ def _encode_system(
                 part, f"messages[{i}].parts[{j}]", report, model=model, in_request=True
             )
     return blocks if any(message.role == "system" for message in messages) else None
+
+
+def _report_tool_settings(request: ChatRequest, report: TranslationReport) -> None:
+    """The tool settings Converse has no field for, reported beside tools: without
+    them, a choice of `none` and how calls are made say nothing."""
+    if request.tool_choice is not None and request.tool_choice.mode == "none":
+        report.dropped("tool_choice", "Converse has no tool choice 'none'", "setting")
+    if request.parallel_tool_calls is not None:
+        reason = "Converse has no parallel tool calls setting"
+        report.dropped("parallel_tool_calls", reason, "setting")
 
 
 def _encode_turns(

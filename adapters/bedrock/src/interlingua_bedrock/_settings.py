@@ -198,9 +198,7 @@ def encode_settings(
         inference["stopSequences"] = list(request.stop)
     if inference:
         body["inferenceConfig"] = inference
-    if request.tool_choice is not None and (
-        choice := _encode_tool_choice(request.tool_choice, report)
-    ):
+    if request.tool_choice is not None and (choice := _encode_tool_choice(request.tool_choice)):
         body["toolConfig"] = {"toolChoice": choice}
     extra = _encode_reasoning(request, forms, report)
     if request.top_k is not None:
@@ -218,9 +216,10 @@ def encode_settings(
     return body
 
 
-def _encode_tool_choice(choice: ToolChoice, report: TranslationReport) -> WireDict | None:
+def _encode_tool_choice(choice: ToolChoice) -> WireDict | None:
+    """Converse's choice; none for `none`, which it has not (reported beside tools,
+    where it meant something: `_request._report_tool_settings`)."""
     if choice.mode == "none":
-        report.dropped("tool_choice", "Converse has no tool choice 'none'", "setting")
         return None
     member: WireDict = {"name": choice.name} if choice.mode == "tool" else {}
     return {_CHOICE_MEMBERS[choice.mode]: member}
@@ -308,10 +307,6 @@ def _encode_format(
 def _report_unsent(request: ChatRequest, report: TranslationReport) -> None:
     if request.seed is not None:
         report.dropped("seed", "Converse has no seed", "setting")
-    if request.parallel_tool_calls is not None:
-        report.dropped(
-            "parallel_tool_calls", "Converse has no parallel tool calls setting", "setting"
-        )
     if request.reasoning is not None and request.reasoning.summary is not None:
         report.dropped("reasoning.summary", "Converse has no reasoning summary setting", "hint")
     if request.context is not None and request.context.user_id is not None:
