@@ -85,7 +85,8 @@ _serves: dict[str, tuple[object, bool]] = {}
 
 # APIs the gateway calls and serves no client in: Amazon Bedrock's (Converse, and
 # Claude's InvokeModel and Vertex AI envelopes) have the model in the URL and stream
-# AWS event streams, which no library here writes.
+# AWS event streams, which botocore only reads (the testing kit writes them with
+# AWS's encoder, from Python 3.12).
 UPSTREAM_ONLY = frozenset({"bedrock", "anthropic-bedrock", "anthropic-vertex"})
 
 
