@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from interlingua import PriceSource
 from interlingua.client import lazy_attributes
-from interlingua_bedrock._errors import decode_error, encode_error
+from interlingua_bedrock._errors import decode_error, encode_error, error_headers
 from interlingua_bedrock._event_stream import (
     can_write_event_streams,
     read_event_stream,
@@ -47,6 +47,7 @@ __all__ = [
     "encode_request",
     "encode_response",
     "encode_stream",
+    "error_headers",
     "read_event_stream",
     "stream_encoder",
     "write_event_stream",
