@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 import boto3
 import pytest
 from botocore.config import Config
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, EventStreamError
 
 from conftest import FIXTURES, fake_key
 from gateway_server import LOOPBACK, GatewayServer, close_opened
@@ -31,9 +32,12 @@ UPSTREAM_KEY = fake_key("sk-")
 NOVA = "us.amazon.nova-micro-v1:0"
 ROUTES = {"house-claude": {"upstream": "anthropic:claude-sonnet-4-5"}, NOVA: {}}
 UPSTREAMS = {"bedrock": {"region": "us-east-1"}}
-(TOOL_CALL, _) = load_cassette(FIXTURES / "anthropic" / "tool_round_trip_with_thinking.json").interactions
+(TOOL_CALL, _) = load_cassette(
+    FIXTURES / "anthropic" / "tool_round_trip_with_thinking.json"
+).interactions
 (STREAMED,) = load_cassette(FIXTURES / "anthropic" / "stream_thinking_tool_use.json").interactions
 (LIMITED,) = load_cassette(FIXTURES / "anthropic" / "error_rate_limited.json").interactions
+(BROKEN,) = load_cassette(FIXTURES / "anthropic" / "stream_overloaded.json").interactions
 (CONVERSE,) = load_cassette(FIXTURES / "bedrock" / "converse_boto3.json").interactions
 WEATHER = {
     "toolSpec": {
@@ -76,16 +80,29 @@ def upstream(*interactions: Interaction) -> Replay:
     return Replay(interactions, match_on=("method", "host", "path"), pass_hosts=[LOOPBACK])
 
 
+@pytest.fixture(autouse=True)
+def _close_boto3_clients() -> Iterator[None]:
+    """boto3's clients keep their sockets to the server: closed when the test ends."""
+    yield
+    while _BOTO3_CLIENTS:
+        _BOTO3_CLIENTS.pop().close()
+
+
+_BOTO3_CLIENTS: list[Any] = []
+
+
 def boto3_client(gateway: GatewayServer, suffix: str = "", key: str = KEY) -> Any:
     """A client as a user makes one for the gateway: its key as the access key id."""
-    return boto3.client(
+    client = boto3.client(
         "bedrock-runtime",
         region_name="us-east-1",
         endpoint_url=gateway.base_url + suffix,
         aws_access_key_id=key,
-        aws_secret_access_key="unused",  # noqa: S106 - the gateway checks the key id alone
+        aws_secret_access_key="unused",
         config=Config(retries={"total_max_attempts": 1}),
     )
+    _BOTO3_CLIENTS.append(client)
+    return client
 
 
 def recorded_blocks(answer: dict[str, Any]) -> tuple[str, list[tuple[str, Any]]]:
@@ -123,7 +140,8 @@ def test_boto3_s_converse_is_answered_from_another_api(suffix: str) -> None:
 def test_boto3_s_converse_stream_is_answered_in_amazon_s_event_stream() -> None:
     with serve() as gateway, upstream(STREAMED) as replay:
         answer = boto3_client(gateway).converse_stream(modelId="house-claude", **ASKED)
-        events = list(answer["stream"])
+        with closing(answer["stream"]) as stream:
+            events = list(stream)
 
     recorded = [json.loads(event.data) for event in STREAMED.response.events or []]
     text = "".join(
@@ -131,7 +149,9 @@ def test_boto3_s_converse_stream_is_answered_in_amazon_s_event_stream() -> None:
     )
     (stop,) = [e["delta"]["stop_reason"] for e in recorded if e["type"] == "message_delta"]
     (usage,) = [e["usage"] for e in recorded if e["type"] == "message_delta"]
-    deltas = [event["contentBlockDelta"]["delta"] for event in events if "contentBlockDelta" in event]
+    deltas = [
+        event["contentBlockDelta"]["delta"] for event in events if "contentBlockDelta" in event
+    ]
     assert "".join(delta.get("text", "") for delta in deltas) == text
     assert [next(iter(event)) for event in events][:1] == ["messageStart"]
     assert [event["messageStop"]["stopReason"] for event in events if "messageStop" in event] == [
@@ -140,6 +160,26 @@ def test_boto3_s_converse_stream_is_answered_in_amazon_s_event_stream() -> None:
     (metadata,) = [event["metadata"] for event in events if "metadata" in event]
     assert metadata["usage"]["outputTokens"] == usage["output_tokens"]
     assert replay.sent[0]["stream"] is True
+
+
+@WRITES_STREAMS
+def test_an_upstream_stream_that_breaks_raises_in_boto3_after_what_arrived() -> None:
+    """Anthropic's `overloaded_error` mid-stream ends the client's stream with
+    Bedrock's exception frame, which boto3 raises once the text before it came."""
+    with serve() as gateway, upstream(BROKEN):
+        answer = boto3_client(gateway).converse_stream(modelId="house-claude", **ASKED)
+        texts: list[str] = []
+        with closing(answer["stream"]) as stream, pytest.raises(EventStreamError) as raised:  # noqa: PT012
+            for event in stream:
+                if delta := event.get("contentBlockDelta"):
+                    texts.append(delta["delta"]["text"])
+
+    recorded = [json.loads(event.data) for event in BROKEN.response.events or []]
+    assert "".join(texts) == "".join(
+        e["delta"]["text"] for e in recorded if e["type"] == "content_block_delta"
+    )
+    assert raised.value.response["Error"]["Code"] == "serviceUnavailableException"
+    assert "Overloaded" in raised.value.response["Error"]["Message"]
 
 
 @pytest.mark.skipif(can_write_event_streams(), reason="AWS's event-stream encoder is installed")
