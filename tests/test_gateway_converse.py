@@ -202,6 +202,10 @@ def test_an_upstream_rate_limit_reaches_boto3_as_bedrock_s_throttling() -> None:
     assert error["Error"]["Code"] == "ThrottlingException"
     assert error["ResponseMetadata"]["HTTPStatusCode"] == 429
     assert error["Error"]["Message"] == LIMITED.response.json["error"]["message"]
+    # The wait goes on; Bedrock has no rate-limit headers, so none of another API's.
+    headers = error["ResponseMetadata"]["HTTPHeaders"]
+    assert headers["retry-after"] == LIMITED.response.headers["retry-after"][0]
+    assert not [name for name in headers if "ratelimit" in name]
 
 
 def test_a_converse_body_to_bedrock_goes_as_it_came() -> None:

@@ -204,10 +204,14 @@ def validate_request(
 
 
 # Whose names of the rate-limit headers each client API's SDKs read: Anthropic's
-# (`anthropic-ratelimit-*`) for its own; none for Gemini's, which has none (its
-# SDK reads the wait from the body's `RetryInfo`); OpenAI's (`x-ratelimit-*`,
-# which Groq's and the other Chat Completions APIs share) for the others.
-_RATE_LIMIT_NAMES: dict[str, RateLimitFamily | None] = {"anthropic": "anthropic", "google": None}
+# (`anthropic-ratelimit-*`) for its own; none for Gemini's and Bedrock's, which have
+# none (Gemini's SDK reads the wait from the body's `RetryInfo`); OpenAI's
+# (`x-ratelimit-*`, which Groq's and the other Chat Completions APIs share) for the others.
+_RATE_LIMIT_NAMES: dict[str, RateLimitFamily | None] = {
+    "anthropic": "anthropic",
+    "google": None,
+    "bedrock": None,
+}
 
 
 def error_headers(api: str, error: ProviderError) -> dict[str, str]:

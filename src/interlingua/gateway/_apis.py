@@ -10,7 +10,7 @@ paths no other shares are also served where their SDKs post by default.
 Amazon Bedrock's Converse API has its model and operation in the URL
 (`/model/<model id>/converse`, `/converse-stream`): a boto3 client's
 `endpoint_url` is `http://host:port` (or `http://host:port/bedrock`), its
-gateway key a Bedrock API key (`AWS_BEARER_TOKEN_BEDROCK`), and its streams go
+gateway key its AWS access key id (`Gateway.check_key`), and its streams go
 in Amazon's event stream (`Framing`: AWS's encoder, from Python 3.12), every
 other API's as server-sent events. Claude's InvokeModel and Vertex AI envelopes
 (`UPSTREAM_ONLY`) are upstreams only.
