@@ -28,7 +28,7 @@ from mistralai.client import Mistral
 
 from boto3_calls import as_json, client_for, parameters
 from interlingua.testing import Interaction, RecordedRequest
-from interlingua.testing._event_stream import can_write_event_streams
+from interlingua_bedrock import can_write_event_streams
 
 # Each API's words for how an answer ended, by kind (their documentation's lists).
 FINISHES = {

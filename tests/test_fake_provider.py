@@ -51,7 +51,7 @@ from interlingua import (
 )
 from interlingua.testing import Fake, fake
 from interlingua.testing._apis import response_events
-from interlingua.testing._event_stream import can_write_event_streams
+from interlingua_bedrock import can_write_event_streams
 
 pytest_plugins = ["pytester"]
 

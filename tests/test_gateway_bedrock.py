@@ -149,11 +149,12 @@ def test_a_bedrock_stream_reaches_a_chat_completions_client_as_its_chunks() -> N
     assert json.loads(call.request.body or b"{}")["messages"] == replay.sent[0]["messages"]
 
 
-def test_bedrock_s_apis_are_upstreams_only() -> None:
-    """No boto3 client is served: Bedrock's model is in the URL and its streams are
-    AWS event streams, which no library here writes."""
+def test_claude_s_envelopes_are_upstreams_only() -> None:
+    """Claude's InvokeModel and Vertex AI bodies are not served (their clients are
+    the anthropic SDK's, to Anthropic's API here); Converse is
+    (`test_gateway_converse`)."""
     with serve() as gateway:
-        for api in ("bedrock", "anthropic-bedrock", "anthropic-vertex"):
+        for api in ("anthropic-bedrock", "anthropic-vertex"):
             answer = httpx.post(
                 f"{gateway.base_url}/{api}/model/{NOVA}/converse",
                 json={"messages": [{"role": "user", "content": [{"text": "Hi"}]}]},

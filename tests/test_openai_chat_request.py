@@ -832,15 +832,16 @@ def test_reasoning_turned_off_sends_the_least_effort_the_model_has(
             )
 
 
-def test_tool_choice_and_parallel_tool_calls_without_tools_are_left_out_and_reported() -> None:
+def test_tool_settings_without_tools_are_left_out_and_a_choice_of_a_call_reported() -> None:
     # OpenAI: "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only
-    # allowed when 'tools' are specified." (400); `tool_choice` alike.
+    # allowed when 'tools' are specified." (400); `tool_choice` alike. Without tools,
+    # how calls are made says nothing; a choice that asks for a call does.
     request = ChatRequest(
         model="gpt-4o", tool_choice=ToolChoice.required(), parallel_tool_calls=False
     )
     report = TranslationReport()
     assert encode_request(request, report=report) == {"model": "gpt-4o", "messages": []}
-    assert losses(report) == [("tool_choice", "dropped"), ("parallel_tool_calls", "dropped")]
+    assert losses(report) == [("tool_choice", "dropped")]
     with_tools = request.model_copy(update={"tools": (WEATHER,)})
     body = encode_request(with_tools, report=TranslationReport(strict=True))
     assert (body["tool_choice"], body["parallel_tool_calls"]) == ("required", False)

@@ -42,10 +42,9 @@ from conftest import FIXTURES, corpus_id, corpus_params, from_corpus
 from interlingua import CassetteError, ErrorEvent, StreamStart, TextDelta, _adapter
 from interlingua.testing import DEFAULT_MATCH_ON, Interaction, fake, load_cassette, replay
 from interlingua.testing._apis import read_call
-from interlingua.testing._event_stream import can_write_event_streams, event_stream_body
 from interlingua.testing._match import Matcher, SentRequest
 from interlingua.testing._records import api_of_url, provider_of, provider_of_host
-from interlingua_bedrock import read_event_stream
+from interlingua_bedrock import can_write_event_streams, read_event_stream, write_event_stream
 
 
 @pytest.fixture(scope="module")
@@ -268,16 +267,17 @@ STREAMED_FILES = corpus_params(
 @WRITES_STREAMS
 @pytest.mark.parametrize("path", STREAMED_FILES, ids=corpus_id)
 def test_the_kit_writes_each_recorded_stream_back_frame_for_frame(path: Path) -> None:
-    """The events boto3 yields from a recorded stream, written by the kit, are
-    the recorded frames as boto3 reads them, read by botocore's framing alone
-    (CRCs checked) and the operation's model, not by the adapter: each frame's
-    type and payload (less Bedrock's random padding and what the model does
-    not have), and its headers."""
+    """The events boto3 yields from a recorded stream, written back by
+    `write_event_stream` (the kit's answer to a boto3 stream), are the recorded
+    frames as boto3 reads them, read by botocore's framing alone (CRCs checked)
+    and the operation's model, not by the adapter: each frame's type and payload
+    (less Bedrock's random padding and what the model does not have), and its
+    headers."""
     for tail, interaction in _streamed(bedrock_calls(from_corpus(path))):
         recorded, operation = interaction.response.body, OPERATIONS[tail]
         events = list(read_event_stream(recorded, operation))
 
-        written = event_stream_body(events, tail)
+        written = b"".join(write_event_stream(events, operation))
 
         assert framed_events(written, operation) == framed_events(recorded, operation)
         assert [headers(frame) for frame in _raw_frames(written)] == [

@@ -25,7 +25,9 @@ streams them for `request`, the client's: an OpenAI Chat Completions stream
 ends with a usage chunk only for a request that asks, `stream_options:
 {"include_usage": true}`; with no request, the stream carries the usage) and
 `encode_error(error)` (a typed error to its status and body);
-`error_headers(api, error)` gives the headers that go with that body.
+`error_headers(api, error)` gives the headers that go with that body, with
+the adapter's own where its API names an error's type in a header (Bedrock's
+`x-amzn-ErrorType`: the adapter's `error_headers(error)`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from interlingua._adapter import Adapter, get_adapter
-from interlingua._errors import InvalidDataError
+from interlingua._errors import AdapterNotFoundError, InvalidDataError
 from interlingua._rate_limits import RateLimitFamily, encode_rate_limits
 from interlingua._report import (
     LossKind,
@@ -202,10 +204,14 @@ def validate_request(
 
 
 # Whose names of the rate-limit headers each client API's SDKs read: Anthropic's
-# (`anthropic-ratelimit-*`) for its own; none for Gemini's, which has none (its
-# SDK reads the wait from the body's `RetryInfo`); OpenAI's (`x-ratelimit-*`,
-# which Groq's and the other Chat Completions APIs share) for the others.
-_RATE_LIMIT_NAMES: dict[str, RateLimitFamily | None] = {"anthropic": "anthropic", "google": None}
+# (`anthropic-ratelimit-*`) for its own; none for Gemini's and Bedrock's, which have
+# none (Gemini's SDK reads the wait from the body's `RetryInfo`); OpenAI's
+# (`x-ratelimit-*`, which Groq's and the other Chat Completions APIs share) for the others.
+_RATE_LIMIT_NAMES: dict[str, RateLimitFamily | None] = {
+    "anthropic": "anthropic",
+    "google": None,
+    "bedrock": None,
+}
 
 
 def error_headers(api: str, error: ProviderError) -> dict[str, str]:
@@ -228,4 +234,14 @@ def error_headers(api: str, error: ProviderError) -> dict[str, str]:
     family = _RATE_LIMIT_NAMES.get(api, "openai")
     if family is not None:
         headers |= encode_rate_limits(error.rate_limits, family)
-    return headers
+    return headers | _own_error_headers(api, error)
+
+
+def _own_error_headers(api: str, error: ProviderError) -> dict[str, str]:
+    """The headers of an adapter whose API names an error's type in one (its
+    `error_headers(error)`: Bedrock's `x-amzn-ErrorType`, which botocore reads)."""
+    try:
+        own = getattr(get_adapter(api), "error_headers", None)
+    except AdapterNotFoundError:
+        return {}
+    return dict(own(error)) if callable(own) else {}

@@ -7,7 +7,13 @@ time: `stream_encoder`) and errors: any installed one does, at
 Mistral SDK's `server_url` `http://host:port/mistral`); the APIs whose
 paths no other shares are also served where their SDKs post by default.
 
-Amazon Bedrock's APIs (`UPSTREAM_ONLY`) are upstreams only.
+Amazon Bedrock's Converse API has its model and operation in the URL
+(`/model/<model id>/converse`, `/converse-stream`): a boto3 client's
+`endpoint_url` is `http://host:port` (or `http://host:port/bedrock`), its
+gateway key its AWS access key id (`Gateway.check_key`), and its streams go
+in Amazon's event stream (`Framing`: AWS's encoder, from Python 3.12), every
+other API's as server-sent events. Claude's InvokeModel and Vertex AI envelopes
+(`UPSTREAM_ONLY`) are upstreams only.
 
 Gemini's API has its model and method in the URL, not the body
 (`models/<model>:generateContent`, `:streamGenerateContent?alt=sse`,
@@ -18,18 +24,23 @@ Gemini's API has its model and method in the URL, not the body
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol, cast, runtime_checkable
 
 from starlette.responses import JSONResponse
 
 from interlingua._adapter import available_adapters, get_adapter
 from interlingua._errors import AdapterNotFoundError, ProviderError
-from interlingua._gateway import GatewayAdapter, error_headers
+from interlingua._gateway import GatewayAdapter, WireEvent, error_headers, format_sse
 from interlingua._report import TranslationReport
 from interlingua._request import ChatRequest
 from interlingua.codec import StreamEncoder
 
 __all__ = [
+    "BEDROCK",
+    "BEDROCK_METHODS",
+    "BEDROCK_PATHS",
     "DEFAULT_PATHS",
     "GEMINI",
     "GEMINI_COUNT",
@@ -39,11 +50,14 @@ __all__ = [
     "GEMINI_PATHS",
     "UPSTREAM_ONLY",
     "ClientAPI",
+    "Framing",
     "client_api",
     "client_apis",
     "error_headers",
     "error_response",
+    "framing",
     "models_body",
+    "unstreamable",
 ]
 
 # Where each API's own SDK posts, with its default base URL made the gateway's.
@@ -67,6 +81,11 @@ GEMINI_COUNT = "countTokens"
 GEMINI_MODEL_LISTS = ("/v1beta/models", "/google/{version}/models")
 GEMINI_KEY_HEADER = "x-goog-api-key"
 
+BEDROCK = "bedrock"
+# `<model id>/<operation>` after these, where boto3 posts under its `endpoint_url`.
+BEDROCK_PATHS = ("/model/{target:path}", "/bedrock/model/{target:path}")
+BEDROCK_METHODS = {"converse": False, "converse-stream": True}  # streamed?
+
 
 @runtime_checkable
 class ClientAPI(GatewayAdapter, Protocol):
@@ -83,11 +102,9 @@ class ClientAPI(GatewayAdapter, Protocol):
 _serves: dict[str, tuple[object, bool]] = {}
 
 
-# APIs the gateway calls and serves no client in: Amazon Bedrock's (Converse, and
-# Claude's InvokeModel and Vertex AI envelopes) have the model in the URL and stream
-# AWS event streams, which botocore only reads (the testing kit writes them with
-# AWS's encoder, from Python 3.12).
-UPSTREAM_ONLY = frozenset({"bedrock", "anthropic-bedrock", "anthropic-vertex"})
+# APIs the gateway calls and serves no client in: Claude's InvokeModel and Vertex AI
+# envelopes, whose clients are the anthropic SDK's own (to Anthropic's API here).
+UPSTREAM_ONLY = frozenset({"anthropic-bedrock", "anthropic-vertex"})
 
 
 def client_api(name: str) -> ClientAPI | None:
@@ -108,6 +125,48 @@ def client_apis() -> list[str]:
     """The installed adapters that serve clients, each imported and checked once (at
     start-up: the first request in an API then costs what the next ones do)."""
     return [name for name in available_adapters() if client_api(name) is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class Framing:
+    """How an API's stream goes over HTTP: its media type, and its payloads' bytes."""
+
+    media_type: str
+    write: Callable[[Iterable[WireEvent]], bytes]
+
+
+def _sse(events: Iterable[WireEvent]) -> bytes:
+    return b"".join(format_sse(events))
+
+
+def _amazon_frames(events: Iterable[WireEvent]) -> bytes:
+    """Converse's events, each a whole member of its union, as event-stream frames."""
+    from interlingua_bedrock import write_event_stream
+
+    return b"".join(write_event_stream(e.data for e in events if isinstance(e.data, dict)))
+
+
+SSE = Framing("text/event-stream", _sse)
+AMAZON_EVENT_STREAM = Framing("application/vnd.amazon.eventstream", _amazon_frames)
+
+
+def framing(name: str) -> Framing:
+    """The framing of the API `name`'s streams."""
+    return AMAZON_EVENT_STREAM if name == BEDROCK else SSE
+
+
+def unstreamable(name: str) -> str | None:
+    """Why the gateway cannot stream in the API `name` (None: it can)."""
+    if name != BEDROCK or client_api(name) is None:
+        return None
+    from interlingua_bedrock import can_write_event_streams
+
+    if can_write_event_streams():
+        return None
+    return (
+        "the gateway streams Converse's answers in Amazon's event stream, written by "
+        "AWS's encoder: pip install smithy-aws-event-stream (Python 3.12 or later)"
+    )
 
 
 def error_response(api: ClientAPI, error: ProviderError) -> JSONResponse:

@@ -45,6 +45,9 @@ from interlingua._report import TranslationLoss, TranslationReport
 from interlingua._request import ChatRequest
 from interlingua._response import ChatResponse
 from interlingua.gateway._apis import (
+    BEDROCK,
+    BEDROCK_METHODS,
+    BEDROCK_PATHS,
     DEFAULT_PATHS,
     GEMINI,
     GEMINI_COUNT,
@@ -56,7 +59,9 @@ from interlingua.gateway._apis import (
     client_api,
     client_apis,
     error_response,
+    framing,
     models_body,
+    unstreamable,
 )
 from interlingua.gateway._config import KEYS_VARIABLE, ConfigError, GatewayConfig
 from interlingua.gateway._count import count_tokens, counted_request
@@ -75,6 +80,7 @@ __all__ = ["Gateway", "create_app"]
 
 _MAX_HEADER_LOSSES = 20
 _CLIENT_GONE = 499
+_AWS_SIGNATURE = "AWS4-HMAC-SHA256 "  # boto3's `Authorization`: SigV4
 
 
 class Gateway:
@@ -105,12 +111,15 @@ class Gateway:
 
     def check_key(self, request: Request) -> None:
         """One of the gateway's keys, as `x-api-key`, `x-goog-api-key` (Google's
-        SDK) or `Authorization: Bearer`, compared in constant time with every key."""
+        SDK), `Authorization: Bearer`, or the access key id of an AWS signature
+        (boto3's: `aws_access_key_id`), compared in constant time with every key."""
         headers = request.headers
         presented = headers.get("x-api-key", headers.get(GEMINI_KEY_HEADER))
         authorization = request.headers.get("authorization", "")
         if presented is None and authorization[:7].lower() == "bearer ":
             presented = authorization[7:].strip()
+        elif presented is None and authorization.startswith(_AWS_SIGNATURE):
+            presented = _access_key_id(authorization)
         given = (presented or "").encode()
         matched = False
         for key in self.keys:
@@ -192,7 +201,8 @@ class Gateway:
         the client asked, read from the upstream's events."""
         report = TranslationReport(target=name)
         encoder = api.stream_encoder(report=report, request=request)
-        chunks = translated(attempt, encoder, log)
+        framed = framing(name)
+        chunks = translated(attempt, encoder, framed, log)
         log.status = 200
 
         def on_close() -> None:
@@ -203,6 +213,7 @@ class Gateway:
 
         return LiveStream(
             chunks,
+            media_type=framed.media_type,
             headers=self._headers(attempt, log),
             closing=attempt.events.aclose,
             on_close=on_close,
@@ -266,6 +277,20 @@ class Gateway:
             return self.refuse(log, GEMINI, bad_request(message))
         return await self.chat(request, GEMINI, model=model, stream=stream)
 
+    async def converse(self, request: Request) -> Response:
+        """`<model id>/<operation>` of Bedrock's Converse API: a chat, streamed or not."""
+        model, _, method = request.path_params["target"].rpartition("/")
+        stream = BEDROCK_METHODS.get(method)
+        log = RequestLog(request.method, request.url.path, api=BEDROCK, model=model or None)
+        if stream is None or not model:
+            known = ", ".join(BEDROCK_METHODS)
+            return self.refuse(
+                log, BEDROCK, not_found(f"no operation {method!r}: the gateway serves {known}")
+            )
+        if stream and (why := unstreamable(BEDROCK)):
+            return self.refuse(log, BEDROCK, bad_request(why))
+        return await self.chat(request, BEDROCK, model=model, stream=stream)
+
     def refuse(self, log: RequestLog, name: str, error: ProviderError) -> Response:
         """`error` in the API `name`'s format (OpenAI's if it is not installed)."""
         api = client_api(name) or client_api("openai")
@@ -310,6 +335,15 @@ class Gateway:
         log.status = response.status_code
         log.write(self.config.log)
         return response
+
+
+def _access_key_id(authorization: str) -> str | None:
+    """The access key id an AWS signature names (`Credential=<id>/<date>/...`): botocore
+    sends no bearer token over plain HTTP, so boto3's gateway key is its key id. The
+    gateway knows no secret to check the signature with: the id is the key, as a
+    bearer token is."""
+    _, found, credential = authorization.partition("Credential=")
+    return credential.partition("/")[0] if found else None
 
 
 def _model_list_api(request: Request) -> str:
@@ -367,6 +401,7 @@ def create_app(
         Route("/v1/models", gateway.models, methods=["GET"]),
         *(Route(path, gateway.gemini, methods=["POST"]) for path in GEMINI_PATHS),
         *(Route(path, gemini_models, methods=["GET"]) for path in GEMINI_MODEL_LISTS),
+        *(Route(path, gateway.converse, methods=["POST"]) for path in BEDROCK_PATHS),
         Route("/{api}/{rest:path}", prefixed, methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=_traced())

@@ -14,7 +14,7 @@ comes, so the first byte leaves before the last one arrives.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import TypeVar
 
 import anyio
@@ -22,9 +22,9 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from interlingua._errors import InterlinguaError
-from interlingua._gateway import WireEvent, format_sse
 from interlingua._stream import ErrorEvent, StreamEvent, StreamStart, UsageEvent
 from interlingua.codec import StreamEncoder
+from interlingua.gateway._apis import Framing
 from interlingua.gateway._errors import broken_stream, upstream_error
 from interlingua.gateway._log import RequestLog
 from interlingua.gateway._upstream import Attempt
@@ -64,23 +64,24 @@ async def _disconnected(receive: Receive) -> None:
 
 
 async def translated(
-    attempt: Attempt, encoder: StreamEncoder, log: RequestLog
+    attempt: Attempt, encoder: StreamEncoder, framing: Framing, log: RequestLog
 ) -> AsyncIterator[bytes]:
-    """The client's SSE bytes for the events of the attempt's stream, one event at a time."""
+    """The client's bytes for the events of the attempt's stream, one event at a
+    time, framed as its API streams (server-sent events, or Amazon's frames)."""
     assert attempt.first is not None
-    events = attempt.events
+    events, write = attempt.events, framing.write
     try:
-        yield _sse(encoder.feed(_noted(attempt.first, attempt, log)))
+        yield write(encoder.feed(_noted(attempt.first, attempt, log)))
         async for event in events:
-            if chunk := _sse(encoder.feed(_noted(event, attempt, log))):
+            if chunk := write(encoder.feed(_noted(event, attempt, log))):
                 yield chunk
-        yield _sse(encoder.finish())
+        yield write(encoder.finish())
     except InterlinguaError as error:
         failure = broken_stream(
             attempt.target.name, error, received=events.received, timeout=attempt.timeout
         )
         log.error = failure.message
-        yield _sse([*encoder.feed(ErrorEvent.from_error(failure)), *encoder.finish()])
+        yield write([*encoder.feed(ErrorEvent.from_error(failure)), *encoder.finish()])
 
 
 def _noted(event: StreamEvent, attempt: Attempt, log: RequestLog) -> StreamEvent:
@@ -98,24 +99,20 @@ def _noted(event: StreamEvent, attempt: Attempt, log: RequestLog) -> StreamEvent
     return event
 
 
-def _sse(events: Iterable[WireEvent]) -> bytes:
-    return b"".join(format_sse(events))
-
-
 class LiveStream(Response):
-    """Server-sent events from `chunks`; `on_close` runs once the stream is over,
-    however it ended (`closing`: the upstream stream's close)."""
-
-    media_type = "text/event-stream"
+    """A stream of `chunks` (of `media_type`); `on_close` runs once the stream is
+    over, however it ended (`closing`: the upstream stream's close)."""
 
     def __init__(
         self,
         chunks: AsyncIterator[bytes],
         *,
+        media_type: str,
         headers: Mapping[str, str],
         closing: Callable[[], object],
         on_close: Callable[[], None],
     ) -> None:
+        self.media_type = media_type
         self.chunks = chunks
         self.closing = closing
         self.on_close = on_close

@@ -25,9 +25,10 @@ as the API's error answer (`encode_error`: its status and body, with
 `error_headers`). What the API cannot hold of the answer is in the answer's
 `losses`. A streamed Bedrock call (`converse-stream`,
 `invoke-with-response-stream`) is answered in Amazon's binary event stream,
-written by AWS's encoder (`_event_stream`); where it is not installed (before
-Python 3.12) the kit raises `CassetteError` rather than write the frames by
-hand (a recording of the same API answers it with its recorded bytes).
+written by the Bedrock adapter (`write_event_stream`, with AWS's encoder); where
+that encoder is not installed (before Python 3.12) the kit raises `CassetteError`
+rather than write the frames by hand (a recording of the same API answers it
+with its recorded bytes).
 
 The fake provider (`interlingua.testing.fake`) answers every request through
 these two functions; whatever else answers an SDK's request in the SDK's own
@@ -71,7 +72,6 @@ from interlingua._stream import (
     UsageEvent,
     accumulate,
 )
-from interlingua.testing._event_stream import can_write_event_streams, event_stream_body
 from interlingua.testing._records import AMAZON_EVENT_STREAM, api_of_url, bedrock_target
 
 __all__ = [
@@ -178,21 +178,27 @@ def answer_call(call: ChatCall, answer: Answer) -> HTTPAnswer:
     return HTTPAnswer(200, {"content-type": _JSON}, body, tuple(report.losses))
 
 
-def _amazon_event_stream(call: ChatCall, wire: Iterable[WireEvent], operation: str) -> bytes:
-    """A streamed Bedrock answer's frames: Converse's events are whole union
-    members; InvokeModel's are the member's value, named by the event."""
-    if not can_write_event_streams():
-        raise CassetteError(
-            f"{call.method} {call.url}: writing Amazon's event stream takes AWS's encoder, "
-            "smithy-aws-event-stream (Python 3.12 or later): a streamed Bedrock call is "
-            "answered by a recording of its own API only, as recorded"
-        )
+def _amazon_event_stream(call: ChatCall, wire: Iterable[WireEvent], path: str) -> bytes:
+    """A streamed Bedrock answer's frames (`interlingua_bedrock.write_event_stream`):
+    Converse's events are whole union members; InvokeModel's are the member's
+    value, named by the event."""
+    converse = path == "converse-stream"
     members = (
-        event.data if operation == "converse-stream" else {str(event.event): event.data}
+        event.data if converse else {str(event.event): event.data}
         for event in wire
         if isinstance(event.data, dict)
     )
-    return event_stream_body(members, operation)
+    try:
+        from interlingua_bedrock import write_event_stream
+
+        operation = "ConverseStream" if converse else "InvokeModelWithResponseStream"
+        return b"".join(write_event_stream(members, operation))
+    except ImportError as error:  # the Bedrock adapter, or AWS's encoder it writes with
+        raise CassetteError(
+            f"{call.method} {call.url}: a streamed Bedrock call is answered by a recording "
+            f"of its own API alone, as recorded, where the kit cannot write Amazon's event "
+            f"stream ({error}); it writes no frames by hand"
+        ) from error
 
 
 def _error_answer(api: str, adapter: GatewayAdapter, error: ProviderError) -> HTTPAnswer:

@@ -4,7 +4,8 @@ The module is the adapter (`interlingua.get_adapter("bedrock")` returns it):
 `PROVIDER`, the codec functions, and `encode_stream` and `encode_error` for
 a gateway that answers in Converse's format; none of them imports boto3
 (`read_event_stream` imports botocore on first use, to read an event
-stream's bytes into the events boto3 yields). `BedrockClient` and
+stream's bytes into the events boto3 yields, and `write_event_stream` AWS's
+encoder, to write them back). `BedrockClient` and
 `AsyncBedrockClient` (over the user's boto3 `bedrock-runtime` client) are
 imported on first use.
 """
@@ -15,8 +16,12 @@ from typing import TYPE_CHECKING
 
 from interlingua import PriceSource
 from interlingua.client import lazy_attributes
-from interlingua_bedrock._errors import decode_error, encode_error
-from interlingua_bedrock._event_stream import read_event_stream
+from interlingua_bedrock._errors import decode_error, encode_error, error_headers
+from interlingua_bedrock._event_stream import (
+    can_write_event_streams,
+    read_event_stream,
+    write_event_stream,
+)
 from interlingua_bedrock._request import decode_request, encode_request
 from interlingua_bedrock._response import decode_response, encode_response
 from interlingua_bedrock._stream import decode_stream
@@ -33,6 +38,7 @@ __all__ = [
     "AsyncBedrockClient",
     "BedrockClient",
     "BedrockStreamEncoder",
+    "can_write_event_streams",
     "decode_error",
     "decode_request",
     "decode_response",
@@ -41,8 +47,10 @@ __all__ = [
     "encode_request",
     "encode_response",
     "encode_stream",
+    "error_headers",
     "read_event_stream",
     "stream_encoder",
+    "write_event_stream",
 ]
 
 # How genai-prices prices this API's answers (`ChatResponse.cost()`).
