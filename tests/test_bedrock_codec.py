@@ -791,6 +791,22 @@ def test_tool_settings_converse_has_not_are_reported_beside_tools() -> None:
     ]
 
 
+def test_parallel_calls_asked_beside_tools_lose_nothing() -> None:
+    """Converse's models call tools in parallel as they see fit: asking for it is
+    no setting lost."""
+    request = ChatRequest(
+        model=CLAUDE,
+        messages=(Message.user("Search the news."),),
+        tools=(ToolSpec(name="search", parameters={"type": "object"}),),
+        parallel_tool_calls=True,
+    )
+    report = TranslationReport()
+
+    bedrock.encode_request(request, report=report)
+
+    assert report.losses == []
+
+
 def test_a_tool_described_by_nothing_goes_without_a_description() -> None:
     """Converse refuses an empty description ("valid min length: 1"): unsent, as it says nothing."""
     request = ChatRequest(

@@ -294,12 +294,16 @@ def test_a_thinking_level_with_thinking_off_is_no_setting_and_goes_back_as_it_ca
     assert encode_request(request, report=TranslationReport(strict=True)) == body
 
 
+REMIND = ToolSpec(name="remind", parameters={"type": "object"})
+
+
 def test_settings_gemini_has_no_place_for_are_reported() -> None:
     report = TranslationReport()
     request = request_of(
         Message.user("Hi"),
         parallel_tool_calls=False,
         context=InvocationContext(user_id="user-7"),
+        tools=(REMIND,),
         tool_choice=ToolChoice(mode="tool", name="remind"),
     )
 
@@ -309,6 +313,20 @@ def test_settings_gemini_has_no_place_for_are_reported() -> None:
         "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["remind"]}
     }
     assert [loss.path for loss in report.losses] == ["parallel_tool_calls", "context.user_id"]
+
+
+@pytest.mark.parametrize(("parallel", "tools"), [(True, (REMIND,)), (False, ())])
+def test_parallel_calls_that_change_nothing_are_not_reported(
+    parallel: bool, tools: tuple[ToolSpec, ...]
+) -> None:
+    """Gemini calls tools in parallel as it sees fit: parallel calls asked, or one
+    at a time with no tool to call, lose nothing."""
+    report = TranslationReport()
+    request = request_of(Message.user("Hi"), parallel_tool_calls=parallel, tools=tools)
+
+    encode_request(request, report=report)
+
+    assert report.losses == []
 
 
 def test_a_snake_case_body_is_read_and_written_back_in_snake_case() -> None:

@@ -264,10 +264,11 @@ def _encode_system(
 
 def _report_tool_settings(request: ChatRequest, report: TranslationReport) -> None:
     """The tool settings Converse has no field for, reported beside tools: without
-    them, a choice of `none` and how calls are made say nothing."""
+    them, a choice of `none` and how calls are made say nothing, and its models
+    call tools in parallel as they see fit, so only one call at a time is lost."""
     if request.tool_choice is not None and request.tool_choice.mode == "none":
         report.dropped("tool_choice", "Converse has no tool choice 'none'", "setting")
-    if request.parallel_tool_calls is not None:
+    if request.parallel_tool_calls is False:
         reason = "Converse has no parallel tool calls setting"
         report.dropped("parallel_tool_calls", reason, "setting")
 

@@ -20,7 +20,9 @@ Every other field (`candidateCount`, the penalties, `responseModalities`,
 schema beside another MIME type, ...) stays on the wire as it came, in the
 request's options.
 Names come in camelCase (`_request` reads both spellings). Gemini has no
-parallel-tool-calls switch and no end-user field: either is reported.
+parallel-tool-calls switch and no end-user field: an end user's id is
+reported, and one call at a time asked beside tools (parallel calls are its
+way already).
 """
 
 from __future__ import annotations
@@ -248,7 +250,9 @@ def _encode_choice(choice: ToolChoice) -> WireDict:
 
 
 def _report_unsent(request: ChatRequest, report: TranslationReport) -> None:
-    if request.parallel_tool_calls is not None:
+    # Gemini calls tools in parallel as it sees fit: only one call at a time, asked
+    # beside tools, is a setting it cannot keep.
+    if request.parallel_tool_calls is False and request.tools:
         report.dropped(
             "parallel_tool_calls", "Gemini has no parallel tool calls setting", "setting"
         )
