@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import Literal
 
 from interlingua._base import ProviderData
 from interlingua._cost import answer_cost, price_context
@@ -102,10 +102,9 @@ class RequestLog:
         LOGGER.info(self.json() if form == "json" else self.human())
 
     def json(self) -> str:
-        fields: dict[str, Any] = asdict(self)
-        for unwritten in ("started", "token_usage", "answer_model", "answer_data"):
-            del fields[unwritten]
-        return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+        # The line's fields are those shown: what the cost is of stays out, uncopied.
+        written = {each.name: getattr(self, each.name) for each in fields(self) if each.repr}
+        return json.dumps(written, ensure_ascii=False, separators=(",", ":"))
 
     def human(self) -> str:
         route = f"{self.model} -> {self.upstream}" if self.upstream else (self.model or "-")
