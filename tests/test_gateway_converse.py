@@ -105,6 +105,14 @@ def boto3_client(gateway: GatewayServer, suffix: str = "", key: str = KEY) -> An
     return client
 
 
+def sent_upstream(*, stream: bool = False) -> dict[str, Any]:
+    """The body the route's Anthropic upstream gets for `ASKED`: its translation,
+    on the route's model, streamed where boto3 asked for a stream."""
+    body = {**ASKED, "model": "claude-sonnet-4-5"}
+    translated = translate_request(body, source="bedrock", target="anthropic").body
+    return {**translated, "stream": True} if stream else translated
+
+
 def recorded_blocks(answer: dict[str, Any]) -> tuple[str, list[tuple[str, Any]]]:
     """An Anthropic answer's text and tool calls, read from its JSON."""
     content = answer["content"]
@@ -130,10 +138,7 @@ def test_boto3_s_converse_is_answered_from_another_api(suffix: str) -> None:
         usage["input_tokens"],
         usage["output_tokens"],
     )
-    expected = translate_request(
-        {**ASKED, "model": "claude-sonnet-4-5"}, source="bedrock", target="anthropic"
-    )
-    assert replay.sent == [expected.body]
+    assert replay.sent == [sent_upstream()]
 
 
 @WRITES_STREAMS
@@ -159,14 +164,14 @@ def test_boto3_s_converse_stream_is_answered_in_amazon_s_event_stream() -> None:
     ]
     (metadata,) = [event["metadata"] for event in events if "metadata" in event]
     assert metadata["usage"]["outputTokens"] == usage["output_tokens"]
-    assert replay.sent[0]["stream"] is True
+    assert replay.sent == [sent_upstream(stream=True)]
 
 
 @WRITES_STREAMS
 def test_an_upstream_stream_that_breaks_raises_in_boto3_after_what_arrived() -> None:
     """Anthropic's `overloaded_error` mid-stream ends the client's stream with
     Bedrock's exception frame, which boto3 raises once the text before it came."""
-    with serve() as gateway, upstream(BROKEN):
+    with serve() as gateway, upstream(BROKEN) as replay:
         answer = boto3_client(gateway).converse_stream(modelId="house-claude", **ASKED)
         texts: list[str] = []
         with closing(answer["stream"]) as stream, pytest.raises(EventStreamError) as raised:  # noqa: PT012
@@ -180,6 +185,7 @@ def test_an_upstream_stream_that_breaks_raises_in_boto3_after_what_arrived() -> 
     )
     assert raised.value.response["Error"]["Code"] == "serviceUnavailableException"
     assert "Overloaded" in raised.value.response["Error"]["Message"]
+    assert replay.sent == [sent_upstream(stream=True)]
 
 
 @pytest.mark.skipif(can_write_event_streams(), reason="AWS's event-stream encoder is installed")
@@ -194,10 +200,11 @@ def test_without_aws_s_encoder_a_stream_is_refused_naming_it() -> None:
 
 
 def test_an_upstream_rate_limit_reaches_boto3_as_bedrock_s_throttling() -> None:
-    with serve() as gateway, upstream(LIMITED):
+    with serve() as gateway, upstream(LIMITED) as replay:
         client = boto3_client(gateway)
         with pytest.raises(ClientError) as raised:
             client.converse(modelId="house-claude", **ASKED)
+    assert replay.sent == [sent_upstream()]
     error = raised.value.response
     assert error["Error"]["Code"] == "ThrottlingException"
     assert error["ResponseMetadata"]["HTTPStatusCode"] == 429
