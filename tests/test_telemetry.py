@@ -337,6 +337,7 @@ def test_a_gemini_call_on_vertex_ai_is_vertex_ai_s() -> None:
         client, model = google_client_for(interaction, played)
         request = recorded_request("google", interaction).model_copy(update={"model": model})
         client.complete(request)
+    assert played.sent == [interaction.request.json]
     assert (only_span().attributes or {})["gen_ai.provider.name"] == "gcp.vertex_ai"
 
 
